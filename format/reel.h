@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reel.h - the ioreel trace format library: op records, writer, streaming reader.
+ *
+ * This is the only public header of format/. It depends on libc alone; zstd and
+ * the checksum are private to the implementation. format/FORMAT.md is the byte-level
+ * specification; this header is the in-memory view of one op.
+ *
+ * Conventions (as libbpf and liburing): functions return 0 (or a count) on success and
+ * a negative error code on failure, and never print. Error codes are -errno, or one of
+ * the -REEL_E* codes below for damage that errno cannot name; reel_strerror() names both.
+ */
+#ifndef IOREEL_REEL_H
+#define IOREEL_REEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define REEL_VERSION_MAJOR 1
+#define REEL_VERSION_MINOR 0
+
+/*
+ * Op types. The numeric values are part of the file format (FORMAT.md, "Op types"):
+ * append only, never renumber. Names (reel_op__name) are the syscall names.
+ */
+enum reel_op_type {
+	REEL_OP_NONE = 0,
+	/* open family: path, flags, mode; ret is the new fd */
+	REEL_OP_OPEN = 1,
+	REEL_OP_OPENAT = 2,
+	REEL_OP_OPENAT2 = 3,
+	REEL_OP_CREAT = 4,
+	REEL_OP_CLOSE = 5,
+	/* data: fd, offset (the file position used, for read/write/readv/writev too), len */
+	REEL_OP_READ = 6,
+	REEL_OP_PREAD64 = 7,
+	REEL_OP_READV = 8,
+	REEL_OP_PREADV = 9,
+	REEL_OP_PREADV2 = 10,
+	REEL_OP_WRITE = 11,
+	REEL_OP_PWRITE64 = 12,
+	REEL_OP_WRITEV = 13,
+	REEL_OP_PWRITEV = 14,
+	REEL_OP_PWRITEV2 = 15,
+	REEL_OP_LSEEK = 16,
+	/* durability */
+	REEL_OP_FSYNC = 17,
+	REEL_OP_FDATASYNC = 18,
+	REEL_OP_SYNC_FILE_RANGE = 19,
+	REEL_OP_SYNCFS = 20,
+	/* metadata */
+	REEL_OP_STAT = 21,
+	REEL_OP_LSTAT = 22,
+	REEL_OP_NEWFSTATAT = 23,
+	REEL_OP_STATX = 24,
+	REEL_OP_FSTAT = 25,
+	REEL_OP_ACCESS = 26,
+	REEL_OP_FACCESSAT = 27,
+	REEL_OP_UNLINK = 28,
+	REEL_OP_UNLINKAT = 29,
+	REEL_OP_RENAME = 30,
+	REEL_OP_RENAMEAT = 31,
+	REEL_OP_RENAMEAT2 = 32,
+	REEL_OP_MKDIR = 33,
+	REEL_OP_MKDIRAT = 34,
+	REEL_OP_RMDIR = 35,
+	REEL_OP_TRUNCATE = 36,
+	REEL_OP_FTRUNCATE = 37,
+	REEL_OP_FALLOCATE = 38,
+	/* fd table */
+	REEL_OP_DUP = 39,
+	REEL_OP_DUP2 = 40,
+	REEL_OP_DUP3 = 41,
+	REEL_OP_FCNTL_DUPFD = 42,
+	REEL_OP_GETDENTS64 = 43,
+	REEL_OP_FADVISE64 = 44,
+	REEL_OP_MMAP = 45,
+	REEL_OP_MSYNC = 46,
+	/* asynchronous I/O: one record per request, not per syscall */
+	REEL_OP_AIO_SUBMIT = 47,     /* one iocb of an io_submit */
+	REEL_OP_AIO_COMPLETE = 48,   /* one io_event returned by io_getevents */
+	REEL_OP_URING_SUBMIT = 49,   /* one io_uring SQE */
+	REEL_OP_URING_COMPLETE = 50, /* one io_uring CQE */
+	REEL_OP__COUNT
+};
+
+/* What an fd refers to (from the inode's S_IFMT, or the anon inode name). */
+enum reel_fd_kind {
+	REEL_FD_UNKNOWN = 0,
+	REEL_FD_REG = 1,
+	REEL_FD_DIR = 2,
+	REEL_FD_BLK = 3,
+	REEL_FD_CHR = 4,
+	REEL_FD_FIFO = 5,
+	REEL_FD_SOCK = 6,
+	REEL_FD_OTHER = 7, /* eventfd, timerfd, io_uring, ... */
+};
+
+/*
+ * One operation. Which fields an op type uses is specified in FORMAT.md ("Fields per
+ * op type"); unused fields are zero (path ids 0, fds -1 where FORMAT.md says so).
+ *
+ * Times are nanoseconds since the trace's start (meta "start_mono_ns" / "start_wall_ns"
+ * anchor it). ret is the syscall's return value, or -errno.
+ */
+struct reel_op {
+	uint16_t type;	  /* enum reel_op_type */
+	uint8_t fd_kind;  /* enum reel_fd_kind of fd */
+	uint8_t subop;	  /* async: IOCB_CMD_* (libaio) or IORING_OP_* (io_uring), raw ABI values */
+	uint32_t pid;	  /* tgid */
+	uint32_t tid;	  /* thread id */
+	int32_t fd;	  /* fd operated on, or -1 */
+	int32_t fd2;	  /* dup*: new fd asked for; renameat*: new dirfd; else -1 */
+	uint32_t path;	  /* path id (reel_writer__path / reel_reader__path), 0 = none */
+	uint32_t path2;	  /* rename*: the new path id */
+	uint32_t flags;	  /* open O_*, AT_*, RWF_*, sync_file_range / msync / mmap flags */
+	uint32_t mode;	  /* open/mkdir mode, lseek whence, fadvise advice, fallocate mode, prot */
+	uint64_t offset;  /* file offset (position used for read/write), lseek offset */
+	uint64_t len;	  /* bytes asked for */
+	uint64_t aux;	  /* async: aio_data / io_uring user_data; mmap/msync: address */
+	uint64_t ctx;	  /* async: aio_context_t, or the io_uring ring's fd */
+	int64_t ret;	  /* return value, or -errno */
+	uint64_t start_ns; /* entry (async: submission) */
+	uint64_t end_ns;   /* exit (async: completion record's time, = start for submits) */
+	uint64_t sched_ns; /* replay results: when the replayer scheduled the op; else 0 */
+};
+
+/* Errors beyond errno: damage a decoder must tell apart (FORMAT.md, "Errors"). */
+enum reel_error {
+	REEL_E_BASE = 4096,
+	REEL_E_MAGIC,	 /* not an ioreel trace */
+	REEL_E_VERSION,	 /* unsupported major version */
+	REEL_E_TRUNCATED, /* input ends inside a chunk (or before the header ends) */
+	REEL_E_CHECKSUM, /* chunk checksum mismatch */
+	REEL_E_RESERVED, /* reserved bits or fields not zero */
+	REEL_E_CORRUPT,	 /* checksum fine but contents malformed */
+};
+
+const char *reel_strerror(int err); /* err as returned (negative) or positive */
+
+const char *reel_op__name(unsigned type);	 /* "pread64"; "?" when unknown */
+int reel_op__from_name(const char *name);	 /* type, or -EINVAL */
+int reel_op__is_read(unsigned type);		 /* read, pread64, readv, preadv, preadv2 */
+int reel_op__is_write(unsigned type);		 /* write, pwrite64, writev, pwritev, pwritev2 */
+int reel_op__has_path(unsigned type);		 /* takes a path argument (open, stat, ...) */
+const char *reel_fd_kind__name(unsigned kind); /* "reg", "dir", "blk", ... */
+
+/* Well-known meta keys (FORMAT.md, "Meta"). Values are UTF-8 strings. */
+#define REEL_META_TOOL "tool"		   /* "ioreel record 0.1", "ioreel import strace" */
+#define REEL_META_HOST "host"
+#define REEL_META_KERNEL "kernel"
+#define REEL_META_START_WALL_NS "start_wall_ns" /* CLOCK_REALTIME at time 0, decimal */
+#define REEL_META_START_MONO_NS "start_mono_ns" /* CLOCK_MONOTONIC at time 0, decimal */
+#define REEL_META_COMMAND "command"	   /* traced command line */
+#define REEL_META_PIDS "pids"		   /* comma-separated */
+#define REEL_META_CGROUP "cgroup"
+#define REEL_META_LOST_EVENTS "lost_events" /* decimal; written at the end */
+#define REEL_META_ANONYMIZED "anonymized"   /* "1" when paths were anonymised */
+#define REEL_META_REPLAY_OF "replay.of"	   /* path of the trace replayed */
+#define REEL_META_REPLAY_TARGETS "replay.targets"
+#define REEL_META_REPLAY_ENGINE "replay.engine"
+#define REEL_META_REPLAY_TIMING "replay.timing"
+#define REEL_META_REPLAY_SPEED "replay.speed"
+
+/* Totals kept by the writer and stored in the footer. */
+struct reel_totals {
+	uint64_t ops;
+	uint64_t ops_by_type[REEL_OP__COUNT];
+	uint64_t bytes_read;	/* sum of positive ret of read-type ops */
+	uint64_t bytes_written; /* sum of positive ret of write-type ops */
+	uint64_t first_start_ns;
+	uint64_t last_end_ns;
+	uint64_t chunks;
+};
+
+/* ---- writer ---- */
+
+struct reel_writer;
+
+struct reel_writer_opts {
+	uint32_t ops_per_chunk; /* 0: default */
+	int zstd_level;		/* 0: default */
+};
+
+/* Creates (truncates) path. opts may be NULL. */
+int reel_writer__open(const char *path, const struct reel_writer_opts *opts,
+		      struct reel_writer **out);
+/* Meta set before the first op goes in the head; later, in the footer. Last value wins. */
+int reel_writer__meta(struct reel_writer *w, const char *key, const char *value);
+/* Interns a path; *id is stable for the writer's life. Ids start at 1. */
+int reel_writer__path(struct reel_writer *w, const char *path, uint32_t *id);
+/* Appends one op. Within one tid, ops must come in issue order. */
+int reel_writer__add(struct reel_writer *w, const struct reel_op *op);
+/* Ends the current chunk now, so that everything so far survives a crash. */
+int reel_writer__flush(struct reel_writer *w);
+const struct reel_totals *reel_writer__totals(const struct reel_writer *w);
+/* Flushes, writes the footer, closes and frees. Frees even on error. */
+int reel_writer__close(struct reel_writer *w);
+
+/* ---- reader ---- */
+
+struct reel_reader;
+
+/* Opens and checks the header and head meta. Fails with -REEL_E_MAGIC etc. */
+int reel_reader__open(const char *path, struct reel_reader **out);
+/* Same over a memory buffer, which must outlive the reader (fuzzing, tests). */
+int reel_reader__open_buffer(const void *buf, size_t len, struct reel_reader **out);
+/*
+ * Next op: 1 with *op filled, 0 at the end, negative on damage. After damage the
+ * caller may call again: the reader skips to the next whole chunk and goes on.
+ */
+int reel_reader__next(struct reel_reader *r, struct reel_op *op);
+/* Byte offset in the file of the last damage reported by next(). */
+uint64_t reel_reader__damage_offset(const struct reel_reader *r);
+/* Path string of an id seen so far (ids are defined before use); NULL if unknown. */
+const char *reel_reader__path(const struct reel_reader *r, uint32_t id);
+/*
+ * Meta value or NULL. Head meta is there after open; footer meta too when the input
+ * is seekable and its footer is whole (else once next() has reached the footer).
+ */
+const char *reel_reader__meta(const struct reel_reader *r, const char *key);
+size_t reel_reader__meta_count(const struct reel_reader *r);
+void reel_reader__meta_at(const struct reel_reader *r, size_t i, const char **key,
+			  const char **value);
+/* Footer totals (read at open when seekable), or NULL when there is no valid footer. */
+const struct reel_totals *reel_reader__totals(const struct reel_reader *r);
+void reel_reader__close(struct reel_reader *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IOREEL_REEL_H */
