@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 
@@ -331,7 +332,7 @@ static void conv_fstatat(struct conv_ctx *x, struct reel_op *op, int dirfd, uint
 static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, size_t size)
 {
 	const struct capture_sysdef *def = capture_sys__find(ev->hdr.nr);
-	const uint64_t *a = ev->args;
+	const __u64 *a = ev->args;
 	char abs0[PATH_MAX], abs1[PATH_MAX];
 	struct conv_ctx ctx = { c }, *x = &ctx;
 	struct reel_op op = { 0 };

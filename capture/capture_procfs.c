@@ -38,7 +38,7 @@ static unsigned kind_of_mode(mode_t m)
 /* O_CLOEXEC from fdinfo's "flags:" (octal); the position comes from the kernel per op. */
 static bool fd_cloexec(pid_t pid, const char *fd)
 {
-	char path[64], line[256];
+	char path[320], line[256];
 	unsigned long flags = 0;
 	FILE *f;
 
