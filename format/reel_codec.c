@@ -580,7 +580,7 @@ void reel_enc__free(struct reel_enc *e)
  * the L1/L2 cache while every column is applied to them; a chunk is still decoded (and
  * checked) whole before any of its ops is handed out.
  */
-#define DEC_BATCH 256
+#define DEC_BATCH REEL_DEC_BATCH
 
 struct col_state {
 	uint64_t enc;
@@ -599,13 +599,36 @@ static int dec_batch(struct col_state *s, uint64_t *v, size_t count)
 	}
 	const uint8_t *p = s->p;
 	if (s->enc == REEL_ENC_PLANES) {
-		unsigned w = s->param;
-		for (size_t i = 0; i < count; i++)
-			v[i] = p[i];
-		for (unsigned k = 1; k < w; k++) {
-			const uint8_t *pl = p + k * s->n;
+		/* one pass per batch for the common widths, so that v is written once */
+		const size_t n = s->n;
+		switch (s->param) {
+		case 1:
 			for (size_t i = 0; i < count; i++)
-				v[i] |= (uint64_t)pl[i] << (8 * k);
+				v[i] = p[i];
+			break;
+		case 2:
+			for (size_t i = 0; i < count; i++)
+				v[i] = p[i] | (uint64_t)p[n + i] << 8;
+			break;
+		case 3:
+			for (size_t i = 0; i < count; i++)
+				v[i] = p[i] | (uint64_t)p[n + i] << 8 | (uint64_t)p[2 * n + i] << 16;
+			break;
+		case 4:
+			for (size_t i = 0; i < count; i++)
+				v[i] = p[i] | (uint64_t)p[n + i] << 8 | (uint64_t)p[2 * n + i] << 16 |
+				       (uint64_t)p[3 * n + i] << 24;
+			break;
+		default:
+			for (size_t i = 0; i < count; i++)
+				v[i] = p[i] | (uint64_t)p[n + i] << 8 | (uint64_t)p[2 * n + i] << 16 |
+				       (uint64_t)p[3 * n + i] << 24;
+			for (unsigned k = 4; k < s->param; k++) {
+				const uint8_t *pl = p + k * n;
+				for (size_t i = 0; i < count; i++)
+					v[i] |= (uint64_t)pl[i] << (8 * k);
+			}
+			break;
 		}
 		s->p += count;
 		return 0;
@@ -861,12 +884,29 @@ int reel_dec__ops(struct reel_dec *d, struct reel_cur *c, struct reel_op *ops, s
 		return err;
 	struct dec_run run = { .nthreads = nthreads, .time_mode = time_mode };
 	uint64_t v[DEC_BATCH];
+	size_t nconst = 0;
+	for (unsigned col = 0; col < REEL_COL__COUNT; col++) {
+		if (cs[col].enc != REEL_ENC_CONST)
+			continue;
+		/* constant columns are expanded once per chunk, not once per batch */
+		uint64_t *cv = d->constv + DEC_BATCH * nconst++;
+		for (size_t i = 0; i < DEC_BATCH; i++)
+			cv[i] = cs[col].param;
+	}
 	for (size_t b = 0; b < n; b += DEC_BATCH) {
 		size_t count = n - b < DEC_BATCH ? n - b : DEC_BATCH;
+		const uint64_t *cv = d->constv;
 		for (unsigned col = 0; col < REEL_COL__COUNT; col++) {
-			err = dec_batch(&cs[col], v, count);
-			if (!err)
-				err = dec_apply(d, &run, col, v, ops + b, count, known_types);
+			const uint64_t *vals = v;
+			if (cs[col].enc == REEL_ENC_CONST) {
+				vals = cv;
+				cv += DEC_BATCH;
+			} else {
+				err = dec_batch(&cs[col], v, count);
+				if (err)
+					return err;
+			}
+			err = dec_apply(d, &run, col, vals, ops + b, count, known_types);
 			if (err)
 				return err;
 		}

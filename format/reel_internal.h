@@ -237,8 +237,11 @@ struct reel_enc {
 int reel_enc__ops(struct reel_enc *e, const struct reel_op *ops, size_t n, struct reel_buf *b);
 void reel_enc__free(struct reel_enc *e);
 
+#define REEL_DEC_BATCH 256
+
 struct reel_dec {
 	struct reel_pred pred;
+	uint64_t constv[REEL_COL__COUNT * REEL_DEC_BATCH]; /* expanded constant columns */
 	struct reel_thread *threads;
 	size_t threads_cap;
 };
