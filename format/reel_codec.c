@@ -337,23 +337,34 @@ static size_t put_varints(uint8_t *out, const uint64_t *v, size_t n)
 	return p - out;
 }
 
-/* Trial-compresses a sample of the column both ways: true when planes come out smaller. */
+/*
+ * Trial-compresses a sample of the column both ways, each plane on its own as the writer
+ * compresses it (one zstd block run per plane): true when planes come out smaller.
+ */
 static bool enc_prefer_planes(struct reel_enc *e, const uint64_t *v, size_t n, unsigned width)
 {
 	size_t m = n < REEL_ENC_SAMPLE ? n : REEL_ENC_SAMPLE;
+	bool guess = width <= 3;
 	if (!e->trial_cctx) {
 		e->trial_cctx = ZSTD_createCCtx();
 		if (!e->trial_cctx)
-			return width <= 2;
+			return guess;
 	}
-	if (reel_buf__reserve(&e->trial, 10 * m + ZSTD_compressBound(10 * m)))
-		return width <= 2;
-	uint8_t *raw = e->trial.data, *dst = raw + 10 * m;
 	size_t cap = ZSTD_compressBound(10 * m);
-	size_t pl = ZSTD_compressCCtx(e->trial_cctx, dst, cap, raw, put_planes(raw, v, m, width), 3);
+	if (reel_buf__reserve(&e->trial, 10 * m + cap))
+		return guess;
+	uint8_t *raw = e->trial.data, *dst = raw + 10 * m;
+	size_t pl = 0;
+	put_planes(raw, v, m, width);
+	for (unsigned k = 0; k < width; k++) {
+		size_t z = ZSTD_compressCCtx(e->trial_cctx, dst, cap, raw + k * m, m, 3);
+		if (ZSTD_isError(z))
+			return guess;
+		pl += z;
+	}
 	size_t vl = ZSTD_compressCCtx(e->trial_cctx, dst, cap, raw, put_varints(raw, v, m), 3);
-	if (ZSTD_isError(pl) || ZSTD_isError(vl))
-		return width <= 2;
+	if (ZSTD_isError(vl))
+		return guess;
 	return pl <= vl;
 }
 
@@ -389,6 +400,10 @@ static void enc_column(struct reel_enc *e, size_t n, struct reel_buf *desc)
 	if (reel_buf__reserve(&e->cols, size))
 		return;
 	uint8_t *out = e->cols.data + e->cols.len;
+	for (unsigned k = 0; planes && k < width; k++)
+		e->cuts[e->ncuts++] = e->cols.len + k * n;
+	if (!planes)
+		e->cuts[e->ncuts++] = e->cols.len;
 	e->cols.len += planes ? put_planes(out, v, n, width) : put_varints(out, v, n);
 }
 
@@ -463,6 +478,7 @@ int reel_enc__ops(struct reel_enc *e, const struct reel_op *ops, size_t n, struc
 	}
 	reel_buf__varint(b, REEL_COL__COUNT);
 	e->cols.len = 0;
+	e->ncuts = 0;
 	uint64_t *v = e->vals;
 	for (unsigned col = 0; col < REEL_COL__COUNT; col++) {
 		uint64_t prev = 0;
@@ -556,6 +572,9 @@ int reel_enc__ops(struct reel_enc *e, const struct reel_op *ops, size_t n, struc
 		}
 		enc_column(e, n, b);
 	}
+	size_t base = b->len;
+	for (size_t k = 0; k < e->ncuts; k++)
+		e->cuts[k] += base;
 	reel_buf__put(b, e->cols.data, e->cols.len);
 	return b->err ? b->err : e->cols.err;
 }

@@ -220,6 +220,8 @@ struct reel_enc {
 	struct reel_pred pred;
 	struct reel_buf cols; /* column data */
 	struct reel_buf trial;	 /* scratch for trial compressions */
+	size_t cuts[REEL_COL__COUNT * 8]; /* where each plane or varint stream starts in b */
+	size_t ncuts;
 	void *trial_cctx;	 /* ZSTD_CCtx */
 	struct reel_thread *threads;
 	uint32_t *thread_idx; /* per op */
@@ -231,8 +233,9 @@ struct reel_enc {
 };
 
 /*
- * Appends the thread table, column descriptors and column data of ops[0..n) to b
- * (FORMAT.md, "Ops payload"; path definitions are the caller's).
+ * Appends the time mode, thread table, column descriptors and column data of ops[0..n)
+ * to b (FORMAT.md, "Ops payload"; path definitions are the caller's). Leaves in e->cuts
+ * the offsets in b where each plane or varint stream starts.
  */
 int reel_enc__ops(struct reel_enc *e, const struct reel_op *ops, size_t n, struct reel_buf *b);
 void reel_enc__free(struct reel_enc *e);
