@@ -311,11 +311,14 @@ static int st_fd_set(struct st_proc *p, int fd, struct st_ofd *o, int cloexec)
 {
 	uint64_t *v;
 
+	/* take the new reference first: o may be what fd already holds (F_SETFD) */
+	o->refs++;
 	st_fd_close(p, fd);
 	v = cvt_map__put(&p->fds, (uint32_t)fd, NULL);
-	if (!v)
+	if (!v) {
+		o->refs--;
 		return -ENOMEM;
-	o->refs++;
+	}
 	*v = (uintptr_t)o | (cloexec ? 1 : 0);
 	return 0;
 }
@@ -658,10 +661,10 @@ static int st_do_open(struct st_state *s, struct stl_call *c, int type)
 			o->append = !!(flags & ST_O_APPEND);
 			o->pos_known = 1;
 			err = st_fd_set(s->proc, (int)c->ret, o, !!(flags & ST_O_CLOEXEC));
-			if (err)
-				st_ofd_put(o);
-			else
-				o->refs--; /* st_fd_set took the table's reference */
+			if (err) {
+				free(o->name);
+				free(o);
+			}
 			if (!err && (flags & ST_O_TRUNC) && (flags & ST_O_ACCMODE))
 				st_size_set(s, op.path, 0);
 		}
