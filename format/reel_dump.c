@@ -74,6 +74,21 @@ static void dump_csv(struct reel_reader *r, const struct reel_op *op, FILE *out)
 static const char dump_text_header[] = "      time_us op                    pid/tid     fd       "
 				       "offset        len          ret     lat_us path\n";
 
+/* Text keeps one op per line: control bytes in paths are shown C-escaped. */
+static void dump_text_path(const char *p, FILE *out)
+{
+	for (const unsigned char *c = (const unsigned char *)p; *c; c++) {
+		if (*c == '\n')
+			fputs("\\n", out);
+		else if (*c == '\t')
+			fputs("\\t", out);
+		else if (*c < 0x20 || *c == 0x7f)
+			fprintf(out, "\\x%02x", *c);
+		else
+			putc(*c, out);
+	}
+}
+
 static void dump_text(struct reel_reader *r, const struct reel_op *op, FILE *out)
 {
 	const char *path = dump_path(r, op->path);
@@ -92,10 +107,10 @@ static void dump_text(struct reel_reader *r, const struct reel_op *op, FILE *out
 		op->start_ns / 1000.0, reel_op__name(op->type), ids, op->fd, op->offset, op->len,
 		ret, lat / 1000.0);
 	/* paths go last: they are the one column whose width has no bound */
-	fputs(path ? path : "-", out);
+	dump_text_path(path ? path : "-", out);
 	if (path2) {
 		fputs(" -> ", out);
-		fputs(path2, out);
+		dump_text_path(path2, out);
 	}
 	putc('\n', out);
 }
