@@ -123,13 +123,13 @@ row() { # row LABEL PREFIX LINES...
 	max=$(rb_median_of "${p}max_ns" "$@")
 	dur=$(rb_median_of dur_ns "$@")
 	odur=$(rb_median_of orig_dur_ns "$@")
-	printf '%-34s | %7s | %10s | %10s | %10s | %s\n' "$label" "$n" "$(rb_us "$p50") us" \
+	printf '%-36s | %7s | %10s | %10s | %10s | %s\n' "$label" "$n" "$(rb_us "$p50") us" \
 		"$(rb_us "$p99") us" "$(rb_us "$max") us" "$(rb_pct_diff "$dur" "$odur") %" |
 		tee -a "$RB_OUT"
 }
 
 rb_say ""
-rb_say "$(printf '%-34s | %7s | %10s | %10s | %10s | %s' config ops 'late p50' p99 max \
+rb_say "$(printf '%-36s | %7s | %10s | %10s | %10s | %s' config ops 'late p50' p99 max \
 	'duration vs original')"
 row "ioreel original, 8 thr" "" "${IO[@]}"
 row "sleep floor (clock_nanosleep), 8 thr" "" "${FL[@]}"
