@@ -26,32 +26,33 @@
 
 #include "ioworkload.h"
 
-struct wl_opts wl_opt = { .threads = 3, .rounds = 2, .inherit_fd = -1 };
+struct wl_opts wl_opt = {.threads = 3, .rounds = 2, .inherit_fd = -1};
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: ioworkload --dir DIR --log FILE [OPTIONS]\n"
-		"       ioworkload --bench-preads --file F --seconds S [--rate OPS_PER_S]\n"
-		"\n"
-		"Issues a known mix of every file op ioreel records, from several threads and two\n"
-		"processes (fork + exec), and logs each op as one JSON line after it returned.\n"
-		"\n"
-		"  --dir DIR        scratch dir (created files go there; the process chdirs into it)\n"
-		"  --log FILE       the ground-truth log (appended to; keep it outside DIR)\n"
-		"  --threads N      worker threads per process (default 3)\n"
-		"  --rounds N       rounds of the mix per thread (default 2)\n"
-		"  --aio-dir D      where the O_DIRECT Linux AIO file goes (default DIR)\n"
-		"  --shm-dir D      where the O_DIRECT attempts go (default DIR; tmpfs may refuse)\n"
-		"  --verify         check the kept file positions against /proc/self/fdinfo\n"
-		"                   (adds ops of its own: not for recordings)\n"
-		"  --bench-preads   4 KiB preads of F (page cache) for S seconds, at full speed or\n"
-		"                   at --rate; prints ops/s and, at a rate, pread latency p50/p99\n"
-		"\n"
-		"EXAMPLES\n"
-		"  ioworkload --dir /var/tmp/wl --log /var/tmp/wl.log --threads 2\n"
-		"  ioreel record -o t.reel -- ioworkload --dir /var/tmp/wl --log /var/tmp/wl.log\n"
-		"  ioworkload --bench-preads --file /dev/shm/f --seconds 3 --rate 5000\n");
+	fprintf(
+	    f,
+	    "Usage: ioworkload --dir DIR --log FILE [OPTIONS]\n"
+	    "       ioworkload --bench-preads --file F --seconds S [--rate OPS_PER_S]\n"
+	    "\n"
+	    "Issues a known mix of every file op ioreel records, from several threads and two\n"
+	    "processes (fork + exec), and logs each op as one JSON line after it returned.\n"
+	    "\n"
+	    "  --dir DIR        scratch dir (created files go there; the process chdirs into it)\n"
+	    "  --log FILE       the ground-truth log (appended to; keep it outside DIR)\n"
+	    "  --threads N      worker threads per process (default 3)\n"
+	    "  --rounds N       rounds of the mix per thread (default 2)\n"
+	    "  --aio-dir D      where the O_DIRECT Linux AIO file goes (default DIR)\n"
+	    "  --shm-dir D      where the O_DIRECT attempts go (default DIR; tmpfs may refuse)\n"
+	    "  --verify         check the kept file positions against /proc/self/fdinfo\n"
+	    "                   (adds ops of its own: not for recordings)\n"
+	    "  --bench-preads   4 KiB preads of F (page cache) for S seconds, at full speed or\n"
+	    "                   at --rate; prints ops/s and, at a rate, pread latency p50/p99\n"
+	    "\n"
+	    "EXAMPLES\n"
+	    "  ioworkload --dir /var/tmp/wl --log /var/tmp/wl.log --threads 2\n"
+	    "  ioreel record -o t.reel -- ioworkload --dir /var/tmp/wl --log /var/tmp/wl.log\n"
+	    "  ioworkload --bench-preads --file /dev/shm/f --seconds 3 --rate 5000\n");
 }
 
 static void resolve(const char *dir, char *out)
@@ -115,7 +116,7 @@ static void run_threads(int proc)
 /* The exec'd child: goes on reading the fd it inherited, then runs its own threads. */
 static int child_main(void)
 {
-	struct ofd o = { .pos = wl_opt.inherit_pos };
+	struct ofd o = {.pos = wl_opt.inherit_pos};
 	char buf[4096];
 
 	wl_log__start(wl_opt.seq_base);
@@ -142,8 +143,8 @@ static int parent_main(const char *self)
 	wl_log__start(0);
 	EMIT(.op = "chdir", .path = wl_opt.root, .info = true, .has = H_PATH);
 	wl__join(abs, wl_opt.root, "shared.dat");
-	fd = wl__open(&o, "open", SYS_open, AT_FDCWD, "shared.dat", abs,
-		      O_RDWR | O_CREAT | O_TRUNC, 0644);
+	fd = wl__open(&o, "open", SYS_open, AT_FDCWD, "shared.dat", abs, O_RDWR | O_CREAT | O_TRUNC,
+		      0644);
 	if (fd < 0)
 		wl__die("open %s: %s", abs, strerror(-fd));
 	wl__write(fd, &o, wl_pat, sizeof(wl_pat));
@@ -210,20 +211,13 @@ static int parent_main(const char *self)
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "dir", required_argument, NULL, 'd' },
-		{ "log", required_argument, NULL, 'l' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "aio-dir", required_argument, NULL, 'a' },
-		{ "shm-dir", required_argument, NULL, 's' },
-		{ "verify", no_argument, NULL, 'v' },
-		{ "proc-child", required_argument, NULL, 'P' },
-		{ "bench-preads", no_argument, NULL, 'B' },
-		{ "file", required_argument, NULL, 'f' },
-		{ "seconds", required_argument, NULL, 'S' },
-		{ "rate", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
+	    {"dir", required_argument, NULL, 'd'},     {"log", required_argument, NULL, 'l'},
+	    {"threads", required_argument, NULL, 't'}, {"rounds", required_argument, NULL, 'r'},
+	    {"aio-dir", required_argument, NULL, 'a'}, {"shm-dir", required_argument, NULL, 's'},
+	    {"verify", no_argument, NULL, 'v'},	       {"proc-child", required_argument, NULL, 'P'},
+	    {"bench-preads", no_argument, NULL, 'B'},  {"file", required_argument, NULL, 'f'},
+	    {"seconds", required_argument, NULL, 'S'}, {"rate", required_argument, NULL, 'R'},
+	    {"help", no_argument, NULL, 'h'},	       {},
 	};
 	const char *bench_file = NULL;
 	double seconds = 3, rate = 0;
@@ -233,13 +227,27 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
-		case 'd': wl_opt.dir = optarg; break;
-		case 'l': wl_opt.log = optarg; break;
-		case 't': wl_opt.threads = atoi(optarg); break;
-		case 'r': wl_opt.rounds = atoi(optarg); break;
-		case 'a': wl_opt.aio_dir = optarg; break;
-		case 's': wl_opt.shm_dir = optarg; break;
-		case 'v': wl_opt.verify = true; break;
+		case 'd':
+			wl_opt.dir = optarg;
+			break;
+		case 'l':
+			wl_opt.log = optarg;
+			break;
+		case 't':
+			wl_opt.threads = atoi(optarg);
+			break;
+		case 'r':
+			wl_opt.rounds = atoi(optarg);
+			break;
+		case 'a':
+			wl_opt.aio_dir = optarg;
+			break;
+		case 's':
+			wl_opt.shm_dir = optarg;
+			break;
+		case 'v':
+			wl_opt.verify = true;
+			break;
 		case 'P':
 			/* --proc-child FD POS SEQ: internal, set by the first process's exec */
 			if (optind + 1 >= argc)
@@ -249,12 +257,24 @@ int main(int argc, char **argv)
 			wl_opt.inherit_pos = strtoll(argv[optind++], NULL, 10);
 			wl_opt.seq_base = strtoull(argv[optind++], NULL, 10);
 			break;
-		case 'B': bench = true; break;
-		case 'f': bench_file = optarg; break;
-		case 'S': seconds = atof(optarg); break;
-		case 'R': rate = atof(optarg); break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case 'B':
+			bench = true;
+			break;
+		case 'f':
+			bench_file = optarg;
+			break;
+		case 'S':
+			seconds = atof(optarg);
+			break;
+		case 'R':
+			rate = atof(optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
 		}
 	}
 	if (bench) {

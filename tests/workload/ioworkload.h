@@ -35,13 +35,13 @@ struct wl_rec {
 	uint64_t aux, ctx;
 	unsigned has;
 	/* not compared: context for a human reading a mismatch */
-	int dirfd; /* 0 = none (never a dirfd: stdin) */
+	int dirfd;	    /* 0 = none (never a dirfd: stdin) */
 	const char *alt_op; /* another name the trace may give the same op */
 	const char *note;
 	bool info; /* fork/exec/chdir: context, not an op */
 };
 
-#define EMIT(...) wl__emit(&(struct wl_rec){ __VA_ARGS__ })
+#define EMIT(...) wl__emit(&(struct wl_rec){__VA_ARGS__})
 
 struct wl_opts {
 	const char *dir, *log, *aio_dir, *shm_dir;
@@ -63,10 +63,14 @@ void wl__emit(const struct wl_rec *r);
 void wl_log__start(uint64_t seq_base);
 uint64_t wl_log__seq(void);
 void wl_log__flush(void);
+uint64_t wl__now(void);
+void wl_log__times(uint64_t begin, uint64_t end); /* for the next line, where SC() was not used */
 
 /* Raw syscalls, returning -errno: the log names what the kernel saw. */
+/* Each SC() also notes when the call began and returned (CLOCK_MONOTONIC, for the log). */
+void wl__sc_begin(void);
 long wl__sc_ret(long r);
-#define SC(...) wl__sc_ret(syscall(__VA_ARGS__))
+#define SC(...) (wl__sc_begin(), wl__sc_ret(syscall(__VA_ARGS__)))
 
 /* An open file description: the position for positionless ops, kept by hand. */
 struct ofd {
@@ -84,8 +88,8 @@ long wl__write(int fd, struct ofd *o, const void *buf, size_t len);
 long wl__pread(int fd, struct ofd *o, void *buf, size_t len, int64_t off);
 long wl__lseek(int fd, struct ofd *o, int64_t off, int whence);
 long wl__close(int fd, struct ofd *o);
-int wl__open(struct ofd *o, const char *name, long nr, int dirfd, const char *rel,
-	     const char *abs, int flags, int mode);
+int wl__open(struct ofd *o, const char *name, long nr, int dirfd, const char *rel, const char *abs,
+	     int flags, int mode);
 
 struct worker {
 	int proc, idx;

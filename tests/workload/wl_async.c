@@ -20,10 +20,10 @@
 #include "ioworkload.h"
 
 /* Names of the async ops as reel_op__name() gives them. */
-#define OP_AIO_SUBMIT "io_submit"
-#define OP_AIO_COMPLETE "io_getevents"
-#define OP_URING_SUBMIT "io_uring_submit"
-#define OP_URING_COMPLETE "io_uring_complete"
+#define OP_AIO_SUBMIT "aio_submit"
+#define OP_AIO_COMPLETE "aio_complete"
+#define OP_URING_SUBMIT "uring_submit"
+#define OP_URING_COMPLETE "uring_complete"
 
 static uint64_t tag(const struct worker *w, int n)
 {
@@ -39,16 +39,18 @@ static int64_t iov_total(const struct iovec *iov, unsigned n)
 	return t;
 }
 
-static void aio_batch(struct worker *w, aio_context_t ctx, struct ofd *o, struct iocb *cbs,
-		      int n)
+static void aio_batch(struct worker *w, aio_context_t ctx, struct ofd *o, struct iocb *cbs, int n)
 {
 	struct iocb *ptrs[8];
 	struct io_event ev[8];
+	uint64_t t0, t1;
 	long r, got = 0;
 
 	for (int i = 0; i < n; i++)
 		ptrs[i] = &cbs[i];
+	t0 = wl__now();
 	r = SC(SYS_io_submit, ctx, (long)n, ptrs);
+	t1 = wl__now();
 	if (r < 0)
 		wl__die("io_submit: %s", strerror(-r));
 	for (int i = 0; i < r; i++) {
@@ -57,21 +59,28 @@ static void aio_batch(struct worker *w, aio_context_t ctx, struct ofd *o, struct
 
 		if (cb->aio_lio_opcode == IOCB_CMD_PWRITEV || cb->aio_lio_opcode == IOCB_CMD_PREADV)
 			len = iov_total((const void *)(uintptr_t)cb->aio_buf, cb->aio_nbytes);
+		wl_log__times(t0, t1);
 		EMIT(.op = OP_AIO_SUBMIT, .path = o->path, .fd = cb->aio_fildes,
 		     .off = cb->aio_offset, .len = len, .subop = cb->aio_lio_opcode,
 		     .aux = cb->aio_data, .ctx = ctx,
 		     .has = H_PATH | H_FD | H_OFF | H_LEN | H_SUBOP | H_AUX | H_CTX);
 	}
 	while (got < r) {
-		long e = SC(SYS_io_getevents, ctx, 1L, (long)(r - got), ev, NULL);
+		long e;
+
+		t0 = wl__now();
+		e = SC(SYS_io_getevents, ctx, 1L, (long)(r - got), ev, NULL);
+		t1 = wl__now();
 
 		if (e == -EINTR)
 			continue;
 		if (e < 0)
 			wl__die("io_getevents: %s", strerror(-e));
-		for (int i = 0; i < e; i++)
+		for (int i = 0; i < e; i++) {
+			wl_log__times(t0, t1);
 			EMIT(.op = OP_AIO_COMPLETE, .aux = ev[i].data, .ret = ev[i].res, .ctx = ctx,
 			     .has = H_AUX | H_RET | H_CTX);
+		}
 		got += e;
 	}
 }
@@ -113,11 +122,14 @@ void wl_aio__run(struct worker *w)
 		cbs[i].aio_offset = i * 4096;
 		cbs[i].aio_data = tag(w, i);
 	}
-	iov[0] = (struct iovec){ buf + 2 * 4096, 4096 };
-	iov[1] = (struct iovec){ buf + 3 * 4096, 4096 };
-	cbs[2] = (struct iocb){ .aio_lio_opcode = IOCB_CMD_PWRITEV, .aio_fildes = fd,
-				.aio_buf = (uintptr_t)iov, .aio_nbytes = 2, .aio_offset = 8192,
-				.aio_data = tag(w, 2) };
+	iov[0] = (struct iovec){buf + 2 * 4096, 4096};
+	iov[1] = (struct iovec){buf + 3 * 4096, 4096};
+	cbs[2] = (struct iocb){.aio_lio_opcode = IOCB_CMD_PWRITEV,
+			       .aio_fildes = fd,
+			       .aio_buf = (uintptr_t)iov,
+			       .aio_nbytes = 2,
+			       .aio_offset = 8192,
+			       .aio_data = tag(w, 2)};
 	aio_batch(w, ctx, &o, cbs, 3);
 
 	memset(cbs, 0, sizeof(cbs));
@@ -129,8 +141,8 @@ void wl_aio__run(struct worker *w)
 		cbs[i].aio_offset = (3 - i) * 4096;
 		cbs[i].aio_data = tag(w, 10 + i);
 	}
-	cbs[2] = (struct iocb){ .aio_lio_opcode = IOCB_CMD_FDSYNC, .aio_fildes = fd,
-				.aio_data = tag(w, 12) };
+	cbs[2] = (struct iocb){
+	    .aio_lio_opcode = IOCB_CMD_FDSYNC, .aio_fildes = fd, .aio_data = tag(w, 12)};
 	aio_batch(w, ctx, &o, cbs, 3);
 
 	SC(SYS_io_destroy, ctx);
@@ -166,14 +178,16 @@ static void uring_sqe(struct io_uring *ring, struct ofd *o, int fd, int opcode, 
 }
 
 /* Logs the SQEs just submitted (their fields as the kernel reads them), then reaps. */
-static void uring_batch(struct io_uring *ring, struct ofd *o, struct io_uring_sqe *first,
-			int n)
+static void uring_batch(struct io_uring *ring, struct ofd *o, struct io_uring_sqe *first, int n)
 {
 	struct io_uring_sqe copy[8];
+	uint64_t t0, t1;
 	int r;
 
 	memcpy(copy, first, n * sizeof(*first));
+	t0 = wl__now();
 	r = io_uring_submit(ring);
+	t1 = wl__now();
 	if (r != n)
 		wl__die("io_uring_submit: %d of %d", r, n);
 	for (int i = 0; i < n; i++) {
@@ -182,6 +196,7 @@ static void uring_batch(struct io_uring *ring, struct ofd *o, struct io_uring_sq
 
 		if (s->opcode == IORING_OP_READV || s->opcode == IORING_OP_WRITEV)
 			len = iov_total((const void *)(uintptr_t)s->addr, s->len);
+		wl_log__times(t0, t1);
 		EMIT(.op = OP_URING_SUBMIT, .path = o->path, .fd = s->fd, .off = s->off, .len = len,
 		     .subop = s->opcode, .aux = s->user_data, .ctx = ring->ring_fd,
 		     .has = H_PATH | H_FD | H_OFF | H_LEN | H_SUBOP | H_AUX | H_CTX);
@@ -189,9 +204,11 @@ static void uring_batch(struct io_uring *ring, struct ofd *o, struct io_uring_sq
 	for (int i = 0; i < n; i++) {
 		struct io_uring_cqe *cqe;
 
+		t0 = wl__now();
 		r = io_uring_wait_cqe(ring, &cqe);
 		if (r < 0)
 			wl__die("io_uring_wait_cqe: %s", strerror(-r));
+		wl_log__times(t0, wl__now());
 		EMIT(.op = OP_URING_COMPLETE, .aux = cqe->user_data, .ret = cqe->res,
 		     .ctx = ring->ring_fd, .has = H_AUX | H_RET | H_CTX);
 		io_uring_cqe_seen(ring, cqe);
@@ -209,8 +226,7 @@ void wl_uring__run(struct worker *w)
 
 	snprintf(name, sizeof(name), "%s/uring.dat", w->rel);
 	wl__join(abs, wl_opt.root, name);
-	fd = wl__open(&o, "open", SYS_open, AT_FDCWD, name, abs, O_RDWR | O_CREAT | O_TRUNC,
-		      0644);
+	fd = wl__open(&o, "open", SYS_open, AT_FDCWD, name, abs, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		wl__die("open %s: %s", abs, strerror(-fd));
 	r = io_uring_queue_init(8, &ring, 0);
@@ -221,8 +237,8 @@ void wl_uring__run(struct worker *w)
 		wl__die("out of memory");
 	memcpy(buf, wl_pat, 4 * 8192);
 
-	iov[0] = (struct iovec){ buf + 8192, 1000 };
-	iov[1] = (struct iovec){ buf + 16384, 3000 };
+	iov[0] = (struct iovec){buf + 8192, 1000};
+	iov[1] = (struct iovec){buf + 16384, 3000};
 	first = &ring.sq.sqes[ring.sq.sqe_tail & *ring.sq.kring_mask];
 	uring_sqe(&ring, &o, fd, IORING_OP_WRITE, buf, 8192, 0, tag(w, 100));
 	uring_sqe(&ring, &o, fd, IORING_OP_WRITEV, iov, 2, 8192, tag(w, 101));

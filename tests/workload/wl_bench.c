@@ -88,8 +88,8 @@ int wl_bench__preads(const char *file, double seconds, double rate)
 				break;
 			t = now_ns();
 			if (due > t + 150000) {
-				struct timespec ts = { .tv_sec = (due - 100000) / 1000000000ull,
-						       .tv_nsec = (due - 100000) % 1000000000ull };
+				struct timespec ts = {.tv_sec = (due - 100000) / 1000000000ull,
+						      .tv_nsec = (due - 100000) % 1000000000ull};
 
 				clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 			}
@@ -105,8 +105,8 @@ int wl_bench__preads(const char *file, double seconds, double rate)
 	}
 	close(fd);
 
-	printf("ops=%" PRIu64 " seconds=%.3f ops_per_s=%.0f errors=%" PRIu64, ops,
-	       (t - t0) / 1e9, ops / ((t - t0) / 1e9), errors);
+	printf("ops=%" PRIu64 " seconds=%.3f ops_per_s=%.0f errors=%" PRIu64, ops, (t - t0) / 1e9,
+	       ops / ((t - t0) / 1e9), errors);
 	if (rate > 0 && ops > 0) {
 		qsort(lat, ops, sizeof(*lat), cmp_u64);
 		printf(" rate=%.0f p50_ns=%" PRIu64 " p99_ns=%" PRIu64, rate, pct(lat, ops, 50),

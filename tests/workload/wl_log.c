@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ioworkload.h"
 
@@ -19,6 +20,7 @@ struct tlog {
 	size_t len, cap;
 	uint64_t seq;
 	int tid;
+	uint64_t t_begin, t_end; /* of the last SC() */
 };
 
 static __thread struct tlog tl;
@@ -35,9 +37,31 @@ void wl__die(const char *fmt, ...)
 	exit(1);
 }
 
+uint64_t wl__now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+void wl_log__times(uint64_t begin, uint64_t end)
+{
+	tl.t_begin = begin;
+	tl.t_end = end;
+}
+
+void wl__sc_begin(void)
+{
+	tl.t_begin = wl__now();
+}
+
 long wl__sc_ret(long r)
 {
-	return r < 0 ? -errno : r;
+	int e = errno;
+
+	tl.t_end = wl__now();
+	return r < 0 ? -e : r;
 }
 
 void wl__join(char *out, const char *dir, const char *rel)
@@ -140,6 +164,9 @@ void wl__emit(const struct wl_rec *r)
 		putf(",\"aux\":%" PRIu64, r->aux);
 	if (r->has & H_CTX)
 		putf(",\"ctx\":%" PRIu64, r->ctx);
+	if (tl.t_end)
+		putf(",\"t_begin\":%" PRIu64 ",\"t_end\":%" PRIu64, tl.t_begin, tl.t_end);
+	tl.t_begin = tl.t_end = 0;
 	if (r->dirfd)
 		putf(",\"dirfd\":%d", r->dirfd);
 	if (r->alt_op)

@@ -224,8 +224,8 @@ long wl__close(int fd, struct ofd *o)
 }
 
 /* open family; abs is the path the kernel resolved, dirfd only for the log's reader. */
-int wl__open(struct ofd *o, const char *name, long nr, int dirfd, const char *rel,
-		   const char *abs, int flags, int mode)
+int wl__open(struct ofd *o, const char *name, long nr, int dirfd, const char *rel, const char *abs,
+	     int flags, int mode)
 {
 	long r;
 	unsigned has = H_PATH | H_RET | H_FLAGS | H_MODE;
@@ -249,7 +249,7 @@ int wl__open(struct ofd *o, const char *name, long nr, int dirfd, const char *re
 static int do_openat2(struct ofd *o, int dirfd, const char *rel, const char *abs, int flags,
 		      uint64_t resolve)
 {
-	struct open_how how = { .flags = flags, .resolve = resolve };
+	struct open_how how = {.flags = flags, .resolve = resolve};
 	long r = SC(SYS_openat2, dirfd, rel, &how, sizeof(how));
 
 	memset(o, 0, sizeof(*o));
@@ -268,7 +268,6 @@ static long do_pathop(const char *name, long r, const char *abs, unsigned extra,
 	return r;
 }
 
-
 /* ---- the mix one worker thread runs, round after round ---- */
 
 /* Thread-unique fd numbers for dup2/dup3/F_DUPFD: no other thread's fds get this high. */
@@ -281,8 +280,8 @@ static int hi_fd(const struct worker *w, int i)
 static void round_data(struct worker *w, int dirfd, int round)
 {
 	char rel[64], abs[PATH_MAX], buf[16384];
-	struct iovec wv[2] = { { pat, 1000 }, { pat + 1000, 3096 } };
-	struct iovec rv[2] = { { buf, 512 }, { buf + 512, 1536 } };
+	struct iovec wv[2] = {{pat, 1000}, {pat + 1000, 3096}};
+	struct iovec rv[2] = {{buf, 512}, {buf + 512, 1536}};
 	struct ofd o;
 	int fd, d1, d2, d3, d4;
 	void *map;
@@ -362,7 +361,7 @@ static void round_data(struct worker *w, int dirfd, int round)
 	EMIT(.op = "dup3", .path = o.path, .fd = fd, .fd2 = hi_fd(w, 1), .flags = O_CLOEXEC,
 	     .ret = d3, .has = H_PATH | H_FD | H_FD2 | H_FLAGS | H_RET);
 	d4 = SC(SYS_fcntl, fd, F_DUPFD, hi_fd(w, 2));
-	EMIT(.op = "fcntl", .path = o.path, .fd = fd, .fd2 = hi_fd(w, 2), .ret = d4,
+	EMIT(.op = "fcntl_dupfd", .path = o.path, .fd = fd, .fd2 = hi_fd(w, 2), .ret = d4,
 	     .has = H_PATH | H_FD | H_RET, .note = "F_DUPFD (fd2: lowest fd asked)");
 	if (d1 < 0 || d2 < 0 || d3 < 0 || d4 < 0)
 		wl__die("dup: %d %d %d %d", d1, d2, d3, d4);
@@ -377,20 +376,22 @@ static void round_data(struct worker *w, int dirfd, int round)
 	wl__close(d4, &o);
 	wl__read(fd, &o, buf, 96); /* the position moved through the dups */
 
-	map = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 4096);
-	EMIT(.op = "mmap", .path = o.path, .fd = fd, .off = 4096, .len = 8192,
-	     .ret = map == MAP_FAILED ? -errno : (int64_t)(uintptr_t)map,
+	r = SC(SYS_mmap, NULL, 8192L, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 4096L);
+	map = r < 0 ? MAP_FAILED : (void *)r;
+	EMIT(.op = "mmap", .path = o.path, .fd = fd, .off = 4096, .len = 8192, .ret = r,
 	     .mode = PROT_READ | PROT_WRITE, .flags = MAP_SHARED,
 	     .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET | H_MODE | H_FLAGS);
 	if (map == MAP_FAILED)
-		wl__die("mmap: %s", strerror(errno));
+		wl__die("mmap: %s", strerror(-r));
 	memset(map, 'm', 100);
 	r = SC(SYS_msync, map, 8192L, MS_SYNC);
 	EMIT(.op = "msync", .path = o.path, .aux = (uintptr_t)map, .len = 8192, .flags = MS_SYNC,
 	     .ret = r, .has = H_PATH | H_AUX | H_LEN | H_FLAGS | H_RET);
 	munmap(map, 8192);
 	wl__close(fd, &o);
-	wl__close(fd, &o); /* -EBADF: the fd was just closed */
+	/* the fd was just closed: -EBADF, and no file to name */
+	r = SC(SYS_close, fd);
+	EMIT(.op = "close", .fd = fd, .ret = r, .has = H_FD | H_RET);
 }
 
 /* Metadata on data<round>, then the rename chain that leaves final<round>. */
@@ -422,7 +423,7 @@ static void round_meta(struct worker *w, int dirfd, int round)
 	snprintf(rel2, sizeof(rel2), "%s/missing%d", w->rel, round);
 	wl__join(abs2, wl_opt.root, rel2);
 	r = SC(SYS_stat, rel2, &st);
-	do_pathop("stat", r, abs2, 0, 0, 0); /* -ENOENT */
+	do_pathop("stat", r, abs2, 0, 0, 0);				   /* -ENOENT */
 	wl__open(&o, "open", SYS_open, AT_FDCWD, rel2, abs2, O_RDONLY, 0); /* -ENOENT */
 
 	snprintf(rel2, sizeof(rel2), "%s/ren%d", w->rel, round);
@@ -525,8 +526,8 @@ static void round_files(struct worker *w, int dirfd, int round)
 	} else {
 		snprintf(a, sizeof(a), "d%d", round);
 		r = SC(SYS_unlinkat, dirfd, a, AT_REMOVEDIR);
-		EMIT(.op = "unlinkat", .path = abs, .ret = r, .dirfd = dirfd,
-		     .flags = AT_REMOVEDIR, .has = H_PATH | H_RET | H_FLAGS);
+		EMIT(.op = "unlinkat", .path = abs, .ret = r, .dirfd = dirfd, .flags = AT_REMOVEDIR,
+		     .has = H_PATH | H_RET | H_FLAGS);
 	}
 
 	snprintf(rel, sizeof(rel), "%s/c%d", w->rel, round);
