@@ -122,6 +122,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	logs = calloc(nlog, sizeof(*logs));
+	if (!logs)
+		return 1;
 	for (size_t i = 0; i < nlog; i++) {
 		if (read_iolog(argv[i + 1], &logs[i])) {
 			fprintf(stderr, "fio_lateness: failed to read %s\n", argv[i + 1]);
@@ -185,5 +187,16 @@ int main(int argc, char **argv)
 	rbench__print_pctls("", late, k);
 	printf(" dur_ns=%" PRIu64 " orig_dur_ns=%" PRIu64 " matched=%zu/%zu\n",
 	       k ? last - first : UINT64_C(0), total ? (olast - ofirst) * UINT64_C(1000) : 0, matched, total);
+	for (size_t i = 0; i < nlog; i++) {
+		free(logs[i].t);
+		free(logs[i].off);
+	}
+	for (size_t i = 0; i < nev; i++) {
+		free(ev[i].t);
+		free(ev[i].off);
+	}
+	free(logs);
+	free(ev);
+	free(late);
 	return 0;
 }
