@@ -56,8 +56,9 @@ static void cdf_path(FILE *out, const struct axis *a, const struct hist *h, size
 	uint32_t it = 0;
 	uint64_t lo, w, n, cum = 0;
 
-	fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s%s%s d=\"M%.1f %.1f",
-		colours[run % NCOLOURS], run / NCOLOURS ? " stroke-dasharray=\"" : "",
+	/* The original drawn wider, under the replays: still visible where a replay matches it. */
+	fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s%s%s d=\"M%.1f %.1f",
+		colours[run % NCOLOURS], run ? "2" : "4", run / NCOLOURS ? " stroke-dasharray=\"" : "",
 		run / NCOLOURS ? dashes[(run / NCOLOURS) % 4] : "", run / NCOLOURS ? "\"" : "",
 		(double)ML, py(0));
 	/* Within a bucket the values are taken as spread evenly: the line rises across it. */
@@ -103,7 +104,7 @@ static void plot(FILE *out, const struct report *rep, const struct hist *const *
 		ML, MT, PW - ML - MR, PH - MT - MB);
 
 	/* y grid: the quantiles the tables show. */
-	static const double ys[] = { 0, 0.25, 0.5, 0.75, 0.9, 0.99, 1 };
+	static const double ys[] = { 0, 0.25, 0.5, 0.75, 0.9, 1 };
 	for (size_t i = 0; i < sizeof(ys) / sizeof(ys[0]); i++) {
 		fprintf(out,
 			"<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"

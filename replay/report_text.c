@@ -15,9 +15,12 @@ static int width(const char *s)
 	return w;
 }
 
+/* Right-aligned cells always keep one space before them, even when s overflows w. */
 static void cell(FILE *out, const char *s, int w, int left)
 {
 	int pad = w - width(s);
+	if (!left && pad < 1)
+		pad = 1;
 	if (!left)
 		for (; pad > 0; pad--)
 			fputc(' ', out);
@@ -49,7 +52,7 @@ static void header(FILE *out, const char *first)
 {
 	static const char *const cols[] = { "count", "p50", "p90",  "p99",  "p99.9", "max",
 					    "mean",  "total", "×p50", "×p99", "×mean", "KS D" };
-	static const int w[] = { 9, 9, 9, 9, 9, 9, 9, 9, 7, 7, 7, 6 };
+	static const int w[] = { 9, 9, 9, 9, 9, 9, 9, 9, 8, 8, 8, 6 };
 	cell(out, first, W_OP, 1);
 	cell(out, "run", W_RUN, 1);
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
@@ -72,9 +75,9 @@ static void row(FILE *out, const char *first, const char *run, const struct hist
 	cell(out, h->n ? report_fmt__dur((uint64_t)(hist__mean(h) + 0.5), b, sizeof(b)) : "-", 9, 0);
 	cell(out, report_fmt__dur(h->total, b, sizeof(b)), 9, 0);
 	if (c && c->valid && h->n && c->change != REPORT_MISSING) {
-		cell(out, report_fmt__ratio(c->ratio_p50, b, sizeof(b)), 7, 0);
-		cell(out, report_fmt__ratio(c->ratio_p99, b, sizeof(b)), 7, 0);
-		cell(out, report_fmt__ratio(c->ratio_mean, b, sizeof(b)), 7, 0);
+		cell(out, report_fmt__ratio(c->ratio_p50, b, sizeof(b)), 8, 0);
+		cell(out, report_fmt__ratio(c->ratio_p99, b, sizeof(b)), 8, 0);
+		cell(out, report_fmt__ratio(c->ratio_mean, b, sizeof(b)), 8, 0);
 		snprintf(b, sizeof(b), "%.3f", c->ks_d);
 		cell(out, b, 6, 0);
 	}
@@ -192,10 +195,14 @@ static void hot_files(const struct report *rep, FILE *out)
 			f->path);
 		int first = 1;
 		for (int c = 0; c < REPORT_CLASSES; c++) {
+			double share = f->total_ns ? (double)f->class_ns[c] / (double)f->total_ns : 0;
 			if (!f->class_ns[c])
 				continue;
-			fprintf(out, "%s%s %.0f%%", first ? "" : ", ", report_class__name(c),
-				f->total_ns ? 100.0 * (double)f->class_ns[c] / (double)f->total_ns : 0);
+			if (share >= 0.005)
+				fprintf(out, "%s%s %.0f%%", first ? "" : ", ", report_class__name(c),
+					share * 100);
+			else
+				fprintf(out, "%s%s <1%%", first ? "" : ", ", report_class__name(c));
 			first = 0;
 		}
 		fprintf(out, ")");

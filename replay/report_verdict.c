@@ -174,7 +174,7 @@ static int is_afap(const struct report_run *run)
 static void judge_lateness(struct report *rep, size_t ri)
 {
 	struct report_run *run = &rep->runs[ri];
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[64], d[32];
 
 	if (!run->lateness.n || is_afap(run))
 		return;
@@ -186,13 +186,17 @@ static void judge_lateness(struct report *rep, size_t ri)
 	double late_share = (double)run->late_1ms / (double)run->lateness.n;
 	if ((double)p99 > limit) {
 		run->fell_behind = 1;
+		if (limit > LATE_FLOOR_NS)
+			snprintf(c, sizeof(c), "%.0f%% of the original's median op gap",
+				 LATE_GAP_SHARE * 100);
+		else
+			snprintf(c, sizeof(c), "the 1 ms floor");
 		say(rep, REPORT_V_BEHIND, (int)ri, -1, 0,
-		    "replay on %s fell behind its schedule (lateness p99 %s > %s, the larger of "
-		    "%.0f%% of the original's median op gap %s and %s): its latencies are "
-		    "doubtful",
+		    "replay on %s fell behind its schedule (lateness p99 %s > %s, %s; median op "
+		    "gap %s): its latencies are doubtful",
 		    run->label, report_fmt__dur(p99, a, sizeof(a)),
-		    report_fmt__dur((uint64_t)limit, b, sizeof(b)), LATE_GAP_SHARE * 100,
-		    report_fmt__dur(gap, c, sizeof(c)), "1 ms");
+		    report_fmt__dur((uint64_t)limit, b, sizeof(b)), c,
+		    report_fmt__dur(gap, d, sizeof(d)));
 	} else if (late_share > LATE_1MS_SHARE) {
 		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
 		    "replay on %s: %.1f%% of ops started more than 1 ms late (lateness p99 %s)",
@@ -244,41 +248,48 @@ static void say_change(struct report *rep, size_t ri, int k)
 	char ratio_s[32];
 	report_fmt__ratio(faster ? 1 / rr : rr, ratio_s, sizeof(ratio_s));
 	say(rep, faster ? REPORT_V_FASTER : REPORT_V_SLOWER, (int)ri, k, 1 / rr,
-	    "%s %s %s from %s to %s on %s (%s %s; %s %s -> %s, KS D %.2f)", name,
+	    "%s %s %s from %s to %s on %s (%s %s; %s %s → %s, KS D %.2f)", name,
 	    tail ? "p99" : "p50", faster ? "falls" : "rises", report_fmt__dur(vo, a, sizeof(a)),
 	    report_fmt__dur(vr, b, sizeof(b)), run->label, ratio_s, faster ? "faster" : "slower",
 	    tail ? "p50" : "p99", report_fmt__dur(wo, x, sizeof(x)),
 	    report_fmt__dur(wr, y, sizeof(y)), c->ks_d);
 }
 
-/* One line for the op types that did not change, by class: "reads unchanged (...)". */
+/* One line for the op types that did not change: "reads, writes unchanged on X (...)". */
 static void say_unchanged(struct report *rep, size_t ri)
 {
 	const struct report_run *run = &rep->runs[ri], *o = orig(rep);
+	char classes[128] = "", list[384] = "", name[32], rs[32];
+	size_t clen = 0, len = 0, nk = 0;
+	int seen[REPORT_CLASSES] = { 0 }, cached = 1, reads = 0;
 
-	for (int cl = 0; cl < REPORT_CLASSES; cl++) {
-		char list[384] = "", name[32], rs[32];
-		size_t len = 0, nk = 0;
-		int cached = 1;
-		for (size_t i = 0; i < rep->norder; i++) {
-			int k = rep->order[i];
-			const struct report_cmp *c = &run->cmp[k];
-			if (!c->valid || c->change != REPORT_SAME ||
-			    (int)report_kind__class(k) != cl)
-				continue;
+	for (size_t i = 0; i < rep->norder; i++) {
+		int k = rep->order[i];
+		const struct report_cmp *c = &run->cmp[k];
+		enum report_class cl = report_kind__class(k);
+		if (!c->valid || c->change != REPORT_SAME)
+			continue;
+		if (cl == REPORT_CLASS_READ) {
+			reads = 1;
 			if (hist__quantile(&o->kinds[k].lat, 0.5) > PAGE_CACHE_NS)
 				cached = 0;
-			if (nk++ < 4 && len < sizeof(list) - 64)
-				len += snprintf(list + len, sizeof(list) - len, "%s%s p50 %s",
-						len ? ", " : "", report_kind__name(k, name, sizeof(name)),
-						report_fmt__ratio(c->ratio_p50, rs, sizeof(rs)));
 		}
-		if (!nk)
-			continue;
-		say(rep, REPORT_V_SAME, (int)ri, -1, 1, "%s unchanged on %s (%s)%s",
-		    report_class__name(cl), run->label, list,
-		    cl == REPORT_CLASS_READ && cached ? ", already served from page cache" : "");
+		seen[cl] = 1;
+		if (nk++ < 4)
+			len += snprintf(list + len, sizeof(list) - len, "%s%s p50 %s",
+					len ? ", " : "", report_kind__name(k, name, sizeof(name)),
+					report_fmt__ratio(c->ratio_p50, rs, sizeof(rs)));
 	}
+	if (!nk)
+		return;
+	if (nk > 4)
+		snprintf(list + len, sizeof(list) - len, ", and %zu more", nk - 4);
+	for (int cl = 0; cl < REPORT_CLASSES; cl++)
+		if (seen[cl])
+			clen += snprintf(classes + clen, sizeof(classes) - clen, "%s%s",
+					 clen ? ", " : "", report_class__name(cl));
+	say(rep, REPORT_V_SAME, (int)ri, -1, 1, "%s unchanged on %s (%s)%s", classes, run->label,
+	    list, reads && cached ? "; reads already served from page cache" : "");
 }
 
 static void judge_replay(struct report *rep, size_t ri)
