@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reel_internal.h - constants and helpers shared by the writer and the reader.
+ * Names and numbers follow format/FORMAT.md; change them only together with it.
+ */
+#ifndef IOREEL_REEL_INTERNAL_H
+#define IOREEL_REEL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "reel.h"
+
+/* FORMAT.md, "File header" */
+#define REEL_FILE_MAGIC "\x89REEL\r\n\x1a"
+#define REEL_FILE_MAGIC_LEN 8
+#define REEL_HEADER_LEN 16
+
+/* FORMAT.md, "Chunk envelope" */
+#define REEL_CHUNK_MAGIC 0x4b43528aU /* bytes 8a 52 43 4b */
+#define REEL_ENVELOPE_LEN 32
+#define REEL_CHUNK_META 1
+#define REEL_CHUNK_OPS 2
+#define REEL_CHUNK_FOOTER 3
+
+/* FORMAT.md, "Trailer" */
+#define REEL_TRAILER_MAGIC 0x4e45528bU /* bytes 8b 52 45 4e */
+#define REEL_TRAILER_LEN 16
+
+/* FORMAT.md, "Limits" */
+#define REEL_MAX_CHUNK_OPS (1U << 20)
+#define REEL_MAX_PAYLOAD (1U << 27)
+
+/* FORMAT.md, "Ops payload": column numbers */
+enum reel_col {
+	REEL_COL_TYPE,
+	REEL_COL_THREAD,
+	REEL_COL_START,
+	REEL_COL_DURATION,
+	REEL_COL_FD_KIND,
+	REEL_COL_FD,
+	REEL_COL_FD2,
+	REEL_COL_SUBOP,
+	REEL_COL_PATH,
+	REEL_COL_PATH2,
+	REEL_COL_FLAGS,
+	REEL_COL_MODE,
+	REEL_COL_LEN,
+	REEL_COL_OFFSET,
+	REEL_COL_RET,
+	REEL_COL_AUX,
+	REEL_COL_CTX,
+	REEL_COL_SCHED,
+	REEL_COL__COUNT
+};
+
+/* FORMAT.md, "Column encodings" */
+#define REEL_ENC_CONST 0
+#define REEL_ENC_VARINT 1
+#define REEL_ENC_PLANES 2
+
+/* Offset prediction table size: fds below this predict their next offset (FORMAT.md). */
+#define REEL_PRED_FDS 65536
+
+static inline void reel_put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+}
+
+static inline void reel_put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = v >> (8 * i);
+}
+
+static inline void reel_put64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = v >> (8 * i);
+}
+
+static inline uint16_t reel_get16(const uint8_t *p)
+{
+	return p[0] | (uint16_t)p[1] << 8;
+}
+
+static inline uint32_t reel_get32(const uint8_t *p)
+{
+	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t reel_get64(const uint8_t *p)
+{
+	return reel_get32(p) | (uint64_t)reel_get32(p + 4) << 32;
+}
+
+static inline uint64_t reel_zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t reel_unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* Does this op type's offset column use the per-fd prediction? (FORMAT.md, "offset") */
+static inline bool reel_op__predicts_offset(unsigned type)
+{
+	return reel_op__is_read(type) || reel_op__is_write(type) || type == REEL_OP_AIO_SUBMIT ||
+	       type == REEL_OP_URING_SUBMIT;
+}
+
+uint32_t reel_crc32c(uint32_t crc, const void *buf, size_t len);
+
+/* A growable byte buffer; encoders append to it. */
+struct reel_buf {
+	uint8_t *data;
+	size_t len;
+	size_t cap;
+	int err; /* sticky -ENOMEM */
+};
+
+int reel_buf__reserve(struct reel_buf *b, size_t more);
+void reel_buf__put(struct reel_buf *b, const void *p, size_t n);
+void reel_buf__varint(struct reel_buf *b, uint64_t v);
+void reel_buf__string(struct reel_buf *b, const char *s, size_t n);
+void reel_buf__free(struct reel_buf *b);
+
+/* A bounds-checked cursor over a decoded payload. */
+struct reel_cur {
+	const uint8_t *p;
+	const uint8_t *end;
+	int err; /* sticky -REEL_E_CORRUPT */
+};
+
+uint64_t reel_cur__varint(struct reel_cur *c);
+/* A length-prefixed string: returns its bytes (not NUL-terminated) and *n, or NULL. */
+const uint8_t *reel_cur__string(struct reel_cur *c, size_t *n);
+
+/* One key/value list (head or footer meta). */
+struct reel_meta {
+	char **keys;
+	char **values;
+	size_t count;
+	size_t cap;
+};
+
+int reel_meta__set(struct reel_meta *m, const char *key, size_t klen, const char *value,
+		   size_t vlen);
+const char *reel_meta__get(const struct reel_meta *m, const char *key);
+void reel_meta__free(struct reel_meta *m);
+void reel_meta__encode(const struct reel_meta *m, struct reel_buf *b);
+int reel_meta__decode(struct reel_meta *m, struct reel_cur *c);
+
+/* Chunk index entry kept by the writer and stored in the footer. */
+struct reel_index_entry {
+	uint64_t offset;
+	uint32_t ops;
+	uint64_t first_start_ns;
+	uint64_t last_end_ns;
+};
+
+void reel_totals__encode(const struct reel_totals *t, struct reel_buf *b);
+int reel_totals__decode(struct reel_totals *t, struct reel_cur *c);
+
+/* Ops chunk codec (reel_codec.c). */
+struct reel_thread {
+	uint32_t pid;
+	uint32_t tid;
+};
+
+struct reel_enc {
+	uint64_t *vals;	   /* one column's transformed values */
+	uint64_t *pred;	   /* REEL_PRED_FDS offset predictions */
+	struct reel_buf cols; /* column data */
+	struct reel_thread *threads;
+	uint32_t *thread_idx; /* per op */
+	size_t nthreads;
+	size_t threads_cap;
+	uint32_t *hash; /* open-addressed (pid,tid) -> thread index + 1 */
+	size_t hash_cap;
+	size_t cap; /* ops capacity of vals/thread_idx */
+};
+
+/*
+ * Appends the thread table, column descriptors and column data of ops[0..n) to b
+ * (FORMAT.md, "Ops payload"; path definitions are the caller's).
+ */
+int reel_enc__ops(struct reel_enc *e, const struct reel_op *ops, size_t n, struct reel_buf *b);
+void reel_enc__free(struct reel_enc *e);
+
+struct reel_dec {
+	uint64_t *pred;
+	struct reel_thread *threads;
+	size_t threads_cap;
+	uint64_t *vals;
+	size_t vals_cap;
+};
+
+/*
+ * Decodes n ops from c into ops. known_types: op types >= this are rejected (0: any
+ * nonzero type is accepted). Returns 0 or -REEL_E_CORRUPT / -REEL_E_RESERVED / -ENOMEM.
+ */
+int reel_dec__ops(struct reel_dec *d, struct reel_cur *c, struct reel_op *ops, size_t n,
+		  unsigned known_types);
+void reel_dec__free(struct reel_dec *d);
+
+#endif /* IOREEL_REEL_INTERNAL_H */

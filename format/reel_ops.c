@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/* Op type names and classes, fd kind names, error names (FORMAT.md, "Op types", "Errors"). */
+#include <errno.h>
+#include <string.h>
+
+#include "reel.h"
+
+static const char *const op_names[REEL_OP__COUNT] = {
+	[REEL_OP_NONE] = "none",
+	[REEL_OP_OPEN] = "open",
+	[REEL_OP_OPENAT] = "openat",
+	[REEL_OP_OPENAT2] = "openat2",
+	[REEL_OP_CREAT] = "creat",
+	[REEL_OP_CLOSE] = "close",
+	[REEL_OP_READ] = "read",
+	[REEL_OP_PREAD64] = "pread64",
+	[REEL_OP_READV] = "readv",
+	[REEL_OP_PREADV] = "preadv",
+	[REEL_OP_PREADV2] = "preadv2",
+	[REEL_OP_WRITE] = "write",
+	[REEL_OP_PWRITE64] = "pwrite64",
+	[REEL_OP_WRITEV] = "writev",
+	[REEL_OP_PWRITEV] = "pwritev",
+	[REEL_OP_PWRITEV2] = "pwritev2",
+	[REEL_OP_LSEEK] = "lseek",
+	[REEL_OP_FSYNC] = "fsync",
+	[REEL_OP_FDATASYNC] = "fdatasync",
+	[REEL_OP_SYNC_FILE_RANGE] = "sync_file_range",
+	[REEL_OP_SYNCFS] = "syncfs",
+	[REEL_OP_STAT] = "stat",
+	[REEL_OP_LSTAT] = "lstat",
+	[REEL_OP_NEWFSTATAT] = "newfstatat",
+	[REEL_OP_STATX] = "statx",
+	[REEL_OP_FSTAT] = "fstat",
+	[REEL_OP_ACCESS] = "access",
+	[REEL_OP_FACCESSAT] = "faccessat",
+	[REEL_OP_UNLINK] = "unlink",
+	[REEL_OP_UNLINKAT] = "unlinkat",
+	[REEL_OP_RENAME] = "rename",
+	[REEL_OP_RENAMEAT] = "renameat",
+	[REEL_OP_RENAMEAT2] = "renameat2",
+	[REEL_OP_MKDIR] = "mkdir",
+	[REEL_OP_MKDIRAT] = "mkdirat",
+	[REEL_OP_RMDIR] = "rmdir",
+	[REEL_OP_TRUNCATE] = "truncate",
+	[REEL_OP_FTRUNCATE] = "ftruncate",
+	[REEL_OP_FALLOCATE] = "fallocate",
+	[REEL_OP_DUP] = "dup",
+	[REEL_OP_DUP2] = "dup2",
+	[REEL_OP_DUP3] = "dup3",
+	[REEL_OP_FCNTL_DUPFD] = "fcntl_dupfd",
+	[REEL_OP_GETDENTS64] = "getdents64",
+	[REEL_OP_FADVISE64] = "fadvise64",
+	[REEL_OP_MMAP] = "mmap",
+	[REEL_OP_MSYNC] = "msync",
+	[REEL_OP_AIO_SUBMIT] = "aio_submit",
+	[REEL_OP_AIO_COMPLETE] = "aio_complete",
+	[REEL_OP_URING_SUBMIT] = "uring_submit",
+	[REEL_OP_URING_COMPLETE] = "uring_complete",
+};
+
+const char *reel_op__name(unsigned type)
+{
+	if (type >= REEL_OP__COUNT || type == REEL_OP_NONE)
+		return "?";
+	return op_names[type];
+}
+
+int reel_op__from_name(const char *name)
+{
+	if (!name)
+		return -EINVAL;
+	for (unsigned t = 1; t < REEL_OP__COUNT; t++)
+		if (strcmp(op_names[t], name) == 0)
+			return t;
+	return -EINVAL;
+}
+
+int reel_op__is_read(unsigned type)
+{
+	return type >= REEL_OP_READ && type <= REEL_OP_PREADV2;
+}
+
+int reel_op__is_write(unsigned type)
+{
+	return type >= REEL_OP_WRITE && type <= REEL_OP_PWRITEV2;
+}
+
+int reel_op__has_path(unsigned type)
+{
+	switch (type) {
+	case REEL_OP_OPEN:
+	case REEL_OP_OPENAT:
+	case REEL_OP_OPENAT2:
+	case REEL_OP_CREAT:
+	case REEL_OP_STAT:
+	case REEL_OP_LSTAT:
+	case REEL_OP_NEWFSTATAT:
+	case REEL_OP_STATX:
+	case REEL_OP_ACCESS:
+	case REEL_OP_FACCESSAT:
+	case REEL_OP_UNLINK:
+	case REEL_OP_UNLINKAT:
+	case REEL_OP_RENAME:
+	case REEL_OP_RENAMEAT:
+	case REEL_OP_RENAMEAT2:
+	case REEL_OP_MKDIR:
+	case REEL_OP_MKDIRAT:
+	case REEL_OP_RMDIR:
+	case REEL_OP_TRUNCATE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static const char *const kind_names[] = {
+	[REEL_FD_UNKNOWN] = "unknown", [REEL_FD_REG] = "reg",	[REEL_FD_DIR] = "dir",
+	[REEL_FD_BLK] = "blk",	       [REEL_FD_CHR] = "chr",	[REEL_FD_FIFO] = "fifo",
+	[REEL_FD_SOCK] = "sock",       [REEL_FD_OTHER] = "other",
+};
+
+const char *reel_fd_kind__name(unsigned kind)
+{
+	if (kind >= sizeof(kind_names) / sizeof(kind_names[0]))
+		return "?";
+	return kind_names[kind];
+}
+
+const char *reel_strerror(int err)
+{
+	if (err < 0)
+		err = -err;
+	switch (err) {
+	case 0:
+		return "success";
+	case REEL_E_MAGIC:
+		return "not an ioreel trace (bad magic)";
+	case REEL_E_VERSION:
+		return "unsupported trace format version";
+	case REEL_E_TRUNCATED:
+		return "trace truncated";
+	case REEL_E_CHECKSUM:
+		return "trace chunk checksum mismatch";
+	case REEL_E_RESERVED:
+		return "reserved bits set in trace";
+	case REEL_E_CORRUPT:
+		return "trace chunk malformed";
+	default:
+		/* strerror() has a static buffer only for unknown values; known ones are const. */
+		return err < REEL_E_BASE ? strerror(err) : "unknown ioreel error";
+	}
+}
