@@ -28,6 +28,18 @@
 	 O_SYNC | O_DIRECT | O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME | O_PATH |    \
 	 __O_TMPFILE)
 
+int replay_op__on_fd(const struct reel_op *op)
+{
+	if (op->fd < 0)
+		return 0;
+	if (!reel_op__has_path(op->type))
+		return 1;
+	/* fstat as glibc issues it, newfstatat/statx(fd, "", AT_EMPTY_PATH): the path, when
+	 * the trace has one, is the fd's */
+	return (op->type == REEL_OP_NEWFSTATAT || op->type == REEL_OP_STATX) &&
+	       (op->flags & AT_EMPTY_PATH);
+}
+
 struct rpid *run__pid(struct run *run, uint32_t pid)
 {
 	uint64_t *v;
@@ -429,14 +441,20 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	case REEL_OP_LSTAT:
 	case REEL_OP_NEWFSTATAT:
 	case REEL_OP_STATX:
-		if (!it->p1 && op->fd >= 0) {
+		if (replay_op__on_fd(op)) {
+			struct statx stx;
 			struct stat st;
 
 			/* fstat() as glibc issues it: newfstatat(fd, "", AT_EMPTY_PATH) */
 			fd = exec__fd(w, it, 0);
 			if (fd < 0)
 				return -(1 + REPLAY_FAIL_UNKNOWN_FD);
-			res->ret = TIMED(res, fstat(fd, &st));
+			if (op->type == REEL_OP_STATX)
+				res->ret = TIMED(res, statx(fd, "", AT_EMPTY_PATH,
+							    op->mode ? op->mode : STATX_BASIC_STATS,
+							    &stx));
+			else
+				res->ret = TIMED(res, fstat(fd, &st));
 			return 0;
 		}
 		/* fallthrough */

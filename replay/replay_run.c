@@ -673,7 +673,7 @@ static int disp__nonfile(struct disp *d, const struct reel_op *op, const struct 
 			replay_u64map__del(&d->skipfd, (uint64_t)op->pid << 32 | (uint32_t)op->ret);
 		return 0;
 	}
-	if (op->fd >= 0 && !p1 && replay_u64map__get(&d->skipfd, fk)) {
+	if (replay_op__on_fd(op) && replay_u64map__get(&d->skipfd, fk)) {
 		if (op->type == REEL_OP_CLOSE)
 			replay_u64map__del(&d->skipfd, fk);
 		else if (op__is_dup(op->type) && op->ret >= 0)
@@ -719,7 +719,7 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 	} else if (t == REEL_OP_AIO_COMPLETE || t == REEL_OP_URING_COMPLETE) {
 		dt__use(dt, key_async(op), self, it->seq, &ds);
 		dt__del(dt, key_async(op));
-	} else if (it->p1) {
+	} else if (it->p1 && !replay_op__on_fd(op)) {
 		int structural = t == REEL_OP_UNLINK || t == REEL_OP_UNLINKAT ||
 				 t == REEL_OP_RMDIR || t == REEL_OP_MKDIR || t == REEL_OP_MKDIRAT ||
 				 t == REEL_OP_TRUNCATE || t == REEL_OP_RENAME ||

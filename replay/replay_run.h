@@ -125,6 +125,8 @@ struct run {
 };
 
 /* replay_exec.c */
+/* the op works on its fd (fd ops, fstat via newfstatat/statx AT_EMPTY_PATH), not a path */
+int replay_op__on_fd(const struct reel_op *op);
 struct rpid *run__pid(struct run *run, uint32_t pid);
 /* Issues one op; fills res (ret, times). 0 issued, 1 left pending (async engine), or
  * -(1 + enum replay_fail_kind) when not issued. */
