@@ -502,6 +502,10 @@ static void *worker__main(void *arg)
 	while (queue__pop(w, &it)) {
 		const struct reel_op *op = &it.op;
 
+		/* nothing starts before time 0, in any mode: result times are relative to it */
+		if (!w->have_prev && replay_now_ns() < run->t0)
+			sleep_until(run->t0, -1);
+
 		if (o->timing == REPLAY_TIMING_ORIGINAL) {
 			sched = run->t0 + it.sched_rel;
 		} else if (o->timing == REPLAY_TIMING_THINK && w->have_prev) {

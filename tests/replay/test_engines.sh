@@ -5,6 +5,8 @@
 # all submits in flight before the completions are reaped, completions carry the result.
 source "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || exit 77
+# LeakSanitizer cannot run under ptrace (sanitizer builds)
+export ASAN_OPTIONS=${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0
 
 {
 	echo "100 100 0 10 openat path=/d/a flags=O_RDWR ret=3"
