@@ -815,8 +815,11 @@ static int st_do_fdop(struct st_state *s, struct stl_call *c, int type)
 			o->kind = REEL_FD_DIR;
 		break;
 	case REEL_OP_FSTAT:
-		if (o && c->ret == 0)
+		if (o && c->ret == 0) {
 			st_size_from_stat(s, o->path, st_arg(c, 1));
+			if (strstr(st_arg(c, 1), "S_IFDIR"))
+				o->kind = REEL_FD_DIR;
+		}
 		break;
 	}
 	return st_emit(s, &op, st_ofd_kind(o));
@@ -872,8 +875,12 @@ static int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di
 		o = st_fd_arg(s, c->args[di], &dirfd, &err);
 		if (err)
 			return err;
-		if (o)
+		if (o) {
 			op.path = o->path;
+			if (c->ret == 0 && strstr(st_arg(c, type == REEL_OP_STATX ? 4 : 2),
+						  "S_IFDIR"))
+				o->kind = REEL_FD_DIR;
+		}
 		kind = st_ofd_kind(o);
 	} else {
 		resolved = st_resolve(s, dirfd, dirann, path);
@@ -942,7 +949,13 @@ static int st_do_dup(struct st_state *s, struct stl_call *c, int type)
 	st_op_init(s, &op, type, c);
 	st_op_fd(&op, fd, o);
 	if (type == REEL_OP_FCNTL_DUPFD) {
-		uint64_t cmd = stl_flags_arg(st_arg(c, 1), stl_fcntl_cmds);
+		const char *name = st_arg(c, 1);
+		/* only these four matter to fds and positions; F_SETLK & co. are not ops */
+		int cmd = !strcmp(name, "F_DUPFD")	   ? 0
+			  : !strcmp(name, "F_DUPFD_CLOEXEC") ? 1030
+			  : !strcmp(name, "F_SETFL")	   ? 4
+			  : !strcmp(name, "F_SETFD")	   ? 2
+							   : -1;
 
 		if (cmd == 4 /* F_SETFL */) {
 			if (o && c->ret >= 0)

@@ -536,8 +536,3 @@ const struct stl_sym stl_iocb_cmds[] = {
 	SYM(IOCB_CMD_FDSYNC, 3), SYM(IOCB_CMD_POLL, 5), SYM(IOCB_CMD_NOOP, 6),
 	SYM(IOCB_CMD_PREADV, 7), SYM(IOCB_CMD_PWRITEV, 8), { NULL, 0 },
 };
-
-const struct stl_sym stl_fcntl_cmds[] = {
-	SYM(F_DUPFD, 0),  SYM(F_GETFD, 1), SYM(F_SETFD, 2),	      SYM(F_GETFL, 3),
-	SYM(F_SETFL, 4), SYM(F_DUPFD_CLOEXEC, 1030), { NULL, 0 },
-};
