@@ -152,7 +152,8 @@ struct report_file *report_run__file(const struct report_run *run, const char *p
 /* report_kind.c */
 const char *report_kind__name(unsigned kind, char *buf, size_t len);
 enum report_class report_kind__class(unsigned kind);
-const char *report_class__name(enum report_class c);
+const char *report_class__name(enum report_class c); /* "reads", for sentences */
+const char *report_class__key(enum report_class c);  /* "read", for JSON */
 
 /* report_map.c */
 int report_map__put(struct report_map *m, const uint64_t k[3], const uint64_t v[2]);

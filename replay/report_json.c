@@ -11,7 +11,7 @@
  *       "meta": { key: value, ... },           the trace's meta (replay.of, replay.targets, ...)
  *       "ops_read", "ops_measured", "ops_nonfile", "errors", "damaged_chunks",
  *       "async_unmatched", "span_ns", "io_ns", "bytes_read", "bytes_written",
- *       "class_ns": { "reads", "writes", "syncs", "metadata", "other ops" },
+ *       "class_ns": { "read", "write", "sync", "metadata", "other" },   I/O time by class
  *       "gap_p50_ns",                           median per-thread start-to-start gap
  *       "lateness": null | { "ops", "p50_ns", "p99_ns", "max_ns", "early_ops",
  *                            "late_1ms_fraction", "fell_behind": bool },
@@ -179,7 +179,7 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 		(unsigned long long)r->bytes_read, (unsigned long long)r->bytes_written,
 		(unsigned long long)hist__quantile(&r->gap, 0.5));
 	for (int c = 0; c < REPORT_CLASSES; c++)
-		fprintf(out, "%s\"%s\": %llu", c ? ", " : "", report_class__name(c),
+		fprintf(out, "%s\"%s\": %llu", c ? ", " : "", report_class__key(c),
 			(unsigned long long)r->class_ns[c]);
 	fputs("},\n      \"lateness\": ", out);
 	if (r->lateness.n) {
