@@ -114,8 +114,7 @@ void stl_parse_line(char *line, struct stl_line *l)
 		return;
 	}
 	n = strlen(p);
-	if (n >= sizeof(unfinished) - 1 &&
-	    !strcmp(p + n - (sizeof(unfinished) - 1), unfinished)) {
+	if (n >= sizeof(unfinished) - 1 && !strcmp(p + n - (sizeof(unfinished) - 1), unfinished)) {
 		p[n - (sizeof(unfinished) - 1)] = 0;
 		l->text = p;
 		l->kind = STL_UNFINISHED;
@@ -453,85 +452,117 @@ int stl_parse_call(char *text, struct stl_call *c)
 	return 0;
 }
 
-#define SYM(x, v) { #x, v }
+/* clang-format off: the tables read better as tables */
+#define SYM(x, v)                                                                                  \
+	{                                                                                          \
+#x, v                                                                              \
+	}
 
 const struct stl_sym stl_open_flags[] = {
-	SYM(O_RDONLY, 0),	   SYM(O_WRONLY, 01),	       SYM(O_RDWR, 02),
-	SYM(O_CREAT, 0100),	   SYM(O_EXCL, 0200),	       SYM(O_NOCTTY, 0400),
-	SYM(O_TRUNC, 01000),	   SYM(O_APPEND, 02000),       SYM(O_NONBLOCK, 04000),
-	SYM(O_NDELAY, 04000),	   SYM(O_DSYNC, 010000),       SYM(O_ASYNC, 020000),
-	SYM(O_DIRECT, 040000),	   SYM(O_LARGEFILE, 0100000), SYM(O_DIRECTORY, 0200000),
-	SYM(O_NOFOLLOW, 0400000),  SYM(O_NOATIME, 01000000),   SYM(O_CLOEXEC, 02000000),
-	SYM(O_SYNC, 04010000),	   SYM(O_RSYNC, 04010000),     SYM(O_PATH, 010000000),
-	SYM(O_TMPFILE, 020200000), SYM(FD_CLOEXEC, 1),	       { NULL, 0 },
+    SYM(O_RDONLY, 0),	       SYM(O_WRONLY, 01),	  SYM(O_RDWR, 02),
+    SYM(O_CREAT, 0100),	       SYM(O_EXCL, 0200),	  SYM(O_NOCTTY, 0400),
+    SYM(O_TRUNC, 01000),       SYM(O_APPEND, 02000),	  SYM(O_NONBLOCK, 04000),
+    SYM(O_NDELAY, 04000),      SYM(O_DSYNC, 010000),	  SYM(O_ASYNC, 020000),
+    SYM(O_DIRECT, 040000),     SYM(O_LARGEFILE, 0100000), SYM(O_DIRECTORY, 0200000),
+    SYM(O_NOFOLLOW, 0400000),  SYM(O_NOATIME, 01000000),  SYM(O_CLOEXEC, 02000000),
+    SYM(O_SYNC, 04010000),     SYM(O_RSYNC, 04010000),	  SYM(O_PATH, 010000000),
+    SYM(O_TMPFILE, 020200000), SYM(FD_CLOEXEC, 1),	  {NULL, 0},
 };
 
 const struct stl_sym stl_at_flags[] = {
-	SYM(AT_SYMLINK_NOFOLLOW, 0x100), SYM(AT_REMOVEDIR, 0x200),
-	SYM(AT_EACCESS, 0x200),		 SYM(AT_SYMLINK_FOLLOW, 0x400),
-	SYM(AT_NO_AUTOMOUNT, 0x800),	 SYM(AT_EMPTY_PATH, 0x1000),
-	SYM(AT_STATX_SYNC_AS_STAT, 0),	 SYM(AT_STATX_FORCE_SYNC, 0x2000),
-	SYM(AT_STATX_DONT_SYNC, 0x4000), SYM(AT_RECURSIVE, 0x8000),
-	{ NULL, 0 },
+    SYM(AT_SYMLINK_NOFOLLOW, 0x100),
+    SYM(AT_REMOVEDIR, 0x200),
+    SYM(AT_EACCESS, 0x200),
+    SYM(AT_SYMLINK_FOLLOW, 0x400),
+    SYM(AT_NO_AUTOMOUNT, 0x800),
+    SYM(AT_EMPTY_PATH, 0x1000),
+    SYM(AT_STATX_SYNC_AS_STAT, 0),
+    SYM(AT_STATX_FORCE_SYNC, 0x2000),
+    SYM(AT_STATX_DONT_SYNC, 0x4000),
+    SYM(AT_RECURSIVE, 0x8000),
+    {NULL, 0},
 };
 
 const struct stl_sym stl_rwf_flags[] = {
-	SYM(RWF_HIPRI, 1), SYM(RWF_DSYNC, 2),	 SYM(RWF_SYNC, 4),
-	SYM(RWF_NOWAIT, 8), SYM(RWF_APPEND, 0x10), { NULL, 0 },
+    SYM(RWF_HIPRI, 1),	SYM(RWF_DSYNC, 2),     SYM(RWF_SYNC, 4),
+    SYM(RWF_NOWAIT, 8), SYM(RWF_APPEND, 0x10), {NULL, 0},
 };
 
 const struct stl_sym stl_seek[] = {
-	SYM(SEEK_SET, 0), SYM(SEEK_CUR, 1), SYM(SEEK_END, 2),
-	SYM(SEEK_DATA, 3), SYM(SEEK_HOLE, 4), { NULL, 0 },
+    SYM(SEEK_SET, 0),  SYM(SEEK_CUR, 1),  SYM(SEEK_END, 2),
+    SYM(SEEK_DATA, 3), SYM(SEEK_HOLE, 4), {NULL, 0},
 };
 
 const struct stl_sym stl_sfr_flags[] = {
-	SYM(SYNC_FILE_RANGE_WAIT_BEFORE, 1),
-	SYM(SYNC_FILE_RANGE_WRITE, 2),
-	SYM(SYNC_FILE_RANGE_WAIT_AFTER, 4),
-	{ NULL, 0 },
+    SYM(SYNC_FILE_RANGE_WAIT_BEFORE, 1),
+    SYM(SYNC_FILE_RANGE_WRITE, 2),
+    SYM(SYNC_FILE_RANGE_WAIT_AFTER, 4),
+    {NULL, 0},
 };
 
 const struct stl_sym stl_fadv[] = {
-	SYM(POSIX_FADV_NORMAL, 0),   SYM(POSIX_FADV_RANDOM, 1),	  SYM(POSIX_FADV_SEQUENTIAL, 2),
-	SYM(POSIX_FADV_WILLNEED, 3), SYM(POSIX_FADV_DONTNEED, 4), SYM(POSIX_FADV_NOREUSE, 5),
-	{ NULL, 0 },
+    SYM(POSIX_FADV_NORMAL, 0),
+    SYM(POSIX_FADV_RANDOM, 1),
+    SYM(POSIX_FADV_SEQUENTIAL, 2),
+    SYM(POSIX_FADV_WILLNEED, 3),
+    SYM(POSIX_FADV_DONTNEED, 4),
+    SYM(POSIX_FADV_NOREUSE, 5),
+    {NULL, 0},
 };
 
 const struct stl_sym stl_falloc[] = {
-	SYM(FALLOC_FL_KEEP_SIZE, 1),	  SYM(FALLOC_FL_PUNCH_HOLE, 2),
-	SYM(FALLOC_FL_NO_HIDE_STALE, 4),  SYM(FALLOC_FL_COLLAPSE_RANGE, 8),
-	SYM(FALLOC_FL_ZERO_RANGE, 0x10),  SYM(FALLOC_FL_INSERT_RANGE, 0x20),
-	SYM(FALLOC_FL_UNSHARE_RANGE, 0x40), { NULL, 0 },
+    SYM(FALLOC_FL_KEEP_SIZE, 1),	SYM(FALLOC_FL_PUNCH_HOLE, 2),
+    SYM(FALLOC_FL_NO_HIDE_STALE, 4),	SYM(FALLOC_FL_COLLAPSE_RANGE, 8),
+    SYM(FALLOC_FL_ZERO_RANGE, 0x10),	SYM(FALLOC_FL_INSERT_RANGE, 0x20),
+    SYM(FALLOC_FL_UNSHARE_RANGE, 0x40), {NULL, 0},
 };
 
 const struct stl_sym stl_prot[] = {
-	SYM(PROT_NONE, 0), SYM(PROT_READ, 1), SYM(PROT_WRITE, 2), SYM(PROT_EXEC, 4), { NULL, 0 },
+    SYM(PROT_NONE, 0), SYM(PROT_READ, 1), SYM(PROT_WRITE, 2), SYM(PROT_EXEC, 4), {NULL, 0},
 };
 
 const struct stl_sym stl_map_flags[] = {
-	SYM(MAP_SHARED, 1),	   SYM(MAP_PRIVATE, 2),	      SYM(MAP_SHARED_VALIDATE, 3),
-	SYM(MAP_FIXED, 0x10),	   SYM(MAP_ANONYMOUS, 0x20),  SYM(MAP_32BIT, 0x40),
-	SYM(MAP_GROWSDOWN, 0x100), SYM(MAP_DENYWRITE, 0x800), SYM(MAP_EXECUTABLE, 0x1000),
-	SYM(MAP_LOCKED, 0x2000),   SYM(MAP_NORESERVE, 0x4000), SYM(MAP_POPULATE, 0x8000),
-	SYM(MAP_NONBLOCK, 0x10000), SYM(MAP_STACK, 0x20000),  SYM(MAP_HUGETLB, 0x40000),
-	SYM(MAP_SYNC, 0x80000),	   SYM(MAP_FIXED_NOREPLACE, 0x100000), { NULL, 0 },
+    SYM(MAP_SHARED, 1),
+    SYM(MAP_PRIVATE, 2),
+    SYM(MAP_SHARED_VALIDATE, 3),
+    SYM(MAP_FIXED, 0x10),
+    SYM(MAP_ANONYMOUS, 0x20),
+    SYM(MAP_32BIT, 0x40),
+    SYM(MAP_GROWSDOWN, 0x100),
+    SYM(MAP_DENYWRITE, 0x800),
+    SYM(MAP_EXECUTABLE, 0x1000),
+    SYM(MAP_LOCKED, 0x2000),
+    SYM(MAP_NORESERVE, 0x4000),
+    SYM(MAP_POPULATE, 0x8000),
+    SYM(MAP_NONBLOCK, 0x10000),
+    SYM(MAP_STACK, 0x20000),
+    SYM(MAP_HUGETLB, 0x40000),
+    SYM(MAP_SYNC, 0x80000),
+    SYM(MAP_FIXED_NOREPLACE, 0x100000),
+    {NULL, 0},
 };
 
 const struct stl_sym stl_ms_flags[] = {
-	SYM(MS_ASYNC, 1), SYM(MS_INVALIDATE, 2), SYM(MS_SYNC, 4), { NULL, 0 },
+    SYM(MS_ASYNC, 1),
+    SYM(MS_INVALIDATE, 2),
+    SYM(MS_SYNC, 4),
+    {NULL, 0},
 };
 
 const struct stl_sym stl_rename_flags[] = {
-	SYM(RENAME_NOREPLACE, 1), SYM(RENAME_EXCHANGE, 2), SYM(RENAME_WHITEOUT, 4), { NULL, 0 },
+    SYM(RENAME_NOREPLACE, 1),
+    SYM(RENAME_EXCHANGE, 2),
+    SYM(RENAME_WHITEOUT, 4),
+    {NULL, 0},
 };
 
 const struct stl_sym stl_access_modes[] = {
-	SYM(F_OK, 0), SYM(X_OK, 1), SYM(W_OK, 2), SYM(R_OK, 4), { NULL, 0 },
+    SYM(F_OK, 0), SYM(X_OK, 1), SYM(W_OK, 2), SYM(R_OK, 4), {NULL, 0},
 };
 
 const struct stl_sym stl_iocb_cmds[] = {
-	SYM(IOCB_CMD_PREAD, 0), SYM(IOCB_CMD_PWRITE, 1), SYM(IOCB_CMD_FSYNC, 2),
-	SYM(IOCB_CMD_FDSYNC, 3), SYM(IOCB_CMD_POLL, 5), SYM(IOCB_CMD_NOOP, 6),
-	SYM(IOCB_CMD_PREADV, 7), SYM(IOCB_CMD_PWRITEV, 8), { NULL, 0 },
+    SYM(IOCB_CMD_PREAD, 0),  SYM(IOCB_CMD_PWRITE, 1),  SYM(IOCB_CMD_FSYNC, 2),
+    SYM(IOCB_CMD_FDSYNC, 3), SYM(IOCB_CMD_POLL, 5),    SYM(IOCB_CMD_NOOP, 6),
+    SYM(IOCB_CMD_PREADV, 7), SYM(IOCB_CMD_PWRITEV, 8), {NULL, 0},
 };
+/* clang-format on */
