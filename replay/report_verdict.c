@@ -159,9 +159,22 @@ static void order_rows(struct report *rep)
 	qsort_r(rep->order, rep->norder, sizeof(int), cmp_kind_total, rep);
 }
 
+static int cmp_fkind_total(const void *a, const void *b)
+{
+	const struct report_fkind *x = a, *y = b;
+	if (x->lat.total != y->lat.total)
+		return x->lat.total < y->lat.total ? 1 : -1;
+	return (int)x->kind - (int)y->kind;
+}
+
 static int order_files(struct report *rep)
 {
 	const struct report_run *o = orig(rep);
+
+	/* --by file rows: each file's op types by their time there. */
+	for (size_t i = 0; i < o->nfiles; i++)
+		qsort(o->files[i]->kinds, o->files[i]->nkinds, sizeof(struct report_fkind),
+		      cmp_fkind_total);
 	size_t *idx = malloc((o->nfiles ? o->nfiles : 1) * sizeof(*idx));
 	if (!idx)
 		return -ENOMEM;
