@@ -654,7 +654,7 @@ static char *st_arg(const struct stl_call *c, int i)
 static int st_do_open(struct st_state *s, struct stl_call *c, int type)
 {
 	struct reel_op op;
-	int dirfd = ST_AT_FDCWD, pi = 0, kind, hint = 0, err;
+	int dirfd = ST_AT_FDCWD, pi = 0, kind, err;
 	char *dirann = NULL, *path, *resolved;
 	uint64_t flags = 0, mode = 0;
 	struct st_ofd *o;
@@ -682,16 +682,13 @@ static int st_do_open(struct st_state *s, struct stl_call *c, int type)
 	if (c->ret >= 0 && c->ret_ann) {
 		st_strip_deleted(c->ret_ann);
 		resolved = strdup(c->ret_ann);
-		/* the annotation was split from -yy's "<char 1:3>" already; find it again */
-		kind = st_kind_of_path(resolved ? resolved : "", 0);
+		kind = st_kind_of_path(resolved ? resolved : "", c->ret_kind_hint);
 	} else {
 		resolved = st_resolve(s, dirfd, dirann, path);
-		kind = st_kind_of_path(resolved ? resolved : "", hint);
+		kind = st_kind_of_path(resolved ? resolved : "", 0);
 	}
 	if (!resolved)
 		return -ENOMEM;
-	if (c->ret_ann && c->ret_ann[strlen(c->ret_ann) + 1] == 'c')
-		kind = REEL_FD_CHR;
 	st_note_parents(s, resolved);
 	if (kind == REEL_FD_REG && ((flags & ST_O_DIRECTORY) || st_is_dir(s, resolved)))
 		kind = REEL_FD_DIR;
