@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ioreel.bpf.c - the kernel half of "ioreel record".
+ *
+ * Why raw tracepoints: the per-syscall tracepoints (syscalls:sys_enter_pread64, ...) are
+ * themselves implemented as a probe on raw_syscalls:sys_enter that looks the syscall number
+ * up in a bitmap and then builds a perf record of the arguments. Attaching one program to
+ * the raw sys_enter/sys_exit pair costs the same number of hook calls and skips the
+ * record building, and one program pair covers all ~50 syscalls. The syscall number is
+ * checked against a table in .rodata first, so an untraced syscall costs one load.
+ *
+ * Entry saves the arguments (and, for fd syscalls, the file's position, size, flags and
+ * kind, which are only true before the syscall moves them) in a per-thread hash map. Exit
+ * reads user memory, by then faulted in (paths, iovecs, iocbs, io_events), and sends one
+ * event. A full ring buffer drops the event and counts it: the application never waits.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "ioreel.h"
+
+char LICENSE[] SEC("license") = "Dual MIT/GPL";
+
+#define NR_MAX 512
+#define S_IFMT 00170000
+/* scratch area for io_submit's iocb pointers, past where iocbs and pointers are packed */
+#define AIO_PTRS (IOREEL_AIO_MAX * 72)
+
+/* Set by capture/ before load. */
+const volatile bool noop = false;	     /* benchmark floor: attach, do nothing */
+const volatile __u64 targ_cgroup = 0;	     /* cgroup v2 id to follow, 0 = follow pids */
+const volatile __u64 wake_bytes = 1 << 20;   /* wake the consumer past this much data */
+const volatile __u32 sys_flags[NR_MAX] = {}; /* enum ioreel_sys_flags per syscall nr */
+
+struct entry {
+	__u64 args[6];
+	__u64 start_ns;
+	__u64 pos;
+	__u64 isize;
+	__u32 nr;
+	__u32 f_flags;
+	__u8 fd_kind;
+	__u8 has_pos;
+	__u8 pad[6];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 << 20); /* resized by capture/ (--buffer-mb) */
+} events SEC(".maps");
+
+/* Followed thread groups. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, __u8);
+} targets SEC(".maps");
+
+/* Syscalls in flight, by tid. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct entry);
+} entries SEC(".maps");
+
+/* io_uring rings of followed processes: completions may run in any context. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, __u32);
+} rings SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ioreel_sys_event);
+} scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, IOREEL_CNT__MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} counters SEC(".maps");
+
+static __always_inline void count(__u32 idx)
+{
+	__u64 *c = bpf_map_lookup_elem(&counters, &idx);
+
+	if (c)
+		(*c)++;
+}
+
+static __always_inline bool traced(__u32 tgid)
+{
+	if (targ_cgroup)
+		return bpf_get_current_cgroup_id() == targ_cgroup;
+	return bpf_map_lookup_elem(&targets, &tgid) != NULL;
+}
+
+static __always_inline int send(void *ev, __u64 size)
+{
+	__u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wake_bytes ?
+			      BPF_RB_FORCE_WAKEUP :
+			      BPF_RB_NO_WAKEUP;
+
+	count(IOREEL_CNT_EVENTS);
+	if (bpf_ringbuf_output(&events, ev, size, flags)) {
+		count(IOREEL_CNT_LOST);
+		return -1;
+	}
+	return 0;
+}
+
+static __always_inline struct file *fd_file(struct task_struct *task, __u64 fd)
+{
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file **fds;
+	struct file *f = NULL;
+
+	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
+		return NULL;
+	fds = BPF_CORE_READ(fdt, fd);
+	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	return f;
+}
+
+static __always_inline __u8 file_kind(struct file *f)
+{
+	if (!f)
+		return 0;
+	return (BPF_CORE_READ(f, f_inode, i_mode) & S_IFMT) >> 12;
+}
+
+SEC("raw_tp/sys_enter")
+int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct pt_regs *regs;
+	struct entry e = {};
+	__u64 nr, id;
+	__u32 flags, tid;
+	struct file *f;
+	int fdarg = -1;
+
+	if (noop)
+		return 0;
+	nr = ctx->args[1];
+	if (nr >= NR_MAX)
+		return 0;
+	flags = sys_flags[nr];
+	if (!(flags & IOREEL_SYS_TRACE))
+		return 0;
+	id = bpf_get_current_pid_tgid();
+	if (!traced(id >> 32))
+		return 0;
+	tid = (__u32)id;
+	regs = (struct pt_regs *)ctx->args[0];
+	e.nr = nr;
+	e.args[0] = BPF_CORE_READ(regs, di);
+	e.args[1] = BPF_CORE_READ(regs, si);
+	e.args[2] = BPF_CORE_READ(regs, dx);
+	e.args[3] = BPF_CORE_READ(regs, r10);
+	e.args[4] = BPF_CORE_READ(regs, r8);
+	e.args[5] = BPF_CORE_READ(regs, r9);
+	if (flags & IOREEL_SYS_FD0)
+		fdarg = 0;
+	else if (flags & IOREEL_SYS_FD1)
+		fdarg = 1;
+	else if (flags & IOREEL_SYS_FD4)
+		fdarg = 4;
+	if (fdarg >= 0) {
+		f = fd_file((struct task_struct *)bpf_get_current_task(), e.args[fdarg & 7]);
+		if (f) {
+			e.fd_kind = file_kind(f);
+			e.pos = BPF_CORE_READ(f, f_pos);
+			e.isize = BPF_CORE_READ(f, f_inode, i_size);
+			e.f_flags = BPF_CORE_READ(f, f_flags);
+			e.has_pos = 1;
+		}
+	}
+	e.start_ns = bpf_ktime_get_ns();
+	if (bpf_map_update_elem(&entries, &tid, &e, BPF_ANY))
+		count(IOREEL_CNT_NOENTRY);
+	return 0;
+}
+
+SEC("raw_tp/sys_exit")
+int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct ioreel_sys_event *ev;
+	struct entry *e;
+	__u64 id, total = 0, off, nr, n, bytes;
+	__u32 zero = 0, tid, flags;
+	__s64 ret;
+	long len;
+	int i;
+
+	if (noop)
+		return 0;
+	id = bpf_get_current_pid_tgid();
+	tid = (__u32)id;
+	e = bpf_map_lookup_elem(&entries, &tid);
+	if (!e)
+		return 0;
+	ev = bpf_map_lookup_elem(&scratch, &zero);
+	if (!ev) {
+		bpf_map_delete_elem(&entries, &tid);
+		return 0;
+	}
+	nr = e->nr;
+	ret = ctx->args[1];
+	flags = sys_flags[nr & (NR_MAX - 1)];
+	ev->hdr.type = IOREEL_EV_SYS;
+	ev->hdr.fd_kind = e->fd_kind;
+	ev->hdr.pid = id >> 32;
+	ev->hdr.tid = tid;
+	ev->hdr.nr = nr;
+	ev->ret = ret;
+	__builtin_memcpy(ev->args, e->args, sizeof(ev->args));
+	ev->start_ns = e->start_ns;
+	ev->end_ns = bpf_ktime_get_ns();
+	ev->pos = e->pos;
+	ev->isize = e->isize;
+	ev->f_flags = e->f_flags;
+	ev->has_pos = e->has_pos;
+	ev->len0 = 0;
+	ev->len1 = 0;
+	ev->ret_kind = 0;
+	ev->items = 0;
+	ev->lost_items = 0;
+	bpf_map_delete_elem(&entries, &tid);
+
+	if (flags & (IOREEL_SYS_PATH0 | IOREEL_SYS_PATH1)) {
+		len = bpf_probe_read_user_str(ev->data, IOREEL_PATH_MAX,
+					      (void *)ev->args[flags & IOREEL_SYS_PATH0 ? 0 : 1]);
+		if (len < 0)
+			len = 0;
+		total = len;
+		ev->len0 = len;
+	}
+	if (flags & (IOREEL_SYS_PATH2 | IOREEL_SYS_PATH3)) {
+		off = total;
+		if (off > IOREEL_PATH_MAX)
+			off = IOREEL_PATH_MAX;
+		len = bpf_probe_read_user_str(ev->data + off, IOREEL_PATH_MAX,
+					      (void *)ev->args[flags & IOREEL_SYS_PATH2 ? 2 : 3]);
+		if (len < 0)
+			len = 0;
+		total = off + len;
+		ev->len1 = len;
+	}
+	if ((flags & IOREEL_SYS_IOV1) && ret >= 0) {
+		n = ev->args[2];
+		if (n > IOREEL_IOV_MAX) {
+			ev->lost_items = n - IOREEL_IOV_MAX;
+			n = IOREEL_IOV_MAX;
+		}
+		bytes = n * 16;
+		if (bytes > IOREEL_IOV_MAX * 16)
+			bytes = IOREEL_IOV_MAX * 16;
+		if (bpf_probe_read_user(ev->data, bytes, (void *)ev->args[1]) == 0) {
+			ev->items = n;
+			ev->len0 = bytes;
+			total = bytes;
+		}
+	}
+	if ((flags & IOREEL_SYS_AIO_SUBMIT) && ret > 0) {
+		/* iocb pointers into the upper half, the iocbs (64 bytes each) into the lower */
+		n = ret;
+		if (n > IOREEL_AIO_MAX) {
+			ev->lost_items = n - IOREEL_AIO_MAX;
+			n = IOREEL_AIO_MAX;
+		}
+		bytes = n * 8;
+		if (bytes > IOREEL_AIO_MAX * 8)
+			bytes = IOREEL_AIO_MAX * 8;
+		/*
+		 * The iocb pointers go to a spare area first; then iocb i (64 bytes) to
+		 * data[i * 64]; then the pointers behind the iocbs, where capture/ pairs each
+		 * io_event (which names its iocb by address) with its submission.
+		 */
+		if (bpf_probe_read_user(ev->data + AIO_PTRS, bytes, (void *)ev->args[2]) == 0) {
+			for (i = 0; i < IOREEL_AIO_MAX; i++) {
+				__u64 p;
+
+				if (i >= n)
+					break;
+				p = *(__u64 *)(ev->data + AIO_PTRS + i * 8);
+				if (bpf_probe_read_user(ev->data + i * 64, 64, (void *)p))
+					__builtin_memset(ev->data + i * 64, 0xff, 64);
+			}
+			off = n * 64;
+			if (off > IOREEL_AIO_MAX * 64)
+				off = IOREEL_AIO_MAX * 64;
+			bpf_probe_read_kernel(ev->data + off, bytes, ev->data + AIO_PTRS);
+			ev->items = n;
+			total = n * 72;
+			ev->len0 = total;
+		}
+	}
+	if ((flags & IOREEL_SYS_AIO_EVENTS) && ret > 0) {
+		n = ret;
+		if (n > IOREEL_AIO_MAX) {
+			ev->lost_items = n - IOREEL_AIO_MAX;
+			n = IOREEL_AIO_MAX;
+		}
+		bytes = n * 32;
+		if (bytes > IOREEL_AIO_MAX * 32)
+			bytes = IOREEL_AIO_MAX * 32;
+		if (bpf_probe_read_user(ev->data, bytes, (void *)ev->args[3]) == 0) {
+			ev->items = n;
+			total = bytes;
+			ev->len0 = bytes;
+		}
+	}
+	if ((flags & IOREEL_SYS_RETFD) && ret >= 0)
+		ev->ret_kind = file_kind(fd_file((struct task_struct *)bpf_get_current_task(), ret));
+
+	if (total > IOREEL_DATA_MAX)
+		total = IOREEL_DATA_MAX;
+	total += offsetof(struct ioreel_sys_event, data);
+	ev->hdr.size = total;
+	send(ev, total);
+	return 0;
+}
+
+SEC("raw_tp/sched_process_fork")
+int ioreel_fork(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct task_struct *child = (struct task_struct *)ctx->args[1];
+	struct ioreel_proc_event ev = {};
+	__u32 parent, ctgid;
+	__u8 one = 1;
+
+	if (noop)
+		return 0;
+	parent = bpf_get_current_pid_tgid() >> 32;
+	ctgid = BPF_CORE_READ(child, tgid);
+	if (ctgid == parent || !traced(parent))
+		return 0;
+	if (!targ_cgroup)
+		bpf_map_update_elem(&targets, &ctgid, &one, BPF_ANY);
+	ev.hdr.type = IOREEL_EV_FORK;
+	ev.hdr.size = sizeof(ev);
+	ev.hdr.pid = parent;
+	ev.hdr.tid = (__u32)bpf_get_current_pid_tgid();
+	ev.time_ns = bpf_ktime_get_ns();
+	ev.child_pid = ctgid;
+	send(&ev, sizeof(ev));
+	return 0;
+}
+
+SEC("raw_tp/sched_process_exec")
+int ioreel_exec(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct ioreel_proc_event ev = {};
+	__u64 id;
+
+	if (noop)
+		return 0;
+	id = bpf_get_current_pid_tgid();
+	if (!traced(id >> 32))
+		return 0;
+	ev.hdr.type = IOREEL_EV_EXEC;
+	ev.hdr.size = sizeof(ev);
+	ev.hdr.pid = id >> 32;
+	ev.hdr.tid = (__u32)id;
+	ev.time_ns = bpf_ktime_get_ns();
+	send(&ev, sizeof(ev));
+	return 0;
+}
+
+SEC("raw_tp/sched_process_exit")
+int ioreel_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct ioreel_proc_event ev = {};
+	__u64 id;
+	__u32 tgid, tid;
+
+	if (noop)
+		return 0;
+	id = bpf_get_current_pid_tgid();
+	tgid = id >> 32;
+	tid = (__u32)id;
+	if (!traced(tgid))
+		return 0;
+	/* a thread killed inside a syscall (exit_group) never reaches sys_exit */
+	bpf_map_delete_elem(&entries, &tid);
+	if (!ctx->args[1]) /* group_dead */
+		return 0;
+	if (!targ_cgroup)
+		bpf_map_delete_elem(&targets, &tgid);
+	ev.hdr.type = IOREEL_EV_EXIT;
+	ev.hdr.size = sizeof(ev);
+	ev.hdr.pid = tgid;
+	ev.hdr.tid = tid;
+	ev.time_ns = bpf_ktime_get_ns();
+	send(&ev, sizeof(ev));
+	return 0;
+}
+
+/* IORING_OP_* that carry an offset and length in struct io_rw / io_sync. */
+static __always_inline bool uring_is_rw(__u8 op)
+{
+	return op == 1 || op == 2 || op == 4 || op == 5 || op == 22 || op == 23;
+}
+
+static __always_inline bool uring_is_sync(__u8 op)
+{
+	return op == 3 || op == 8 || op == 17; /* fsync, sync_file_range, fallocate */
+}
+
+SEC("raw_tp/io_uring_submit_req")
+int ioreel_uring_submit(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct io_kiocb *req = (struct io_kiocb *)ctx->args[0];
+	struct ioreel_uring_event ev = {};
+	__u64 id, ring;
+	__u32 tgid;
+	__u8 op;
+
+	if (noop)
+		return 0;
+	id = bpf_get_current_pid_tgid();
+	tgid = id >> 32;
+	if (!traced(tgid))
+		return 0;
+	ring = (__u64)BPF_CORE_READ(req, ctx);
+	bpf_map_update_elem(&rings, &ring, &tgid, BPF_ANY);
+	op = BPF_CORE_READ(req, opcode);
+	ev.hdr.type = IOREEL_EV_URING_SUBMIT;
+	ev.hdr.size = sizeof(ev);
+	ev.hdr.pid = tgid;
+	ev.hdr.tid = (__u32)id;
+	ev.hdr.nr = op;
+	ev.time_ns = bpf_ktime_get_ns();
+	ev.ctx = ring;
+	ev.req = (__u64)req;
+	ev.user_data = BPF_CORE_READ(req, cqe.user_data);
+	ev.fd = BPF_CORE_READ(req, cqe.fd);
+	ev.sqe_flags = BPF_CORE_READ(req, flags);
+	/* the request's command area is the opcode's struct, filled by its prep() already */
+	if (uring_is_rw(op)) {
+		struct io_rw *rw = (struct io_rw *)&req->cmd;
+
+		ev.offset = BPF_CORE_READ(rw, kiocb.ki_pos);
+		ev.len = BPF_CORE_READ(rw, len);
+	} else if (uring_is_sync(op)) {
+		struct io_sync *s = (struct io_sync *)&req->cmd;
+
+		ev.offset = BPF_CORE_READ(s, off);
+		ev.len = BPF_CORE_READ(s, len);
+	}
+	if (!(ev.sqe_flags & 1)) /* REQ_F_FIXED_FILE: fd is an index, not an fd */
+		ev.fd_kind = file_kind(fd_file((struct task_struct *)bpf_get_current_task(),
+					       (__u32)ev.fd));
+	send(&ev, sizeof(ev));
+	return 0;
+}
+
+SEC("raw_tp/io_uring_complete")
+int ioreel_uring_complete(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct io_uring_cqe *cqe = (struct io_uring_cqe *)ctx->args[2];
+	struct ioreel_uring_event ev = {};
+	__u64 ring = ctx->args[0], id;
+	__u32 *tgid;
+
+	if (noop)
+		return 0;
+	tgid = bpf_map_lookup_elem(&rings, &ring);
+	if (!tgid)
+		return 0;
+	id = bpf_get_current_pid_tgid();
+	ev.hdr.type = IOREEL_EV_URING_COMPLETE;
+	ev.hdr.size = sizeof(ev);
+	ev.hdr.pid = *tgid;
+	ev.hdr.tid = (__u32)id;
+	ev.time_ns = bpf_ktime_get_ns();
+	ev.ctx = ring;
+	ev.req = ctx->args[1];
+	ev.user_data = BPF_CORE_READ(cqe, user_data);
+	ev.res = BPF_CORE_READ(cqe, res);
+	send(&ev, sizeof(ev));
+	return 0;
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ioreel.h - the events the BPF programs (ioreel.bpf.c) send to capture/ through the ring
+ * buffer. A private contract between the two halves of one binary, not the trace format:
+ * capture/ turns these into reel_op records. Fixed-width types and explicit padding only,
+ * so that the BPF and the host compilers agree on every offset.
+ */
+#ifndef IOREEL_BPF_EVENT_H
+#define IOREEL_BPF_EVENT_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+#define IOREEL_PATH_MAX 4096
+/* Variable part of a syscall event: one or two NUL-terminated paths, or one raw user array. */
+#define IOREEL_DATA_MAX (2 * IOREEL_PATH_MAX)
+/* io_submit / io_getevents / readv: items copied per syscall; beyond that they are counted. */
+#define IOREEL_AIO_MAX 64
+#define IOREEL_IOV_MAX 64
+
+enum ioreel_event_type {
+	IOREEL_EV_SYS = 1,	   /* one syscall, entry and exit paired */
+	IOREEL_EV_FORK = 2,	   /* a traced process forked: pid = parent, aux = child tgid */
+	IOREEL_EV_EXEC = 3,	   /* a traced process exec'd: close-on-exec fds go */
+	IOREEL_EV_EXIT = 4,	   /* a traced thread group ended */
+	IOREEL_EV_URING_SUBMIT = 5, /* one io_uring SQE accepted */
+	IOREEL_EV_URING_COMPLETE = 6, /* one io_uring CQE posted */
+};
+
+/* What the syscall table (map sys_info) says about a syscall number. */
+enum ioreel_sys_flags {
+	IOREEL_SYS_TRACE = 1 << 0,    /* traced at all */
+	IOREEL_SYS_FD0 = 1 << 1,      /* args[0] is an fd: read its file's kind, f_pos, f_flags */
+	IOREEL_SYS_FD1 = 1 << 2,      /* args[1] is an fd (mmap's is args[4]: FD4) */
+	IOREEL_SYS_FD4 = 1 << 3,
+	IOREEL_SYS_PATH0 = 1 << 4,    /* args[0] is a path string */
+	IOREEL_SYS_PATH1 = 1 << 5,    /* args[1] is a path string */
+	IOREEL_SYS_PATH2 = 1 << 6,    /* second path: args[2] (rename) */
+	IOREEL_SYS_PATH3 = 1 << 7,    /* second path: args[3] (renameat*) */
+	IOREEL_SYS_RETFD = 1 << 8,    /* ret is a new fd: read its kind at exit */
+	IOREEL_SYS_IOV1 = 1 << 9,     /* args[1] is an iovec array of args[2] entries */
+	IOREEL_SYS_AIO_SUBMIT = 1 << 10, /* args[2] is iocb *[args[1]] */
+	IOREEL_SYS_AIO_EVENTS = 1 << 11, /* args[3] is io_event[ret] */
+	IOREEL_SYS_FDATCWD = 1 << 12, /* args[0] is a dirfd (AT_FDCWD allowed) */
+};
+
+struct ioreel_sys_info {
+	__u32 flags;
+};
+
+struct ioreel_hdr {
+	__u8 type;    /* enum ioreel_event_type */
+	__u8 fd_kind; /* S_IFMT >> 12 of the fd's inode, 0 when unknown */
+	__u16 size;   /* bytes of the whole event, data included */
+	__u32 pid;    /* tgid */
+	__u32 tid;
+	__u32 nr;     /* syscall number; io_uring: IORING_OP_* */
+};
+
+struct ioreel_sys_event {
+	struct ioreel_hdr hdr;
+	__s64 ret;
+	__u64 args[6];
+	__u64 start_ns; /* bpf_ktime_get_ns() at sys_enter */
+	__u64 end_ns;	/* at sys_exit */
+	__u64 pos;	/* file->f_pos of the fd argument at entry */
+	__u64 isize;	/* its inode's i_size at entry (O_APPEND writes) */
+	__u32 f_flags;	/* its file->f_flags */
+	__u16 len0;	/* bytes of path 0 (with NUL) or of the raw array, at data[0] */
+	__u16 len1;	/* bytes of path 1 (with NUL), at data[len0] */
+	__u8 ret_kind;	/* S_IFMT >> 12 of a returned fd's inode */
+	__u8 has_pos;	/* pos/isize/f_flags valid */
+	__u16 items;	/* aio/iovec items copied into data */
+	__u32 lost_items; /* aio/iovec items beyond IOREEL_*_MAX */
+	char data[IOREEL_DATA_MAX];
+};
+
+/* IOREEL_EV_FORK / EXEC / EXIT */
+struct ioreel_proc_event {
+	struct ioreel_hdr hdr;
+	__u64 time_ns;
+	__u32 child_pid; /* FORK: the new tgid */
+	__u32 pad;
+};
+
+/* IOREEL_EV_URING_SUBMIT / COMPLETE: hdr.nr = IORING_OP_* (submit only) */
+struct ioreel_uring_event {
+	struct ioreel_hdr hdr;
+	__u64 time_ns;
+	__u64 ctx;	 /* struct io_ring_ctx *: identifies the ring */
+	__u64 req;	 /* struct io_kiocb *: pairs a completion with its submission */
+	__u64 user_data;
+	__u64 offset;
+	__u64 len;
+	__s32 fd;	 /* SQE fd (registered-file index with IOSQE_FIXED_FILE) */
+	__s32 res;	 /* completion result */
+	__u32 sqe_flags;
+	__u8 fd_kind;
+	__u8 pad[3];
+};
+
+/* Indices of the per-CPU counter array (map counters). */
+enum ioreel_counter {
+	IOREEL_CNT_EVENTS = 0, /* events the kernel side tried to send */
+	IOREEL_CNT_LOST = 1,   /* ring buffer full: dropped */
+	IOREEL_CNT_NOENTRY = 2, /* entry map full: syscall dropped */
+	IOREEL_CNT__MAX = 4,
+};
+
+#endif /* IOREEL_BPF_EVENT_H */

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * capture.h - "ioreel record" as a library: load and attach the BPF programs, follow the
+ * chosen processes (and everything they fork), turn kernel events into reel ops, write the
+ * trace. Returns 0 / -errno and prints nothing; cli/cmd_record.c does the talking.
+ */
+#ifndef IOREEL_CAPTURE_H
+#define IOREEL_CAPTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "reel.h"
+
+struct capture_opts {
+	const char *output;	   /* trace file to write */
+	const pid_t *pids;	   /* -p: follow these and their descendants */
+	size_t npids;
+	const char *cgroup;	   /* --cgroup: a cgroup v2 directory (or a path below /sys/fs/cgroup) */
+	char *const *argv;	   /* -- CMD: started held, released once probes are attached */
+	double duration_s;	   /* > 0: stop after this long */
+	uint64_t buffer_bytes;	   /* ring buffer size: a power of two, >= one page */
+	bool anonymize;		   /* --anonymize-paths */
+	bool noop_probes;	   /* benchmark floor: the same hooks, programs return at once */
+	const char *command_line;  /* meta "command" (NULL: argv joined) */
+};
+
+struct capture_stats {
+	uint64_t events;	/* events the kernel side produced (sent + lost) */
+	uint64_t lost;		/* dropped because the ring buffer was full */
+	uint64_t noentry;	/* syscalls dropped because the in-flight map was full */
+	uint64_t received;	/* events consumed */
+	uint64_t nonfile_ops;	/* I/O on pipes, sockets, eventfds...: counted, not recorded */
+	uint64_t lost_items;	/* aio/iovec items beyond what one event carries */
+	uint64_t trace_bytes;	/* size of the written trace */
+	struct reel_totals totals;
+	double seconds;		/* capture duration */
+	bool uring;		/* io_uring tracepoints attached */
+	bool child_exited;	/* -- CMD: the command ended during the capture */
+	int child_status;	/* its wait status then */
+};
+
+/* Asks a running capture__run() to stop (async-signal-safe: call it from a handler). */
+void capture__stop(void);
+
+/* Records until the command exits, the followed processes end, the duration passes, or
+ * capture__stop(). The trace is complete (footer written) whenever 0 is returned. */
+int capture__run(const struct capture_opts *opts, struct capture_stats *st);
+
+#endif /* IOREEL_CAPTURE_H */

@@ -1,0 +1,676 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * capture_conv.c - one kernel event in, zero or more reel ops out. The kernel reports
+ * syscalls as the application issued them (raw arguments, relative paths, fds); this file
+ * makes them replayable: absolute paths, a file position for every data op, one record per
+ * asynchronous request, non-file I/O counted and left out.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "capture_inflight.h"
+#include "capture_int.h"
+
+#ifndef AT_EMPTY_PATH
+#define AT_EMPTY_PATH 0x1000
+#endif
+#define CLOSE_RANGE_CLOEXEC_FLAG 4
+#define IOCB_CMD_PREADV_ 7
+#define IOCB_CMD_PWRITEV_ 8
+
+struct conv_ctx {
+	struct capture_conv *c;
+	struct capture_proc *p;
+	const struct ioreel_sys_event *ev;
+	const char *path0, *path1;
+	unsigned kind; /* enum reel_fd_kind of the fd argument */
+};
+
+int capture_conv__init(struct capture_conv *c, struct reel_writer *w, uint64_t start_ns,
+		       const struct capture_anon *anon)
+{
+	memset(c, 0, sizeof(*c));
+	c->w = w;
+	c->start_ns = start_ns;
+	c->anon = anon;
+	capture_procs__init(&c->procs);
+	c->aio = capture_inflight__new();
+	c->uring = capture_inflight__new();
+	if (!c->aio || !c->uring) {
+		capture_conv__free(c);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void capture_conv__free(struct capture_conv *c)
+{
+	capture_procs__free(&c->procs);
+	capture_inflight__free(c->aio);
+	capture_inflight__free(c->uring);
+	c->aio = c->uring = NULL;
+}
+
+/* S_IFMT >> 12 as the BPF side reads it from the inode. */
+static unsigned kind_from_raw(unsigned raw, bool found)
+{
+	switch (raw) {
+	case 8:
+		return REEL_FD_REG;
+	case 4:
+		return REEL_FD_DIR;
+	case 6:
+		return REEL_FD_BLK;
+	case 2:
+		return REEL_FD_CHR;
+	case 1:
+		return REEL_FD_FIFO;
+	case 12:
+		return REEL_FD_SOCK;
+	case 0:
+		/* anon inodes (eventfd, epoll, io_uring) carry no file type */
+		return found ? REEL_FD_OTHER : REEL_FD_UNKNOWN;
+	default:
+		return REEL_FD_OTHER;
+	}
+}
+
+static bool is_file(unsigned kind)
+{
+	return kind == REEL_FD_REG || kind == REEL_FD_DIR || kind == REEL_FD_BLK;
+}
+
+static uint64_t rel_time(const struct capture_conv *c, uint64_t t)
+{
+	return t > c->start_ns ? t - c->start_ns : 0;
+}
+
+static uint32_t path_id(struct capture_conv *c, const char *path)
+{
+	char anon[PATH_MAX];
+	uint32_t id = 0;
+	int err;
+
+	if (!path || !*path)
+		return 0;
+	if (c->anon) {
+		capture_anon__path(c->anon, path, anon, sizeof(anon));
+		path = anon;
+	}
+	err = reel_writer__path(c->w, path, &id);
+	if (err && !c->err)
+		c->err = err;
+	return err ? 0 : id;
+}
+
+static int emit(struct capture_conv *c, const struct reel_op *op)
+{
+	int err = reel_writer__add(c->w, op);
+
+	if (err && !c->err)
+		c->err = err;
+	return err;
+}
+
+/* Path of a path argument, absolute when it can be made so, else as the app wrote it. */
+static uint32_t arg_path(struct conv_ctx *x, int dirfd, const char *rel, char *buf, size_t size)
+{
+	if (!rel)
+		return 0;
+	if (capture_proc__resolve(x->p, dirfd, rel, buf, size))
+		snprintf(buf, size, "%s", rel);
+	return path_id(x->c, buf);
+}
+
+static uint32_t fd_path(struct conv_ctx *x, int fd)
+{
+	return path_id(x->c, capture_proc__fd_path(x->p, fd));
+}
+
+static uint64_t iov_total(const struct ioreel_sys_event *ev)
+{
+	uint64_t sum = 0, len;
+
+	for (unsigned i = 0; i < ev->items && (i + 1) * 16u <= ev->len0; i++) {
+		memcpy(&len, ev->data + i * 16 + 8, sizeof(len));
+		sum += len;
+	}
+	return sum;
+}
+
+/* The file position a read/write-family op used. */
+static uint64_t data_offset(const struct conv_ctx *x, unsigned type, bool *flagged)
+{
+	const struct ioreel_sys_event *ev = x->ev;
+	uint64_t off;
+
+	switch (type) {
+	case REEL_OP_PREAD64:
+	case REEL_OP_PWRITE64:
+	case REEL_OP_PREADV:
+	case REEL_OP_PWRITEV:
+		return ev->args[3];
+	case REEL_OP_PREADV2:
+	case REEL_OP_PWRITEV2:
+		off = ev->args[3];
+		*flagged = true;
+		if (off != (uint64_t)-1)
+			return off;
+		break;
+	default:
+		break;
+	}
+	/* O_APPEND: the kernel writes at i_size, whatever f_pos says */
+	if (reel_op__is_write(type) && (ev->f_flags & O_APPEND))
+		return ev->isize;
+	return ev->pos;
+}
+
+static int conv_data(struct conv_ctx *x, struct reel_op *op)
+{
+	const struct ioreel_sys_event *ev = x->ev;
+	bool flagged = false;
+
+	op->fd = (int)ev->args[0];
+	switch (op->type) {
+	case REEL_OP_READV:
+	case REEL_OP_WRITEV:
+	case REEL_OP_PREADV:
+	case REEL_OP_PWRITEV:
+	case REEL_OP_PREADV2:
+	case REEL_OP_PWRITEV2:
+		op->len = ev->items ? iov_total(ev) : (ev->ret > 0 ? (uint64_t)ev->ret : 0);
+		break;
+	default:
+		op->len = ev->args[2];
+	}
+	op->offset = data_offset(x, op->type, &flagged);
+	if (flagged)
+		op->flags = ev->args[5];
+	op->path = fd_path(x, op->fd);
+	return emit(x->c, op);
+}
+
+static void track_open(struct conv_ctx *x, struct reel_op *op, const char *abs, uint32_t flags)
+{
+	const struct ioreel_sys_event *ev = x->ev;
+	unsigned kind;
+
+	if (ev->ret < 0) {
+		emit(x->c, op); /* a failed open is a lookup the replay must repeat */
+		return;
+	}
+	kind = kind_from_raw(ev->ret_kind, true);
+	capture_proc__set_fd(x->p, (int)ev->ret, abs, kind, flags & O_CLOEXEC);
+	op->fd_kind = kind;
+	if (!is_file(kind)) {
+		x->c->nonfile_ops++;
+		return;
+	}
+	emit(x->c, op);
+}
+
+static void track_dup(struct conv_ctx *x, int oldfd, bool cloexec)
+{
+	const struct ioreel_sys_event *ev = x->ev;
+	struct capture_fd *f;
+	const char *path;
+
+	if (ev->ret < 0)
+		return;
+	path = capture_proc__fd_path(x->p, oldfd);
+	f = capture_proc__fd(x->p, oldfd);
+	capture_proc__set_fd(x->p, (int)ev->ret, path, f ? f->kind : x->kind, cloexec);
+	/* set_fd may have moved the table: f is stale past this point */
+}
+
+static void conv_aio_submit(struct conv_ctx *x, struct reel_op *tmpl)
+{
+	const struct ioreel_sys_event *ev = x->ev;
+	unsigned n = ev->items;
+
+	x->c->lost_items += ev->lost_items;
+	if (n * 72u > ev->len0)
+		return;
+	for (unsigned i = 0; i < n; i++) {
+		const unsigned char *cb = (const unsigned char *)ev->data + i * 64;
+		struct reel_op op = *tmpl;
+		uint64_t data, buf_nbytes, off, obj;
+		uint32_t fd;
+		uint16_t opcode;
+		struct capture_fd *f;
+
+		memcpy(&data, cb + 0, 8);
+		memcpy(&opcode, cb + 16, 2);
+		memcpy(&fd, cb + 20, 4);
+		memcpy(&buf_nbytes, cb + 32, 8);
+		memcpy(&off, cb + 40, 8);
+		memcpy(&obj, ev->data + n * 64 + i * 8, 8);
+		op.subop = opcode;
+		op.fd = (int32_t)fd;
+		op.offset = off;
+		/* the vectored commands count iovecs in aio_nbytes, not bytes */
+		op.len = opcode == IOCB_CMD_PREADV_ || opcode == IOCB_CMD_PWRITEV_ ? 0 : buf_nbytes;
+		op.aux = data;
+		op.ctx = ev->args[0];
+		op.end_ns = op.start_ns;
+		f = capture_proc__fd(x->p, op.fd);
+		op.fd_kind = f ? f->kind : REEL_FD_UNKNOWN;
+		op.path = fd_path(x, op.fd);
+		capture_inflight__put(x->c->aio, obj, &op);
+		emit(x->c, &op);
+	}
+}
+
+static void conv_aio_events(struct conv_ctx *x, struct reel_op *tmpl)
+{
+	const struct ioreel_sys_event *ev = x->ev;
+
+	x->c->lost_items += ev->lost_items;
+	for (unsigned i = 0; i < ev->items && (i + 1) * 32u <= ev->len0; i++) {
+		const unsigned char *e = (const unsigned char *)ev->data + i * 32;
+		struct reel_op op = *tmpl, sub;
+		uint64_t data, obj;
+		int64_t res;
+
+		memcpy(&data, e, 8);
+		memcpy(&obj, e + 8, 8);
+		memcpy(&res, e + 16, 8);
+		if (capture_inflight__take(x->c->aio, obj, &sub) == 0) {
+			op.subop = sub.subop;
+			op.fd = sub.fd;
+			op.fd_kind = sub.fd_kind;
+			op.path = sub.path;
+			op.offset = sub.offset;
+			op.len = sub.len;
+			op.ctx = sub.ctx;
+			op.start_ns = sub.start_ns;
+		} else {
+			x->c->unpaired++;
+			op.ctx = ev->args[0];
+		}
+		op.aux = data;
+		op.ret = res;
+		emit(x->c, &op);
+	}
+}
+
+static void conv_fstatat(struct conv_ctx *x, struct reel_op *op, int dirfd, uint32_t flags,
+			 char *buf, size_t size)
+{
+	/* glibc's fstat(fd) is newfstatat(fd, "", buf, AT_EMPTY_PATH) */
+	if ((flags & AT_EMPTY_PATH) && (!x->path0 || !*x->path0)) {
+		if (!is_file(x->kind)) {
+			x->c->nonfile_ops++;
+			return;
+		}
+		if (op->type == REEL_OP_NEWFSTATAT)
+			op->type = REEL_OP_FSTAT;
+		op->fd = dirfd;
+		op->fd_kind = x->kind;
+		op->path = fd_path(x, dirfd);
+	} else {
+		op->path = arg_path(x, dirfd, x->path0, buf, size);
+	}
+	emit(x->c, op);
+}
+
+/* fd-based ops on pipes, sockets, eventfds: counted, not replayed */
+#define NEED_FILE()                                                                             \
+	do {                                                                                   \
+		if (!is_file(x->kind)) {                                                       \
+			c->nonfile_ops++;                                                      \
+			return 0;                                                              \
+		}                                                                              \
+		op.fd_kind = x->kind;                                                          \
+	} while (0)
+
+static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, size_t size)
+{
+	const struct capture_sysdef *def = capture_sys__find(ev->hdr.nr);
+	const __u64 *a = ev->args;
+	char abs0[PATH_MAX], abs1[PATH_MAX];
+	struct conv_ctx ctx = { c }, *x = &ctx;
+	struct reel_op op = { 0 };
+	size_t dlen = size - offsetof(struct ioreel_sys_event, data);
+	int64_t ret = ev->ret;
+	struct capture_fd *f;
+
+	if (!def || ev->len0 + ev->len1 > dlen)
+		return 0;
+	x->ev = ev;
+	x->p = capture_procs__get(&c->procs, ev->hdr.pid, true);
+	if (!x->p)
+		return -ENOMEM;
+	if (ev->len0 && !(def->flags & (IOREEL_SYS_IOV1 | IOREEL_SYS_AIO_SUBMIT |
+					IOREEL_SYS_AIO_EVENTS)) &&
+	    ev->data[ev->len0 - 1] == '\0')
+		x->path0 = ev->data;
+	if (ev->len1 && ev->data[ev->len0 + ev->len1 - 1] == '\0')
+		x->path1 = ev->data + ev->len0;
+	x->kind = kind_from_raw(ev->hdr.fd_kind, ev->has_pos);
+
+	op.type = def->op;
+	op.pid = ev->hdr.pid;
+	op.tid = ev->hdr.tid;
+	op.fd = -1;
+	op.fd2 = -1;
+	op.ret = ret;
+	op.start_ns = rel_time(c, ev->start_ns);
+	op.end_ns = rel_time(c, ev->end_ns);
+
+	switch (ev->hdr.nr) {
+	case __NR_open:
+		op.flags = a[1];
+		op.mode = a[2];
+		op.path = arg_path(x, AT_FDCWD, x->path0, abs0, sizeof(abs0));
+		track_open(x, &op, abs0, op.flags);
+		break;
+	case __NR_creat:
+		op.flags = O_CREAT | O_WRONLY | O_TRUNC;
+		op.mode = a[1];
+		op.path = arg_path(x, AT_FDCWD, x->path0, abs0, sizeof(abs0));
+		track_open(x, &op, abs0, op.flags);
+		break;
+	case __NR_openat:
+	case __NR_openat2:
+		/* openat2's flags live in a struct open_how we do not copy */
+		op.flags = ev->hdr.nr == __NR_openat ? a[2] : 0;
+		op.mode = ev->hdr.nr == __NR_openat ? a[3] : 0;
+		op.path = arg_path(x, (int)a[0], x->path0, abs0, sizeof(abs0));
+		track_open(x, &op, abs0, op.flags);
+		break;
+	case __NR_close:
+		op.fd = (int)a[0];
+		if (!is_file(x->kind)) {
+			c->nonfile_ops++;
+		} else {
+			op.fd_kind = x->kind;
+			op.path = fd_path(x, op.fd);
+			emit(c, &op);
+		}
+		if (ret == 0)
+			capture_proc__close(x->p, op.fd);
+		break;
+	case __NR_read:
+	case __NR_pread64:
+	case __NR_readv:
+	case __NR_preadv:
+	case __NR_preadv2:
+	case __NR_write:
+	case __NR_pwrite64:
+	case __NR_writev:
+	case __NR_pwritev:
+	case __NR_pwritev2:
+		NEED_FILE();
+		conv_data(x, &op);
+		break;
+	case __NR_lseek:
+		NEED_FILE();
+		op.fd = (int)a[0];
+		op.offset = a[1];
+		op.mode = a[2];
+		op.path = fd_path(x, op.fd);
+		emit(c, &op);
+		break;
+	case __NR_fsync:
+	case __NR_fdatasync:
+	case __NR_syncfs:
+	case __NR_fstat:
+	case __NR_getdents64:
+	case __NR_ftruncate:
+	case __NR_sync_file_range:
+	case __NR_fallocate:
+	case __NR_fadvise64:
+		NEED_FILE();
+		op.fd = (int)a[0];
+		op.path = fd_path(x, op.fd);
+		if (ev->hdr.nr == __NR_getdents64) {
+			op.len = a[2];
+		} else if (ev->hdr.nr == __NR_ftruncate) {
+			op.len = a[1];
+		} else if (ev->hdr.nr == __NR_sync_file_range) {
+			op.offset = a[1];
+			op.len = a[2];
+			op.flags = a[3];
+		} else if (ev->hdr.nr == __NR_fallocate) {
+			op.mode = a[1];
+			op.offset = a[2];
+			op.len = a[3];
+		} else if (ev->hdr.nr == __NR_fadvise64) {
+			op.offset = a[1];
+			op.len = a[2];
+			op.mode = a[3];
+		}
+		emit(c, &op);
+		break;
+	case __NR_stat:
+	case __NR_lstat:
+	case __NR_unlink:
+	case __NR_rmdir:
+		op.path = arg_path(x, AT_FDCWD, x->path0, abs0, sizeof(abs0));
+		emit(c, &op);
+		break;
+	case __NR_access:
+	case __NR_mkdir:
+	case __NR_truncate:
+		op.path = arg_path(x, AT_FDCWD, x->path0, abs0, sizeof(abs0));
+		if (ev->hdr.nr == __NR_truncate)
+			op.len = a[1];
+		else
+			op.mode = a[1];
+		emit(c, &op);
+		break;
+	case __NR_newfstatat:
+		op.flags = a[3];
+		conv_fstatat(x, &op, (int)a[0], a[3], abs0, sizeof(abs0));
+		break;
+	case __NR_statx:
+		op.flags = a[2];
+		op.mode = a[3];
+		conv_fstatat(x, &op, (int)a[0], a[2], abs0, sizeof(abs0));
+		break;
+	case __NR_faccessat:
+	case __NR_faccessat2:
+		op.mode = a[2];
+		op.flags = ev->hdr.nr == __NR_faccessat2 ? a[3] : 0;
+		op.path = arg_path(x, (int)a[0], x->path0, abs0, sizeof(abs0));
+		emit(c, &op);
+		break;
+	case __NR_unlinkat:
+		op.flags = a[2];
+		op.path = arg_path(x, (int)a[0], x->path0, abs0, sizeof(abs0));
+		emit(c, &op);
+		break;
+	case __NR_mkdirat:
+		op.mode = a[2];
+		op.path = arg_path(x, (int)a[0], x->path0, abs0, sizeof(abs0));
+		emit(c, &op);
+		break;
+	case __NR_rename:
+		op.path = arg_path(x, AT_FDCWD, x->path0, abs0, sizeof(abs0));
+		op.path2 = arg_path(x, AT_FDCWD, x->path1, abs1, sizeof(abs1));
+		emit(c, &op);
+		break;
+	case __NR_renameat:
+	case __NR_renameat2:
+		op.fd = (int)a[0];
+		op.fd2 = (int)a[2];
+		op.flags = ev->hdr.nr == __NR_renameat2 ? a[4] : 0;
+		op.path = arg_path(x, (int)a[0], x->path0, abs0, sizeof(abs0));
+		op.path2 = arg_path(x, (int)a[2], x->path1, abs1, sizeof(abs1));
+		emit(c, &op);
+		break;
+	case __NR_dup:
+	case __NR_dup2:
+	case __NR_dup3:
+		op.fd = (int)a[0];
+		if (ev->hdr.nr != __NR_dup)
+			op.fd2 = (int)a[1];
+		if (ev->hdr.nr == __NR_dup3)
+			op.flags = a[2];
+		track_dup(x, op.fd, op.flags & O_CLOEXEC);
+		NEED_FILE();
+		op.path = fd_path(x, op.fd);
+		emit(c, &op);
+		break;
+	case __NR_fcntl:
+		if (a[1] == F_SETFD && ret == 0) {
+			f = capture_proc__fd(x->p, (int)a[0]);
+			if (f)
+				f->cloexec = a[2] & FD_CLOEXEC;
+			break;
+		}
+		if (a[1] != F_DUPFD && a[1] != F_DUPFD_CLOEXEC)
+			break;
+		op.fd = (int)a[0];
+		op.fd2 = (int)a[2];
+		op.flags = a[1] == F_DUPFD_CLOEXEC ? O_CLOEXEC : 0;
+		track_dup(x, op.fd, a[1] == F_DUPFD_CLOEXEC);
+		NEED_FILE();
+		op.path = fd_path(x, op.fd);
+		emit(c, &op);
+		break;
+	case __NR_mmap:
+		if ((int)a[4] < 0)
+			break; /* anonymous memory: not I/O */
+		NEED_FILE();
+		op.fd = (int)a[4];
+		op.len = a[1];
+		op.mode = a[2];
+		op.flags = a[3];
+		op.offset = a[5];
+		op.aux = ret;
+		op.path = fd_path(x, op.fd);
+		emit(c, &op);
+		break;
+	case __NR_msync:
+		op.aux = a[0];
+		op.len = a[1];
+		op.flags = a[2];
+		emit(c, &op);
+		break;
+	case __NR_io_submit:
+		conv_aio_submit(x, &op);
+		break;
+	case __NR_io_getevents:
+	case __NR_io_pgetevents:
+		conv_aio_events(x, &op);
+		break;
+	case __NR_chdir:
+		if (ret == 0 && x->path0 &&
+		    !capture_proc__resolve(x->p, AT_FDCWD, x->path0, abs0, sizeof(abs0)))
+			capture_proc__set_cwd(x->p, abs0);
+		break;
+	case __NR_fchdir:
+		if (ret == 0 && capture_proc__fd_path(x->p, (int)a[0]))
+			capture_proc__set_cwd(x->p, capture_proc__fd_path(x->p, (int)a[0]));
+		break;
+	case __NR_close_range:
+		if (ret != 0)
+			break;
+		for (uint64_t fd = a[0]; fd <= a[1] && fd < (uint64_t)x->p->nfds; fd++) {
+			if (!(a[2] & CLOSE_RANGE_CLOEXEC_FLAG))
+				capture_proc__close(x->p, fd);
+			else if ((f = capture_proc__fd(x->p, fd)))
+				f->cloexec = true;
+		}
+		break;
+	default:
+		break;
+	}
+	return c->err;
+}
+
+static int conv_uring(struct capture_conv *c, const struct ioreel_uring_event *ev)
+{
+	struct reel_op op = { 0 }, sub;
+	struct capture_proc *p;
+	bool fixed = ev->sqe_flags & 1;
+
+	if (ev->hdr.type == IOREEL_EV_URING_SUBMIT) {
+		unsigned kind = kind_from_raw(ev->fd_kind, ev->fd_kind != 0);
+
+		op.type = REEL_OP_URING_SUBMIT;
+		op.subop = ev->hdr.nr;
+		op.pid = ev->hdr.pid;
+		op.tid = ev->hdr.tid;
+		op.fd = ev->fd;
+		op.fd2 = -1;
+		op.offset = ev->offset;
+		op.len = ev->len;
+		op.aux = ev->user_data;
+		op.ctx = ev->ctx;
+		op.start_ns = op.end_ns = rel_time(c, ev->time_ns);
+		op.fd_kind = fixed ? REEL_FD_UNKNOWN : kind;
+		/* sockets, timeouts, polls: remembered so that their completion is skipped too */
+		if (!fixed && !is_file(kind)) {
+			op.type = REEL_OP_NONE;
+			c->nonfile_ops++;
+			capture_inflight__put(c->uring, ev->req, &op);
+			return 0;
+		}
+		p = capture_procs__get(&c->procs, ev->hdr.pid, true);
+		if (p && !fixed)
+			op.path = path_id(c, capture_proc__fd_path(p, ev->fd));
+		capture_inflight__put(c->uring, ev->req, &op);
+		emit(c, &op);
+		return c->err;
+	}
+	if (capture_inflight__take(c->uring, ev->req, &sub) == 0) {
+		if (sub.type == REEL_OP_NONE)
+			return 0;
+		op = sub;
+	} else {
+		c->unpaired++;
+		op.pid = ev->hdr.pid;
+		op.tid = ev->hdr.tid;
+		op.fd = op.fd2 = -1;
+		op.aux = ev->user_data;
+		op.ctx = ev->ctx;
+		op.start_ns = rel_time(c, ev->time_ns);
+	}
+	op.type = REEL_OP_URING_COMPLETE;
+	op.ret = ev->res;
+	op.end_ns = rel_time(c, ev->time_ns);
+	emit(c, &op);
+	return c->err;
+}
+
+int capture_conv__event(struct capture_conv *c, const void *data, size_t size)
+{
+	const struct ioreel_hdr *h = data;
+	const struct ioreel_proc_event *pe = data;
+
+	if (size < sizeof(*h))
+		return 0;
+	c->events++;
+	switch (h->type) {
+	case IOREEL_EV_SYS:
+		if (size < offsetof(struct ioreel_sys_event, data))
+			return 0;
+		return conv_sys(c, data, size);
+	case IOREEL_EV_FORK:
+		if (size < sizeof(*pe))
+			return 0;
+		return capture_procs__fork(&c->procs, h->pid, pe->child_pid);
+	case IOREEL_EV_EXEC:
+		capture_procs__exec(&c->procs, h->pid);
+		return 0;
+	case IOREEL_EV_EXIT:
+		capture_procs__exit(&c->procs, h->pid);
+		c->exits_seen = true;
+		return 0;
+	case IOREEL_EV_URING_SUBMIT:
+	case IOREEL_EV_URING_COMPLETE:
+		if (size < sizeof(struct ioreel_uring_event))
+			return 0;
+		return conv_uring(c, data);
+	default:
+		return 0;
+	}
+}

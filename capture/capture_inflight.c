@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * capture_inflight.c - asynchronous requests between submission and completion, keyed by
+ * the kernel's or the application's pointer for them (iocb address, io_kiocb address): a
+ * completion event carries only that, the fd/offset/length come from its submission.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "capture_inflight.h"
+
+#define NBUCKETS 4096
+
+struct node {
+	uint64_t key;
+	struct reel_op op;
+	struct node *next;
+};
+
+struct capture_inflight {
+	struct node *buckets[NBUCKETS];
+	size_t count;
+};
+
+struct capture_inflight *capture_inflight__new(void)
+{
+	return calloc(1, sizeof(struct capture_inflight));
+}
+
+void capture_inflight__free(struct capture_inflight *m)
+{
+	if (!m)
+		return;
+	for (size_t b = 0; b < NBUCKETS; b++) {
+		struct node *n = m->buckets[b], *next;
+
+		for (; n; n = next) {
+			next = n->next;
+			free(n);
+		}
+	}
+	free(m);
+}
+
+static size_t slot(uint64_t key)
+{
+	return (key * 0x9e3779b97f4a7c15ULL) >> 52;
+}
+
+int capture_inflight__put(struct capture_inflight *m, uint64_t key, const struct reel_op *op)
+{
+	struct node *n;
+
+	/* a pointer reused before we saw its completion: the newer submission wins */
+	for (n = m->buckets[slot(key)]; n; n = n->next) {
+		if (n->key == key) {
+			n->op = *op;
+			return 0;
+		}
+	}
+	/* bounded: an application that never reaps must not grow us without limit */
+	if (m->count >= 1 << 20)
+		return -ENOSPC;
+	n = malloc(sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	n->key = key;
+	n->op = *op;
+	n->next = m->buckets[slot(key)];
+	m->buckets[slot(key)] = n;
+	m->count++;
+	return 0;
+}
+
+int capture_inflight__take(struct capture_inflight *m, uint64_t key, struct reel_op *op)
+{
+	struct node **pp, *n;
+
+	for (pp = &m->buckets[slot(key)]; (n = *pp); pp = &n->next) {
+		if (n->key == key) {
+			*op = n->op;
+			*pp = n->next;
+			free(n);
+			m->count--;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}

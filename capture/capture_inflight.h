@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/* capture_inflight.h - submitted async requests awaiting their completion (by pointer). */
+#ifndef IOREEL_CAPTURE_INFLIGHT_H
+#define IOREEL_CAPTURE_INFLIGHT_H
+
+#include <stdint.h>
+
+#include "reel.h"
+
+struct capture_inflight;
+
+struct capture_inflight *capture_inflight__new(void);
+void capture_inflight__free(struct capture_inflight *m);
+int capture_inflight__put(struct capture_inflight *m, uint64_t key, const struct reel_op *op);
+/* Removes key's entry into *op; -ENOENT when there is none. */
+int capture_inflight__take(struct capture_inflight *m, uint64_t key, struct reel_op *op);
+
+#endif

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * capture_int.h - the pieces of capture/ behind capture.h: the syscall table, the
+ * user-space mirror of each traced process's fd table and cwd, the /proc snapshot, path
+ * anonymisation, and the conversion of kernel events into reel ops.
+ */
+#ifndef IOREEL_CAPTURE_INT_H
+#define IOREEL_CAPTURE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ioreel.h"
+#include "reel.h"
+
+#define CAPTURE_NR_MAX 512 /* = NR_MAX in ioreel.bpf.c */
+
+/* ---- capture_sys.c ---- */
+
+struct capture_sysdef {
+	unsigned nr;
+	uint16_t op;	/* enum reel_op_type, REEL_OP_NONE: bookkeeping only */
+	uint32_t flags; /* enum ioreel_sys_flags */
+};
+
+const struct capture_sysdef *capture_sys__table(size_t *n);
+const struct capture_sysdef *capture_sys__find(unsigned nr);
+
+/* ---- capture_proc.c: per process cwd and fd -> path ---- */
+
+struct capture_fd {
+	char *path; /* absolute, NULL when unknown */
+	uint8_t kind; /* enum reel_fd_kind */
+	bool open;
+	bool cloexec;
+};
+
+struct capture_proc {
+	pid_t pid;
+	char *cwd;
+	struct capture_fd *fds;
+	int nfds;
+	bool live;
+	struct capture_proc *next;
+};
+
+struct capture_procs {
+	struct capture_proc *buckets[256];
+	int live;
+};
+
+void capture_procs__init(struct capture_procs *ps);
+void capture_procs__free(struct capture_procs *ps);
+/* Finds pid; creates it (cwd from /proc when it is readable) when create is set. */
+struct capture_proc *capture_procs__get(struct capture_procs *ps, pid_t pid, bool create);
+/* A new process: a copy of its parent's fd table and cwd. */
+int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child);
+void capture_procs__exec(struct capture_procs *ps, pid_t pid);
+void capture_procs__exit(struct capture_procs *ps, pid_t pid);
+
+int capture_proc__set_fd(struct capture_proc *p, int fd, const char *path, unsigned kind,
+			 bool cloexec);
+struct capture_fd *capture_proc__fd(struct capture_proc *p, int fd);
+void capture_proc__close(struct capture_proc *p, int fd);
+int capture_proc__set_cwd(struct capture_proc *p, const char *path);
+/*
+ * Absolute, lexically normalised path of rel as seen by the process: against dirfd's path
+ * (AT_FDCWD: the cwd). Falls back to /proc/PID/fd/DIRFD for an fd opened before we knew.
+ */
+int capture_proc__resolve(struct capture_proc *p, int dirfd, const char *rel, char *out,
+			  size_t size);
+/* Path of fd: from the table, else (and then remembered) from /proc/PID/fd/FD. */
+const char *capture_proc__fd_path(struct capture_proc *p, int fd);
+
+/* ---- capture_procfs.c ---- */
+
+/* Fills p's cwd and fd table from /proc/PID (cwd, fd/N links, fdinfo/N flags). */
+int capture_procfs__snapshot(struct capture_proc *p);
+/* Appends pid's descendants (by /proc/N/stat ppid) to *pids (realloc'd). */
+int capture_procfs__descendants(pid_t pid, pid_t **pids, size_t *n);
+/* Thread groups listed in a cgroup v2 directory's cgroup.procs. */
+int capture_procfs__cgroup_pids(const char *dir, pid_t **pids, size_t *n);
+
+/* ---- capture_anon.c ---- */
+
+struct capture_anon {
+	uint64_t k0, k1;
+};
+
+int capture_anon__init(struct capture_anon *a); /* a random key from getrandom() */
+/* Replaces each component with a keyed hash; "/" structure kept. */
+void capture_anon__path(const struct capture_anon *a, const char *in, char *out, size_t size);
+
+/* ---- capture_conv.c: kernel events -> reel ops ---- */
+
+struct capture_inflight;
+
+struct capture_conv {
+	struct reel_writer *w;
+	struct capture_procs procs;
+	struct capture_inflight *aio;	/* iocb pointer -> its submission */
+	struct capture_inflight *uring; /* io_kiocb pointer -> its submission */
+	const struct capture_anon *anon; /* NULL: paths kept */
+	uint64_t start_ns;		/* CLOCK_MONOTONIC at time 0 */
+	uint64_t events;
+	uint64_t nonfile_ops;
+	uint64_t lost_items; /* aio/iovec items beyond what the BPF side copies */
+	uint64_t unpaired;   /* completions whose submission was not seen */
+	int err;	     /* first writer error */
+	bool exits_seen;     /* a traced process group ended */
+};
+
+int capture_conv__init(struct capture_conv *c, struct reel_writer *w, uint64_t start_ns,
+		       const struct capture_anon *anon);
+void capture_conv__free(struct capture_conv *c);
+/* One ring buffer record. Returns 0 or a writer error. */
+int capture_conv__event(struct capture_conv *c, const void *data, size_t size);
+
+#endif /* IOREEL_CAPTURE_INT_H */

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * capture_proc.c - what each traced process's fds and cwd refer to, mirrored in user
+ * space from the ops themselves (open, dup, close, chdir, fork, exec) and from /proc at
+ * attach. The kernel side only sees a path string as the application wrote it; a replay
+ * needs the absolute file, and needs it for reads on fds that were opened long ago.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture_int.h"
+
+void capture_procs__init(struct capture_procs *ps)
+{
+	memset(ps, 0, sizeof(*ps));
+}
+
+static void proc__free(struct capture_proc *p)
+{
+	for (int i = 0; i < p->nfds; i++)
+		free(p->fds[i].path);
+	free(p->fds);
+	free(p->cwd);
+	free(p);
+}
+
+void capture_procs__free(struct capture_procs *ps)
+{
+	for (size_t b = 0; b < sizeof(ps->buckets) / sizeof(ps->buckets[0]); b++) {
+		struct capture_proc *p = ps->buckets[b], *next;
+
+		for (; p; p = next) {
+			next = p->next;
+			proc__free(p);
+		}
+		ps->buckets[b] = NULL;
+	}
+}
+
+static unsigned bucket(pid_t pid)
+{
+	return (unsigned)pid * 2654435761u >> 24;
+}
+
+struct capture_proc *capture_procs__get(struct capture_procs *ps, pid_t pid, bool create)
+{
+	unsigned b = bucket(pid);
+	struct capture_proc *p;
+	char link[64], buf[PATH_MAX];
+	ssize_t n;
+
+	for (p = ps->buckets[b]; p; p = p->next) {
+		if (p->pid == pid)
+			return p;
+	}
+	if (!create)
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	p->live = true;
+	snprintf(link, sizeof(link), "/proc/%d/cwd", pid);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	if (n > 0) {
+		buf[n] = '\0';
+		p->cwd = strdup(buf);
+	}
+	p->next = ps->buckets[b];
+	ps->buckets[b] = p;
+	ps->live++;
+	return p;
+}
+
+int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child)
+{
+	struct capture_proc *pp = capture_procs__get(ps, parent, true);
+	struct capture_proc *cp;
+
+	if (!pp)
+		return -ENOMEM;
+	cp = capture_procs__get(ps, child, false);
+	if (cp && cp->live)
+		return 0; /* seen already (pid reuse after an exit is handled by exit) */
+	if (cp) {
+		cp->live = true;
+		ps->live++;
+	} else {
+		cp = capture_procs__get(ps, child, true);
+		if (!cp)
+			return -ENOMEM;
+	}
+	/* the child's cwd and fds are its parent's at fork time, whatever /proc says now */
+	free(cp->cwd);
+	cp->cwd = pp->cwd ? strdup(pp->cwd) : NULL;
+	for (int i = 0; i < cp->nfds; i++) {
+		free(cp->fds[i].path);
+		cp->fds[i] = (struct capture_fd){ 0 };
+	}
+	for (int i = 0; i < pp->nfds; i++) {
+		if (pp->fds[i].open)
+			capture_proc__set_fd(cp, i, pp->fds[i].path, pp->fds[i].kind,
+					     pp->fds[i].cloexec);
+	}
+	return 0;
+}
+
+void capture_procs__exec(struct capture_procs *ps, pid_t pid)
+{
+	struct capture_proc *p = capture_procs__get(ps, pid, false);
+
+	if (!p)
+		return;
+	for (int i = 0; i < p->nfds; i++) {
+		if (p->fds[i].open && p->fds[i].cloexec)
+			capture_proc__close(p, i);
+	}
+}
+
+void capture_procs__exit(struct capture_procs *ps, pid_t pid)
+{
+	struct capture_proc *p = capture_procs__get(ps, pid, false);
+
+	if (!p || !p->live)
+		return;
+	p->live = false;
+	ps->live--;
+	for (int i = 0; i < p->nfds; i++)
+		capture_proc__close(p, i);
+}
+
+int capture_proc__set_fd(struct capture_proc *p, int fd, const char *path, unsigned kind,
+			 bool cloexec)
+{
+	struct capture_fd *f;
+
+	if (fd < 0 || fd > (1 << 24))
+		return -EBADF;
+	if (fd >= p->nfds) {
+		int n = p->nfds ? p->nfds : 64;
+		struct capture_fd *fds;
+
+		while (n <= fd)
+			n *= 2;
+		fds = realloc(p->fds, n * sizeof(*fds));
+		if (!fds)
+			return -ENOMEM;
+		memset(fds + p->nfds, 0, (n - p->nfds) * sizeof(*fds));
+		p->fds = fds;
+		p->nfds = n;
+	}
+	f = &p->fds[fd];
+	free(f->path);
+	f->path = path ? strdup(path) : NULL;
+	f->kind = kind;
+	f->open = true;
+	f->cloexec = cloexec;
+	return 0;
+}
+
+struct capture_fd *capture_proc__fd(struct capture_proc *p, int fd)
+{
+	if (fd < 0 || fd >= p->nfds || !p->fds[fd].open)
+		return NULL;
+	return &p->fds[fd];
+}
+
+void capture_proc__close(struct capture_proc *p, int fd)
+{
+	if (fd < 0 || fd >= p->nfds)
+		return;
+	free(p->fds[fd].path);
+	p->fds[fd] = (struct capture_fd){ 0 };
+}
+
+int capture_proc__set_cwd(struct capture_proc *p, const char *path)
+{
+	char *s = strdup(path);
+
+	if (!s)
+		return -ENOMEM;
+	free(p->cwd);
+	p->cwd = s;
+	return 0;
+}
+
+const char *capture_proc__fd_path(struct capture_proc *p, int fd)
+{
+	struct capture_fd *f = capture_proc__fd(p, fd);
+	char link[64], buf[PATH_MAX];
+	ssize_t n;
+
+	if (f && f->path)
+		return f->path;
+	if (fd < 0)
+		return NULL;
+	/* opened before we looked, or by a syscall we do not follow: ask /proc, once */
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", p->pid, fd);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	if (n <= 0 || buf[0] != '/')
+		return NULL;
+	buf[n] = '\0';
+	if (f) {
+		f->path = strdup(buf);
+		return f->path;
+	}
+	if (capture_proc__set_fd(p, fd, buf, REEL_FD_UNKNOWN, false))
+		return NULL;
+	return p->fds[fd].path;
+}
+
+/* Lexical normalisation of an absolute path: "//", "/./" and "/x/.." removed. */
+static void normalise(char *path)
+{
+	char *out = path, *in = path;
+
+	while (*in) {
+		char *end;
+		size_t len;
+
+		while (*in == '/')
+			in++;
+		if (!*in)
+			break;
+		end = strchr(in, '/');
+		len = end ? (size_t)(end - in) : strlen(in);
+		if (len == 1 && in[0] == '.') {
+			/* skip */
+		} else if (len == 2 && in[0] == '.' && in[1] == '.') {
+			while (out > path && *--out != '/')
+				;
+		} else {
+			*out++ = '/';
+			memmove(out, in, len);
+			out += len;
+		}
+		in += len;
+	}
+	if (out == path)
+		*out++ = '/';
+	*out = '\0';
+}
+
+int capture_proc__resolve(struct capture_proc *p, int dirfd, const char *rel, char *out,
+			  size_t size)
+{
+	const char *base;
+	int n;
+
+	if (rel[0] == '/') {
+		n = snprintf(out, size, "%s", rel);
+	} else {
+		base = dirfd == AT_FDCWD ? p->cwd : capture_proc__fd_path(p, dirfd);
+		if (!base)
+			return -ENOENT;
+		n = snprintf(out, size, "%s/%s", base, rel);
+	}
+	if (n < 0 || (size_t)n >= size)
+		return -ENAMETOOLONG;
+	normalise(out);
+	return 0;
+}

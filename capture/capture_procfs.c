@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * capture_procfs.c - what a process already had open when the capture began, read from
+ * /proc/PID/fd and fdinfo, so that its reads and writes on those fds keep their path.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "capture_int.h"
+
+static unsigned kind_of_mode(mode_t m)
+{
+	switch (m & S_IFMT) {
+	case S_IFREG:
+		return REEL_FD_REG;
+	case S_IFDIR:
+		return REEL_FD_DIR;
+	case S_IFBLK:
+		return REEL_FD_BLK;
+	case S_IFCHR:
+		return REEL_FD_CHR;
+	case S_IFIFO:
+		return REEL_FD_FIFO;
+	case S_IFSOCK:
+		return REEL_FD_SOCK;
+	default:
+		return REEL_FD_OTHER;
+	}
+}
+
+/* O_CLOEXEC from fdinfo's "flags:" (octal); the position comes from the kernel per op. */
+static bool fd_cloexec(pid_t pid, const char *fd)
+{
+	char path[320], line[256];
+	unsigned long flags = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%s", pid, fd);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "flags: %lo", &flags) == 1)
+			break;
+	}
+	fclose(f);
+	return flags & O_CLOEXEC;
+}
+
+int capture_procfs__snapshot(struct capture_proc *p)
+{
+	char dir[64], link[PATH_MAX], target[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	ssize_t n;
+	DIR *d;
+
+	snprintf(link, sizeof(link), "/proc/%d/cwd", p->pid);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n > 0) {
+		target[n] = '\0';
+		capture_proc__set_cwd(p, target);
+	}
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", p->pid);
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		int fd;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		fd = atoi(de->d_name);
+		snprintf(link, sizeof(link), "%s/%s", dir, de->d_name);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		if (stat(link, &st))
+			continue;
+		/* "pipe:[123]", "socket:[..]", "anon_inode:[eventfd]" are not paths */
+		capture_proc__set_fd(p, fd, target[0] == '/' ? target : NULL,
+				     kind_of_mode(st.st_mode), fd_cloexec(p->pid, de->d_name));
+	}
+	closedir(d);
+	return 0;
+}
+
+static pid_t ppid_of(pid_t pid)
+{
+	char path[64], buf[512], *rp;
+	int ppid = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* the command name may hold spaces and parentheses: parse after the last ')' */
+	rp = strrchr(buf, ')');
+	if (!rp || sscanf(rp + 1, " %*c %d", &ppid) != 1)
+		return 0;
+	return ppid;
+}
+
+static int push(pid_t **pids, size_t *n, pid_t pid)
+{
+	pid_t *p = realloc(*pids, (*n + 1) * sizeof(**pids));
+
+	if (!p)
+		return -ENOMEM;
+	p[(*n)++] = pid;
+	*pids = p;
+	return 0;
+}
+
+int capture_procfs__descendants(pid_t root, pid_t **pids, size_t *n)
+{
+	pid_t *all = NULL, *par = NULL;
+	size_t nall = 0, first = *n;
+	struct dirent *de;
+	bool grew = true;
+	int err = 0;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		pid_t pid = atoi(de->d_name);
+
+		if (pid <= 0)
+			continue;
+		if (push(&all, &nall, pid) || push(&par, &(size_t){ nall - 1 }, ppid_of(pid))) {
+			err = -ENOMEM;
+			break;
+		}
+	}
+	closedir(d);
+	/* transitive closure, the table is small: repeat until nothing new is found */
+	while (!err && grew) {
+		grew = false;
+		for (size_t i = 0; i < nall; i++) {
+			bool parent_in = par[i] == root, self_in = false;
+
+			for (size_t j = first; j < *n && !parent_in; j++)
+				parent_in = (*pids)[j] == par[i];
+			for (size_t j = first; j < *n && !self_in; j++)
+				self_in = (*pids)[j] == all[i];
+			if (parent_in && !self_in && all[i] != root) {
+				if (push(pids, n, all[i])) {
+					err = -ENOMEM;
+					break;
+				}
+				grew = true;
+			}
+		}
+	}
+	free(all);
+	free(par);
+	return err;
+}
+
+int capture_procfs__cgroup_pids(const char *dir, pid_t **pids, size_t *n)
+{
+	char path[PATH_MAX];
+	int pid, err = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fscanf(f, "%d", &pid) == 1) {
+		if (push(pids, n, pid)) {
+			err = -ENOMEM;
+			break;
+		}
+	}
+	fclose(f);
+	return err;
+}

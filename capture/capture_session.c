@@ -1,0 +1,458 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * capture_session.c - one recording, start to end: open -> configure the .rodata knobs ->
+ * load -> fill the pid filter -> attach -> snapshot /proc -> release the held command ->
+ * poll the ring buffer into the writer -> detach -> drain -> footer.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "capture.h"
+#include "capture_int.h"
+#include "ioreel.skel.h"
+
+static volatile sig_atomic_t stop_requested;
+
+void capture__stop(void)
+{
+	stop_requested = 1;
+}
+
+static uint64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* Raw tracepoints need no tracefs, but tools run next to us (and the tests) expect it. */
+static void mount_tracefs(void)
+{
+	if (access("/sys/kernel/tracing/events", F_OK) == 0)
+		return;
+	mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
+}
+
+/*
+ * The command is forked at once but waits on a pipe before exec, so that its pid can go
+ * into the filter and the probes can be attached first: its very first syscall is seen.
+ */
+static int spawn_held(char *const *argv, pid_t *pid, int *release_fd)
+{
+	int fds[2];
+	char c;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	*pid = fork();
+	if (*pid < 0) {
+		int err = -errno;
+
+		close(fds[0]);
+		close(fds[1]);
+		return err;
+	}
+	if (*pid == 0) {
+		close(fds[1]);
+		if (read(fds[0], &c, 1) != 1)
+			_exit(127); /* the recorder gave up: do not run untraced */
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[0]);
+	*release_fd = fds[1];
+	return 0;
+}
+
+static int cgroup_dir(const char *cg, char *out, size_t size)
+{
+	struct stat st;
+
+	if (cg[0] == '/' && stat(cg, &st) == 0 && S_ISDIR(st.st_mode))
+		snprintf(out, size, "%s", cg);
+	else
+		snprintf(out, size, "/sys/fs/cgroup/%s", cg[0] == '/' ? cg + 1 : cg);
+	if (stat(out, &st))
+		return -errno;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+static void fill_sys_flags(struct ioreel_bpf *skel)
+{
+	size_t n;
+	const struct capture_sysdef *t = capture_sys__table(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].nr < CAPTURE_NR_MAX)
+			skel->rodata->sys_flags[t[i].nr] = t[i].flags;
+	}
+}
+
+static int attach(struct ioreel_bpf *skel, bool *uring)
+{
+	struct bpf_link **links[] = { &skel->links.ioreel_sys_enter, &skel->links.ioreel_sys_exit,
+				      &skel->links.ioreel_fork, &skel->links.ioreel_exec,
+				      &skel->links.ioreel_exit };
+	struct bpf_program *progs[] = { skel->progs.ioreel_sys_enter, skel->progs.ioreel_sys_exit,
+					skel->progs.ioreel_fork, skel->progs.ioreel_exec,
+					skel->progs.ioreel_exit };
+
+	/* fork/exec/exit before the syscalls: no child may slip out of the filter */
+	for (int i = 4; i >= 0; i--) {
+		*links[i] = bpf_program__attach(progs[i]);
+		if (!*links[i])
+			return -errno;
+	}
+	/* io_uring's tracepoints are optional: a kernel without them still records syscalls */
+	skel->links.ioreel_uring_submit = bpf_program__attach(skel->progs.ioreel_uring_submit);
+	skel->links.ioreel_uring_complete =
+		bpf_program__attach(skel->progs.ioreel_uring_complete);
+	*uring = skel->links.ioreel_uring_submit && skel->links.ioreel_uring_complete;
+	return 0;
+}
+
+static void read_counters(struct ioreel_bpf *skel, struct capture_stats *st)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	uint64_t *vals;
+
+	if (ncpu <= 0)
+		return;
+	vals = calloc(ncpu, sizeof(*vals));
+	if (!vals)
+		return;
+	for (uint32_t k = 0; k < IOREEL_CNT__MAX; k++) {
+		uint64_t sum = 0;
+
+		if (bpf_map_lookup_elem(bpf_map__fd(skel->maps.counters), &k, vals))
+			continue;
+		for (int c = 0; c < ncpu; c++)
+			sum += vals[c];
+		if (k == IOREEL_CNT_EVENTS)
+			st->events = sum;
+		else if (k == IOREEL_CNT_LOST)
+			st->lost = sum;
+		else if (k == IOREEL_CNT_NOENTRY)
+			st->noentry = sum;
+	}
+	free(vals);
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	return capture_conv__event(ctx, data, size);
+}
+
+static int join_words(char *const *argv, char *out, size_t size)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (; argv && *argv; argv++) {
+		int n = snprintf(out + o, size - o, "%s%s", o ? " " : "", *argv);
+
+		if (n < 0 || (size_t)n >= size - o)
+			return -ENAMETOOLONG;
+		o += n;
+	}
+	return 0;
+}
+
+static int head_meta(struct reel_writer *w, const struct capture_opts *o, const pid_t *pids,
+		     size_t npids, uint64_t mono, uint64_t wall)
+{
+	char buf[8192], num[32];
+	struct utsname u;
+	size_t off = 0;
+	int err = 0;
+
+	uname(&u);
+	snprintf(buf, sizeof(buf), "%s %s", u.release, u.version);
+	err = err ?: reel_writer__meta(w, REEL_META_TOOL, "ioreel record 0.1");
+	err = err ?: reel_writer__meta(w, REEL_META_HOST, u.nodename);
+	err = err ?: reel_writer__meta(w, REEL_META_KERNEL, buf);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)mono);
+	err = err ?: reel_writer__meta(w, REEL_META_START_MONO_NS, num);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)wall);
+	err = err ?: reel_writer__meta(w, REEL_META_START_WALL_NS, num);
+	if (o->command_line)
+		snprintf(buf, sizeof(buf), "%s", o->command_line);
+	else if (join_words(o->argv, buf, sizeof(buf)))
+		buf[0] = '\0';
+	if (buf[0])
+		err = err ?: reel_writer__meta(w, REEL_META_COMMAND, buf);
+	buf[0] = '\0';
+	for (size_t i = 0; i < npids && off + 16 < sizeof(buf); i++)
+		off += snprintf(buf + off, sizeof(buf) - off, "%s%d", i ? "," : "", pids[i]);
+	if (buf[0])
+		err = err ?: reel_writer__meta(w, REEL_META_PIDS, buf);
+	if (o->cgroup)
+		err = err ?: reel_writer__meta(w, REEL_META_CGROUP, o->cgroup);
+	err = err ?: reel_writer__meta(w, REEL_META_ANONYMIZED, o->anonymize ? "1" : "0");
+	if (o->noop_probes)
+		err = err ?: reel_writer__meta(w, "capture.noop_probes", "1");
+	return err;
+}
+
+static int footer_meta(struct reel_writer *w, const struct capture_stats *st)
+{
+	char num[32];
+	int err = 0;
+
+#define PUT(key, val)                                                                          \
+	do {                                                                                   \
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)(val));                 \
+		err = err ?: reel_writer__meta(w, key, num);                                   \
+	} while (0)
+	PUT(REEL_META_LOST_EVENTS, st->lost + st->noentry);
+	PUT("nonfile_ops", st->nonfile_ops);
+	PUT("capture.events", st->events);
+	PUT("capture.lost_items", st->lost_items);
+#undef PUT
+	return err;
+}
+
+/* All pids to follow and snapshot: -p's and their descendants, a cgroup's, or the child. */
+static int initial_pids(const struct capture_opts *o, const char *cgdir, pid_t child,
+			pid_t **pids, size_t *n)
+{
+	int err = 0;
+
+	if (o->argv) {
+		*pids = malloc(sizeof(**pids));
+		if (!*pids)
+			return -ENOMEM;
+		(*pids)[0] = child;
+		*n = 1;
+		return 0;
+	}
+	if (cgdir)
+		return capture_procfs__cgroup_pids(cgdir, pids, n);
+	*pids = malloc(o->npids * sizeof(**pids));
+	if (!*pids)
+		return -ENOMEM;
+	memcpy(*pids, o->pids, o->npids * sizeof(**pids));
+	*n = o->npids;
+	for (size_t i = 0; i < o->npids && !err; i++) {
+		if (kill(o->pids[i], 0) && errno == ESRCH)
+			return -ESRCH;
+		err = capture_procfs__descendants(o->pids[i], pids, n);
+	}
+	return err;
+}
+
+static bool child_done(pid_t child, struct capture_stats *st)
+{
+	int status;
+
+	if (child <= 0 || st->child_exited)
+		return st->child_exited;
+	if (waitpid(child, &status, WNOHANG) == child &&
+	    (WIFEXITED(status) || WIFSIGNALED(status))) {
+		st->child_exited = true;
+		st->child_status = status;
+	}
+	return st->child_exited;
+}
+
+int capture__run(const struct capture_opts *o, struct capture_stats *st)
+{
+	struct ioreel_bpf *skel = NULL;
+	struct ring_buffer *rb = NULL;
+	struct reel_writer *w = NULL;
+	struct capture_anon anon;
+	struct capture_conv conv;
+	char cgdir[PATH_MAX];
+	bool have_conv = false;
+	pid_t child = -1, *pids = NULL;
+	size_t npids = 0;
+	int release_fd = -1, err;
+	uint64_t mono, wall, last_flush, deadline = 0;
+	struct stat sb;
+	uint8_t one = 1;
+
+	memset(st, 0, sizeof(*st));
+	stop_requested = 0;
+	if (!o->output || (!o->argv && !o->npids && !o->cgroup))
+		return -EINVAL;
+	if (o->buffer_bytes & (o->buffer_bytes - 1))
+		return -EINVAL;
+	if (o->cgroup) {
+		err = cgroup_dir(o->cgroup, cgdir, sizeof(cgdir));
+		if (err)
+			return err;
+	}
+	if (o->anonymize) {
+		err = capture_anon__init(&anon);
+		if (err)
+			return err;
+	}
+	mount_tracefs();
+
+	skel = ioreel_bpf__open();
+	if (!skel)
+		return -errno;
+	skel->rodata->noop = o->noop_probes;
+	if (o->cgroup) {
+		if (stat(cgdir, &sb)) {
+			err = -errno;
+			goto cleanup;
+		}
+		/* a cgroup v2 id is its directory's inode number */
+		skel->rodata->targ_cgroup = sb.st_ino;
+	}
+	if (o->buffer_bytes) {
+		err = bpf_map__set_max_entries(skel->maps.events, o->buffer_bytes);
+		if (err)
+			goto cleanup;
+	}
+	/* wake the consumer when an eighth is full: fewer wakeups than one per event, and
+	 * the consumer still starts long before the buffer overflows */
+	skel->rodata->wake_bytes = bpf_map__max_entries(skel->maps.events) / 8;
+	fill_sys_flags(skel);
+	err = ioreel_bpf__load(skel);
+	if (err)
+		goto cleanup;
+
+	err = reel_writer__open(o->output, NULL, &w);
+	if (err) {
+		w = NULL;
+		goto cleanup;
+	}
+	if (o->argv) {
+		err = spawn_held(o->argv, &child, &release_fd);
+		if (err)
+			goto cleanup;
+	}
+	err = initial_pids(o, o->cgroup ? cgdir : NULL, child, &pids, &npids);
+	if (err)
+		goto cleanup;
+	if (!o->cgroup) {
+		for (size_t i = 0; i < npids; i++) {
+			err = bpf_map_update_elem(bpf_map__fd(skel->maps.targets), &pids[i], &one,
+						  BPF_ANY);
+			if (err) {
+				err = -errno;
+				goto cleanup;
+			}
+		}
+	}
+
+	mono = now_ns(CLOCK_MONOTONIC);
+	wall = now_ns(CLOCK_REALTIME);
+	err = head_meta(w, o, pids, npids, mono, wall);
+	if (err)
+		goto cleanup;
+	err = capture_conv__init(&conv, w, mono, o->anonymize ? &anon : NULL);
+	if (err)
+		goto cleanup;
+	have_conv = true;
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, &conv, NULL);
+	if (!rb) {
+		err = -errno;
+		goto cleanup;
+	}
+	err = attach(skel, &st->uring);
+	if (err)
+		goto cleanup;
+	for (size_t i = 0; i < npids; i++) {
+		struct capture_proc *p = capture_procs__get(&conv.procs, pids[i], true);
+
+		if (p)
+			capture_procfs__snapshot(p);
+	}
+	if (release_fd >= 0) {
+		if (write(release_fd, &one, 1) != 1) {
+			err = -errno;
+			goto cleanup;
+		}
+		close(release_fd);
+		release_fd = -1;
+	}
+
+	last_flush = now_ns(CLOCK_MONOTONIC);
+	if (o->duration_s > 0)
+		deadline = last_flush + (uint64_t)(o->duration_s * 1e9);
+	while (!stop_requested) {
+		uint64_t t;
+
+		err = ring_buffer__poll(rb, 50);
+		if (err == -EINTR) {
+			err = 0;
+			continue;
+		}
+		if (err < 0)
+			break;
+		err = 0;
+		t = now_ns(CLOCK_MONOTONIC);
+		if (t - last_flush >= 1000000000ull) {
+			err = reel_writer__flush(w);
+			if (err)
+				break;
+			last_flush = t;
+		}
+		if (deadline && t >= deadline)
+			break;
+		if (child > 0 && child_done(child, st))
+			break;
+		/* -p: everything we followed has ended */
+		if (child <= 0 && !o->cgroup && conv.procs.live == 0)
+			break;
+	}
+	/* detach first, then drain what is left: nothing is lost at the end */
+	ioreel_bpf__detach(skel);
+	if (!err) {
+		err = ring_buffer__consume(rb);
+		err = err < 0 ? err : 0;
+	}
+	if (!err && conv.err)
+		err = conv.err;
+	if (child > 0)
+		child_done(child, st);
+	st->seconds = (now_ns(CLOCK_MONOTONIC) - mono) / 1e9;
+	read_counters(skel, st);
+	st->received = conv.events;
+	st->nonfile_ops = conv.nonfile_ops;
+	st->lost_items = conv.lost_items;
+	st->totals = *reel_writer__totals(w);
+	{
+		int ferr = footer_meta(w, st);
+
+		err = err ?: ferr;
+	}
+
+cleanup:
+	if (release_fd >= 0) {
+		/* never released: the held child sees EOF and exits without running */
+		close(release_fd);
+		waitpid(child, NULL, 0);
+	}
+	ring_buffer__free(rb);
+	if (w) {
+		int cerr = reel_writer__close(w);
+
+		err = err ?: cerr;
+		if (!err && stat(o->output, &sb) == 0)
+			st->trace_bytes = sb.st_size;
+	}
+	if (have_conv)
+		capture_conv__free(&conv);
+	ioreel_bpf__destroy(skel);
+	free(pids);
+	return err;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * capture_sys.c - which syscalls are traced, what the BPF side must collect for each
+ * (enum ioreel_sys_flags), and which reel op each becomes. One table, so that adding a
+ * syscall is one line.
+ */
+#include <sys/syscall.h>
+
+#include "capture_int.h"
+
+#define F(x) IOREEL_SYS_##x
+#define T IOREEL_SYS_TRACE
+
+static const struct capture_sysdef sysdefs[] = {
+	{ __NR_open, REEL_OP_OPEN, T | F(PATH0) | F(RETFD) },
+	{ __NR_openat, REEL_OP_OPENAT, T | F(PATH1) | F(RETFD) | F(FDATCWD) },
+	{ __NR_openat2, REEL_OP_OPENAT2, T | F(PATH1) | F(RETFD) | F(FDATCWD) },
+	{ __NR_creat, REEL_OP_CREAT, T | F(PATH0) | F(RETFD) },
+	{ __NR_close, REEL_OP_CLOSE, T | F(FD0) },
+	{ __NR_read, REEL_OP_READ, T | F(FD0) },
+	{ __NR_pread64, REEL_OP_PREAD64, T | F(FD0) },
+	{ __NR_readv, REEL_OP_READV, T | F(FD0) | F(IOV1) },
+	{ __NR_preadv, REEL_OP_PREADV, T | F(FD0) | F(IOV1) },
+	{ __NR_preadv2, REEL_OP_PREADV2, T | F(FD0) | F(IOV1) },
+	{ __NR_write, REEL_OP_WRITE, T | F(FD0) },
+	{ __NR_pwrite64, REEL_OP_PWRITE64, T | F(FD0) },
+	{ __NR_writev, REEL_OP_WRITEV, T | F(FD0) | F(IOV1) },
+	{ __NR_pwritev, REEL_OP_PWRITEV, T | F(FD0) | F(IOV1) },
+	{ __NR_pwritev2, REEL_OP_PWRITEV2, T | F(FD0) | F(IOV1) },
+	{ __NR_lseek, REEL_OP_LSEEK, T | F(FD0) },
+	{ __NR_fsync, REEL_OP_FSYNC, T | F(FD0) },
+	{ __NR_fdatasync, REEL_OP_FDATASYNC, T | F(FD0) },
+	{ __NR_sync_file_range, REEL_OP_SYNC_FILE_RANGE, T | F(FD0) },
+	{ __NR_syncfs, REEL_OP_SYNCFS, T | F(FD0) },
+	{ __NR_stat, REEL_OP_STAT, T | F(PATH0) },
+	{ __NR_lstat, REEL_OP_LSTAT, T | F(PATH0) },
+	{ __NR_newfstatat, REEL_OP_NEWFSTATAT, T | F(PATH1) | F(FDATCWD) | F(FD0) },
+	{ __NR_statx, REEL_OP_STATX, T | F(PATH1) | F(FDATCWD) | F(FD0) },
+	{ __NR_fstat, REEL_OP_FSTAT, T | F(FD0) },
+	{ __NR_access, REEL_OP_ACCESS, T | F(PATH0) },
+	{ __NR_faccessat, REEL_OP_FACCESSAT, T | F(PATH1) | F(FDATCWD) },
+	{ __NR_faccessat2, REEL_OP_FACCESSAT, T | F(PATH1) | F(FDATCWD) },
+	{ __NR_unlink, REEL_OP_UNLINK, T | F(PATH0) },
+	{ __NR_unlinkat, REEL_OP_UNLINKAT, T | F(PATH1) | F(FDATCWD) },
+	{ __NR_rename, REEL_OP_RENAME, T | F(PATH0) | F(PATH2) },
+	{ __NR_renameat, REEL_OP_RENAMEAT, T | F(PATH1) | F(PATH3) | F(FDATCWD) },
+	{ __NR_renameat2, REEL_OP_RENAMEAT2, T | F(PATH1) | F(PATH3) | F(FDATCWD) },
+	{ __NR_mkdir, REEL_OP_MKDIR, T | F(PATH0) },
+	{ __NR_mkdirat, REEL_OP_MKDIRAT, T | F(PATH1) | F(FDATCWD) },
+	{ __NR_rmdir, REEL_OP_RMDIR, T | F(PATH0) },
+	{ __NR_truncate, REEL_OP_TRUNCATE, T | F(PATH0) },
+	{ __NR_ftruncate, REEL_OP_FTRUNCATE, T | F(FD0) },
+	{ __NR_fallocate, REEL_OP_FALLOCATE, T | F(FD0) },
+	{ __NR_dup, REEL_OP_DUP, T | F(FD0) | F(RETFD) },
+	{ __NR_dup2, REEL_OP_DUP2, T | F(FD0) | F(RETFD) },
+	{ __NR_dup3, REEL_OP_DUP3, T | F(FD0) | F(RETFD) },
+	{ __NR_fcntl, REEL_OP_FCNTL_DUPFD, T | F(FD0) | F(RETFD) },
+	{ __NR_getdents64, REEL_OP_GETDENTS64, T | F(FD0) },
+	{ __NR_fadvise64, REEL_OP_FADVISE64, T | F(FD0) },
+	{ __NR_mmap, REEL_OP_MMAP, T | F(FD4) },
+	{ __NR_msync, REEL_OP_MSYNC, T },
+	{ __NR_io_submit, REEL_OP_AIO_SUBMIT, T | F(AIO_SUBMIT) },
+	{ __NR_io_getevents, REEL_OP_AIO_COMPLETE, T | F(AIO_EVENTS) },
+	{ __NR_io_pgetevents, REEL_OP_AIO_COMPLETE, T | F(AIO_EVENTS) },
+	/* not ops, but they move the cwd and the fd table that paths are resolved with */
+	{ __NR_chdir, REEL_OP_NONE, T | F(PATH0) },
+	{ __NR_fchdir, REEL_OP_NONE, T | F(FD0) },
+	{ __NR_close_range, REEL_OP_NONE, T },
+};
+
+const struct capture_sysdef *capture_sys__table(size_t *n)
+{
+	*n = sizeof(sysdefs) / sizeof(sysdefs[0]);
+	return sysdefs;
+}
+
+const struct capture_sysdef *capture_sys__find(unsigned nr)
+{
+	static const struct capture_sysdef *by_nr[CAPTURE_NR_MAX];
+	static int ready;
+
+	if (!ready) {
+		for (size_t i = 0; i < sizeof(sysdefs) / sizeof(sysdefs[0]); i++)
+			by_nr[sysdefs[i].nr] = &sysdefs[i];
+		ready = 1;
+	}
+	return nr < CAPTURE_NR_MAX ? by_nr[nr] : NULL;
+}
