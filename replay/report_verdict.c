@@ -409,6 +409,36 @@ static void judge_original(struct report *rep)
 	    report_fmt__dur(o->io_ns, a, sizeof(a)), parts);
 }
 
+const char *report_run__meta(const struct report_run *run, const char *key)
+{
+	for (size_t i = 0; i < run->nmeta; i++)
+		if (!strcmp(run->meta[2 * i], key))
+			return run->meta[2 * i + 1];
+	return NULL;
+}
+
+/* What makes a run's numbers less than whole: said before any comparison. */
+static void judge_fidelity(struct report *rep, size_t ri)
+{
+	const struct report_run *run = &rep->runs[ri];
+	const char *v;
+
+	if (!ri && (v = report_run__meta(run, REEL_META_LOST_EVENTS)) && strtoull(v, NULL, 10))
+		say(rep, REPORT_V_NOTE, 0, -1, 0,
+		    "the capture lost %s events (ring buffer full): the original's distributions "
+		    "miss those ops",
+		    v);
+	if (run->damaged)
+		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
+		    "%s: %llu damaged chunks skipped while reading %s", ri ? run->label : "original",
+		    (unsigned long long)run->damaged, run->path);
+	if (ri && (v = report_run__meta(run, "replay.direct_dropped")) && strtoull(v, NULL, 10))
+		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
+		    "replay on %s dropped O_DIRECT on %s opens (the target rejects it): their reads "
+		    "and writes went through the page cache",
+		    run->label, v);
+}
+
 int report__analyze(struct report *rep)
 {
 	int err;
@@ -417,8 +447,11 @@ int report__analyze(struct report *rep)
 	if ((err = order_files(rep)))
 		return err;
 	judge_original(rep);
-	for (size_t r = 1; r < rep->nruns; r++)
+	judge_fidelity(rep, 0);
+	for (size_t r = 1; r < rep->nruns; r++) {
+		judge_fidelity(rep, r);
 		judge_replay(rep, r);
+	}
 	if (rep->nruns == 1)
 		say(rep, REPORT_V_NOTE, -1, -1, 0, "no replay results given: nothing to compare");
 	return 0;
