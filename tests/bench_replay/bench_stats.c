@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench_stats.c - the numbers of one replay, read from its result trace.
+ *
+ * usage: bench_stats result ORIGINAL RESULT
+ *   Over the reads and writes of RESULT: lateness (start_ns - sched_ns) percentiles, the span
+ *   from the first op's start to the last op's start (dur_ns) against the same span in
+ *   ORIGINAL (orig_dur_ns), throughput over first start .. last end, failed ops; and the
+ *   lateness anchored as fio_lateness anchors fio's (each thread's first op taken as on time:
+ *   anc_*), so that the two can be compared on equal terms.
+ *   prints: n=.. p50_ns=.. p99_ns=.. max_ns=.. anc_n=.. anc_p50_ns=.. anc_p99_ns=..
+ *           anc_max_ns=.. dur_ns=.. orig_dur_ns=.. orig_n=.. errors=.. ops_per_s=..
+ * usage: bench_stats count TRACE
+ *   Streams TRACE without keeping it: prints ops=.. data_ops=.. errors=.. (memory-safe for
+ *   the 50 M-op traces).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reel.h"
+#include "rbench.h"
+
+struct scan {
+	uint64_t ops, data, errors;
+	uint64_t first_start, last_start, last_end;
+	int64_t *late, *anc;
+	size_t n, cap;
+	struct {
+		uint32_t tid;
+		int64_t first_late;
+	} tids[1024];
+	size_t ntids;
+};
+
+static int64_t anchored(struct scan *s, uint32_t tid, int64_t late)
+{
+	for (size_t i = 0; i < s->ntids; i++)
+		if (s->tids[i].tid == tid)
+			return late - s->tids[i].first_late;
+	if (s->ntids < sizeof(s->tids) / sizeof(s->tids[0])) {
+		s->tids[s->ntids].tid = tid;
+		s->tids[s->ntids++].first_late = late;
+	}
+	return 0;
+}
+
+static int scan_trace(const char *path, struct scan *s, int keep_lateness)
+{
+	struct reel_reader *r;
+	struct reel_op op;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->first_start = UINT64_MAX;
+	err = reel_reader__open(path, &r);
+	if (err)
+		return err;
+	while ((err = reel_reader__next(r, &op)) == 1) {
+		s->ops++;
+		if (!reel_op__is_read(op.type) && !reel_op__is_write(op.type))
+			continue;
+		s->data++;
+		if (op.ret < 0)
+			s->errors++;
+		if (op.start_ns < s->first_start)
+			s->first_start = op.start_ns;
+		if (op.start_ns > s->last_start)
+			s->last_start = op.start_ns;
+		if (op.end_ns > s->last_end)
+			s->last_end = op.end_ns;
+		if (!keep_lateness)
+			continue;
+		if (s->n == s->cap) {
+			size_t nc = s->cap ? s->cap * 2 : 4096;
+			int64_t *nl = realloc(s->late, nc * sizeof(*nl));
+			int64_t *na;
+
+			if (!nl) {
+				err = -12; /* ENOMEM */
+				break;
+			}
+			s->late = nl;
+			na = realloc(s->anc, nc * sizeof(*na));
+			if (!na) {
+				err = -12;
+				break;
+			}
+			s->anc = na;
+			s->cap = nc;
+		}
+		s->late[s->n] = (int64_t)(op.start_ns - op.sched_ns);
+		s->anc[s->n] = anchored(s, op.tid, s->late[s->n]);
+		s->n++;
+	}
+	reel_reader__close(r);
+	if (!s->data)
+		s->first_start = 0;
+	return err < 0 ? err : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct scan orig, res;
+	int err;
+
+	if (argc == 3 && !strcmp(argv[1], "count")) {
+		err = scan_trace(argv[2], &res, 0);
+		if (err) {
+			fprintf(stderr, "bench_stats: failed to read %s: %s\n", argv[2],
+				reel_strerror(err));
+			return 1;
+		}
+		printf("ops=%llu data_ops=%llu errors=%llu\n", (unsigned long long)res.ops,
+		       (unsigned long long)res.data, (unsigned long long)res.errors);
+		return 0;
+	}
+	if (argc != 4 || strcmp(argv[1], "result")) {
+		fprintf(stderr, "usage: bench_stats result ORIGINAL RESULT | bench_stats count TRACE\n");
+		return 2;
+	}
+	err = scan_trace(argv[2], &orig, 0);
+	if (!err)
+		err = scan_trace(argv[3], &res, 1);
+	if (err) {
+		fprintf(stderr, "bench_stats: failed to read %s: %s\n", argv[3], reel_strerror(err));
+		return 1;
+	}
+	rbench__print_pctls("", res.late, res.n);
+	putchar(' ');
+	rbench__print_pctls("anc_", res.anc, res.n);
+	printf(" dur_ns=%llu orig_dur_ns=%llu orig_n=%llu errors=%llu ops_per_s=%.0f\n",
+	       (unsigned long long)(res.last_start - res.first_start),
+	       (unsigned long long)(orig.last_start - orig.first_start),
+	       (unsigned long long)orig.data, (unsigned long long)res.errors,
+	       res.last_end > res.first_start
+		       ? (double)res.data * 1e9 / (double)(res.last_end - res.first_start)
+		       : 0.0);
+	free(res.late);
+	free(res.anc);
+	return 0;
+}

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ceiling.c - the throughput ceiling of a replayer: the trace's reads and writes, loaded into
+ * memory first, issued back to back with pread64/pwrite64 by one thread per trace thread.
+ * Nothing is measured or recorded per op; only the loop is timed.
+ *
+ * usage: ceiling [--prepare] TRACE TARGET_DIR
+ *   Files are TARGET_DIR + the recorded path; missing or short ones are created and filled
+ *   with non-zero data up to the extent the trace touches.
+ *   --prepare: only create the files (for peers such as fio that need them in place).
+ * prints: ops=.. ns=.. ops_per_s=..
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reel.h"
+#include "rbench.h"
+
+struct ceil_thread {
+	pthread_t pt;
+	const struct rbench_thread *th;
+	const int *fds;
+	pthread_barrier_t *go;
+	uint64_t end_ns;
+	int err;
+};
+
+static int mkdirs(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(path, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return 0;
+}
+
+static int prepare(const char *path, uint64_t extent)
+{
+	static char fill[1 << 20];
+	struct stat st;
+	int fd;
+
+	if (!stat(path, &st) && (uint64_t)st.st_size >= extent)
+		return 0;
+	memset(fill, 0x5a, sizeof(fill));
+	fd = open(path, O_WRONLY | O_CREAT, 0644);
+	if (fd < 0)
+		return -errno;
+	for (uint64_t off = 0; off < extent; off += sizeof(fill)) {
+		if (pwrite(fd, fill, sizeof(fill), (off_t)off) != (ssize_t)sizeof(fill)) {
+			close(fd);
+			return -EIO;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+static void *ceil_run(void *arg)
+{
+	struct ceil_thread *c = arg;
+	size_t max = 4096;
+	char *buf;
+
+	for (size_t i = 0; i < c->th->n; i++)
+		if (c->th->ops[i].len > max)
+			max = c->th->ops[i].len;
+	if (posix_memalign((void **)&buf, 4096, max)) {
+		c->err = -ENOMEM;
+		pthread_barrier_wait(c->go);
+		return NULL;
+	}
+	memset(buf, 0xa5, max);
+	pthread_barrier_wait(c->go);
+	for (size_t i = 0; i < c->th->n; i++) {
+		const struct rbench_op *o = &c->th->ops[i];
+		ssize_t r = o->is_write ? pwrite(c->fds[o->file], buf, o->len, (off_t)o->offset)
+					: pread(c->fds[o->file], buf, o->len, (off_t)o->offset);
+
+		if (r < 0 && !c->err)
+			c->err = -errno;
+	}
+	c->end_ns = rbench__now_ns();
+	free(buf);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct ceil_thread *ct;
+	struct rbench_trace t;
+	pthread_barrier_t go;
+	uint64_t t0, end = 0;
+	char path[PATH_MAX];
+	int *fds, err, prep_only = 0;
+
+	if (argc == 4 && !strcmp(argv[1], "--prepare")) {
+		prep_only = 1;
+		argv++;
+		argc--;
+	}
+	if (argc != 3) {
+		fprintf(stderr, "usage: ceiling [--prepare] TRACE TARGET_DIR\n");
+		return 2;
+	}
+	err = rbench_trace__load(argv[1], &t);
+	if (err) {
+		fprintf(stderr, "ceiling: failed to read %s: %s\n", argv[1], reel_strerror(err));
+		return 1;
+	}
+	fds = calloc(t.nfiles + 1, sizeof(*fds));
+	ct = calloc(t.nthreads + 1, sizeof(*ct));
+	if (!fds || !ct) {
+		fprintf(stderr, "ceiling: failed to allocate: out of memory\n");
+		return 1;
+	}
+	for (size_t i = 0; i < t.nfiles; i++) {
+		snprintf(path, sizeof(path), "%s/%s", argv[2], t.files[i]);
+		err = mkdirs(path);
+		if (!err)
+			err = prepare(path, t.file_extent[i]);
+		fds[i] = err ? -1 : open(path, O_RDWR);
+		if (fds[i] < 0) {
+			fprintf(stderr, "ceiling: failed to prepare %s: %s\n", path,
+				strerror(err ? -err : errno));
+			return 1;
+		}
+	}
+	if (prep_only)
+		return 0;
+	pthread_barrier_init(&go, NULL, (unsigned)t.nthreads + 1);
+	for (size_t i = 0; i < t.nthreads; i++) {
+		ct[i] = (struct ceil_thread){ .th = &t.threads[i], .fds = fds, .go = &go };
+		if (pthread_create(&ct[i].pt, NULL, ceil_run, &ct[i])) {
+			fprintf(stderr, "ceiling: failed to start a thread\n");
+			return 1;
+		}
+	}
+	pthread_barrier_wait(&go);
+	t0 = rbench__now_ns();
+	for (size_t i = 0; i < t.nthreads; i++) {
+		pthread_join(ct[i].pt, NULL);
+		if (ct[i].err) {
+			fprintf(stderr, "ceiling: failed to replay: %s\n", strerror(-ct[i].err));
+			return 1;
+		}
+		if (ct[i].end_ns > end)
+			end = ct[i].end_ns;
+	}
+	printf("ops=%zu ns=%llu ops_per_s=%.0f\n", t.nops, (unsigned long long)(end - t0),
+	       end > t0 ? (double)t.nops * 1e9 / (double)(end - t0) : 0.0);
+	for (size_t i = 0; i < t.nfiles; i++)
+		close(fds[i]);
+	free(fds);
+	free(ct);
+	rbench_trace__free(&t);
+	return 0;
+}

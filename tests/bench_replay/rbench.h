@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rbench.h - helpers shared by the replay benchmarks' C programs: a trace loaded per thread
+ * (data ops only, with the file each op touches), nearest-rank percentiles, a clock.
+ *
+ * The benchmarks' peers (sleep_floor, ceiling) must issue exactly the schedule and the ops
+ * that ioreel replays, so they read the same trace through the format library instead of
+ * regenerating it.
+ */
+#ifndef IOREEL_RBENCH_H
+#define IOREEL_RBENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+struct rbench_op {
+	uint64_t start_ns; /* trace time of the original op */
+	uint64_t offset;
+	uint32_t len;
+	uint16_t file; /* index into rbench_trace.files */
+	uint8_t is_write;
+};
+
+struct rbench_thread {
+	uint32_t tid;
+	struct rbench_op *ops;
+	size_t n, cap;
+};
+
+struct rbench_trace {
+	struct rbench_thread *threads;
+	size_t nthreads;
+	char **files; /* paths as recorded (absolute, under the fake root) */
+	uint64_t *file_extent; /* highest offset + len touched per file */
+	size_t nfiles;
+	uint64_t first_start_ns, last_start_ns, last_end_ns;
+	size_t nops; /* data ops */
+};
+
+/* Loads the reads and writes of a trace; 0 or -errno / -REEL_E_*. */
+int rbench_trace__load(const char *path, struct rbench_trace *t);
+void rbench_trace__free(struct rbench_trace *t);
+
+/* Sorts v in place and returns its nearest-rank p-quantile (0 < p <= 1); 0 when n == 0. */
+int64_t rbench__pctl_sorted(const int64_t *v, size_t n, double p);
+void rbench__sort(int64_t *v, size_t n);
+
+static inline uint64_t rbench__now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Prints "n=.. p50_ns=.. p99_ns=.. max_ns=.." for v (sorted in place), no newline. */
+void rbench__print_pctls(const char *prefix, int64_t *v, size_t n);
+
+#endif /* IOREEL_RBENCH_H */

@@ -1,0 +1,102 @@
+#!/bin/bash
+# throughput.sh - ops/s of "ioreel replay --timing afap" against a plain pread64 loop (the
+# ceiling) and fio, in the same run.
+#
+#   bash tests/bench_replay/throughput.sh          # short form (CI, label bench): 1 M ops, 3 reps
+#   bash tests/bench_replay/throughput.sh --full   # full form: 2 M ops, 5 reps
+#
+# The traces (gen_trace --mode afap): N 4 KiB pread64 at random aligned offsets in one 64 MiB
+# file per thread, page-cached on tmpfs; once with 1 thread, once with 2 threads (N in total).
+# Rows, each the median over the repetitions:
+#   ceiling       ceiling.c: the trace's ops loaded into memory, then issued back to back with
+#                 pread64 by one thread per trace thread; only the loop is timed
+#   ioreel afap   ioreel replay --timing afap; ops/s over the replay itself (result trace:
+#                 first start .. last end); the wall time of the whole command (trace
+#                 loading, file preparation, result writing included) is shown beside it
+#   fio           "ioreel export fio" + fio with replay_no_stall=1 (each job's file redirected
+#                 to the same target file); ops/s = read IOPS from fio's terse
+#                 output, --group_reporting: all ops over the longest job's runtime)
+# Targets: ioreel >= 95 % of the ceiling, and a ratio to the ceiling no lower than fio's.
+# Missed targets print "TARGET MISSED:" and do not fail; a broken run exits 1; 77: no replay.
+set -u
+source "$(dirname "$0")/rbench_lib.sh"
+rb_init throughput "$@"
+
+if [ "$RB_FULL" = 1 ]; then
+	OPS=2000000 REPS=5
+else
+	OPS=1000000 REPS=3
+fi
+S=$RB_SCRATCH
+SIZE=$((64 << 20))
+rb_say "trace: $OPS x 4 KiB pread64 (afap), one 64 MiB file per thread on tmpfs; $REPS reps"
+rb_say ""
+rb_say "$(printf '%-9s | %-24s | %12s | %8s | %s' threads config 'ops/s' 'vs ceil' 'notes')"
+
+for thr in 1 2; do
+	T=$S/t$thr.reel
+	"$RBENCH_BIN/gen_trace" --mode afap -o "$T" -t "$thr" -n "$OPS" -s "$SIZE" --seed "$thr" ||
+		rb_fail "gen_trace"
+	CE=() IO=() WALL=() FI=()
+	fio_ok=1
+	rb_fio_job "$T" "$S/fio" "$S/fiotgt" replay_no_stall=1 || fio_ok=0
+	for r in $(seq "$REPS"); do
+		l=$("$RBENCH_BIN/ceiling" "$T" "$S/ceiltgt") || rb_fail "ceiling"
+		CE+=("$(rb_kv "$l" ops_per_s)")
+
+		rm -rf "$S/tgt" "$S/res.reel"
+		mkdir -p "$S/tgt"
+		t0=$(date +%s%N)
+		"$IOREEL" replay "$T" --target "$S/tgt" --timing afap -o "$S/res.reel" \
+			>"$S/replay.log" 2>&1 || { tail -5 "$S/replay.log" >&2; rb_fail "ioreel replay"; }
+		t1=$(date +%s%N)
+		l=$("$RBENCH_BIN/bench_stats" result "$T" "$S/res.reel") || rb_fail "bench_stats"
+		[ "$(rb_kv "$l" n)" = "$OPS" ] || rb_fail "replay issued $(rb_kv "$l" n) of $OPS ops"
+		[ "$(rb_kv "$l" errors)" = 0 ] || rb_fail "replay had $(rb_kv "$l" errors) failed ops"
+		IO+=("$(rb_kv "$l" ops_per_s)")
+		WALL+=("$(awk -v n="$OPS" -v ns=$((t1 - t0)) 'BEGIN { printf "%.0f", n * 1e9 / ns }')")
+
+		if [ $fio_ok = 1 ]; then
+			(cd "$S/fio" && fio --group_reporting --output-format=terse --terse-version=3 \
+				--output="$S/fio.out" job.fio) >"$S/fio.log" 2>&1 ||
+				{ tail -5 "$S/fio.log" >&2; rb_fail "fio"; }
+			# terse v3: field 6 read KiB, field 8 read IOPS, per job
+			FI+=("$(awk -F';' '{ kb += $6; iops += $8 } END { printf "%.0f %.0f", iops, kb / 4 }' \
+				"$S/fio.out")")
+			[ "${FI[-1]#* }" = "$OPS" ] || rb_fail "fio read ${FI[-1]#* } of $OPS ops"
+			FI[-1]=${FI[-1]% *}
+		fi
+		echo "threads $thr rep $r: ceiling ${CE[-1]} ioreel ${IO[-1]} (wall ${WALL[-1]})" \
+			"fio ${FI[-1]:-}" >>"$RB_OUT"
+	done
+	ce=$(rb_median "${CE[@]}")
+	io=$(rb_median "${IO[@]}")
+	wall=$(rb_median "${WALL[@]}")
+	rb_say "$(printf '%-9s | %-24s | %12s | %8s |' "$thr" "ceiling (pread64 loop)" "$ce" 1.00)"
+	rb_say "$(printf '%-9s | %-24s | %12s | %8s | whole command: %s ops/s' "$thr" \
+		"ioreel replay afap" "$io" "$(rb_ratio "$io" "$ce")" "$wall")"
+	if [ $fio_ok = 1 ]; then
+		fi=$(rb_median "${FI[@]}")
+		rb_say "$(printf '%-9s | %-24s | %12s | %8s |' "$thr" "fio replay_no_stall=1" "$fi" \
+			"$(rb_ratio "$fi" "$ce")")"
+	else
+		fi=""
+		rb_say "$(printf '%-9s | %-24s | %12s | %8s | %s' "$thr" fio - - "$(cat "$S/fio/note")")"
+	fi
+	eval "CE_$thr=$ce IO_$thr=$io FI_$thr=$fi"
+done
+
+rb_say ""
+for thr in 1 2; do
+	ce=$(eval echo "\$CE_$thr") io=$(eval echo "\$IO_$thr") fi=$(eval echo "\$FI_$thr")
+	rb_check "$(rb_le "$(awk -v c="$ce" 'BEGIN { print 0.95 * c }')" "$io" && echo 1)" \
+		"$thr thread(s): ioreel >= 95 % of the ceiling" "$(rb_ratio "$io" "$ce")x"
+	if [ -n "$fi" ]; then
+		rb_check "$(rb_le "$fi" "$io" && echo 1)" \
+			"$thr thread(s): ioreel's ratio to the ceiling no lower than fio's" \
+			"ioreel $(rb_ratio "$io" "$ce") vs fio $(rb_ratio "$fi" "$ce")"
+	else
+		rb_say "TARGET NOT MEASURED: $thr thread(s): ratio vs fio's (fio did not run)"
+	fi
+done
+echo "results: $RB_OUT"

@@ -1,0 +1,570 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wl_sync.c - the synchronous mix: one function per op (issue it, keep the position book,
+ * log it), and the rounds a worker thread runs with them.
+ *
+ * read/write/readv/writev and preadv2/pwritev2 with offset -1 carry no offset: the position
+ * they used is kept here by hand per open file description (dup'd fds share one), and for
+ * O_APPEND writes it is the end of file, not the position. --verify checks the book against
+ * /proc/self/fdinfo after each of them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+
+#include "ioworkload.h"
+
+char wl_pat[65536] __attribute__((aligned(4096)));
+#define pat wl_pat
+
+static void verify_pos(int fd, const struct ofd *o, const char *what)
+{
+	char name[64], buf[512], *p;
+	long long pos;
+	ssize_t n;
+	int f;
+
+	if (!wl_opt.verify)
+		return;
+	snprintf(name, sizeof(name), "/proc/self/fdinfo/%d", fd);
+	f = open(name, O_RDONLY);
+	if (f < 0)
+		wl__die("verify: open %s: %s", name, strerror(errno));
+	n = read(f, buf, sizeof(buf) - 1);
+	close(f);
+	if (n <= 0)
+		wl__die("verify: read %s", name);
+	buf[n] = 0;
+	p = strstr(buf, "pos:");
+	if (!p || sscanf(p + 4, "%lld", &pos) != 1)
+		wl__die("verify: no pos in %s", name);
+	if (pos != o->pos)
+		wl__die("verify: after %s on fd %d (%s): position %lld, bookkept %" PRId64, what,
+			fd, o->path, pos, o->pos);
+}
+
+static int64_t iov_total(const struct iovec *iov, int n)
+{
+	int64_t t = 0;
+
+	for (int i = 0; i < n; i++)
+		t += iov[i].iov_len;
+	return t;
+}
+
+/* The position a positionless write uses: the end of file when O_APPEND. */
+static int64_t wpos(const struct ofd *o)
+{
+	return o->append ? o->size : o->pos;
+}
+
+static void after_write(struct ofd *o, int64_t used, long ret)
+{
+	if (ret <= 0)
+		return;
+	o->pos = used + ret;
+	if (o->append || used + ret > o->size)
+		o->size = used + ret;
+}
+
+long wl__read(int fd, struct ofd *o, void *buf, size_t len)
+{
+	int64_t used = o->pos;
+	long r = SC(SYS_read, fd, buf, len);
+
+	if (r > 0)
+		o->pos += r;
+	EMIT(.op = "read", .path = o->path, .fd = fd, .off = used, .len = len, .ret = r,
+	     .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET);
+	verify_pos(fd, o, "read");
+	return r;
+}
+
+long wl__write(int fd, struct ofd *o, const void *buf, size_t len)
+{
+	int64_t used = wpos(o);
+	long r = SC(SYS_write, fd, buf, len);
+
+	after_write(o, used, r);
+	EMIT(.op = "write", .path = o->path, .fd = fd, .off = used, .len = len, .ret = r,
+	     .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET, .note = o->append ? "O_APPEND" : NULL);
+	verify_pos(fd, o, "write");
+	return r;
+}
+
+long wl__pread(int fd, struct ofd *o, void *buf, size_t len, int64_t off)
+{
+	long r = SC(SYS_pread64, fd, buf, len, off);
+
+	EMIT(.op = "pread64", .path = o->path, .fd = fd, .off = off, .len = len, .ret = r,
+	     .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET);
+	return r;
+}
+
+static long do_pwrite(int fd, struct ofd *o, const void *buf, size_t len, int64_t off)
+{
+	long r = SC(SYS_pwrite64, fd, buf, len, off);
+
+	if (r > 0 && off + r > o->size)
+		o->size = off + r;
+	EMIT(.op = "pwrite64", .path = o->path, .fd = fd, .off = off, .len = len, .ret = r,
+	     .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET);
+	return r;
+}
+
+static long do_readv(int fd, struct ofd *o, const struct iovec *iov, int n)
+{
+	int64_t used = o->pos;
+	long r = SC(SYS_readv, fd, iov, n);
+
+	if (r > 0)
+		o->pos += r;
+	EMIT(.op = "readv", .path = o->path, .fd = fd, .off = used, .len = iov_total(iov, n),
+	     .ret = r, .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET);
+	verify_pos(fd, o, "readv");
+	return r;
+}
+
+static long do_writev(int fd, struct ofd *o, const struct iovec *iov, int n)
+{
+	int64_t used = wpos(o);
+	long r = SC(SYS_writev, fd, iov, n);
+
+	after_write(o, used, r);
+	EMIT(.op = "writev", .path = o->path, .fd = fd, .off = used, .len = iov_total(iov, n),
+	     .ret = r, .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET);
+	verify_pos(fd, o, "writev");
+	return r;
+}
+
+/* The x86-64 preadv family splits the offset into low and high words. */
+static long do_preadv(int fd, struct ofd *o, const struct iovec *iov, int n, int64_t off)
+{
+	long r = SC(SYS_preadv, fd, iov, n, (unsigned long)off, 0UL);
+
+	EMIT(.op = "preadv", .path = o->path, .fd = fd, .off = off, .len = iov_total(iov, n),
+	     .ret = r, .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET);
+	return r;
+}
+
+static long do_pwritev(int fd, struct ofd *o, const struct iovec *iov, int n, int64_t off)
+{
+	long r = SC(SYS_pwritev, fd, iov, n, (unsigned long)off, 0UL);
+
+	if (r > 0 && off + r > o->size)
+		o->size = off + r;
+	EMIT(.op = "pwritev", .path = o->path, .fd = fd, .off = off, .len = iov_total(iov, n),
+	     .ret = r, .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET);
+	return r;
+}
+
+/* preadv2/pwritev2 with offset -1 use and move the file position, like readv/writev. */
+static long do_preadv2(int fd, struct ofd *o, const struct iovec *iov, int n, int64_t off,
+		       int flags)
+{
+	int64_t used = off == -1 ? o->pos : off;
+	long r = SC(SYS_preadv2, fd, iov, n, (unsigned long)off, 0UL, flags);
+
+	if (off == -1 && r > 0)
+		o->pos += r;
+	EMIT(.op = "preadv2", .path = o->path, .fd = fd, .off = used, .len = iov_total(iov, n),
+	     .ret = r, .flags = flags, .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET | H_FLAGS,
+	     .note = off == -1 ? "offset -1: file position" : NULL);
+	verify_pos(fd, o, "preadv2");
+	return r;
+}
+
+static long do_pwritev2(int fd, struct ofd *o, const struct iovec *iov, int n, int64_t off,
+			int flags)
+{
+	int64_t used = off == -1 ? wpos(o) : off;
+	long r = SC(SYS_pwritev2, fd, iov, n, (unsigned long)off, 0UL, flags);
+
+	if (off == -1)
+		after_write(o, used, r);
+	else if (r > 0 && off + r > o->size)
+		o->size = off + r;
+	EMIT(.op = "pwritev2", .path = o->path, .fd = fd, .off = used, .len = iov_total(iov, n),
+	     .ret = r, .flags = flags, .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET | H_FLAGS,
+	     .note = off == -1 ? "offset -1: file position" : NULL);
+	verify_pos(fd, o, "pwritev2");
+	return r;
+}
+
+long wl__lseek(int fd, struct ofd *o, int64_t off, int whence)
+{
+	long r = SC(SYS_lseek, fd, off, whence);
+
+	if (r >= 0)
+		o->pos = r;
+	EMIT(.op = "lseek", .path = o->path, .fd = fd, .off = off, .mode = whence, .ret = r,
+	     .has = H_PATH | H_FD | H_OFF | H_MODE | H_RET);
+	verify_pos(fd, o, "lseek");
+	return r;
+}
+
+static long do_fdop(const char *name, long nr, int fd, struct ofd *o)
+{
+	long r = SC(nr, fd);
+
+	EMIT(.op = name, .path = o->path, .fd = fd, .ret = r, .has = H_PATH | H_FD | H_RET);
+	return r;
+}
+
+long wl__close(int fd, struct ofd *o)
+{
+	return do_fdop("close", SYS_close, fd, o);
+}
+
+/* open family; abs is the path the kernel resolved, dirfd only for the log's reader. */
+int wl__open(struct ofd *o, const char *name, long nr, int dirfd, const char *rel, const char *abs,
+	     int flags, int mode)
+{
+	long r;
+	unsigned has = H_PATH | H_RET | H_FLAGS | H_MODE;
+
+	if (nr == SYS_open)
+		r = SC(SYS_open, rel, flags, mode);
+	else if (nr == SYS_creat)
+		r = SC(SYS_creat, rel, mode), has &= ~H_FLAGS;
+	else
+		r = SC(SYS_openat, dirfd, rel, flags, mode);
+	if ((flags & O_CREAT) == 0 && nr != SYS_creat)
+		has &= ~H_MODE;
+	memset(o, 0, sizeof(*o));
+	snprintf(o->path, sizeof(o->path), "%s", abs);
+	o->append = flags & O_APPEND;
+	EMIT(.op = name, .path = abs, .ret = r, .flags = flags, .mode = mode, .has = has,
+	     .dirfd = nr == SYS_openat ? dirfd : 0);
+	return r;
+}
+
+static int do_openat2(struct ofd *o, int dirfd, const char *rel, const char *abs, int flags,
+		      uint64_t resolve)
+{
+	struct open_how how = {.flags = flags, .resolve = resolve};
+	long r = SC(SYS_openat2, dirfd, rel, &how, sizeof(how));
+
+	memset(o, 0, sizeof(*o));
+	snprintf(o->path, sizeof(o->path), "%s", abs);
+	EMIT(.op = "openat2", .path = abs, .ret = r, .flags = flags, .dirfd = dirfd,
+	     .has = H_PATH | H_RET | H_FLAGS);
+	return r;
+}
+
+/* Ops on a path alone (stat, unlink, mkdir, ...). */
+static long do_pathop(const char *name, long r, const char *abs, unsigned extra, int mode,
+		      int dirfd)
+{
+	EMIT(.op = name, .path = abs, .ret = r, .mode = mode, .dirfd = dirfd,
+	     .has = H_PATH | H_RET | extra);
+	return r;
+}
+
+/* ---- the mix one worker thread runs, round after round ---- */
+
+/* Thread-unique fd numbers for dup2/dup3/F_DUPFD: no other thread's fds get this high. */
+static int hi_fd(const struct worker *w, int i)
+{
+	return 400 + w->idx * 16 + i;
+}
+
+/* data<round>: every read/write flavour, positions moved by lseek and by dup'd fds. */
+static void round_data(struct worker *w, int dirfd, int round)
+{
+	char rel[64], abs[PATH_MAX], buf[16384];
+	struct iovec wv[2] = {{pat, 1000}, {pat + 1000, 3096}};
+	struct iovec rv[2] = {{buf, 512}, {buf + 512, 1536}};
+	struct ofd o;
+	int fd, d1, d2, d3, d4;
+	void *map;
+	long r;
+
+	snprintf(rel, sizeof(rel), "data%d", round);
+	wl__join(abs, w->dir, rel);
+	fd = wl__open(&o, "openat", SYS_openat, dirfd, rel, abs, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		wl__die("openat %s: %s", abs, strerror(-fd));
+
+	wl__write(fd, &o, pat, 8192);
+	do_pwrite(fd, &o, pat, 4096, 16384);
+	do_writev(fd, &o, wv, 2);
+	do_pwritev(fd, &o, wv, 2, 20480);
+	do_pwritev2(fd, &o, wv, 2, 24576, 0);
+	do_pwritev2(fd, &o, wv, 2, -1, 0);
+	wl__lseek(fd, &o, 0, SEEK_SET);
+	wl__read(fd, &o, buf, 4096);
+	do_readv(fd, &o, rv, 2);
+	wl__pread(fd, &o, buf, 4096, 8192);
+	do_preadv(fd, &o, rv, 2, 100);
+	do_preadv2(fd, &o, rv, 2, 4096, 0);
+	do_preadv2(fd, &o, rv, 2, -1, 0);
+	wl__lseek(fd, &o, 100, SEEK_CUR);
+	wl__read(fd, &o, buf, 3000);
+	wl__lseek(fd, &o, -10, SEEK_END);
+	wl__read(fd, &o, buf, 4096); /* short read at the end */
+	wl__read(fd, &o, buf, 4096); /* 0 at end of file */
+	wl__pread(fd, &o, buf, 4096, 1 << 20);
+
+	do_fdop("fsync", SYS_fsync, fd, &o);
+	do_fdop("fdatasync", SYS_fdatasync, fd, &o);
+	r = SC(SYS_sync_file_range, fd, 0L, 4096L, SYNC_FILE_RANGE_WRITE);
+	EMIT(.op = "sync_file_range", .path = o.path, .fd = fd, .off = 0, .len = 4096,
+	     .flags = SYNC_FILE_RANGE_WRITE, .ret = r,
+	     .has = H_PATH | H_FD | H_OFF | H_LEN | H_FLAGS | H_RET);
+	if (round == 0)
+		do_fdop("syncfs", SYS_syncfs, fd, &o);
+
+	{
+		struct stat st;
+
+		r = SC(SYS_fstat, fd, &st);
+		EMIT(.op = "fstat", .path = o.path, .fd = fd, .ret = r,
+		     .has = H_PATH | H_FD | H_RET);
+		/* What glibc 2.36's fstat() issues: newfstatat(fd, "", AT_EMPTY_PATH). */
+		r = SC(SYS_newfstatat, fd, "", &st, AT_EMPTY_PATH);
+		EMIT(.op = "newfstatat", .alt_op = "fstat", .path = o.path, .fd = fd, .ret = r,
+		     .flags = AT_EMPTY_PATH, .has = H_PATH | H_FD | H_RET,
+		     .note = "fstat as glibc issues it");
+	}
+
+	r = SC(SYS_ftruncate, fd, 32768L);
+	EMIT(.op = "ftruncate", .path = o.path, .fd = fd, .len = 32768, .ret = r,
+	     .has = H_PATH | H_FD | H_LEN | H_RET);
+	r = SC(SYS_fallocate, fd, 0, 32768L, 65536L);
+	EMIT(.op = "fallocate", .path = o.path, .fd = fd, .mode = 0, .off = 32768, .len = 65536,
+	     .ret = r, .has = H_PATH | H_FD | H_MODE | H_OFF | H_LEN | H_RET);
+	r = SC(SYS_fallocate, fd, FALLOC_FL_KEEP_SIZE, 1L << 20, 4096L);
+	EMIT(.op = "fallocate", .path = o.path, .fd = fd, .mode = FALLOC_FL_KEEP_SIZE,
+	     .off = 1 << 20, .len = 4096, .ret = r,
+	     .has = H_PATH | H_FD | H_MODE | H_OFF | H_LEN | H_RET);
+	r = SC(SYS_fadvise64, fd, 0L, 8192L, POSIX_FADV_WILLNEED);
+	EMIT(.op = "fadvise64", .path = o.path, .fd = fd, .off = 0, .len = 8192,
+	     .mode = POSIX_FADV_WILLNEED, .ret = r,
+	     .has = H_PATH | H_FD | H_OFF | H_LEN | H_MODE | H_RET);
+
+	/* dup'd fds share the position with fd */
+	wl__lseek(fd, &o, 0, SEEK_SET);
+	d1 = SC(SYS_dup, fd);
+	EMIT(.op = "dup", .path = o.path, .fd = fd, .ret = d1, .has = H_PATH | H_FD | H_RET);
+	d2 = SC(SYS_dup2, fd, hi_fd(w, 0));
+	EMIT(.op = "dup2", .path = o.path, .fd = fd, .fd2 = hi_fd(w, 0), .ret = d2,
+	     .has = H_PATH | H_FD | H_FD2 | H_RET);
+	d3 = SC(SYS_dup3, fd, hi_fd(w, 1), O_CLOEXEC);
+	EMIT(.op = "dup3", .path = o.path, .fd = fd, .fd2 = hi_fd(w, 1), .flags = O_CLOEXEC,
+	     .ret = d3, .has = H_PATH | H_FD | H_FD2 | H_FLAGS | H_RET);
+	d4 = SC(SYS_fcntl, fd, F_DUPFD, hi_fd(w, 2));
+	EMIT(.op = "fcntl_dupfd", .path = o.path, .fd = fd, .fd2 = hi_fd(w, 2), .ret = d4,
+	     .has = H_PATH | H_FD | H_RET, .note = "F_DUPFD (fd2: lowest fd asked)");
+	if (d1 < 0 || d2 < 0 || d3 < 0 || d4 < 0)
+		wl__die("dup: %d %d %d %d", d1, d2, d3, d4);
+	wl__read(d1, &o, buf, 1000);
+	wl__read(d2, &o, buf, 1000);
+	wl__write(d3, &o, pat, 1000);
+	wl__read(d4, &o, buf, 1000);
+	wl__pread(d2, &o, buf, 512, 4096);
+	wl__close(d1, &o);
+	wl__close(d2, &o);
+	wl__close(d3, &o);
+	wl__close(d4, &o);
+	wl__read(fd, &o, buf, 96); /* the position moved through the dups */
+
+	r = SC(SYS_mmap, NULL, 8192L, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 4096L);
+	map = r < 0 ? MAP_FAILED : (void *)r;
+	EMIT(.op = "mmap", .path = o.path, .fd = fd, .off = 4096, .len = 8192, .ret = r,
+	     .mode = PROT_READ | PROT_WRITE, .flags = MAP_SHARED,
+	     .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET | H_MODE | H_FLAGS);
+	if (map == MAP_FAILED)
+		wl__die("mmap: %s", strerror(-r));
+	memset(map, 'm', 100);
+	r = SC(SYS_msync, map, 8192L, MS_SYNC);
+	EMIT(.op = "msync", .path = o.path, .aux = (uintptr_t)map, .len = 8192, .flags = MS_SYNC,
+	     .ret = r, .has = H_PATH | H_AUX | H_LEN | H_FLAGS | H_RET);
+	munmap(map, 8192);
+	wl__close(fd, &o);
+	/* the fd was just closed: -EBADF, and no file to name */
+	r = SC(SYS_close, fd);
+	EMIT(.op = "close", .fd = fd, .ret = r, .has = H_FD | H_RET);
+}
+
+/* Metadata on data<round>, then the rename chain that leaves final<round>. */
+static void round_meta(struct worker *w, int dirfd, int round)
+{
+	char rel[PATH_MAX], rel2[PATH_MAX], abs[PATH_MAX], abs2[PATH_MAX], a[64], b[64];
+	struct statx stx;
+	struct stat st;
+	struct ofd o;
+	long r;
+
+	snprintf(rel, sizeof(rel), "%s/data%d", w->rel, round);
+	wl__join(abs, wl_opt.root, rel);
+	snprintf(a, sizeof(a), "data%d", round);
+
+	r = SC(SYS_stat, rel, &st);
+	do_pathop("stat", r, abs, 0, 0, 0);
+	r = SC(SYS_lstat, rel, &st);
+	do_pathop("lstat", r, abs, 0, 0, 0);
+	r = SC(SYS_newfstatat, dirfd, a, &st, 0);
+	do_pathop("newfstatat", r, abs, 0, 0, dirfd);
+	r = SC(SYS_statx, dirfd, a, 0, STATX_BASIC_STATS, &stx);
+	do_pathop("statx", r, abs, 0, 0, dirfd);
+	r = SC(SYS_access, rel, R_OK);
+	do_pathop("access", r, abs, H_MODE, R_OK, 0);
+	r = SC(SYS_faccessat, dirfd, a, W_OK);
+	do_pathop("faccessat", r, abs, H_MODE, W_OK, dirfd);
+
+	snprintf(rel2, sizeof(rel2), "%s/missing%d", w->rel, round);
+	wl__join(abs2, wl_opt.root, rel2);
+	r = SC(SYS_stat, rel2, &st);
+	do_pathop("stat", r, abs2, 0, 0, 0);				   /* -ENOENT */
+	wl__open(&o, "open", SYS_open, AT_FDCWD, rel2, abs2, O_RDONLY, 0); /* -ENOENT */
+
+	snprintf(rel2, sizeof(rel2), "%s/ren%d", w->rel, round);
+	wl__join(abs2, wl_opt.root, rel2);
+	r = SC(SYS_rename, rel, rel2);
+	EMIT(.op = "rename", .path = abs, .path2 = abs2, .ret = r, .has = H_PATH | H_PATH2 | H_RET);
+
+	snprintf(a, sizeof(a), "ren%d", round);
+	snprintf(b, sizeof(b), "ren2_%d", round);
+	wl__join(abs, w->dir, a);
+	wl__join(abs2, w->dir, b);
+	r = SC(SYS_renameat, dirfd, a, dirfd, b);
+	EMIT(.op = "renameat", .path = abs, .path2 = abs2, .ret = r, .dirfd = dirfd,
+	     .has = H_PATH | H_PATH2 | H_RET);
+
+	snprintf(a, sizeof(a), "final%d", round);
+	wl__join(abs, w->dir, a);
+	r = SC(SYS_renameat2, dirfd, b, dirfd, a, RENAME_NOREPLACE);
+	EMIT(.op = "renameat2", .path = abs2, .path2 = abs, .ret = r, .dirfd = dirfd,
+	     .flags = RENAME_NOREPLACE, .has = H_PATH | H_PATH2 | H_RET | H_FLAGS);
+
+	/* truncate by path: final<round> shrinks to 4 KiB */
+	snprintf(rel, sizeof(rel), "%s/final%d", w->rel, round);
+	r = SC(SYS_truncate, rel, 4096L);
+	EMIT(.op = "truncate", .path = abs, .len = 4096, .ret = r, .has = H_PATH | H_LEN | H_RET);
+}
+
+/*
+ * creat, O_APPEND (where an lseek does not move the write), openat2, a directory made,
+ * listed and removed, unlinks, and an O_DIRECT attempt (tmpfs may say EINVAL: logged).
+ */
+static void round_files(struct worker *w, int dirfd, int round)
+{
+	char rel[PATH_MAX], abs[PATH_MAX], abs2[PATH_MAX], a[64], buf[8192];
+	struct ofd o;
+	int fd;
+	long r;
+
+	snprintf(rel, sizeof(rel), "%s/c%d", w->rel, round);
+	wl__join(abs, wl_opt.root, rel);
+	fd = wl__open(&o, "creat", SYS_creat, AT_FDCWD, rel, abs, 0, 0600);
+	if (fd >= 0) {
+		wl__write(fd, &o, pat, 100);
+		wl__close(fd, &o);
+	}
+
+	snprintf(rel, sizeof(rel), "%s/append%d", w->rel, round);
+	wl__join(abs, wl_opt.root, rel);
+	fd = wl__open(&o, "open", SYS_open, AT_FDCWD, rel, abs,
+		      O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+	if (fd < 0)
+		wl__die("open %s: %s", abs, strerror(-fd));
+	wl__write(fd, &o, pat, 300);
+	wl__write(fd, &o, pat, 200);
+	wl__lseek(fd, &o, 0, SEEK_SET);
+	wl__write(fd, &o, pat, 100); /* lands at 500, not at 0 */
+	wl__close(fd, &o);
+
+	snprintf(a, sizeof(a), "final%d", round);
+	wl__join(abs, w->dir, a);
+	fd = do_openat2(&o, dirfd, a, abs, O_RDONLY, RESOLVE_BENEATH);
+	if (fd >= 0) {
+		wl__read(fd, &o, buf, 8192);
+		wl__close(fd, &o);
+	}
+	snprintf(a, sizeof(a), "missing%d", round);
+	wl__join(abs, w->dir, a);
+	do_openat2(&o, dirfd, a, abs, O_RDONLY, RESOLVE_BENEATH); /* -ENOENT */
+
+	/* a directory with one file, listed with getdents64, then removed */
+	snprintf(a, sizeof(a), "d%d", round);
+	wl__join(abs, w->dir, a);
+	r = SC(SYS_mkdirat, dirfd, a, 0700);
+	do_pathop("mkdirat", r, abs, H_MODE, 0700, dirfd);
+	r = SC(SYS_mkdirat, dirfd, a, 0700);
+	do_pathop("mkdirat", r, abs, H_MODE, 0700, dirfd); /* -EEXIST */
+	snprintf(a, sizeof(a), "d%d/f", round);
+	wl__join(abs2, w->dir, a);
+	fd = wl__open(&o, "openat", SYS_openat, dirfd, a, abs2, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd >= 0)
+		wl__close(fd, &o);
+	snprintf(a, sizeof(a), "d%d", round);
+	fd = wl__open(&o, "openat", SYS_openat, dirfd, a, abs, O_RDONLY | O_DIRECTORY, 0);
+	if (fd >= 0) {
+		do {
+			r = SC(SYS_getdents64, fd, buf, sizeof(buf));
+			EMIT(.op = "getdents64", .path = o.path, .fd = fd, .len = sizeof(buf),
+			     .ret = r, .has = H_PATH | H_FD | H_LEN | H_RET);
+		} while (r > 0);
+		wl__close(fd, &o);
+	}
+	snprintf(a, sizeof(a), "d%d/f", round);
+	r = SC(SYS_unlinkat, dirfd, a, 0);
+	EMIT(.op = "unlinkat", .path = abs2, .ret = r, .dirfd = dirfd, .flags = 0,
+	     .has = H_PATH | H_RET | H_FLAGS);
+	snprintf(rel, sizeof(rel), "%s/d%d", w->rel, round);
+	if (round % 2 == 0) {
+		r = SC(SYS_rmdir, rel);
+		do_pathop("rmdir", r, abs, 0, 0, 0);
+	} else {
+		snprintf(a, sizeof(a), "d%d", round);
+		r = SC(SYS_unlinkat, dirfd, a, AT_REMOVEDIR);
+		EMIT(.op = "unlinkat", .path = abs, .ret = r, .dirfd = dirfd, .flags = AT_REMOVEDIR,
+		     .has = H_PATH | H_RET | H_FLAGS);
+	}
+
+	snprintf(rel, sizeof(rel), "%s/c%d", w->rel, round);
+	wl__join(abs, wl_opt.root, rel);
+	r = SC(SYS_unlink, rel);
+	do_pathop("unlink", r, abs, 0, 0, 0);
+	r = SC(SYS_unlink, rel);
+	do_pathop("unlink", r, abs, 0, 0, 0); /* -ENOENT */
+	r = SC(SYS_mkdir, w->rel, 0755);
+	wl__join(abs, wl_opt.root, w->rel);
+	do_pathop("mkdir", r, abs, H_MODE, 0755, 0); /* -EEXIST */
+
+	/* O_DIRECT: aligned buffer and length; then a misaligned length, which fails */
+	if (round == 0) {
+		const char *root = wl_opt.shm_dir ? wl_opt.shm_root : wl_opt.root;
+
+		snprintf(a, sizeof(a), "direct_p%dt%d", w->proc, w->idx);
+		wl__join(abs, root, a);
+		fd = wl__open(&o, "openat", SYS_openat, AT_FDCWD, abs, abs,
+			      O_RDWR | O_CREAT | O_DIRECT, 0644);
+		if (fd >= 0) {
+			char *dbuf = aligned_alloc(4096, 4096);
+
+			if (!dbuf)
+				wl__die("out of memory");
+			do_pwrite(fd, &o, pat, 4096, 0);
+			wl__pread(fd, &o, dbuf, 4096, 0);
+			wl__pread(fd, &o, dbuf, 100, 0);
+			wl__close(fd, &o);
+			free(dbuf);
+		}
+	}
+}
+
+void wl_sync__round(struct worker *w, int dirfd, int round)
+{
+	round_data(w, dirfd, round);
+	round_meta(w, dirfd, round);
+	round_files(w, dirfd, round);
+}
