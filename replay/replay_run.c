@@ -981,6 +981,7 @@ static void run__summary(struct run *run, struct replay_summary *s)
 
 	for (int k = 0; k < REPLAY_FAIL__COUNT; k++)
 		s->fail[k] = atomic_load(&run->fail[k]);
+	s->noop_closes = atomic_load(&run->noop_closes);
 	s->direct_dropped = atomic_load(&run->direct_dropped);
 	s->direct_failed = atomic_load(&run->direct_failed);
 	s->ops_issued = atomic_load(&run->ops_issued);

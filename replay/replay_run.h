@@ -133,6 +133,7 @@ struct run {
 	struct replay_summary *sum;
 	unsigned notices[REPLAY_FAIL__COUNT + 1];
 	_Atomic uint64_t fail[REPLAY_FAIL__COUNT];
+	_Atomic uint64_t noop_closes;
 	_Atomic uint64_t direct_dropped, direct_failed, ops_issued, failures;
 	_Atomic int64_t last_lateness;
 	_Atomic int stop;
