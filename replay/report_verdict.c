@@ -173,8 +173,9 @@ static int order_files(struct report *rep)
 
 	/* --by file rows: each file's op types by their time there. */
 	for (size_t i = 0; i < o->nfiles; i++)
-		qsort(o->files[i]->kinds, o->files[i]->nkinds, sizeof(struct report_fkind),
-		      cmp_fkind_total);
+		if (o->files[i]->nkinds > 1)
+			qsort(o->files[i]->kinds, o->files[i]->nkinds,
+			      sizeof(struct report_fkind), cmp_fkind_total);
 	size_t *idx = malloc((o->nfiles ? o->nfiles : 1) * sizeof(*idx));
 	if (!idx)
 		return -ENOMEM;
