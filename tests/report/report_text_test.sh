@@ -30,6 +30,8 @@ expect "fsync row of the original" '^fsync +#0 original +1000 '
 expect "async rows" '^uring_read +#0 original +200 '
 expect "hot files" '^ +[0-9.]+% +[0-9.]+ s +[0-9]+ ops  /data/db/wal'
 expect "non-file ops said" '100 non-file ops left out'
+expect "new failures said" '^  - replay on /dev/shm/t: 10 more failed ops than in the original'
+expect "errors in the table" '^ +#1 /dev/shm/t +1000 .* 10 err$'
 if grep -qE 'on /var/tmp/(t|late) \([0-9.]+× (faster|slower)' "$dir/out.txt"; then
 	echo "FAIL: a change claimed where the distributions are the same"
 	fail=1
