@@ -37,6 +37,11 @@ if grep -qE 'on /var/tmp/(t|late) \([0-9.]+× (faster|slower)' "$dir/out.txt"; t
 	fail=1
 fi
 
+# Results alone: the original is the trace their replay.of names.
+"$IOREEL" report "$dir/fast.reel" "$dir/equal.reel" >"$dir/out.txt" || fail=1
+expect "original found from replay.of" "^  #0 original: $dir/orig.reel\$"
+expect "results alone still compared" '^  - fsync p(50|99) falls from'
+
 # --by file: per-file rows for the top files.
 "$IOREEL" report "$dir/orig.reel" "$dir/fast.reel" --by file --top 1 >"$dir/out.txt" || fail=1
 expect "by file section" '^latency by file \(the 1 with the most I/O time'
