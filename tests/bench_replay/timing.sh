@@ -16,8 +16,9 @@
 #                           spinning threads than the machine's cores
 #   fio read_iolog          "ioreel export fio" + fio (psync), each job's file redirected to
 #                           the tmpfs target with replay_redirect. Its syscalls are traced with
-#                           perf record on the syscall tracepoints (strace -f when perf is
-#                           missing: ptrace slows fio, the row says so). fio has no absolute
+#                           perf record on the syscall tracepoints (strace -ff when perf is
+#                           missing, or RBENCH_FIO_TRACER=strace: ptrace slows fio, the row
+#                           says so). fio has no absolute
 #                           schedule: each job's first op is its anchor, op i is due at
 #                           anchor + iolog time[i] - iolog time[0] (fio_lateness.c).
 #   ioreel anchored as fio  ioreel's own lateness, re-anchored the same way, for a like-for-like
@@ -64,7 +65,8 @@ fio_once() {
 	rb_fio_job "$T8" "$d" "$S/fiotgt" || { cp "$d/note" "$S/fio.note"; return 0; }
 	mapfile -t logs <"$d/iologs"
 	rm -f "$ev"
-	if command -v perf >/dev/null && perf record -q -k mono -o "$S/perf.data" \
+	if [ "${RBENCH_FIO_TRACER:-perf}" = perf ] && command -v perf >/dev/null &&
+		perf record -q -k mono -o "$S/perf.data" \
 		-e syscalls:sys_enter_pread64 -e syscalls:sys_enter_pwrite64 \
 		-- true >/dev/null 2>&1; then
 		(cd "$d" && perf record -q -k mono -m 1024 -o "$S/perf.data" \
@@ -77,11 +79,14 @@ fio_once() {
 			       if (p != "") print $1, t, p }' >"$ev"
 		echo "perf" >"$S/fio.tracer"
 	else
-		(cd "$d" && strace -f -qq -ttt -e trace=pread64,pwrite64 -o "$S/strace.out" \
+		# -ff: one file per thread, so that no call is split into unfinished/resumed lines.
+		rm -f "$S"/strace.*
+		(cd "$d" && strace -ff -qq -ttt -s 0 -e trace=pread64,pwrite64 -o "$S/strace" \
 			fio --output="$S/fio.out" "$job") >"$S/fio.log" 2>&1 ||
 			{ tail -5 "$S/fio.log" >&2; rb_fail "fio under strace failed"; }
-		sed -n 's/^\([0-9]*\) \([0-9.]*\) p\(read\|write\)64(.*, \([0-9]*\)) = .*/\1 \2 \4/p' \
-			"$S/strace.out" >"$ev"
+		for f in "$S"/strace.*; do
+			sed -n "s/^\([0-9.]*\) p\(read\|write\)64(.*, \([0-9]*\)) = .*/${f##*.} \1 \3/p" "$f"
+		done >"$ev"
 		echo "strace" >"$S/fio.tracer"
 	fi
 	"$RBENCH_BIN/fio_lateness" "${logs[@]}" <"$ev" || rb_fail "fio_lateness"
