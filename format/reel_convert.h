@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reel_convert.h - converters over the trace format: summary (info), one-op-per-line dump,
+ * strace log import, fio iolog export.
+ *
+ * Library code: functions return 0 (or a count) or a negative error (-errno, -REEL_E_*),
+ * and write only to the FILE * they are given. Damage found in a trace is not an error of
+ * the function: it is reported to the caller (result structs) so that a command can keep
+ * going, say what it skipped, and exit non-zero at the end.
+ */
+#ifndef IOREEL_REEL_CONVERT_H
+#define IOREEL_REEL_CONVERT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "reel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- info: one streaming pass, memory bounded by files, fds and threads ---- */
+
+struct reel_info_result {
+	uint64_t ops;
+	uint64_t damaged; /* damaged regions met */
+};
+
+/* Reads r to the end and prints a summary to out, as text or (json != 0) one JSON object. */
+int reel_info__run(struct reel_reader *r, FILE *out, int json, struct reel_info_result *res);
+
+/* ---- dump: one op per line ---- */
+
+enum reel_dump_format {
+	REEL_DUMP_TEXT = 0,
+	REEL_DUMP_JSONL = 1,
+	REEL_DUMP_CSV = 2,
+};
+
+/* "text", "jsonl" (or "json"), "csv"; -EINVAL otherwise. */
+int reel_dump__format_from_name(const char *name);
+
+struct reel_dump_result {
+	uint64_t ops;
+	uint64_t damaged; /* damaged regions met; each got one line on diag */
+};
+
+/*
+ * Prints every op of r to out. Each damaged region gets one line on diag (may be NULL)
+ * with its byte offset; the dump goes on after it. Returns 0, or -errno when out fails.
+ */
+int reel_dump__run(struct reel_reader *r, enum reel_dump_format fmt, FILE *out, FILE *diag,
+		   struct reel_dump_result *res);
+
+/* ---- import strace: the output of strace -f -ttt -T -y (or -yy) ---- */
+
+struct reel_strace_stats {
+	uint64_t lines;
+	uint64_t ops;		/* ops written */
+	uint64_t bad_lines;	/* lines that could not be parsed (skipped) */
+	uint64_t nonfile_ops;	/* I/O ops on sockets, pipes, char devices, ... (skipped) */
+	uint64_t unknown_pos;	/* read/write on an fd whose position was not known */
+	uint64_t uring_enters;	/* io_uring_enter calls: strace cannot show their SQEs */
+	uint64_t unmatched;	/* <... resumed> lines without their <unfinished ...> */
+	uint64_t first_bad_line; /* line number of the first bad line, 1-based */
+};
+
+/*
+ * Parses the strace log in (which must be seekable: two passes, the first one learns
+ * which tids are threads of which process) and adds its ops and meta to w.
+ */
+int reel_strace__import(FILE *in, struct reel_writer *w, struct reel_strace_stats *st);
+
+/* ---- export fio: iolog version 3, one log per original thread ---- */
+
+/* What fio's iolog cannot express, per reason; printed by reel_fio__print_left_out(). */
+enum reel_fio_left_out {
+	REEL_FIO_LO_METADATA = 0, /* stat, rename, mkdir, unlink, access, getdents, failed opens */
+	REEL_FIO_LO_SYNC_OTHER,	  /* sync_file_range, syncfs, msync, fsync of a directory */
+	REEL_FIO_LO_ZERO,	  /* failed or zero-byte reads/writes (nothing to replay) */
+	REEL_FIO_LO_NO_PATH,	  /* data op on an fd whose file is not known */
+	REEL_FIO_LO_BAD_NAME,	  /* path with whitespace, or too long for fio's parser */
+	REEL_FIO_LO_ASYNC,	  /* async requests of a kind fio's log has no word for */
+	REEL_FIO_LO_MMAP,	  /* mmap: its I/O happens as page faults, invisible */
+	REEL_FIO_LO_SPACE,	  /* fallocate, truncate, ftruncate, fadvise64 */
+	REEL_FIO_LO_NO_IO,	  /* syncs of threads without reads/writes: fio rejects such logs */
+	REEL_FIO_LO__COUNT
+};
+
+struct reel_fio_result {
+	uint64_t logs;	   /* iologs written (threads with at least one read or write) */
+	uint64_t ios;	   /* read/write lines */
+	uint64_t syncs;	   /* sync/datasync lines */
+	uint64_t left_out[REEL_FIO_LO__COUNT];
+	uint64_t damaged;
+};
+
+struct reel_fio_opts {
+	/* Prefix of the output names: PREFIX.fio and PREFIX.<tid>. */
+	const char *prefix;
+	/* When set, every file name in the logs is root + the original absolute path. */
+	const char *root;
+	/* Shown in the job file's header. */
+	const char *trace_name;
+};
+
+int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
+		     struct reel_fio_result *res);
+/* One line per non-zero category of res->left_out, "fio: left out N ...: why". */
+void reel_fio__print_left_out(const struct reel_fio_result *res, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IOREEL_REEL_CONVERT_H */

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+/* reel_cvt_util.c - helpers private to the converters (see reel_cvt_util.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reel_cvt_util.h"
+
+void cvt_map__init(struct cvt_map *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void cvt_map__free(struct cvt_map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	free(m->used);
+	memset(m, 0, sizeof(*m));
+}
+
+static size_t cvt_hash(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	k *= 0xc4ceb9fe1a85ec53ULL;
+	k ^= k >> 33;
+	return (size_t)k;
+}
+
+uint64_t *cvt_map__get(const struct cvt_map *m, uint64_t key)
+{
+	if (!m->cap)
+		return NULL;
+	for (size_t i = cvt_hash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->used[i])
+			return NULL;
+		if (m->used[i] == 1 && m->keys[i] == key)
+			return &m->vals[i];
+	}
+}
+
+static int cvt_map__grow(struct cvt_map *m)
+{
+	struct cvt_map n;
+	size_t cap = m->cap ? m->cap * 2 : 64;
+
+	n.keys = calloc(cap, sizeof(*n.keys));
+	n.vals = calloc(cap, sizeof(*n.vals));
+	n.used = calloc(cap, 1);
+	n.cap = cap;
+	n.len = 0;
+	if (!n.keys || !n.vals || !n.used) {
+		cvt_map__free(&n);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		if (m->used[i] != 1)
+			continue;
+		size_t j = cvt_hash(m->keys[i]) & (cap - 1);
+		while (n.used[j])
+			j = (j + 1) & (cap - 1);
+		n.used[j] = 1;
+		n.keys[j] = m->keys[i];
+		n.vals[j] = m->vals[i];
+		n.len++;
+	}
+	cvt_map__free(m);
+	*m = n;
+	return 0;
+}
+
+uint64_t *cvt_map__put(struct cvt_map *m, uint64_t key, int *created)
+{
+	uint64_t *v = cvt_map__get(m, key);
+	size_t i;
+
+	if (created)
+		*created = 0;
+	if (v)
+		return v;
+	/* tombstones (used == 2) count as load so that lookups always end */
+	if ((m->len + 1) * 4 > m->cap * 3 && cvt_map__grow(m))
+		return NULL;
+	for (i = cvt_hash(key) & (m->cap - 1); m->used[i] == 1; i = (i + 1) & (m->cap - 1))
+		;
+	if (!m->used[i])
+		m->len++;
+	m->used[i] = 1;
+	m->keys[i] = key;
+	m->vals[i] = 0;
+	if (created)
+		*created = 1;
+	return &m->vals[i];
+}
+
+int cvt_map__del(struct cvt_map *m, uint64_t key)
+{
+	uint64_t *v = cvt_map__get(m, key);
+
+	if (!v)
+		return -ENOENT;
+	m->used[v - m->vals] = 2;
+	return 0;
+}
+
+int cvt_map__next(const struct cvt_map *m, size_t *i, uint64_t *key, uint64_t *val)
+{
+	for (; *i < m->cap; (*i)++) {
+		if (m->used[*i] == 1) {
+			*key = m->keys[*i];
+			*val = m->vals[*i];
+			(*i)++;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The kernel's restart codes never reach user space, but strace shows them. */
+static const struct {
+	const char *name;
+	int err;
+} cvt_kernel_errnos[] = {
+	{ "ERESTARTSYS", 512 },	    { "ERESTARTNOINTR", 513 },	     { "ERESTARTNOHAND", 514 },
+	{ "ENOIOCTLCMD", 515 },	    { "ERESTART_RESTARTBLOCK", 516 }, { "EPROBE_DEFER", 517 },
+	{ "EOPENSTALE", 518 },	    { "ENOPARAM", 519 },
+};
+
+const char *cvt_errno_name(int err)
+{
+	if (err < 0)
+		err = -err;
+	for (size_t i = 0; i < sizeof(cvt_kernel_errnos) / sizeof(cvt_kernel_errnos[0]); i++)
+		if (cvt_kernel_errnos[i].err == err)
+			return cvt_kernel_errnos[i].name;
+	return strerrorname_np(err);
+}
+
+int cvt_errno_from_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(cvt_kernel_errnos) / sizeof(cvt_kernel_errnos[0]); i++)
+		if (!strcmp(cvt_kernel_errnos[i].name, name))
+			return cvt_kernel_errnos[i].err;
+	for (int e = 1; e < 512; e++) {
+		const char *n = strerrorname_np(e);
+
+		if (n && !strcmp(n, name))
+			return e;
+	}
+	return 0;
+}
+
+void cvt_json_str(FILE *out, const char *s)
+{
+	if (!s) {
+		fputs("null", out);
+		return;
+	}
+	putc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", out);
+			break;
+		case '\\':
+			fputs("\\\\", out);
+			break;
+		case '\n':
+			fputs("\\n", out);
+			break;
+		case '\t':
+			fputs("\\t", out);
+			break;
+		case '\r':
+			fputs("\\r", out);
+			break;
+		default:
+			/*
+			 * Paths are bytes, not UTF-8: bytes >= 0x80 become U+0080..U+00FF so
+			 * that the line stays valid JSON whatever the path holds.
+			 */
+			if (*p < 0x20 || *p >= 0x7f)
+				fprintf(out, "\\u%04x", *p);
+			else
+				putc(*p, out);
+		}
+	}
+	putc('"', out);
+}
+
+void cvt_csv_str(FILE *out, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	putc('"', out);
+	for (const char *p = s; *p; p++) {
+		if (*p == '"')
+			putc('"', out);
+		putc(*p, out);
+	}
+	putc('"', out);
+}
+
+/* Raw ABI values (linux/aio_abi.h, linux/io_uring.h); format/ includes no kernel headers. */
+enum {
+	CVT_IOCB_PREAD = 0,
+	CVT_IOCB_PWRITE = 1,
+	CVT_IOCB_PREADV = 7,
+	CVT_IOCB_PWRITEV = 8,
+	CVT_URING_READV = 1,
+	CVT_URING_WRITEV = 2,
+	CVT_URING_READ_FIXED = 4,
+	CVT_URING_WRITE_FIXED = 5,
+	CVT_URING_READ = 22,
+	CVT_URING_WRITE = 23,
+};
+
+int cvt_op_dir(const struct reel_op *op, int count_submits)
+{
+	if (reel_op__is_read(op->type))
+		return 'r';
+	if (reel_op__is_write(op->type))
+		return 'w';
+	if (op->type == REEL_OP_AIO_COMPLETE ||
+	    (count_submits && op->type == REEL_OP_AIO_SUBMIT)) {
+		if (op->subop == CVT_IOCB_PREAD || op->subop == CVT_IOCB_PREADV)
+			return 'r';
+		if (op->subop == CVT_IOCB_PWRITE || op->subop == CVT_IOCB_PWRITEV)
+			return 'w';
+	}
+	if (op->type == REEL_OP_URING_COMPLETE ||
+	    (count_submits && op->type == REEL_OP_URING_SUBMIT)) {
+		if (op->subop == CVT_URING_READV || op->subop == CVT_URING_READ_FIXED ||
+		    op->subop == CVT_URING_READ)
+			return 'r';
+		if (op->subop == CVT_URING_WRITEV || op->subop == CVT_URING_WRITE_FIXED ||
+		    op->subop == CVT_URING_WRITE)
+			return 'w';
+	}
+	return 0;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reel_cvt_util.h - private helpers shared by the converters (reel_info.c, reel_dump.c,
+ * reel_strace.c, reel_fio.c): a small u64-keyed hash map, errno names, string quoting for
+ * JSON and CSV, and which ops move data in which direction.
+ */
+#ifndef IOREEL_REEL_CVT_UTIL_H
+#define IOREEL_REEL_CVT_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "reel.h"
+
+/* Open addressing, linear probing; values are u64 (or pointers cast). Never shrinks. */
+struct cvt_map {
+	uint64_t *keys;
+	uint64_t *vals;
+	uint8_t *used;
+	size_t cap;
+	size_t len;
+};
+
+void cvt_map__init(struct cvt_map *m);
+void cvt_map__free(struct cvt_map *m);
+/* Pointer to the value slot of key, or NULL when absent. */
+uint64_t *cvt_map__get(const struct cvt_map *m, uint64_t key);
+/* Pointer to the value slot of key, inserted as 0 when absent; NULL when out of memory. */
+uint64_t *cvt_map__put(struct cvt_map *m, uint64_t key, int *created);
+int cvt_map__del(struct cvt_map *m, uint64_t key);
+/* Iteration: for (size_t i = 0; cvt_map__next(m, &i, &k, &v); ) */
+int cvt_map__next(const struct cvt_map *m, size_t *i, uint64_t *key, uint64_t *val);
+
+static inline uint64_t cvt_key2(uint32_t a, uint32_t b)
+{
+	return ((uint64_t)a << 32) | b;
+}
+
+/* "ENOENT" for 2; NULL when glibc has no name for it. */
+const char *cvt_errno_name(int err);
+/* 2 for "ENOENT" (also strace's ERESTARTSYS & co.); 0 when unknown. */
+int cvt_errno_from_name(const char *name);
+
+/* s as a JSON string with its quotes, or null when s is NULL. */
+void cvt_json_str(FILE *out, const char *s);
+/* s as a CSV field (quoted when it needs it); empty when NULL. */
+void cvt_csv_str(FILE *out, const char *s);
+
+/*
+ * Data direction of an op: 'r', 'w' or 0. Async ops count by their subop
+ * (IOCB_CMD_* / IORING_OP_*), completions only, so that a request counts once.
+ */
+int cvt_op_dir(const struct reel_op *op, int count_submits);
+
+#endif

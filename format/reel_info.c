@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reel_info.c - the summary of a trace in one streaming pass. Memory grows with the number
+ * of files, fds and threads, never with the number of ops, so that multi-gigabyte traces
+ * summarise on small machines.
+ *
+ * "Files" are the distinct paths of ops that succeeded (a failed open of a name on $PATH did
+ * not touch a file). The file set size is, summed over those files, the furthest byte a
+ * read, write or fallocate reached: what a replay must prepare at least.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reel_convert.h"
+#include "reel_cvt_util.h"
+
+#define INFO_MAX_DAMAGE 32 /* listed one by one; beyond, counted */
+
+struct info_state {
+	uint64_t ops;
+	uint64_t by_type[REEL_OP__COUNT + 1]; /* last slot: unknown types */
+	uint64_t err_by_type[REEL_OP__COUNT + 1];
+	uint64_t bytes_read;
+	uint64_t bytes_written;
+	uint64_t first_start;
+	uint64_t last_end;
+	struct cvt_map pids;  /* pid -> 1 */
+	struct cvt_map tids;  /* (pid, tid) -> 1 */
+	struct cvt_map fds;   /* (pid, fd) -> path id */
+	struct cvt_map files; /* path id -> furthest byte */
+	uint64_t damaged;
+	uint64_t damage_off[INFO_MAX_DAMAGE];
+	int damage_err[INFO_MAX_DAMAGE];
+};
+
+static int info__touch(struct info_state *s, uint32_t path, uint64_t end)
+{
+	uint64_t *v;
+
+	if (!path)
+		return 0;
+	v = cvt_map__put(&s->files, path, NULL);
+	if (!v)
+		return -ENOMEM;
+	if (end > *v)
+		*v = end;
+	return 0;
+}
+
+static int info__fd_track(struct info_state *s, const struct reel_op *op)
+{
+	uint64_t *v;
+
+	if (op->ret < 0)
+		return 0;
+	switch (op->type) {
+	case REEL_OP_OPEN:
+	case REEL_OP_OPENAT:
+	case REEL_OP_OPENAT2:
+	case REEL_OP_CREAT:
+		if (!op->path)
+			return 0;
+		v = cvt_map__put(&s->fds, cvt_key2(op->pid, (uint32_t)op->ret), NULL);
+		if (!v)
+			return -ENOMEM;
+		*v = op->path;
+		return 0;
+	case REEL_OP_DUP:
+	case REEL_OP_DUP2:
+	case REEL_OP_DUP3:
+	case REEL_OP_FCNTL_DUPFD: {
+		uint64_t *old = cvt_map__get(&s->fds, cvt_key2(op->pid, (uint32_t)op->fd));
+		uint64_t path = old ? *old : op->path;
+
+		if (!path)
+			return 0;
+		v = cvt_map__put(&s->fds, cvt_key2(op->pid, (uint32_t)op->ret), NULL);
+		if (!v)
+			return -ENOMEM;
+		*v = path;
+		return 0;
+	}
+	case REEL_OP_CLOSE:
+		cvt_map__del(&s->fds, cvt_key2(op->pid, (uint32_t)op->fd));
+		return 0;
+	}
+	return 0;
+}
+
+static int info__add(struct info_state *s, const struct reel_op *op)
+{
+	unsigned t = op->type < REEL_OP__COUNT ? op->type : REEL_OP__COUNT;
+	uint32_t path = op->path;
+	int dir = cvt_op_dir(op, 0);
+	int err;
+
+	s->ops++;
+	s->by_type[t]++;
+	if (op->ret < 0)
+		s->err_by_type[t]++;
+	if (s->ops == 1 || op->start_ns < s->first_start)
+		s->first_start = op->start_ns;
+	if (op->end_ns > s->last_end)
+		s->last_end = op->end_ns;
+	if (op->start_ns > s->last_end)
+		s->last_end = op->start_ns;
+	if (!cvt_map__put(&s->pids, op->pid, NULL) ||
+	    !cvt_map__put(&s->tids, cvt_key2(op->pid, op->tid), NULL))
+		return -ENOMEM;
+	if (dir == 'r' && op->ret > 0)
+		s->bytes_read += op->ret;
+	if (dir == 'w' && op->ret > 0)
+		s->bytes_written += op->ret;
+	err = info__fd_track(s, op);
+	if (err)
+		return err;
+	if (!path && op->fd >= 0) {
+		uint64_t *v = cvt_map__get(&s->fds, cvt_key2(op->pid, (uint32_t)op->fd));
+
+		path = v ? (uint32_t)*v : 0;
+	}
+	if (op->ret < 0 || !path)
+		return 0;
+	if (dir && op->ret > 0)
+		return info__touch(s, path, op->offset + op->ret);
+	if (op->type == REEL_OP_FALLOCATE)
+		return info__touch(s, path, op->offset + op->len);
+	err = info__touch(s, path, 0);
+	if (!err && op->path2)
+		err = info__touch(s, op->path2, 0);
+	return err;
+}
+
+static void info__print_text(struct reel_reader *r, struct info_state *s, uint64_t set_bytes,
+			     FILE *out)
+{
+	const struct reel_totals *tot = reel_reader__totals(r);
+	const char *lost = reel_reader__meta(r, REEL_META_LOST_EVENTS);
+	uint64_t dur = s->ops ? s->last_end - s->first_start : 0;
+
+	fprintf(out, "duration      %.6f s\n", dur / 1e9);
+	fprintf(out, "ops           %" PRIu64 "\n", s->ops);
+	fprintf(out, "bytes read    %" PRIu64 "\n", s->bytes_read);
+	fprintf(out, "bytes written %" PRIu64 "\n", s->bytes_written);
+	fprintf(out, "processes     %zu\n", s->pids.len);
+	fprintf(out, "threads       %zu\n", s->tids.len);
+	fprintf(out, "files         %zu (file set %" PRIu64 " bytes)\n", s->files.len, set_bytes);
+	fprintf(out, "lost events   %s\n", lost ? lost : "0");
+	if (tot && tot->ops != s->ops)
+		fprintf(out, "footer        says %" PRIu64 " ops\n", tot->ops);
+	else if (!tot)
+		fprintf(out, "footer        missing (trace not closed cleanly?)\n");
+	fprintf(out, "\nops by type:\n");
+	for (unsigned t = 0; t <= REEL_OP__COUNT; t++) {
+		if (!s->by_type[t])
+			continue;
+		fprintf(out, "  %-18s %12" PRIu64, t < REEL_OP__COUNT ? reel_op__name(t) : "?",
+			s->by_type[t]);
+		if (s->err_by_type[t])
+			fprintf(out, "  (%" PRIu64 " failed)", s->err_by_type[t]);
+		putc('\n', out);
+	}
+	fprintf(out, "\nmeta:\n");
+	for (size_t i = 0; i < reel_reader__meta_count(r); i++) {
+		const char *k, *v;
+
+		reel_reader__meta_at(r, i, &k, &v);
+		fprintf(out, "  %-18s %s\n", k, v);
+	}
+	if (s->damaged) {
+		fprintf(out, "\ndamage: %" PRIu64 " region(s)\n", s->damaged);
+		for (uint64_t i = 0; i < s->damaged && i < INFO_MAX_DAMAGE; i++)
+			fprintf(out, "  at byte %" PRIu64 ": %s\n", s->damage_off[i],
+				reel_strerror(s->damage_err[i]));
+	}
+}
+
+static void info__print_json(struct reel_reader *r, struct info_state *s, uint64_t set_bytes,
+			     FILE *out)
+{
+	const struct reel_totals *tot = reel_reader__totals(r);
+	const char *lost = reel_reader__meta(r, REEL_META_LOST_EVENTS);
+	uint64_t dur = s->ops ? s->last_end - s->first_start : 0;
+	int first = 1;
+
+	fprintf(out, "{\"duration_ns\":%" PRIu64 ",\"first_start_ns\":%" PRIu64
+		     ",\"last_end_ns\":%" PRIu64 ",\"ops\":%" PRIu64,
+		dur, s->ops ? s->first_start : 0, s->last_end, s->ops);
+	fprintf(out, ",\"bytes_read\":%" PRIu64 ",\"bytes_written\":%" PRIu64, s->bytes_read,
+		s->bytes_written);
+	fprintf(out, ",\"processes\":%zu,\"threads\":%zu,\"files\":%zu,\"file_set_bytes\":%" PRIu64,
+		s->pids.len, s->tids.len, s->files.len, set_bytes);
+	fprintf(out, ",\"lost_events\":%llu", lost ? strtoull(lost, NULL, 10) : 0ULL);
+	if (tot)
+		fprintf(out, ",\"footer_ops\":%" PRIu64, tot->ops);
+	else
+		fprintf(out, ",\"footer_ops\":null");
+	fputs(",\"ops_by_type\":{", out);
+	for (unsigned t = 0; t <= REEL_OP__COUNT; t++) {
+		if (!s->by_type[t])
+			continue;
+		if (!first)
+			putc(',', out);
+		first = 0;
+		cvt_json_str(out, t < REEL_OP__COUNT ? reel_op__name(t) : "?");
+		fprintf(out, ":{\"count\":%" PRIu64 ",\"errors\":%" PRIu64 "}", s->by_type[t],
+			s->err_by_type[t]);
+	}
+	fputs("},\"meta\":{", out);
+	for (size_t i = 0; i < reel_reader__meta_count(r); i++) {
+		const char *k, *v;
+
+		reel_reader__meta_at(r, i, &k, &v);
+		if (i)
+			putc(',', out);
+		cvt_json_str(out, k);
+		putc(':', out);
+		cvt_json_str(out, v);
+	}
+	fprintf(out, "},\"damaged_regions\":%" PRIu64 ",\"damage\":[", s->damaged);
+	for (uint64_t i = 0; i < s->damaged && i < INFO_MAX_DAMAGE; i++) {
+		fprintf(out, "%s{\"offset\":%" PRIu64 ",\"error\":", i ? "," : "", s->damage_off[i]);
+		cvt_json_str(out, reel_strerror(s->damage_err[i]));
+		putc('}', out);
+	}
+	fputs("]}\n", out);
+}
+
+int reel_info__run(struct reel_reader *r, FILE *out, int json, struct reel_info_result *res)
+{
+	struct info_state *s = calloc(1, sizeof(*s));
+	uint64_t last_bad = UINT64_MAX, set_bytes = 0, k, v;
+	struct reel_op op;
+	int err = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (!s)
+		return -ENOMEM;
+	for (;;) {
+		int n = reel_reader__next(r, &op);
+
+		if (!n)
+			break;
+		if (n < 0) {
+			uint64_t off = reel_reader__damage_offset(r);
+
+			if (off == last_bad)
+				break;
+			last_bad = off;
+			if (s->damaged < INFO_MAX_DAMAGE) {
+				s->damage_off[s->damaged] = off;
+				s->damage_err[s->damaged] = n;
+			}
+			s->damaged++;
+			continue;
+		}
+		err = info__add(s, &op);
+		if (err)
+			goto out;
+	}
+	for (size_t i = 0; cvt_map__next(&s->files, &i, &k, &v);)
+		set_bytes += v;
+	if (json)
+		info__print_json(r, s, set_bytes, out);
+	else
+		info__print_text(r, s, set_bytes, out);
+	if (fflush(out) || ferror(out))
+		err = -EIO;
+	res->ops = s->ops;
+	res->damaged = s->damaged;
+out:
+	cvt_map__free(&s->pids);
+	cvt_map__free(&s->tids);
+	cvt_map__free(&s->fds);
+	cvt_map__free(&s->files);
+	free(s);
+	return err;
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay.h - the public API of replay/: reissue a trace against a target directory with
+ * its original timing and concurrency, and write what happened as a result trace.
+ *
+ * One call, replay__run(), does one target: check the target, prepare (or reuse) the file
+ * set, replay, write RESULT, fill a summary. Library code never prints: notices and progress
+ * go to callbacks, and replay_summary__print() formats the summary onto a FILE the caller
+ * chooses.
+ */
+#ifndef IOREEL_REPLAY_H
+#define IOREEL_REPLAY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "reel.h"
+
+enum replay_timing {
+	REPLAY_TIMING_ORIGINAL = 0, /* open loop: each op at its recorded start */
+	REPLAY_TIMING_THINK,	    /* closed loop: each thread keeps its think time */
+	REPLAY_TIMING_AFAP,	    /* as fast as possible, order kept */
+};
+
+enum replay_engine_kind {
+	REPLAY_ENGINE_SYNC = 0,
+	REPLAY_ENGINE_URING,
+	REPLAY_ENGINE_AIO,
+};
+
+/* --map FROM=TO. FROM is a path prefix, or a glob pattern when it has *, ? or [. */
+struct replay_map_rule {
+	const char *from;
+	const char *to;
+};
+
+struct replay_progress {
+	uint64_t ops_done;
+	uint64_t ops_total;	/* from the trace's footer; 0 when unknown */
+	uint64_t elapsed_ns;
+	uint64_t left_ns;	/* original timing: schedule left; else estimated; 0 unknown */
+	int64_t lateness_ns;	/* the most recent lateness seen (start - scheduled) */
+	uint64_t failures;
+};
+
+struct replay_opts {
+	const char *trace;
+	const char *target;
+	const struct replay_map_rule *maps;
+	size_t n_maps;
+	enum replay_timing timing;
+	double speed;		/* 1.0: as recorded; 2.0: twice as fast */
+	enum replay_engine_kind engine;
+	int cold;		/* drop the file set from the page cache first */
+	int direct_keep;	/* O_DIRECT rejected by the target: 1 fail the op, 0 drop the flag */
+	int spin_us;		/* < 0: sleep only; else sleep until spin_us before, spin the rest */
+	int fresh;		/* wipe and prepare the target again */
+	const char *result;	/* result trace path */
+	/* Optional: one-line notices (rate-limited by the library) and progress (<= 4/s). */
+	void (*notice)(void *ctx, const char *line);
+	void (*progress)(void *ctx, const struct replay_progress *p);
+	void *cb_ctx;
+};
+
+/* Latency/lateness summary of one op type (or of lateness), in ns. */
+struct replay_pct {
+	uint64_t count;
+	uint64_t p50, p90, p99, max;
+	double mean;
+};
+
+enum replay_fail_kind {
+	REPLAY_FAIL_NEW_ERROR = 0, /* error where the original succeeded */
+	REPLAY_FAIL_NEW_SUCCESS,   /* success where the original failed */
+	REPLAY_FAIL_SHORT,	   /* read/write returned fewer bytes than the original */
+	REPLAY_FAIL_OTHER_ERRNO,   /* failed in both, with a different errno */
+	REPLAY_FAIL_UNKNOWN_FD,	   /* fd not known to the replay and no path to open */
+	REPLAY_FAIL_UNSUPPORTED,   /* op type the replay does not issue */
+	REPLAY_FAIL_REFUSED,	   /* path escapes the target (.., symlink): not issued */
+	REPLAY_FAIL__COUNT
+};
+
+#define REPLAY_EXAMPLES 3
+
+struct replay_summary {
+	uint64_t ops_read;	/* ops in the trace */
+	uint64_t ops_issued;	/* ops the replay issued (and wrote to RESULT) */
+	uint64_t ops_nonfile;	/* ops on pipes, sockets, /proc ...: think time, not replayed */
+	uint64_t threads;
+	uint64_t fail[REPLAY_FAIL__COUNT];
+	char fail_example[REPLAY_FAIL__COUNT][REPLAY_EXAMPLES][160];
+	uint64_t direct_dropped;
+	uint64_t direct_failed;
+	uint64_t duration_ns;	/* replay wall time, first op to last end */
+	uint64_t orig_duration_ns;
+	struct replay_pct lateness;
+	struct replay_pct lat[REEL_OP__COUNT];
+	/* preparation */
+	int reused;
+	uint64_t prep_files, prep_dirs, prep_bytes;
+	uint64_t prep_ns;
+	char result[4096];
+	char target[4096];
+	char timing[16];
+	char engine[16];
+	double speed;
+};
+
+/* Replays opts->trace on opts->target into opts->result. 0 or -errno / -REEL_E_*. */
+int replay__run(const struct replay_opts *opts, struct replay_summary *sum);
+/* When replay__run fails, a sentence saying what (e.g. which path escaped). */
+const char *replay__last_error(void);
+
+void replay_summary__print(const struct replay_summary *sum, FILE *out);
+
+/* Parsers for the command line; 0 or -EINVAL. */
+int replay_timing__parse(const char *s, enum replay_timing *out);
+int replay_engine__parse(const char *s, enum replay_engine_kind *out);
+const char *replay_timing__name(enum replay_timing t);
+const char *replay_engine__name(enum replay_engine_kind e);
+
+/*
+ * The comparison hook: called by "ioreel replay" once every target has been replayed, with
+ * the original trace and the result traces in target order. The report module fills it in
+ * (replay/replay_compare.c) to print the side-by-side comparison onto out; 0 or -errno.
+ */
+int replay__compare(const char *trace, const char *const *results, size_t n_results, FILE *out);
+
+#endif

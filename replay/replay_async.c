@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay_async.c - the trace's own asynchronous I/O, replayed as asynchronous I/O.
+ *
+ * Each traced AIO context or io_uring ring (per process) becomes one replay context of the
+ * same kind (libaio for AIO_*, io_uring for URING_*), whatever --engine says. A SUBMIT
+ * record queues and submits its request at its recorded time; a COMPLETE record, at its
+ * recorded time, reaps until its own request (matched by aio_data / user_data) has
+ * completed. So requests are in flight exactly between those two points, and the queue depth
+ * is the original one. A context is shared by the threads of its process: a mutex guards it,
+ * and a reaper holds it for at most 1 ms at a time.
+ */
+#include <errno.h>
+#include <linux/aio_abi.h>
+#include <linux/io_uring.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay_run.h"
+
+#define ACTX_DEPTH 256
+
+struct areq {
+	struct replay_io io;
+	int done;
+};
+
+struct ractx {
+	pthread_mutex_t lock;
+	struct replay_engine eng;
+	int ok;
+	struct replay_u64map reqs; /* aux -> struct areq * */
+};
+
+static struct ractx *actx__get(struct run *run, const struct reel_op *op, int is_uring)
+{
+	uint64_t key = replay_hash__key(op->pid, op->ctx, (uint64_t)is_uring + 1);
+	struct ractx *c;
+	uint64_t *v;
+
+	pthread_mutex_lock(&run->lock);
+	v = replay_u64map__get(&run->actx, key);
+	if (v) {
+		c = (struct ractx *)(uintptr_t)*v;
+		pthread_mutex_unlock(&run->lock);
+		return c;
+	}
+	c = calloc(1, sizeof(*c));
+	if (c) {
+		pthread_mutex_init(&c->lock, NULL);
+		c->ok = !replay_engine__init(&c->eng,
+					     is_uring ? REPLAY_ENGINE_URING : REPLAY_ENGINE_AIO,
+					     ACTX_DEPTH);
+		replay_u64map__put(&run->actx, key, (uintptr_t)c);
+	}
+	pthread_mutex_unlock(&run->lock);
+	return c;
+}
+
+static int subop__kind(const struct reel_op *op)
+{
+	if (op->type == REEL_OP_AIO_SUBMIT) {
+		switch (op->subop) {
+		case IOCB_CMD_PREAD:
+		case IOCB_CMD_PREADV:
+			return REPLAY_IO_READ;
+		case IOCB_CMD_PWRITE:
+		case IOCB_CMD_PWRITEV:
+			return REPLAY_IO_WRITE;
+		case IOCB_CMD_FSYNC:
+			return REPLAY_IO_FSYNC;
+		case IOCB_CMD_FDSYNC:
+			return REPLAY_IO_FDSYNC;
+		}
+		return -1;
+	}
+	switch (op->subop) {
+	case IORING_OP_READ:
+	case IORING_OP_READV:
+	case IORING_OP_READ_FIXED:
+		return REPLAY_IO_READ;
+	case IORING_OP_WRITE:
+	case IORING_OP_WRITEV:
+	case IORING_OP_WRITE_FIXED:
+		return REPLAY_IO_WRITE;
+	case IORING_OP_FSYNC:
+		return (op->flags & IORING_FSYNC_DATASYNC) ? REPLAY_IO_FDSYNC : REPLAY_IO_FSYNC;
+	case IORING_OP_NOP:
+		return REPLAY_IO_NOP;
+	}
+	return -1;
+}
+
+int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret)
+{
+	const struct reel_op *op = &it->op;
+	int is_uring = op->type == REEL_OP_URING_SUBMIT;
+	int kind = subop__kind(op), fd = -1, r;
+	struct ractx *c;
+	struct areq *rq;
+
+	if (kind < 0 || (kind == REPLAY_IO_NOP && !is_uring)) {
+		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
+			   "async request kind not supported by replay");
+		return -(1 + REPLAY_FAIL_UNSUPPORTED);
+	}
+	if (kind != REPLAY_IO_NOP) {
+		fd = exec__fd(w, it, kind == REPLAY_IO_WRITE);
+		if (fd < 0)
+			return -(1 + REPLAY_FAIL_UNKNOWN_FD);
+	}
+	c = actx__get(w->run, op, is_uring);
+	if (!c || !c->ok) {
+		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
+			   is_uring ? "cannot set up an io_uring" : "cannot set up an AIO context");
+		return -(1 + REPLAY_FAIL_UNSUPPORTED);
+	}
+	rq = calloc(1, sizeof(*rq));
+	if (!rq || posix_memalign(&rq->io.buf, 4096, op->len ? (op->len + 4095) & ~4095ULL : 4096)) {
+		free(rq);
+		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1, "out of memory");
+		return -(1 + REPLAY_FAIL_UNSUPPORTED);
+	}
+	if (kind == REPLAY_IO_WRITE)
+		memset(rq->io.buf, 0x5a, op->len);
+	rq->io.kind = kind;
+	rq->io.fd = fd;
+	rq->io.len = op->len;
+	rq->io.off = op->offset;
+	rq->io.owner = rq;
+	pthread_mutex_lock(&c->lock);
+	r = c->eng.ops->queue(&c->eng, &rq->io);
+	if (!r)
+		r = c->eng.ops->commit(&c->eng);
+	if (!r)
+		replay_u64map__put(&c->reqs, op->aux, (uintptr_t)rq);
+	pthread_mutex_unlock(&c->lock);
+	if (r) {
+		free(rq->io.buf);
+		free(rq);
+		*ret = r;
+		return 0;
+	}
+	/* a submit record's ret is the original's (count or 0) when the replay's succeeded */
+	*ret = op->ret >= 0 ? op->ret : 0;
+	return 0;
+}
+
+int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret)
+{
+	const struct reel_op *op = &it->op;
+	int is_uring = op->type == REEL_OP_URING_COMPLETE;
+	struct timespec ms = { 0, 1000000 };
+	struct ractx *c = actx__get(w->run, op, is_uring);
+	struct areq *rq = NULL;
+	uint64_t *v;
+
+	if (!c || !c->ok)
+		return -(1 + REPLAY_FAIL_UNSUPPORTED);
+	for (;;) {
+		pthread_mutex_lock(&c->lock);
+		v = replay_u64map__get(&c->reqs, op->aux);
+		if (!v) {
+			pthread_mutex_unlock(&c->lock);
+			exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, it->p1,
+				   "completion of a request the replay did not submit");
+			return -(1 + REPLAY_FAIL_UNKNOWN_FD);
+		}
+		rq = (struct areq *)(uintptr_t)*v;
+		if (rq->done) {
+			replay_u64map__del(&c->reqs, op->aux);
+			pthread_mutex_unlock(&c->lock);
+			break;
+		}
+		int n = c->eng.ops->getevents(&c->eng, 1, ACTX_DEPTH, &ms);
+
+		for (int i = 0; i < n; i++)
+			((struct areq *)c->eng.ops->event(&c->eng, (unsigned)i)->owner)->done = 1;
+		pthread_mutex_unlock(&c->lock);
+		if (n < 0 && n != -ETIME && n != -EINTR) {
+			*ret = n;
+			return 0;
+		}
+	}
+	*ret = rq->io.ret;
+	free(rq->io.buf);
+	free(rq);
+	return 0;
+}
+
+void async__free_all(struct run *run)
+{
+	for (size_t i = 0; i < run->actx.cap; i++) {
+		struct ractx *c;
+
+		if (!run->actx.used[i])
+			continue;
+		c = (struct ractx *)(uintptr_t)run->actx.v[i];
+		/* tear the ring down first: it waits for requests still in flight */
+		if (c->ok)
+			replay_engine__cleanup(&c->eng);
+		for (size_t j = 0; j < c->reqs.cap; j++) {
+			if (c->reqs.used[j]) {
+				struct areq *rq = (struct areq *)(uintptr_t)c->reqs.v[j];
+
+				free(rq->io.buf);
+				free(rq);
+			}
+		}
+		replay_u64map__free(&c->reqs);
+		pthread_mutex_destroy(&c->lock);
+		free(c);
+	}
+	replay_u64map__free(&run->actx);
+}

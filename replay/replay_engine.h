@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay_engine.h - I/O engines as fio has them: an ops table over private state. The
+ * caller queues requests, commits them, and reaps completions with getevents/event.
+ * A request's ret is the syscall's result or -errno; done_ns is when it was reaped.
+ */
+#ifndef IOREEL_REPLAY_ENGINE_H
+#define IOREEL_REPLAY_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "replay.h"
+
+enum replay_io_kind {
+	REPLAY_IO_READ = 0,
+	REPLAY_IO_WRITE,
+	REPLAY_IO_FSYNC,
+	REPLAY_IO_FDSYNC,
+	REPLAY_IO_NOP,
+};
+
+struct replay_io {
+	int kind;
+	int fd;
+	void *buf;
+	size_t len;
+	uint64_t off;
+	int64_t ret;
+	uint64_t done_ns;
+	void *owner; /* the caller's */
+	unsigned char priv[64] __attribute__((aligned(8))); /* the engine's (libaio: iocb) */
+};
+
+struct replay_engine;
+
+struct replay_engine_ops {
+	const char *name;
+	int (*init)(struct replay_engine *e, unsigned depth);
+	int (*queue)(struct replay_engine *e, struct replay_io *io);
+	int (*commit)(struct replay_engine *e);
+	/* waits for at least min completions (or until t, when not NULL); count or -errno */
+	int (*getevents)(struct replay_engine *e, unsigned min, unsigned max,
+			 const struct timespec *t);
+	struct replay_io *(*event)(struct replay_engine *e, unsigned i);
+	void (*cleanup)(struct replay_engine *e);
+};
+
+struct replay_engine {
+	const struct replay_engine_ops *ops;
+	void *priv;
+	unsigned depth;
+};
+
+extern const struct replay_engine_ops replay_engine_sync;
+extern const struct replay_engine_ops replay_engine_uring;
+extern const struct replay_engine_ops replay_engine_aio;
+
+/* init with the ops of kind; 0 or -errno */
+int replay_engine__init(struct replay_engine *e, enum replay_engine_kind kind, unsigned depth);
+void replay_engine__cleanup(struct replay_engine *e);
+
+#endif

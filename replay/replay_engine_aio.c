@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay_engine_aio.c - Linux native AIO through libaio. It is only asynchronous on O_DIRECT
+ * fds (buffered requests complete inside io_submit, as they did for the traced application);
+ * buffers are always page-aligned so O_DIRECT requests are accepted.
+ */
+#include <errno.h>
+#include <libaio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay_engine.h"
+#include "replay_int.h"
+
+_Static_assert(sizeof(struct iocb) <= sizeof(((struct replay_io *)0)->priv), "iocb fits");
+
+struct aio_priv {
+	io_context_t ctx;
+	struct iocb **pending;
+	unsigned npending;
+	struct io_event *events;
+	struct replay_io **ev;
+	struct replay_io **failed; /* refused by io_submit: reaped first */
+	unsigned nfailed;
+};
+
+static int aio__init(struct replay_engine *e, unsigned depth)
+{
+	struct aio_priv *p = calloc(1, sizeof(*p));
+	int r;
+
+	if (!p)
+		return -ENOMEM;
+	p->pending = calloc(depth, sizeof(*p->pending));
+	p->events = calloc(depth, sizeof(*p->events));
+	p->ev = calloc(depth, sizeof(*p->ev));
+	p->failed = calloc(depth, sizeof(*p->failed));
+	r = p->pending && p->events && p->ev && p->failed ? io_setup((int)depth, &p->ctx) : -ENOMEM;
+	if (r < 0) {
+		free(p->pending);
+		free(p->events);
+		free(p->ev);
+		free(p->failed);
+		free(p);
+		return r;
+	}
+	e->priv = p;
+	return 0;
+}
+
+static int aio__queue(struct replay_engine *e, struct replay_io *io)
+{
+	struct aio_priv *p = e->priv;
+	struct iocb *cb = (struct iocb *)io->priv;
+
+	if (p->npending == e->depth)
+		return -EBUSY;
+	memset(cb, 0, sizeof(*cb));
+	switch (io->kind) {
+	case REPLAY_IO_READ:
+		io_prep_pread(cb, io->fd, io->buf, io->len, (long long)io->off);
+		break;
+	case REPLAY_IO_WRITE:
+		io_prep_pwrite(cb, io->fd, io->buf, io->len, (long long)io->off);
+		break;
+	case REPLAY_IO_FSYNC:
+		io_prep_fsync(cb, io->fd);
+		break;
+	case REPLAY_IO_FDSYNC:
+		io_prep_fdsync(cb, io->fd);
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	cb->data = io;
+	p->pending[p->npending++] = cb;
+	return 0;
+}
+
+static int aio__commit(struct replay_engine *e)
+{
+	struct aio_priv *p = e->priv;
+	unsigned done = 0;
+	int r;
+
+	while (done < p->npending) {
+		r = io_submit(p->ctx, (long)(p->npending - done), p->pending + done);
+		if (r == -EAGAIN || r == -EINTR)
+			continue;
+		if (r < 0) {
+			/* the first request is refused: it completes now, with the error */
+			struct replay_io *io = p->pending[done]->data;
+
+			io->ret = r;
+			io->done_ns = replay_now_ns();
+			p->failed[p->nfailed++] = io;
+			done++;
+			continue;
+		}
+		done += (unsigned)r;
+	}
+	p->npending = 0;
+	return 0;
+}
+
+static int aio__getevents(struct replay_engine *e, unsigned min, unsigned max,
+			  const struct timespec *t)
+{
+	struct aio_priv *p = e->priv;
+	struct timespec ts;
+	int r;
+
+	if (max > e->depth)
+		max = e->depth;
+	if (p->nfailed) {
+		unsigned n = p->nfailed < max ? p->nfailed : max;
+
+		for (unsigned i = 0; i < n; i++)
+			p->ev[i] = p->failed[i];
+		for (unsigned i = n; i < p->nfailed; i++)
+			p->failed[i - n] = p->failed[i];
+		p->nfailed -= n;
+		return (int)n;
+	}
+	if (t)
+		ts = *t;
+	do {
+		r = io_getevents(p->ctx, (long)min, (long)max, p->events, t ? &ts : NULL);
+	} while (r == -EINTR);
+	if (r < 0)
+		return r;
+	for (int i = 0; i < r; i++) {
+		struct replay_io *io = p->events[i].data;
+
+		io->ret = (int64_t)(long)p->events[i].res;
+		io->done_ns = replay_now_ns();
+		p->ev[i] = io;
+	}
+	return r;
+}
+
+static struct replay_io *aio__event(struct replay_engine *e, unsigned i)
+{
+	return ((struct aio_priv *)e->priv)->ev[i];
+}
+
+static void aio__cleanup(struct replay_engine *e)
+{
+	struct aio_priv *p = e->priv;
+
+	if (!p)
+		return;
+	io_destroy(p->ctx);
+	free(p->pending);
+	free(p->events);
+	free(p->ev);
+	free(p->failed);
+	free(p);
+	e->priv = NULL;
+}
+
+const struct replay_engine_ops replay_engine_aio = {
+	.name = "libaio",
+	.init = aio__init,
+	.queue = aio__queue,
+	.commit = aio__commit,
+	.getevents = aio__getevents,
+	.event = aio__event,
+	.cleanup = aio__cleanup,
+};

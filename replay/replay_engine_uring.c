@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/* replay_engine_uring.c - io_uring through liburing: one ring per engine instance. */
+#include <errno.h>
+#include <liburing.h>
+#include <stdlib.h>
+
+#include "replay_engine.h"
+#include "replay_int.h"
+
+struct uring_priv {
+	struct io_uring ring;
+	struct replay_io **ev;
+	unsigned queued;
+};
+
+static int uring__init(struct replay_engine *e, unsigned depth)
+{
+	struct uring_priv *p = calloc(1, sizeof(*p));
+	int r;
+
+	if (!p)
+		return -ENOMEM;
+	p->ev = calloc(depth, sizeof(*p->ev));
+	if (!p->ev) {
+		free(p);
+		return -ENOMEM;
+	}
+	r = io_uring_queue_init(depth, &p->ring, 0);
+	if (r < 0) {
+		free(p->ev);
+		free(p);
+		return r;
+	}
+	e->priv = p;
+	return 0;
+}
+
+static int uring__queue(struct replay_engine *e, struct replay_io *io)
+{
+	struct uring_priv *p = e->priv;
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&p->ring);
+
+	if (!sqe)
+		return -EBUSY;
+	switch (io->kind) {
+	case REPLAY_IO_READ:
+		io_uring_prep_read(sqe, io->fd, io->buf, (unsigned)io->len, io->off);
+		break;
+	case REPLAY_IO_WRITE:
+		io_uring_prep_write(sqe, io->fd, io->buf, (unsigned)io->len, io->off);
+		break;
+	case REPLAY_IO_FSYNC:
+		io_uring_prep_fsync(sqe, io->fd, 0);
+		break;
+	case REPLAY_IO_FDSYNC:
+		io_uring_prep_fsync(sqe, io->fd, IORING_FSYNC_DATASYNC);
+		break;
+	default:
+		io_uring_prep_nop(sqe);
+		break;
+	}
+	io_uring_sqe_set_data(sqe, io);
+	p->queued++;
+	return 0;
+}
+
+static int uring__commit(struct replay_engine *e)
+{
+	struct uring_priv *p = e->priv;
+	int r;
+
+	if (!p->queued)
+		return 0;
+	r = io_uring_submit(&p->ring);
+	if (r < 0)
+		return r;
+	p->queued = 0;
+	return 0;
+}
+
+static int uring__getevents(struct replay_engine *e, unsigned min, unsigned max,
+			    const struct timespec *t)
+{
+	struct uring_priv *p = e->priv;
+	struct io_uring_cqe *cqe;
+	unsigned n = 0;
+	int r;
+
+	if (max > e->depth)
+		max = e->depth;
+	while (n < max) {
+		if (n < min) {
+			struct __kernel_timespec kt;
+
+			if (t) {
+				kt.tv_sec = t->tv_sec;
+				kt.tv_nsec = t->tv_nsec;
+			}
+			r = io_uring_wait_cqe_timeout(&p->ring, &cqe, t ? &kt : NULL);
+			if (r == -ETIME || r == -EINTR)
+				break;
+			if (r < 0)
+				return n ? (int)n : r;
+		} else if (io_uring_peek_cqe(&p->ring, &cqe)) {
+			break;
+		}
+		struct replay_io *io = io_uring_cqe_get_data(cqe);
+
+		io->ret = cqe->res;
+		io->done_ns = replay_now_ns();
+		io_uring_cqe_seen(&p->ring, cqe);
+		p->ev[n++] = io;
+	}
+	return (int)n;
+}
+
+static struct replay_io *uring__event(struct replay_engine *e, unsigned i)
+{
+	return ((struct uring_priv *)e->priv)->ev[i];
+}
+
+static void uring__cleanup(struct replay_engine *e)
+{
+	struct uring_priv *p = e->priv;
+
+	if (!p)
+		return;
+	io_uring_queue_exit(&p->ring);
+	free(p->ev);
+	free(p);
+	e->priv = NULL;
+}
+
+const struct replay_engine_ops replay_engine_uring = {
+	.name = "io_uring",
+	.init = uring__init,
+	.queue = uring__queue,
+	.commit = uring__commit,
+	.getevents = uring__getevents,
+	.event = uring__event,
+	.cleanup = uring__cleanup,
+};

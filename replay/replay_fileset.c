@@ -1,0 +1,500 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay_fileset.c - one streaming pass over the trace that works out the file tree the
+ * application found when the capture started, so that it can be recreated under the target.
+ *
+ * The rules. The first op that tells something about a path decides whether it existed:
+ *  - open/openat/openat2 without O_CREAT that succeeded: existed (a directory when opened
+ *    with O_DIRECTORY or the fd is a directory, else a file);
+ *  - O_CREAT|O_EXCL or creat() that succeeded, mkdir that succeeded, a rename's new name:
+ *    created by the application, so left for the replay to create;
+ *  - O_CREAT without O_EXCL that succeeded: unknown; it existed if the application read
+ *    bytes from it that it had not written itself (then prepared with that extent);
+ *  - stat/lstat/newfstatat/statx/access/faccessat, unlink, rmdir, truncate, a rename's old
+ *    name that succeeded, mkdir failing with EEXIST, O_EXCL failing with EEXIST: existed;
+ *  - an op failing with ENOENT: did not exist (nothing prepared).
+ * An existing path of unknown kind (only stat'd, say) is a directory when other traced paths
+ * lie below it, else a file. Every ancestor directory of a traced path is prepared, except
+ * those the application made itself with mkdir.
+ * Size of an existing file: at least the furthest byte read from it (read-type ops by ret,
+ * async reads, mmap by length), the size an lseek(SEEK_END) returned, and the position of the
+ * first O_APPEND write; bytes read after the application truncated or wrote them don't count.
+ * Ops on fds opened before the capture count for the path the op carries.
+ * The trace "mutates" the file set when it creates, deletes, renames or truncates: a replay of
+ * it leaves the target different from the prepared set.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <linux/aio_abi.h>
+#include <linux/io_uring.h>
+
+#include "replay_hash.h"
+#include "replay_int.h"
+
+enum pstate { P_UNKNOWN = 0, P_EXISTED, P_CREATED, P_MAYBE, P_ABSENT };
+
+struct pinfo {
+	uint8_t state;
+	uint8_t kind; /* 0 unknown, REPLAY_F_FILE, REPLAY_F_DIR */
+	uint8_t app_owned; /* truncated or written: later reads say nothing about the old size */
+	uint8_t written;
+	uint64_t size;
+	uint64_t written_hwm;
+};
+
+struct scan {
+	struct replay_u64map tidset;
+	size_t tidcap;
+	struct pinfo *p;
+	uint32_t np;
+	struct replay_u64map fds; /* (pid, fd) -> path id | O_APPEND << 32 */
+	struct replay_fileset *fs;
+};
+
+static struct pinfo *pinfo(struct scan *s, uint32_t id)
+{
+	if (!id)
+		return NULL;
+	if (id >= s->np) {
+		uint32_t n = s->np ? s->np : 1024;
+		struct pinfo *p;
+
+		while (n <= id)
+			n *= 2;
+		p = realloc(s->p, n * sizeof(*p));
+		if (!p)
+			return NULL;
+		memset(p + s->np, 0, (n - s->np) * sizeof(*p));
+		s->p = p;
+		s->np = n;
+	}
+	return &s->p[id];
+}
+
+static void set_existed(struct pinfo *pi, int kind)
+{
+	if (!pi)
+		return;
+	if (pi->state == P_UNKNOWN || pi->state == P_MAYBE)
+		pi->state = P_EXISTED;
+	if (kind && !pi->kind)
+		pi->kind = kind;
+}
+
+static void decide(struct pinfo *pi, int ret, int kind)
+{
+	if (!pi || pi->state != P_UNKNOWN)
+		return;
+	if (ret >= 0)
+		set_existed(pi, kind);
+	else if (ret == -ENOENT)
+		pi->state = P_ABSENT;
+}
+
+static void mark_created(struct pinfo *pi, int kind)
+{
+	if (!pi)
+		return;
+	if (pi->state == P_UNKNOWN || pi->state == P_ABSENT)
+		pi->state = P_CREATED;
+	if (kind && !pi->kind)
+		pi->kind = kind;
+	pi->app_owned = 1;
+}
+
+static uint64_t fdkey(uint32_t pid, int32_t fd)
+{
+	return (uint64_t)pid << 32 | (uint32_t)fd;
+}
+
+/* path id of the op's fd, falling back to the path the op carries (fd older than capture) */
+static uint32_t fd_path(struct scan *s, const struct reel_op *op, int *append)
+{
+	uint64_t *v = replay_u64map__get(&s->fds, fdkey(op->pid, op->fd));
+
+	*append = 0;
+	if (v) {
+		*append = (int)(*v >> 32);
+		return (uint32_t)*v;
+	}
+	if (op->path) {
+		set_existed(pinfo(s, op->path), 0);
+		return op->path;
+	}
+	return 0;
+}
+
+static void extent(struct pinfo *pi, uint64_t end)
+{
+	if (!pi || pi->app_owned)
+		return;
+	if (pi->state == P_MAYBE && end <= pi->written_hwm)
+		return;
+	if (pi->state == P_MAYBE || pi->state == P_UNKNOWN)
+		pi->state = P_EXISTED;
+	if (pi->state == P_EXISTED && end > pi->size)
+		pi->size = end;
+}
+
+static void wrote(struct pinfo *pi, uint64_t off, uint64_t len, int append)
+{
+	if (!pi)
+		return;
+	if (append && !pi->written && !pi->app_owned && pi->state == P_EXISTED && off > pi->size)
+		pi->size = off;
+	pi->written = 1;
+	if (off + len > pi->written_hwm)
+		pi->written_hwm = off + len;
+}
+
+static int async_is_read(const struct reel_op *op)
+{
+	if (op->type == REEL_OP_AIO_SUBMIT)
+		return op->subop == IOCB_CMD_PREAD || op->subop == IOCB_CMD_PREADV;
+	return op->subop == IORING_OP_READ || op->subop == IORING_OP_READV ||
+	       op->subop == IORING_OP_READ_FIXED;
+}
+
+static int async_is_write(const struct reel_op *op)
+{
+	if (op->type == REEL_OP_AIO_SUBMIT)
+		return op->subop == IOCB_CMD_PWRITE || op->subop == IOCB_CMD_PWRITEV;
+	return op->subop == IORING_OP_WRITE || op->subop == IORING_OP_WRITEV ||
+	       op->subop == IORING_OP_WRITE_FIXED;
+}
+
+static void scan__op(struct scan *s, const struct reel_op *op)
+{
+	struct pinfo *pi = pinfo(s, op->path), *p2;
+	int append, ret = op->ret < 0 ? (int)op->ret : 0, kind;
+	uint32_t id;
+
+	switch (op->type) {
+	case REEL_OP_OPEN:
+	case REEL_OP_OPENAT:
+	case REEL_OP_OPENAT2:
+	case REEL_OP_CREAT:
+		kind = (op->flags & O_DIRECTORY) || op->fd_kind == REEL_FD_DIR ? REPLAY_F_DIR
+										: REPLAY_F_FILE;
+		if (op->ret >= 0) {
+			if (op->type == REEL_OP_CREAT ||
+			    (op->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
+				mark_created(pi, kind);
+			else if ((op->flags & O_CREAT) && pi && pi->state == P_UNKNOWN)
+				pi->state = P_MAYBE;
+			else
+				decide(pi, 0, kind);
+			if (pi && pi->state != P_CREATED && (op->flags & O_TRUNC))
+				pi->app_owned = 1;
+			if (op->type == REEL_OP_CREAT || (op->flags & (O_CREAT | O_TRUNC)))
+				s->fs->mutates = 1;
+			if (op->path)
+				replay_u64map__put(&s->fds, fdkey(op->pid, (int32_t)op->ret),
+						   op->path | (uint64_t)!!(op->flags & O_APPEND)
+								      << 32);
+		} else if (op->ret == -EEXIST && (op->flags & O_EXCL)) {
+			decide(pi, 0, REPLAY_F_FILE);
+		} else {
+			decide(pi, ret, 0);
+		}
+		break;
+	case REEL_OP_CLOSE:
+		replay_u64map__del(&s->fds, fdkey(op->pid, op->fd));
+		break;
+	case REEL_OP_DUP:
+	case REEL_OP_DUP2:
+	case REEL_OP_DUP3:
+	case REEL_OP_FCNTL_DUPFD: {
+		uint64_t *v = replay_u64map__get(&s->fds, fdkey(op->pid, op->fd));
+
+		if (v && op->ret >= 0)
+			replay_u64map__put(&s->fds, fdkey(op->pid, (int32_t)op->ret), *v);
+		break;
+	}
+	case REEL_OP_STAT:
+	case REEL_OP_LSTAT:
+	case REEL_OP_NEWFSTATAT:
+	case REEL_OP_STATX:
+	case REEL_OP_ACCESS:
+	case REEL_OP_FACCESSAT:
+		decide(pi, ret, 0);
+		break;
+	case REEL_OP_UNLINK:
+	case REEL_OP_UNLINKAT:
+		decide(pi, ret, (op->flags & AT_REMOVEDIR) ? REPLAY_F_DIR : REPLAY_F_FILE);
+		if (op->ret == 0)
+			s->fs->mutates = 1;
+		break;
+	case REEL_OP_RMDIR:
+		decide(pi, ret, REPLAY_F_DIR);
+		if (op->ret == 0)
+			s->fs->mutates = 1;
+		break;
+	case REEL_OP_MKDIR:
+	case REEL_OP_MKDIRAT:
+		if (op->ret == 0) {
+			mark_created(pi, REPLAY_F_DIR);
+			s->fs->mutates = 1;
+		} else if (op->ret == -EEXIST) {
+			decide(pi, 0, REPLAY_F_DIR);
+		}
+		break;
+	case REEL_OP_RENAME:
+	case REEL_OP_RENAMEAT:
+	case REEL_OP_RENAMEAT2:
+		decide(pi, ret, 0);
+		if (op->ret == 0) {
+			p2 = pinfo(s, op->path2);
+			mark_created(p2, pi ? pi->kind : 0);
+			s->fs->mutates = 1;
+		}
+		break;
+	case REEL_OP_TRUNCATE:
+		decide(pi, ret, REPLAY_F_FILE);
+		if (op->ret == 0 && pi) {
+			pi->app_owned = 1;
+			s->fs->mutates = 1;
+		}
+		break;
+	case REEL_OP_FTRUNCATE:
+	case REEL_OP_FALLOCATE:
+		id = fd_path(s, op, &append);
+		if (op->ret == 0 && id) {
+			if (op->type == REEL_OP_FTRUNCATE)
+				pinfo(s, id)->app_owned = 1;
+			s->fs->mutates = 1;
+		}
+		break;
+	case REEL_OP_LSEEK:
+		id = fd_path(s, op, &append);
+		if (id && op->mode == SEEK_END && op->ret >= 0) {
+			struct pinfo *q = pinfo(s, id);
+
+			if (q && !q->written)
+				extent(q, (uint64_t)(op->ret - (int64_t)op->offset));
+		}
+		break;
+	case REEL_OP_GETDENTS64:
+		id = fd_path(s, op, &append);
+		if (id && pinfo(s, id))
+			pinfo(s, id)->kind = REPLAY_F_DIR;
+		break;
+	case REEL_OP_MMAP:
+		if (op->fd >= 0 && (id = fd_path(s, op, &append)))
+			extent(pinfo(s, id), op->offset + op->len);
+		break;
+	case REEL_OP_AIO_SUBMIT:
+	case REEL_OP_URING_SUBMIT:
+		id = fd_path(s, op, &append);
+		if (id && async_is_read(op))
+			extent(pinfo(s, id), op->offset + op->len);
+		else if (id && async_is_write(op))
+			wrote(pinfo(s, id), op->offset, op->len, append);
+		break;
+	default:
+		if (reel_op__is_read(op->type)) {
+			id = fd_path(s, op, &append);
+			if (id && op->ret > 0)
+				extent(pinfo(s, id), op->offset + (uint64_t)op->ret);
+			else if (id)
+				extent(pinfo(s, id), 0);
+		} else if (reel_op__is_write(op->type)) {
+			id = fd_path(s, op, &append);
+			if (id)
+				wrote(pinfo(s, id), op->offset, op->ret > 0 ? (uint64_t)op->ret : 0,
+				      append);
+		} else if (op->fd >= 0 && !op->path) {
+			fd_path(s, op, &append);
+		}
+		break;
+	}
+}
+
+static int fs__add(struct replay_fileset *fs, const struct replay_mapper *m, const char *path,
+		   int kind, uint64_t size)
+{
+	char rel[PATH_MAX];
+	int root, r;
+
+	r = replay_mapper__map(m, path, &root, rel, sizeof(rel));
+	if (r)
+		return r;
+	if (!strcmp(rel, "."))
+		return 0;
+	/* ".." would lead out of the root: never prepared, and refused when replayed */
+	if (!strcmp(rel, "..") || !strncmp(rel, "../", 3) || strstr(rel, "/../") ||
+	    (strlen(rel) > 3 && !strcmp(rel + strlen(rel) - 3, "/.."))) {
+		fs->refused++;
+		return 0;
+	}
+	if (fs->n == fs->cap) {
+		size_t cap = fs->cap ? fs->cap * 2 : 256;
+		struct replay_fentry *e = realloc(fs->e, cap * sizeof(*e));
+
+		if (!e)
+			return -ENOMEM;
+		fs->e = e;
+		fs->cap = cap;
+	}
+	fs->e[fs->n].rel = strdup(rel);
+	fs->e[fs->n].root = root;
+	fs->e[fs->n].kind = kind;
+	fs->e[fs->n].size = size;
+	fs->n++;
+	return 0;
+}
+
+static int fentry__cmp(const void *a, const void *b)
+{
+	const struct replay_fentry *x = a, *y = b;
+
+	if (x->root != y->root)
+		return x->root - y->root;
+	return strcmp(x->rel, y->rel);
+}
+
+/* Parents of every traced path, except below directories the application made. */
+static int collect_dirs(struct scan *s, struct reel_reader *r, struct replay_strset *created,
+			struct replay_strset *dirs)
+{
+	char buf[PATH_MAX];
+
+	for (uint32_t id = 1; id < s->np; id++) {
+		const char *p = reel_reader__path(r, id);
+		char *slash;
+
+		if (!p || !s->p[id].state || replay_path__is_nonfile(p) || strlen(p) >= sizeof(buf))
+			continue;
+		strcpy(buf, p);
+		while ((slash = strrchr(buf, '/')) && slash != buf) {
+			*slash = '\0';
+			if (replay_strset__has(created, buf))
+				break;
+			if (replay_strset__add(dirs, buf) < 0)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
+			 struct replay_fileset *fs)
+{
+	struct replay_strset created = { 0 }, dirs = { 0 };
+	struct scan s = { .fs = fs };
+	struct reel_reader *r;
+	struct reel_op op;
+	struct stat st;
+	int err, got_first = 0;
+	size_t off;
+
+	memset(fs, 0, sizeof(*fs));
+	err = reel_reader__open(trace, &r);
+	if (err)
+		return err;
+	while ((err = reel_reader__next(r, &op)) != 0) {
+		if (err < 0) {
+			/* damaged chunk: the reader resumes at the next whole one */
+			if (err == -REEL_E_TRUNCATED)
+				break;
+			continue;
+		}
+		fs->nops++;
+		if (!got_first || op.start_ns < fs->first_start_ns)
+			fs->first_start_ns = op.start_ns;
+		got_first = 1;
+		if (op.start_ns > fs->last_start_ns)
+			fs->last_start_ns = op.start_ns;
+		if (op.end_ns > fs->last_end_ns)
+			fs->last_end_ns = op.end_ns;
+		scan__op(&s, &op);
+		if (!replay_u64map__get(&s.tidset, (uint64_t)op.pid << 32 | op.tid)) {
+			if (fs->ntids == s.tidcap) {
+				size_t cap = s.tidcap ? s.tidcap * 2 : 64;
+				uint64_t *t = realloc(fs->tids, cap * sizeof(*t));
+
+				if (!t) {
+					err = -ENOMEM;
+					break;
+				}
+				fs->tids = t;
+				s.tidcap = cap;
+			}
+			fs->tids[fs->ntids++] = (uint64_t)op.pid << 32 | op.tid;
+			replay_u64map__put(&s.tidset, (uint64_t)op.pid << 32 | op.tid, 1);
+		}
+	}
+
+	if (err == -REEL_E_TRUNCATED)
+		err = 0; /* a trace cut short (crash, still being written): use what is there */
+	for (uint32_t id = 1; id < s.np && !err; id++) {
+		const char *p = reel_reader__path(r, id);
+
+		if (p && s.p[id].state == P_CREATED && s.p[id].kind == REPLAY_F_DIR)
+			err = replay_strset__add(&created, p) < 0 ? -ENOMEM : 0;
+	}
+	if (!err)
+		err = collect_dirs(&s, r, &created, &dirs);
+	for (size_t i = 0; i < dirs.n && !err; i++) {
+		if (replay_mapper__overlaps(m, dirs.str[i])) {
+			snprintf(fs->overlap, sizeof(fs->overlap), "%s", dirs.str[i]);
+			err = -EPERM;
+			break;
+		}
+		err = fs__add(fs, m, dirs.str[i], REPLAY_F_DIR, 0);
+	}
+	for (uint32_t id = 1; id < s.np && !err; id++) {
+		const char *p = reel_reader__path(r, id);
+		struct pinfo *pi = &s.p[id];
+
+		if (!p || !pi->state || replay_path__is_nonfile(p))
+			continue;
+		if (replay_mapper__overlaps(m, p)) {
+			snprintf(fs->overlap, sizeof(fs->overlap), "%s", p);
+			err = -EPERM;
+			break;
+		}
+		if (pi->state != P_EXISTED || replay_strset__has(&dirs, p))
+			continue;
+		err = fs__add(fs, m, p, pi->kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE,
+			      pi->kind == REPLAY_F_DIR ? 0 : pi->size);
+	}
+	if (!err && fs->n)
+		qsort(fs->e, fs->n, sizeof(*fs->e), fentry__cmp);
+
+	/* identity: the trace file itself and the mapping, so that another --map re-prepares */
+	if (!err && stat(trace, &st) == 0) {
+		off = (size_t)snprintf(fs->identity, sizeof(fs->identity), "%llu:%llu:%lld.%09ld",
+				       (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+				       (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+		off += (size_t)snprintf(fs->identity + off, sizeof(fs->identity) - off, ":%lld",
+					(long long)st.st_size);
+		for (int i = 0; i < m->n_roots && off < sizeof(fs->identity); i++)
+			off += (size_t)snprintf(fs->identity + off, sizeof(fs->identity) - off,
+						"|%s", m->roots[i].dir);
+		for (size_t i = 0; i < m->n_rules && off < sizeof(fs->identity); i++)
+			off += (size_t)snprintf(fs->identity + off, sizeof(fs->identity) - off,
+						"|%s>%d", m->rules[i].from, m->rules[i].root);
+	}
+	replay_strset__free(&created);
+	replay_strset__free(&dirs);
+	replay_u64map__free(&s.fds);
+	replay_u64map__free(&s.tidset);
+	free(s.p);
+	reel_reader__close(r);
+	return err;
+}
+
+void replay_fileset__free(struct replay_fileset *fs)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		free(fs->e[i].rel);
+	free(fs->e);
+	free(fs->tids);
+	memset(fs, 0, sizeof(*fs));
+}

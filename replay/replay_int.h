@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/* replay_int.h - what the files of replay/ share among themselves; not public. */
+#ifndef IOREEL_REPLAY_INT_H
+#define IOREEL_REPLAY_INT_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "reel.h"
+#include "replay.h"
+
+#define REPLAY_MAX_ROOTS 32
+
+/* ---- replay_map.c: targets, --map rules, resolution beneath a root ---- */
+
+struct replay_root {
+	char *dir; /* realpath */
+	int fd;	   /* O_PATH|O_DIRECTORY */
+};
+
+struct replay_rule {
+	char *from;
+	size_t from_len;
+	int glob;
+	int root;
+};
+
+struct replay_mapper {
+	struct replay_root roots[REPLAY_MAX_ROOTS];
+	int n_roots; /* roots[0] is --target */
+	struct replay_rule *rules;
+	size_t n_rules;
+};
+
+int replay_mapper__init(struct replay_mapper *m, const char *target,
+			const struct replay_map_rule *rules, size_t n_rules);
+void replay_mapper__free(struct replay_mapper *m);
+/* Root index and path relative to it ("." for the root itself); -ENAMETOOLONG. */
+int replay_mapper__map(const struct replay_mapper *m, const char *path, int *root, char *rel,
+		       size_t relsz);
+/* True when the traced path would put the replay onto the traced location itself. */
+int replay_mapper__overlaps(const struct replay_mapper *m, const char *path);
+
+/* openat2(rootfd, rel, RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS): fd or -errno (-EXDEV: escape). */
+int replay_path__open(int rootfd, const char *rel, int flags, mode_t mode);
+/* O_PATH fd of rel's parent directory, resolved beneath rootfd; *base = last component. */
+int replay_path__parent(int rootfd, const char *rel, const char **base);
+/* Paths the replay never touches: /proc, /sys, /dev (not storage). */
+int replay_path__is_nonfile(const char *path);
+
+/* ---- replay_fileset.c: what the trace says existed before the capture ---- */
+
+enum replay_fkind { REPLAY_F_FILE = 1, REPLAY_F_DIR = 2 };
+
+struct replay_fentry {
+	char *rel;
+	int root;
+	int kind;
+	uint64_t size;
+};
+
+struct replay_fileset {
+	struct replay_fentry *e;
+	size_t n, cap;
+	uint64_t refused;	/* paths not prepared: they lead out of the target */
+	int mutates;		/* creates, deletes, renames or truncates: target changes */
+	uint64_t nops;
+	uint64_t first_start_ns;
+	uint64_t last_start_ns;
+	uint64_t last_end_ns;
+	uint64_t *tids;		/* pid << 32 | tid, in order of first appearance */
+	size_t ntids;
+	char overlap[4096];	/* a traced path the target overlaps, when refused */
+	char identity[512];	/* trace identity + map rules, for the manifest */
+};
+
+int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
+			 struct replay_fileset *fs);
+void replay_fileset__free(struct replay_fileset *fs);
+
+/* ---- replay_prepare.c ---- */
+
+struct replay_prep_result {
+	int reused;
+	uint64_t refused; /* entries leading out of the target (symlinks): not prepared */
+	uint64_t files, dirs, bytes;
+};
+
+/* Reuses (manifest matches) or wipes and creates the file set under every root. */
+int replay_prepare__run(const struct replay_mapper *m, const struct replay_fileset *fs,
+			int fresh, struct replay_prep_result *res, char *err, size_t errsz);
+/* Marks every root's manifest stale (a replay that mutates the file set starts). */
+int replay_prepare__mark_dirty(const struct replay_mapper *m);
+/* syncfs, posix_fadvise(DONTNEED) every file, drop_caches when root. */
+int replay_prepare__cold(const struct replay_mapper *m, const struct replay_fileset *fs);
+
+/* ---- replay_hist.c is the report's; ours is replay_pctl.c: log-linear histogram ---- */
+
+#define REPLAY_PCTL_SUB 32
+#define REPLAY_PCTL_EXP 60
+struct replay_pctl {
+	uint64_t count;
+	uint64_t max;
+	double sum;
+	uint64_t b[REPLAY_PCTL_EXP * REPLAY_PCTL_SUB];
+};
+void replay_pctl__add(struct replay_pctl *h, uint64_t v);
+void replay_pctl__merge(struct replay_pctl *dst, const struct replay_pctl *src);
+uint64_t replay_pctl__at(const struct replay_pctl *h, double q);
+void replay_pctl__summary(const struct replay_pctl *h, struct replay_pct *out);
+
+/* ---- replay_run.c ---- */
+
+int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *m,
+		       const struct replay_fileset *fs, struct replay_summary *sum);
+
+/* ---- misc ---- */
+
+uint64_t replay_now_ns(void); /* CLOCK_MONOTONIC */
+void replay_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay_main.c - one replay of one target, start to end: check the target, work out and
+ * prepare the file set, drop caches if asked, replay, summarise.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "replay_int.h"
+
+int replay_timing__parse(const char *s, enum replay_timing *out)
+{
+	if (!strcmp(s, "original"))
+		*out = REPLAY_TIMING_ORIGINAL;
+	else if (!strcmp(s, "think"))
+		*out = REPLAY_TIMING_THINK;
+	else if (!strcmp(s, "afap"))
+		*out = REPLAY_TIMING_AFAP;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int replay_engine__parse(const char *s, enum replay_engine_kind *out)
+{
+	if (!strcmp(s, "sync"))
+		*out = REPLAY_ENGINE_SYNC;
+	else if (!strcmp(s, "io_uring") || !strcmp(s, "uring"))
+		*out = REPLAY_ENGINE_URING;
+	else if (!strcmp(s, "libaio") || !strcmp(s, "aio"))
+		*out = REPLAY_ENGINE_AIO;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *replay_timing__name(enum replay_timing t)
+{
+	return t == REPLAY_TIMING_THINK ? "think" : t == REPLAY_TIMING_AFAP ? "afap" : "original";
+}
+
+const char *replay_engine__name(enum replay_engine_kind e)
+{
+	return e == REPLAY_ENGINE_URING ? "io_uring" : e == REPLAY_ENGINE_AIO ? "libaio" : "sync";
+}
+
+static void notice(const struct replay_opts *o, const char *fmt, const char *a, const char *b)
+{
+	char line[600];
+
+	if (!o->notice)
+		return;
+	snprintf(line, sizeof(line), fmt, a, b);
+	o->notice(o->cb_ctx, line);
+}
+
+int replay__run(const struct replay_opts *o, struct replay_summary *sum)
+{
+	struct replay_mapper m;
+	struct replay_fileset fs;
+	struct replay_prep_result prep;
+	char err_msg[600] = "";
+	uint64_t t;
+	int err;
+
+	memset(sum, 0, sizeof(*sum));
+	replay_set_error("%s", "");
+	snprintf(sum->result, sizeof(sum->result), "%s", o->result);
+	snprintf(sum->target, sizeof(sum->target), "%s", o->target);
+	snprintf(sum->timing, sizeof(sum->timing), "%s", replay_timing__name(o->timing));
+	snprintf(sum->engine, sizeof(sum->engine), "%s", replay_engine__name(o->engine));
+	sum->speed = o->speed;
+	if (!(o->speed > 0)) {
+		replay_set_error("speed must be > 0");
+		return -EINVAL;
+	}
+	err = replay_mapper__init(&m, o->target, o->maps, o->n_maps);
+	if (err) {
+		replay_mapper__free(&m);
+		return err;
+	}
+	t = replay_now_ns();
+	err = replay_fileset__scan(o->trace, &m, &fs);
+	if (err == -EPERM && fs.overlap[0]) {
+		replay_set_error("refusing target: traced path %s lies inside it, the replay would "
+				 "write onto the traced location",
+				 fs.overlap);
+		goto out;
+	}
+	if (err) {
+		replay_set_error("cannot read trace %s: %s", o->trace, reel_strerror(err));
+		goto out;
+	}
+	err = replay_prepare__run(&m, &fs, o->fresh, &prep, err_msg, sizeof(err_msg));
+	if (err) {
+		replay_set_error("%s", err_msg[0] ? err_msg : strerror(-err));
+		goto out;
+	}
+	sum->prep_ns = replay_now_ns() - t;
+	sum->reused = prep.reused;
+	sum->prep_files = prep.files;
+	sum->prep_dirs = prep.dirs;
+	sum->prep_bytes = prep.bytes;
+	if (fs.refused + prep.refused) {
+		char n[32];
+
+		snprintf(n, sizeof(n), "%llu", (unsigned long long)(fs.refused + prep.refused));
+		notice(o, "%s traced paths lead out of the target (.., symlinks): not prepared, "
+			  "their ops are refused%s",
+		       n, "");
+	}
+	if (prep.reused)
+		notice(o, "reusing prepared file set in %s%s", m.roots[0].dir,
+		       m.n_roots > 1 ? " (and the --map targets)" : "");
+	if (o->cold) {
+		err = replay_prepare__cold(&m, &fs);
+		if (err) {
+			replay_set_error("cannot drop caches: %s", strerror(-err));
+			goto out;
+		}
+	}
+	/* from the first op on, the target no longer matches the manifest */
+	if (fs.mutates)
+		replay_prepare__mark_dirty(&m);
+	err = replay_run__replay(o, &m, &fs, sum);
+out:
+	replay_fileset__free(&fs);
+	replay_mapper__free(&m);
+	return err;
+}
+
+static void fmt_ns(char *buf, size_t sz, double ns)
+{
+	if (ns < 1e3)
+		snprintf(buf, sz, "%.0fns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, sz, "%.1fus", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, sz, "%.2fms", ns / 1e6);
+	else
+		snprintf(buf, sz, "%.2fs", ns / 1e9);
+}
+
+static const char *const fail_names[REPLAY_FAIL__COUNT] = {
+	[REPLAY_FAIL_NEW_ERROR] = "failed where the original succeeded",
+	[REPLAY_FAIL_NEW_SUCCESS] = "succeeded where the original failed",
+	[REPLAY_FAIL_SHORT] = "short read/write",
+	[REPLAY_FAIL_OTHER_ERRNO] = "failed with another errno",
+	[REPLAY_FAIL_UNKNOWN_FD] = "not replayed: unknown fd",
+	[REPLAY_FAIL_UNSUPPORTED] = "not replayed: unsupported",
+	[REPLAY_FAIL_REFUSED] = "not replayed: path escapes the target",
+};
+
+void replay_summary__print(const struct replay_summary *s, FILE *out)
+{
+	char a[32], b[32], c[32], d[32], e[32];
+	uint64_t nfail = 0;
+
+	fprintf(out, "replay of %s -> %s (timing %s, speed %g, engine %s)\n", s->target,
+		s->result, s->timing, s->speed, s->engine);
+	fmt_ns(a, sizeof(a), (double)s->prep_ns);
+	fprintf(out, "  file set: %llu files, %llu dirs, %.1f MiB %s (%s)\n",
+		(unsigned long long)s->prep_files, (unsigned long long)s->prep_dirs,
+		(double)s->prep_bytes / 1048576.0, s->reused ? "reused" : "prepared", a);
+	fprintf(out, "  ops: %llu in trace, %llu replayed by %llu threads, %llu non-file skipped\n",
+		(unsigned long long)s->ops_read, (unsigned long long)s->ops_issued,
+		(unsigned long long)s->threads, (unsigned long long)s->ops_nonfile);
+	fmt_ns(a, sizeof(a), (double)s->duration_ns);
+	fmt_ns(b, sizeof(b), (double)s->orig_duration_ns);
+	fprintf(out, "  duration: %s (original %s, %.2fx)\n", a, b,
+		s->orig_duration_ns ? (double)s->duration_ns / (double)s->orig_duration_ns : 0.0);
+	fmt_ns(a, sizeof(a), (double)s->lateness.p50);
+	fmt_ns(b, sizeof(b), (double)s->lateness.p99);
+	fmt_ns(c, sizeof(c), (double)s->lateness.max);
+	fprintf(out, "  lateness (start - scheduled): p50 %s  p99 %s  max %s\n", a, b, c);
+	if (s->direct_dropped)
+		fprintf(out, "  O_DIRECT rejected by the target and dropped on %llu opens "
+			     "(--direct drop): those files went through the page cache\n",
+			(unsigned long long)s->direct_dropped);
+	if (s->direct_failed)
+		fprintf(out, "  O_DIRECT rejected by the target on %llu opens (--direct keep): "
+			     "those opens failed\n",
+			(unsigned long long)s->direct_failed);
+	for (int k = 0; k < REPLAY_FAIL__COUNT; k++)
+		nfail += s->fail[k];
+	fprintf(out, "  outcomes differing from the original: %llu\n", (unsigned long long)nfail);
+	for (int k = 0; k < REPLAY_FAIL__COUNT; k++) {
+		if (!s->fail[k])
+			continue;
+		fprintf(out, "    %llu %s, e.g.\n", (unsigned long long)s->fail[k], fail_names[k]);
+		for (int i = 0; i < REPLAY_EXAMPLES && s->fail_example[k][i][0]; i++)
+			fprintf(out, "      %s\n", s->fail_example[k][i]);
+	}
+	fprintf(out, "  %-16s %10s %10s %10s %10s %10s %10s\n", "latency", "count", "p50", "p90",
+		"p99", "max", "mean");
+	for (unsigned t = 0; t < REEL_OP__COUNT; t++) {
+		const struct replay_pct *p = &s->lat[t];
+
+		if (!p->count)
+			continue;
+		fmt_ns(a, sizeof(a), (double)p->p50);
+		fmt_ns(b, sizeof(b), (double)p->p90);
+		fmt_ns(c, sizeof(c), (double)p->p99);
+		fmt_ns(d, sizeof(d), (double)p->max);
+		fmt_ns(e, sizeof(e), p->mean);
+		fprintf(out, "  %-16s %10llu %10s %10s %10s %10s %10s\n", reel_op__name(t),
+			(unsigned long long)p->count, a, b, c, d, e);
+	}
+}

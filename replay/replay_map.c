@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay_map.c - where a traced path is replayed, and opening it without ever leaving the
+ * target.
+ *
+ * Mapping (documented in "ioreel replay --help"): a traced path P goes to TARGET/P (leading
+ * slashes stripped) unless a --map rule matches; rules are tried in command-line order and
+ * the first match wins.
+ *   prefix  FROM=TO  (FROM has no * ? [): P == FROM or P below FROM  ->  TO/<P minus FROM>
+ *   glob    PAT=TO   (fnmatch, '*' also matches '/'; a trailing "/ *" is ignored): the
+ *           shortest leading part D of P (whole components) that PAT matches is replaced by
+ *           TO: P = D/rest -> TO/rest; when D is P itself (a file pattern such as "*.tmp"),
+ *           the file goes to TO/<basename>.
+ * Every TO is a root like the target: it must not be "/", nor inside or around another root.
+ *
+ * Safety: every root is opened once as an O_PATH directory fd, and every path operation is
+ * relative to it: opens with openat2(RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS), and the *at
+ * calls on a parent directory fd obtained the same way. The kernel then refuses "..", absolute
+ * symlinks and symlinks leading out (EXDEV), whatever the trace or the target contain.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "replay_int.h"
+
+static int path_is_below(const char *p, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (!strcmp(dir, "/"))
+		return 1;
+	return !strncmp(p, dir, n) && (p[n] == '/' || p[n] == '\0');
+}
+
+static int root__add(struct replay_mapper *m, const char *dir)
+{
+	char real[PATH_MAX];
+	struct stat st;
+	int i, fd;
+
+	if (stat(dir, &st) < 0) {
+		if (errno != ENOENT || mkdir(dir, 0755) < 0) {
+			replay_set_error("cannot create target %s: %s", dir, strerror(errno));
+			return -errno;
+		}
+	} else if (!S_ISDIR(st.st_mode)) {
+		replay_set_error("target %s is not a directory", dir);
+		return -ENOTDIR;
+	}
+	if (!realpath(dir, real)) {
+		replay_set_error("cannot resolve target %s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	if (!strcmp(real, "/")) {
+		replay_set_error("refusing target %s: it is the root directory, the replay would "
+				 "write onto the traced paths themselves",
+				 dir);
+		return -EPERM;
+	}
+	for (i = 0; i < m->n_roots; i++) {
+		if (!strcmp(m->roots[i].dir, real))
+			return i;
+		if (path_is_below(real, m->roots[i].dir) || path_is_below(m->roots[i].dir, real)) {
+			replay_set_error("refusing nested targets %s and %s: use separate directories",
+					 m->roots[i].dir, real);
+			return -EINVAL;
+		}
+	}
+	if (m->n_roots == REPLAY_MAX_ROOTS) {
+		replay_set_error("too many --map targets (max %d)", REPLAY_MAX_ROOTS - 1);
+		return -E2BIG;
+	}
+	fd = open(real, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		replay_set_error("cannot open target %s: %s", real, strerror(errno));
+		return -errno;
+	}
+	m->roots[m->n_roots].dir = strdup(real);
+	m->roots[m->n_roots].fd = fd;
+	return m->n_roots++;
+}
+
+int replay_mapper__init(struct replay_mapper *m, const char *target,
+			const struct replay_map_rule *rules, size_t n_rules)
+{
+	int r;
+
+	memset(m, 0, sizeof(*m));
+	r = root__add(m, target);
+	if (r < 0)
+		return r;
+	m->rules = calloc(n_rules ? n_rules : 1, sizeof(*m->rules));
+	if (!m->rules)
+		return -ENOMEM;
+	for (size_t i = 0; i < n_rules; i++) {
+		struct replay_rule *rl = &m->rules[i];
+		size_t n;
+
+		rl->from = strdup(rules[i].from);
+		rl->glob = strpbrk(rl->from, "*?[") != NULL;
+		n = strlen(rl->from);
+		if (rl->glob && n > 2 && !strcmp(rl->from + n - 2, "/*"))
+			n -= 2;
+		while (!rl->glob && n > 1 && rl->from[n - 1] == '/')
+			n--;
+		rl->from[n] = '\0';
+		rl->from_len = n;
+		if (!rl->glob && rl->from[0] != '/') {
+			replay_set_error("--map %s: FROM must be an absolute path or a pattern",
+					 rules[i].from);
+			m->n_rules = i + 1;
+			return -EINVAL;
+		}
+		m->n_rules = i + 1;
+		r = root__add(m, rules[i].to);
+		if (r < 0)
+			return r;
+		rl->root = r;
+	}
+	return 0;
+}
+
+void replay_mapper__free(struct replay_mapper *m)
+{
+	for (int i = 0; i < m->n_roots; i++) {
+		close(m->roots[i].fd);
+		free(m->roots[i].dir);
+	}
+	for (size_t i = 0; i < m->n_rules; i++)
+		free(m->rules[i].from);
+	free(m->rules);
+	memset(m, 0, sizeof(*m));
+}
+
+static int rel__set(char *rel, size_t relsz, const char *s)
+{
+	while (*s == '/')
+		s++;
+	if (!*s)
+		s = ".";
+	if (strlen(s) >= relsz)
+		return -ENAMETOOLONG;
+	strcpy(rel, s);
+	/* trailing slashes would leave an empty last component */
+	for (size_t n = strlen(rel); n > 1 && rel[n - 1] == '/'; n--)
+		rel[n - 1] = '\0';
+	return 0;
+}
+
+static int rule__match(const struct replay_rule *rl, const char *p, const char **rest)
+{
+	char buf[PATH_MAX];
+	size_t n = strlen(p);
+
+	if (!rl->glob) {
+		if (rl->from_len == 1 && rl->from[0] == '/') {
+			*rest = p;
+			return 1;
+		}
+		if (strncmp(p, rl->from, rl->from_len) ||
+		    (p[rl->from_len] != '/' && p[rl->from_len] != '\0'))
+			return 0;
+		*rest = p + rl->from_len;
+		return 1;
+	}
+	if (n >= sizeof(buf))
+		return 0;
+	for (size_t i = 1; i <= n; i++) {
+		if (i < n && p[i] != '/')
+			continue;
+		memcpy(buf, p, i);
+		buf[i] = '\0';
+		if (fnmatch(rl->from, buf, 0))
+			continue;
+		if (i == n) {
+			const char *b = strrchr(p, '/');
+
+			*rest = b ? b : p;
+		} else {
+			*rest = p + i;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+int replay_mapper__map(const struct replay_mapper *m, const char *path, int *root, char *rel,
+		       size_t relsz)
+{
+	const char *rest;
+
+	for (size_t i = 0; i < m->n_rules; i++) {
+		if (rule__match(&m->rules[i], path, &rest)) {
+			*root = m->rules[i].root;
+			return rel__set(rel, relsz, rest);
+		}
+	}
+	*root = 0;
+	return rel__set(rel, relsz, path);
+}
+
+int replay_mapper__overlaps(const struct replay_mapper *m, const char *path)
+{
+	if (path[0] != '/')
+		return 0;
+	for (int i = 0; i < m->n_roots; i++) {
+		if (path_is_below(path, m->roots[i].dir))
+			return 1;
+	}
+	return 0;
+}
+
+int replay_path__open(int rootfd, const char *rel, int flags, mode_t mode)
+{
+	struct open_how how = { 0 };
+	long fd;
+
+	how.flags = (unsigned)flags | O_CLOEXEC;
+	if (flags & (O_CREAT | __O_TMPFILE))
+		how.mode = mode & 07777;
+	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+	fd = syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+	return fd < 0 ? -errno : (int)fd;
+}
+
+int replay_path__parent(int rootfd, const char *rel, const char **base)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(rel, '/');
+	size_t n;
+
+	if (!slash) {
+		*base = rel;
+		strcpy(dir, ".");
+	} else {
+		n = (size_t)(slash - rel);
+		if (n >= sizeof(dir))
+			return -ENAMETOOLONG;
+		memcpy(dir, rel, n);
+		dir[n] = '\0';
+		*base = slash + 1;
+	}
+	/* the parent is resolved beneath the root; a last ".." would step out of it again */
+	if (!strcmp(*base, ".."))
+		return -EXDEV;
+	return replay_path__open(rootfd, dir, O_PATH | O_DIRECTORY, 0);
+}
+
+int replay_path__is_nonfile(const char *path)
+{
+	static const char *const pseudo[] = { "/proc", "/sys", "/dev" };
+
+	/* /dev/shm is tmpfs: files there are storage like any other */
+	if (path_is_below(path, "/dev/shm"))
+		return 0;
+	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++) {
+		if (path_is_below(path, pseudo[i]))
+			return 1;
+	}
+	return 0;
+}

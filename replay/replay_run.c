@@ -1,0 +1,1069 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay_run.c - the replay proper: a dispatcher streams the trace into one bounded queue per
+ * original thread, and one worker thread per original thread issues its ops in order, at
+ * their time.
+ *
+ * Cross-thread order. The dispatcher numbers ops in trace order (seq) and keeps, per key (an
+ * fd of a process, a path, an async request), the last "structural" op (open, close, dup,
+ * create, unlink, rename, mkdir, rmdir, truncate, async submit) and the last "use" of each
+ * other thread since. A use depends on the last structural op of another thread; a structural
+ * op depends on that too and on every other thread's last use. A dependency is (worker, seq),
+ * satisfied once that worker has retired its ops up to seq (ops of a worker retire in seq
+ * order, so one counter per worker suffices); waiters sleep on a futex. Deps always point to
+ * earlier, already queued ops, so they cannot deadlock. Uses do not depend on each other:
+ * concurrent reads of one fd stay concurrent.
+ *
+ * Timing. original: op at t0 + (start - first start) / speed on CLOCK_MONOTONIC, absolute,
+ * so lateness never accumulates; sleeping with clock_nanosleep(TIMER_ABSTIME) and 1 ns timer
+ * slack, optionally spinning the last --spin µs. think: a thread's op at its previous op's
+ * replay end + the original gap after that op (/ speed). afap: as soon as ready. The lateness
+ * of every op (start - scheduled) is measured, stored (sched_ns) and summarised.
+ *
+ * Memory: the trace is never loaded; queues hold at most RUN_QUEUE_CAP ops per thread (fewer
+ * with thousands of threads), results go out in batches.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "replay_run.h"
+
+static char last_error[512];
+
+void replay_set_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+}
+
+const char *replay__last_error(void)
+{
+	return last_error;
+}
+
+uint64_t replay_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void futex_wait(_Atomic uint32_t *addr, uint32_t val)
+{
+	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake(_Atomic uint32_t *addr)
+{
+	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* ---- per-worker queue (single producer, single consumer) ---- */
+
+static uint32_t queue_cap;
+
+static void queue__push(struct rworker *w, const struct ritem *it)
+{
+	uint32_t t = atomic_load(&w->tail), h;
+
+	while (t - (h = atomic_load(&w->head)) >= queue_cap) {
+		atomic_store(&w->prod_wait, 1);
+		if (t - atomic_load(&w->head) >= queue_cap)
+			futex_wait(&w->head, h);
+		atomic_store(&w->prod_wait, 0);
+	}
+	w->q[t % queue_cap] = *it;
+	atomic_store(&w->tail, t + 1);
+	if (atomic_load(&w->cons_wait))
+		futex_wake(&w->tail);
+}
+
+/* 1 with *it, 0 at the end of this thread's ops */
+static int queue__pop(struct rworker *w, struct ritem *it)
+{
+	uint32_t h = atomic_load(&w->head), t;
+
+	while ((t = atomic_load(&w->tail)) == h) {
+		if (atomic_load(&w->eof) && atomic_load(&w->tail) == h)
+			return 0;
+		atomic_store(&w->cons_wait, 1);
+		if (atomic_load(&w->tail) == h && !atomic_load(&w->eof))
+			futex_wait(&w->tail, t);
+		atomic_store(&w->cons_wait, 0);
+	}
+	*it = w->q[h % queue_cap];
+	atomic_store(&w->head, h + 1);
+	if (atomic_load(&w->prod_wait))
+		futex_wake(&w->head);
+	return 1;
+}
+
+/* ---- dependencies ---- */
+
+static void dep__wait(struct run *run, const struct rdep *d)
+{
+	struct rworker *o = run->workers[d->w];
+
+	if (atomic_load(&o->done_seq) >= d->seq)
+		return;
+	atomic_fetch_add(&o->waiters, 1);
+	for (;;) {
+		uint32_t v = atomic_load(&o->done_word);
+
+		if (atomic_load(&o->done_seq) >= d->seq)
+			break;
+		futex_wait(&o->done_word, v);
+	}
+	atomic_fetch_sub(&o->waiters, 1);
+}
+
+static void worker__done(struct rworker *w, uint64_t seq)
+{
+	atomic_store(&w->done_seq, seq);
+	atomic_fetch_add(&w->done_word, 1);
+	atomic_fetch_add(&w->ops_done, 1);
+	if (atomic_load(&w->waiters))
+		futex_wake(&w->done_word);
+}
+
+struct kent {
+	uint32_t sw; /* worker of the last structural op + 1; 0: none */
+	uint64_t sseq;
+	uint32_t nu, cu;
+	struct rdep *u; /* last use per other worker since */
+};
+
+struct deptrack {
+	struct replay_u64map idx; /* key -> kent index */
+	struct kent *k;
+	size_t n, cap;
+	size_t *freel;
+	size_t nfree, capfree;
+};
+
+static struct kent *dt__get(struct deptrack *dt, uint64_t key)
+{
+	uint64_t *v = replay_u64map__get(&dt->idx, key);
+	size_t i;
+
+	if (v)
+		return &dt->k[*v];
+	if (dt->nfree) {
+		i = dt->freel[--dt->nfree];
+	} else {
+		if (dt->n == dt->cap) {
+			size_t cap = dt->cap ? dt->cap * 2 : 1024;
+			struct kent *k = realloc(dt->k, cap * sizeof(*k));
+
+			if (!k)
+				return NULL;
+			dt->k = k;
+			dt->cap = cap;
+		}
+		i = dt->n++;
+		memset(&dt->k[i], 0, sizeof(dt->k[i]));
+	}
+	if (replay_u64map__put(&dt->idx, key, i))
+		return NULL;
+	return &dt->k[i];
+}
+
+static void dt__del(struct deptrack *dt, uint64_t key)
+{
+	uint64_t *v = replay_u64map__get(&dt->idx, key);
+	struct kent *k;
+
+	if (!v)
+		return;
+	k = &dt->k[*v];
+	k->sw = 0;
+	k->nu = 0;
+	if (dt->nfree == dt->capfree) {
+		size_t cap = dt->capfree ? dt->capfree * 2 : 256;
+		size_t *f = realloc(dt->freel, cap * sizeof(*f));
+
+		if (!f)
+			return; /* leak the slot, keep going */
+		dt->freel = f;
+		dt->capfree = cap;
+	}
+	dt->freel[dt->nfree++] = *v;
+	replay_u64map__del(&dt->idx, key);
+}
+
+static void dt__free(struct deptrack *dt)
+{
+	for (size_t i = 0; i < dt->n; i++)
+		free(dt->k[i].u);
+	free(dt->k);
+	free(dt->freel);
+	replay_u64map__free(&dt->idx);
+}
+
+struct depset {
+	struct rdep d[64];
+	unsigned n;
+};
+
+static void ds__add(struct depset *ds, uint32_t w, uint32_t self, uint64_t seq)
+{
+	if (w == self || !seq)
+		return;
+	for (unsigned i = 0; i < ds->n; i++) {
+		if (ds->d[i].w == w) {
+			if (seq > ds->d[i].seq)
+				ds->d[i].seq = seq;
+			return;
+		}
+	}
+	if (ds->n < sizeof(ds->d) / sizeof(ds->d[0])) {
+		ds->d[ds->n].w = w;
+		ds->d[ds->n++].seq = seq;
+	}
+}
+
+static void dt__use(struct deptrack *dt, uint64_t key, uint32_t self, uint64_t seq,
+		    struct depset *ds)
+{
+	struct kent *k = dt__get(dt, key);
+	unsigned i;
+
+	if (!k)
+		return;
+	if (k->sw)
+		ds__add(ds, k->sw - 1, self, k->sseq);
+	for (i = 0; i < k->nu; i++) {
+		if (k->u[i].w == self) {
+			k->u[i].seq = seq;
+			return;
+		}
+	}
+	if (k->nu == k->cu) {
+		unsigned cap = k->cu ? k->cu * 2 : 4;
+		struct rdep *u = realloc(k->u, cap * sizeof(*u));
+
+		if (!u)
+			return;
+		k->u = u;
+		k->cu = cap;
+	}
+	k->u[k->nu].w = self;
+	k->u[k->nu++].seq = seq;
+}
+
+static void dt__struct(struct deptrack *dt, uint64_t key, uint32_t self, uint64_t seq,
+		       struct depset *ds)
+{
+	struct kent *k = dt__get(dt, key);
+
+	if (!k)
+		return;
+	if (k->sw)
+		ds__add(ds, k->sw - 1, self, k->sseq);
+	for (unsigned i = 0; i < k->nu; i++)
+		ds__add(ds, k->u[i].w, self, k->u[i].seq);
+	k->nu = 0;
+	k->sw = self + 1;
+	k->sseq = seq;
+}
+
+static uint64_t key_fd(uint32_t pid, int64_t fd)
+{
+	return replay_hash__key('F', pid, (uint64_t)fd);
+}
+
+static uint64_t key_path(const struct rpath *p)
+{
+	return replay_hash__key('P', (uintptr_t)p, 0);
+}
+
+static uint64_t key_async(const struct reel_op *op)
+{
+	return replay_hash__key('A', (uint64_t)op->pid << 32 ^ op->ctx, op->aux);
+}
+
+/* ---- workers ---- */
+
+static void sleep_until(uint64_t t, int spin_us)
+{
+	uint64_t wake = t;
+	struct timespec ts;
+
+	if (spin_us >= 0)
+		wake = t > (uint64_t)spin_us * 1000 ? t - (uint64_t)spin_us * 1000 : 0;
+	if (replay_now_ns() < wake) {
+		ts.tv_sec = (time_t)(wake / 1000000000ULL);
+		ts.tv_nsec = (long)(wake % 1000000000ULL);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+	}
+	if (spin_us >= 0) {
+		while (replay_now_ns() < t)
+			__builtin_ia32_pause();
+	}
+}
+
+static void worker__flush(struct rworker *w)
+{
+	struct run *run = w->run;
+	int err = 0;
+
+	if (!w->nout)
+		return;
+	pthread_mutex_lock(&run->wlock);
+	for (unsigned i = 0; i < w->nout && !err; i++)
+		err = reel_writer__add(run->w, &w->out[i]);
+	if (err && !run->werr)
+		run->werr = err;
+	pthread_mutex_unlock(&run->wlock);
+	w->nout = 0;
+}
+
+static int is_data(unsigned type)
+{
+	return reel_op__is_read(type) || reel_op__is_write(type);
+}
+
+static void errname(char *buf, size_t sz, int64_t ret)
+{
+	if (ret >= 0)
+		snprintf(buf, sz, "%lld", (long long)ret);
+	else
+		snprintf(buf, sz, "-%s", strerrorname_np((int)-ret) ? strerrorname_np((int)-ret)
+								  : "E?");
+}
+
+/* an outcome that differs from the original's is counted and named, never hidden */
+static void worker__check(struct rworker *w, const struct reel_op *res, int64_t orig,
+			  const struct rpath *p)
+{
+	enum replay_fail_kind k;
+	char a[32], b[32], why[96];
+
+	if (orig >= 0 && res->ret < 0)
+		k = REPLAY_FAIL_NEW_ERROR;
+	else if (orig < 0 && res->ret >= 0)
+		k = REPLAY_FAIL_NEW_SUCCESS;
+	else if (orig < 0 && res->ret != orig)
+		k = REPLAY_FAIL_OTHER_ERRNO;
+	else if (is_data(res->type) && res->ret < orig)
+		k = REPLAY_FAIL_SHORT;
+	else
+		return;
+	errname(a, sizeof(a), orig);
+	errname(b, sizeof(b), res->ret);
+	snprintf(why, sizeof(why), "original %s, replay %s", a, b);
+	exec__fail(w->run, k, res, p, why);
+}
+
+static void worker__retire(struct rworker *w, struct reel_op *res, int64_t orig,
+			   const struct rpath *p, uint64_t seq)
+{
+	struct run *run = w->run;
+	int64_t late;
+
+	worker__check(w, res, orig, p);
+	late = (int64_t)(res->start_ns - res->sched_ns);
+	replay_pctl__add(&w->lateness, late > 0 ? (uint64_t)late : 0);
+	atomic_store(&run->last_lateness, late);
+	if (res->type < REEL_OP__COUNT) {
+		if (!w->lat[res->type])
+			w->lat[res->type] = calloc(1, sizeof(struct replay_pctl));
+		if (w->lat[res->type])
+			replay_pctl__add(w->lat[res->type], res->end_ns - res->start_ns);
+	}
+	res->sched_ns -= run->t0;
+	res->start_ns -= run->t0;
+	res->end_ns -= run->t0;
+	if (res->end_ns > w->last_end)
+		w->last_end = res->end_ns;
+	w->out[w->nout++] = *res;
+	if (w->nout == RUN_BATCH)
+		worker__flush(w);
+	atomic_fetch_add(&run->ops_issued, 1);
+	worker__done(w, seq);
+}
+
+/* retire, in issue order, the async requests at the head that have completed */
+static void worker__retire_head(struct rworker *w)
+{
+	while (w->infl_n) {
+		struct rinflight *f = &w->infl[w->infl_head];
+
+		if (!f->done)
+			break;
+		if (f->skip) {
+			worker__done(w, f->seq);
+		} else {
+			f->res.ret = f->io.ret;
+			if (f->io.done_ns)
+				f->res.end_ns = f->io.done_ns;
+			worker__retire(w, &f->res, f->orig_ret, f->p, f->seq);
+		}
+		w->infl_head = (w->infl_head + 1) % RUN_ASYNC_DEPTH;
+		w->infl_n--;
+	}
+}
+
+/* reap completions: min 0 polls, else waits (until t_abs when not 0) */
+static void worker__reap(struct rworker *w, unsigned min, uint64_t t_abs)
+{
+	struct timespec ts, *tp = NULL;
+	int n;
+
+	if (!w->infl_n)
+		return;
+	if (min && t_abs) {
+		uint64_t now = replay_now_ns(), d = t_abs > now ? t_abs - now : 0;
+
+		ts.tv_sec = (time_t)(d / 1000000000ULL);
+		ts.tv_nsec = (long)(d % 1000000000ULL);
+		tp = &ts;
+	} else if (!min) {
+		ts.tv_sec = 0;
+		ts.tv_nsec = 0;
+		tp = &ts;
+	}
+	n = w->eng.ops->getevents(&w->eng, min, RUN_ASYNC_DEPTH, tp);
+	for (int i = 0; i < n; i++)
+		((struct rinflight *)w->eng.ops->event(&w->eng, (unsigned)i)->owner)->done = 1;
+	worker__retire_head(w);
+}
+
+static void worker__drain(struct rworker *w)
+{
+	while (w->infl_n)
+		worker__reap(w, 1, 0);
+}
+
+/* an op finished synchronously: behind pending requests it waits its turn in the ring */
+static void worker__finish(struct rworker *w, struct reel_op *res, int64_t orig,
+			   const struct rpath *p, uint64_t seq, int skip)
+{
+	struct rinflight *f;
+
+	if (!w->infl_n) {
+		if (skip)
+			worker__done(w, seq);
+		else
+			worker__retire(w, res, orig, p, seq);
+		return;
+	}
+	f = &w->infl[(w->infl_head + w->infl_n) % RUN_ASYNC_DEPTH];
+	f->done = 1;
+	f->skip = skip;
+	f->seq = seq;
+	if (!skip) {
+		f->res = *res;
+		f->io.ret = res->ret;
+		f->io.done_ns = res->end_ns;
+		f->orig_ret = orig;
+		f->p = p;
+	}
+	w->infl_n++;
+}
+
+static void worker__wait_until(struct rworker *w, uint64_t t)
+{
+	int spin = w->run->o->spin_us;
+
+	/* with requests in flight, wait for their completions instead of sleeping blind */
+	while (w->infl_n && replay_now_ns() + (spin >= 0 ? (uint64_t)spin * 1000 : 0) < t)
+		worker__reap(w, 1, t - (spin >= 0 ? (uint64_t)spin * 1000 : 0));
+	sleep_until(t, spin);
+}
+
+static void *worker__main(void *arg)
+{
+	struct rworker *w = arg;
+	struct run *run = w->run;
+	const struct replay_opts *o = run->o;
+	struct ritem it;
+	struct reel_op res;
+	uint64_t sched, end_abs;
+	int r;
+
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	while (queue__pop(w, &it)) {
+		const struct reel_op *op = &it.op;
+
+		/* nothing starts before time 0, in any mode: result times are relative to it */
+		if (!w->have_prev && replay_now_ns() < run->t0)
+			sleep_until(run->t0, -1);
+
+		if (o->timing == REPLAY_TIMING_ORIGINAL) {
+			sched = run->t0 + it.sched_rel;
+		} else if (o->timing == REPLAY_TIMING_THINK && w->have_prev) {
+			uint64_t gap = op->start_ns > w->prev_orig_end ? op->start_ns - w->prev_orig_end
+								       : 0;
+			sched = w->prev_end + (uint64_t)((double)gap / o->speed);
+		} else if (o->timing == REPLAY_TIMING_THINK) {
+			sched = run->t0 + it.sched_rel;
+		} else {
+			sched = replay_now_ns();
+		}
+		if (o->timing != REPLAY_TIMING_AFAP)
+			worker__wait_until(w, sched);
+		if (it.ndeps) {
+			worker__drain(w); /* our pending ops may be what the others wait for */
+			for (unsigned i = 0; i < it.ndeps; i++)
+				dep__wait(run, &it.deps[i]);
+		}
+		if (w->eng_on) {
+			if (!is_data(op->type))
+				worker__drain(w);
+			while (w->infl_n == RUN_ASYNC_DEPTH)
+				worker__reap(w, 1, 0);
+		}
+		res = *op;
+		res.path = it.p1 ? it.p1->wid : 0;
+		res.path2 = it.p2 ? it.p2->wid : 0;
+		res.sched_ns = sched;
+		r = exec__op(w, &it, &res);
+		end_abs = res.end_ns; /* retiring makes res's times relative to t0 */
+		if (r == 1) {
+			struct rinflight *f =
+				&w->infl[(w->infl_head + w->infl_n - 1) % RUN_ASYNC_DEPTH];
+
+			f->res.sched_ns = sched;
+			f->orig_ret = op->ret;
+			f->p = it.p1;
+			f->skip = 0;
+			res.end_ns = res.start_ns;
+		} else {
+			worker__finish(w, &res, op->ret, it.p1, it.seq, r < 0);
+		}
+		if (r >= 0) {
+			w->prev_orig_end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
+			w->prev_end = r == 1 ? res.start_ns : end_abs;
+			w->have_prev = 1;
+		}
+		if (w->infl_n)
+			worker__reap(w, 0, 0);
+	}
+	worker__drain(w);
+	worker__flush(w);
+	return NULL;
+}
+
+static struct rworker *worker__new(struct run *run, uint32_t pid, uint32_t tid)
+{
+	uint32_t idx = atomic_load(&run->nworkers);
+	struct rworker *w;
+	pthread_attr_t attr;
+
+	if (idx == RUN_MAX_WORKERS)
+		return NULL;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return NULL;
+	w->run = run;
+	w->idx = idx;
+	w->pid = pid;
+	w->tid = tid;
+	w->rp = run__pid(run, pid);
+	w->q = malloc(queue_cap * sizeof(*w->q));
+	if (!w->rp || !w->q)
+		goto fail;
+	if (run->o->engine != REPLAY_ENGINE_SYNC) {
+		w->infl = calloc(RUN_ASYNC_DEPTH, sizeof(*w->infl));
+		if (!w->infl || replay_engine__init(&w->eng, run->o->engine, RUN_ASYNC_DEPTH))
+			goto fail;
+		w->eng_on = 1;
+	}
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 256 << 10);
+	if (pthread_create(&w->th, &attr, worker__main, w)) {
+		pthread_attr_destroy(&attr);
+		if (w->eng_on)
+			replay_engine__cleanup(&w->eng);
+		goto fail;
+	}
+	pthread_attr_destroy(&attr);
+	w->started = 1;
+	run->workers[idx] = w;
+	atomic_store(&run->nworkers, idx + 1);
+	return w;
+fail:
+	free(w->infl);
+	free(w->q);
+	free(w);
+	return NULL;
+}
+
+/* ---- dispatcher ---- */
+
+struct disp {
+	struct run *run;
+	struct reel_reader *r;
+	struct replay_u64map workers; /* pid << 32 | tid -> worker index */
+	struct replay_u64map paths;   /* reader path id -> struct rpath * */
+	struct replay_u64map skipfd;  /* pid, fd of non-file fds */
+	struct deptrack dt;
+	uint64_t seq;
+	uint64_t base;
+};
+
+static struct rpath *disp__path(struct disp *d, uint32_t id)
+{
+	uint64_t *v = replay_u64map__get(&d->paths, id);
+	char rel[PATH_MAX];
+	struct rpath *p;
+	const char *s;
+
+	if (!id)
+		return NULL;
+	if (v)
+		return (struct rpath *)(uintptr_t)*v;
+	s = reel_reader__path(d->r, id);
+	if (!s)
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->orig = strdup(s);
+	if (replay_mapper__map(d->run->m, s, &p->root, rel, sizeof(rel)))
+		strcpy(rel, "."); /* too long: refused when used (ENAMETOOLONG) */
+	p->rel = strdup(rel);
+	p->nonfile = (uint8_t)replay_path__is_nonfile(s);
+	pthread_mutex_lock(&d->run->wlock);
+	reel_writer__path(d->run->w, s, &p->wid);
+	pthread_mutex_unlock(&d->run->wlock);
+	replay_u64map__put(&d->paths, id, (uintptr_t)p);
+	return p;
+}
+
+static int op__is_open(unsigned t)
+{
+	return t == REEL_OP_OPEN || t == REEL_OP_OPENAT || t == REEL_OP_OPENAT2 ||
+	       t == REEL_OP_CREAT;
+}
+
+static int op__is_dup(unsigned t)
+{
+	return t == REEL_OP_DUP || t == REEL_OP_DUP2 || t == REEL_OP_DUP3 ||
+	       t == REEL_OP_FCNTL_DUPFD;
+}
+
+/* Non-file I/O (pipes, sockets, /proc...) is the application's think time: not replayed. */
+static int disp__nonfile(struct disp *d, const struct reel_op *op, const struct rpath *p1)
+{
+	uint64_t fk = (uint64_t)op->pid << 32 | (uint32_t)op->fd;
+	int kind_nonfile = op->fd_kind == REEL_FD_CHR || op->fd_kind == REEL_FD_FIFO ||
+			   op->fd_kind == REEL_FD_SOCK || op->fd_kind == REEL_FD_OTHER;
+
+	if (op__is_open(op->type)) {
+		if ((p1 && p1->nonfile) || kind_nonfile) {
+			if (op->ret >= 0)
+				replay_u64map__put(&d->skipfd,
+						   (uint64_t)op->pid << 32 | (uint32_t)op->ret, 1);
+			return 1;
+		}
+		if (op->ret >= 0)
+			replay_u64map__del(&d->skipfd, (uint64_t)op->pid << 32 | (uint32_t)op->ret);
+		return 0;
+	}
+	if (replay_op__on_fd(op) && replay_u64map__get(&d->skipfd, fk)) {
+		if (op->type == REEL_OP_CLOSE)
+			replay_u64map__del(&d->skipfd, fk);
+		else if (op__is_dup(op->type) && op->ret >= 0)
+			replay_u64map__put(&d->skipfd, (uint64_t)op->pid << 32 | (uint32_t)op->ret,
+					   1);
+		return 1;
+	}
+	if (p1 && p1->nonfile)
+		return 1;
+	if (op->type == REEL_OP_MMAP && op->fd < 0)
+		return 1;
+	if (op->type == REEL_OP_CLOSE && kind_nonfile)
+		return 1;
+	return kind_nonfile && op->fd >= 0 && !reel_op__has_path(op->type);
+}
+
+static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
+{
+	const struct reel_op *op = &it->op;
+	struct depset ds = { .n = 0 };
+	struct deptrack *dt = &d->dt;
+	unsigned t = op->type;
+
+	if (op__is_open(t)) {
+		if (it->p1) {
+			if (t == REEL_OP_CREAT || (op->flags & (O_CREAT | O_TRUNC)))
+				dt__struct(dt, key_path(it->p1), self, it->seq, &ds);
+			else
+				dt__use(dt, key_path(it->p1), self, it->seq, &ds);
+		}
+		if (op->ret >= 0)
+			dt__struct(dt, key_fd(op->pid, op->ret), self, it->seq, &ds);
+	} else if (t == REEL_OP_CLOSE) {
+		dt__struct(dt, key_fd(op->pid, op->fd), self, it->seq, &ds);
+	} else if (op__is_dup(t)) {
+		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, &ds);
+		if (op->ret >= 0)
+			dt__struct(dt, key_fd(op->pid, op->ret), self, it->seq, &ds);
+	} else if (t == REEL_OP_AIO_SUBMIT || t == REEL_OP_URING_SUBMIT) {
+		if (op->fd >= 0)
+			dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, &ds);
+		dt__struct(dt, key_async(op), self, it->seq, &ds);
+	} else if (t == REEL_OP_AIO_COMPLETE || t == REEL_OP_URING_COMPLETE) {
+		dt__use(dt, key_async(op), self, it->seq, &ds);
+		dt__del(dt, key_async(op));
+	} else if (it->p1 && !replay_op__on_fd(op)) {
+		int structural = t == REEL_OP_UNLINK || t == REEL_OP_UNLINKAT ||
+				 t == REEL_OP_RMDIR || t == REEL_OP_MKDIR || t == REEL_OP_MKDIRAT ||
+				 t == REEL_OP_TRUNCATE || t == REEL_OP_RENAME ||
+				 t == REEL_OP_RENAMEAT || t == REEL_OP_RENAMEAT2;
+
+		if (structural)
+			dt__struct(dt, key_path(it->p1), self, it->seq, &ds);
+		else
+			dt__use(dt, key_path(it->p1), self, it->seq, &ds);
+		if (it->p2)
+			dt__struct(dt, key_path(it->p2), self, it->seq, &ds);
+	} else if (op->fd >= 0) {
+		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, &ds);
+	}
+	/* more than fit in an item: the dispatcher waits for the rest itself (they are queued) */
+	it->ndeps = 0;
+	for (unsigned i = 0; i < ds.n; i++) {
+		if (it->ndeps < RUN_MAX_DEPS)
+			it->deps[it->ndeps++] = ds.d[i];
+		else
+			dep__wait(d->run, &ds.d[i]);
+	}
+}
+
+static int disp__worker(struct disp *d, uint32_t pid, uint32_t tid, struct rworker **out)
+{
+	uint64_t k = (uint64_t)pid << 32 | tid;
+	uint64_t *v = replay_u64map__get(&d->workers, k);
+	struct rworker *w;
+
+	if (v) {
+		*out = d->run->workers[*v];
+		return 0;
+	}
+	w = worker__new(d->run, pid, tid);
+	if (!w)
+		return -EAGAIN;
+	replay_u64map__put(&d->workers, k, w->idx);
+	*out = w;
+	return 0;
+}
+
+static int disp__run(struct disp *d)
+{
+	struct run *run = d->run;
+	struct rworker *w;
+	struct ritem it;
+	int err;
+
+	memset(&it, 0, sizeof(it));
+	while ((err = reel_reader__next(d->r, &it.op)) != 0 && !atomic_load(&run->stop)) {
+		if (err < 0) {
+			char msg[160];
+
+			if (run->o->notice) {
+				snprintf(msg, sizeof(msg),
+					 "trace damaged at byte %llu (%s): skipping to the next chunk",
+					 (unsigned long long)reel_reader__damage_offset(d->r),
+					 reel_strerror(err));
+				run->o->notice(run->o->cb_ctx, msg);
+			}
+			if (err == -REEL_E_TRUNCATED || err == -EIO)
+				break;
+			continue;
+		}
+		run->sum->ops_read++;
+		it.p1 = disp__path(d, it.op.path);
+		it.p2 = disp__path(d, it.op.path2);
+		if (disp__nonfile(d, &it.op, it.p1)) {
+			run->sum->ops_nonfile++;
+			continue;
+		}
+		err = disp__worker(d, it.op.pid, it.op.tid, &w);
+		if (err) {
+			replay_set_error("cannot start a worker thread for tid %u (max %d threads)",
+					 it.op.tid, RUN_MAX_WORKERS);
+			return err;
+		}
+		it.seq = ++d->seq;
+		it.sched_rel = it.op.start_ns > d->base
+				       ? (uint64_t)((double)(it.op.start_ns - d->base) / run->o->speed)
+				       : 0;
+		disp__deps(d, &it, w->idx);
+		queue__push(w, &it);
+	}
+	return 0;
+}
+
+static void *monitor__main(void *arg)
+{
+	struct run *run = arg;
+	struct replay_progress p;
+	uint64_t orig_span = run->fs->last_start_ns > run->fs->first_start_ns
+				     ? run->fs->last_start_ns - run->fs->first_start_ns
+				     : 0;
+
+	while (!atomic_load(&run->stop)) {
+		struct timespec ts = { 0, 250000000 };
+		uint64_t now;
+
+		nanosleep(&ts, NULL);
+		if (atomic_load(&run->stop))
+			break;
+		memset(&p, 0, sizeof(p));
+		now = replay_now_ns();
+		for (uint32_t i = 0; i < atomic_load(&run->nworkers); i++)
+			p.ops_done += atomic_load(&run->workers[i]->ops_done);
+		p.ops_total = run->fs->nops - run->sum->ops_nonfile;
+		p.elapsed_ns = now > run->t0 ? now - run->t0 : 0;
+		if (run->o->timing == REPLAY_TIMING_ORIGINAL) {
+			uint64_t end = (uint64_t)((double)orig_span / run->o->speed);
+
+			p.left_ns = end > p.elapsed_ns ? end - p.elapsed_ns : 0;
+		} else if (p.ops_done && p.ops_total > p.ops_done) {
+			p.left_ns = (uint64_t)((double)p.elapsed_ns / (double)p.ops_done *
+					       (double)(p.ops_total - p.ops_done));
+		}
+		p.lateness_ns = atomic_load(&run->last_lateness);
+		p.failures = atomic_load(&run->failures);
+		run->o->progress(run->o->cb_ctx, &p);
+	}
+	return NULL;
+}
+
+static void meta__set(struct run *run, const char *k, const char *v)
+{
+	reel_writer__meta(run->w, k, v);
+}
+
+static void run__meta(struct run *run)
+{
+	const struct replay_opts *o = run->o;
+	char buf[8192];
+	struct utsname u;
+	struct timespec rt;
+	size_t off = 0;
+
+	meta__set(run, REEL_META_TOOL, "ioreel replay 0.1");
+	meta__set(run, REEL_META_REPLAY_OF, o->trace);
+	for (int i = 0; i < run->m->n_roots && off < sizeof(buf); i++)
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%s", i ? "," : "",
+					run->m->roots[i].dir);
+	meta__set(run, REEL_META_REPLAY_TARGETS, buf);
+	off = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < o->n_maps && off < sizeof(buf); i++)
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%s=%s", i ? "," : "",
+					o->maps[i].from, o->maps[i].to);
+	if (o->n_maps)
+		meta__set(run, "replay.map", buf);
+	meta__set(run, REEL_META_REPLAY_ENGINE, replay_engine__name(o->engine));
+	meta__set(run, REEL_META_REPLAY_TIMING, replay_timing__name(o->timing));
+	snprintf(buf, sizeof(buf), "%g", o->speed);
+	meta__set(run, REEL_META_REPLAY_SPEED, buf);
+	snprintf(buf, sizeof(buf), "%d", o->spin_us);
+	meta__set(run, "replay.spin_us", buf);
+	meta__set(run, "replay.cold", o->cold ? "1" : "0");
+	meta__set(run, "replay.direct", o->direct_keep ? "keep" : "drop");
+	if (!uname(&u)) {
+		meta__set(run, REEL_META_HOST, u.nodename);
+		meta__set(run, REEL_META_KERNEL, u.release);
+	}
+	clock_gettime(CLOCK_REALTIME, &rt);
+	/* time 0 of the result is t0; map it onto the wall clock */
+	snprintf(buf, sizeof(buf), "%llu",
+		 (unsigned long long)((uint64_t)rt.tv_sec * 1000000000ULL + (uint64_t)rt.tv_nsec +
+				      (run->t0 - replay_now_ns())));
+	meta__set(run, REEL_META_START_WALL_NS, buf);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)run->t0);
+	meta__set(run, REEL_META_START_MONO_NS, buf);
+}
+
+static void run__summary(struct run *run, struct replay_summary *s)
+{
+	struct replay_pctl *late = calloc(1, sizeof(*late)), *lat = calloc(1, sizeof(*lat));
+	uint64_t last_end = 0;
+
+	for (int k = 0; k < REPLAY_FAIL__COUNT; k++)
+		s->fail[k] = atomic_load(&run->fail[k]);
+	s->direct_dropped = atomic_load(&run->direct_dropped);
+	s->direct_failed = atomic_load(&run->direct_failed);
+	s->ops_issued = atomic_load(&run->ops_issued);
+	s->threads = atomic_load(&run->nworkers);
+	for (uint32_t i = 0; i < s->threads; i++) {
+		struct rworker *w = run->workers[i];
+
+		if (late)
+			replay_pctl__merge(late, &w->lateness);
+		if (w->last_end > last_end)
+			last_end = w->last_end;
+	}
+	if (late)
+		replay_pctl__summary(late, &s->lateness);
+	for (unsigned t = 0; t < REEL_OP__COUNT && lat; t++) {
+		memset(lat, 0, sizeof(*lat));
+		for (uint32_t i = 0; i < s->threads; i++) {
+			if (run->workers[i]->lat[t])
+				replay_pctl__merge(lat, run->workers[i]->lat[t]);
+		}
+		replay_pctl__summary(lat, &s->lat[t]);
+	}
+	s->duration_ns = last_end;
+	s->orig_duration_ns = run->fs->last_end_ns > run->fs->first_start_ns
+				      ? run->fs->last_end_ns - run->fs->first_start_ns
+				      : 0;
+	free(late);
+	free(lat);
+}
+
+static void run__free(struct run *run, struct disp *d)
+{
+	for (uint32_t i = 0; i < atomic_load(&run->nworkers); i++) {
+		struct rworker *w = run->workers[i];
+
+		for (int t = 0; t < REEL_OP__COUNT; t++)
+			free(w->lat[t]);
+		if (w->eng_on)
+			replay_engine__cleanup(&w->eng);
+		for (unsigned j = 0; w->infl && j < RUN_ASYNC_DEPTH; j++)
+			free(w->infl[j].io.buf);
+		free(w->infl);
+		free(w->buf);
+		free(w->q);
+		free(w);
+	}
+	async__free_all(run);
+	for (size_t i = 0; i < run->pids.cap; i++) {
+		if (run->pids.used[i]) {
+			struct rpid *rp = (struct rpid *)(uintptr_t)run->pids.v[i];
+
+			for (int fd = 0; fd < RUN_FD_MAX; fd++) {
+				if (atomic_load(&rp->fd[fd]) >= 0)
+					close(atomic_load(&rp->fd[fd]));
+			}
+			free(rp->fd);
+			free(rp);
+		}
+	}
+	replay_u64map__free(&run->pids);
+	for (size_t i = 0; i < d->paths.cap; i++) {
+		if (d->paths.used[i]) {
+			struct rpath *p = (struct rpath *)(uintptr_t)d->paths.v[i];
+
+			free(p->orig);
+			free(p->rel);
+			free(p);
+		}
+	}
+	replay_u64map__free(&d->paths);
+	replay_u64map__free(&d->workers);
+	replay_u64map__free(&d->skipfd);
+	dt__free(&d->dt);
+}
+
+/* Streams the trace to the workers and waits for them; the result is written meanwhile. */
+int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *m,
+		       const struct replay_fileset *fs, struct replay_summary *sum)
+{
+	struct run *run = calloc(1, sizeof(*run));
+	struct disp d = { 0 };
+	pthread_t mon;
+	int err, mon_on = 0;
+	char num[32];
+
+	if (!run)
+		return -ENOMEM;
+	run->o = o;
+	run->m = m;
+	run->fs = fs;
+	run->sum = sum;
+	pthread_mutex_init(&run->lock, NULL);
+	pthread_mutex_init(&run->wlock, NULL);
+	d.run = run;
+	d.base = fs->first_start_ns;
+	/* bounded memory whatever the thread count: ~64 MiB of queued ops at most */
+	queue_cap = RUN_QUEUE_CAP;
+	while (queue_cap > 16 && (uint64_t)queue_cap * sizeof(struct ritem) * fs->ntids > 64u << 20)
+		queue_cap /= 2;
+
+	err = reel_writer__open(o->result, NULL, &run->w);
+	if (err) {
+		replay_set_error("cannot create result %s: %s", o->result, reel_strerror(err));
+		goto out;
+	}
+	err = reel_reader__open(o->trace, &d.r);
+	if (err) {
+		replay_set_error("cannot open trace %s: %s", o->trace, reel_strerror(err));
+		goto out;
+	}
+	/* workers first, so that thread creation does not make the first ops late */
+	for (size_t i = 0; i < fs->ntids && i < RUN_MAX_WORKERS; i++) {
+		struct rworker *w;
+
+		err = disp__worker(&d, (uint32_t)(fs->tids[i] >> 32), (uint32_t)fs->tids[i], &w);
+		if (err) {
+			replay_set_error("cannot start worker thread %zu: %s", i, strerror(-err));
+			goto stop;
+		}
+	}
+	run->t0 = replay_now_ns() + 20000000ULL;
+	run__meta(run);
+	if (o->progress && !pthread_create(&mon, NULL, monitor__main, run))
+		mon_on = 1;
+	err = disp__run(&d);
+stop:
+	for (uint32_t i = 0; i < atomic_load(&run->nworkers); i++) {
+		struct rworker *w = run->workers[i];
+
+		atomic_store(&w->eof, 1);
+		futex_wake(&w->tail);
+	}
+	for (uint32_t i = 0; i < atomic_load(&run->nworkers); i++)
+		pthread_join(run->workers[i]->th, NULL);
+	atomic_store(&run->stop, 1);
+	if (mon_on)
+		pthread_join(mon, NULL);
+	run__summary(run, sum);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->direct_dropped);
+	reel_writer__meta(run->w, "replay.direct_dropped", num);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->ops_nonfile);
+	reel_writer__meta(run->w, "replay.nonfile_ops", num);
+	if (!err && run->werr) {
+		err = run->werr;
+		replay_set_error("cannot write result %s: %s", o->result, reel_strerror(err));
+	}
+out:
+	if (run->w) {
+		int e = reel_writer__close(run->w);
+
+		if (!err && e) {
+			err = e;
+			replay_set_error("cannot finish result %s: %s", o->result, reel_strerror(e));
+		}
+	}
+	if (d.r)
+		reel_reader__close(d.r);
+	run__free(run, &d);
+	pthread_mutex_destroy(&run->lock);
+	pthread_mutex_destroy(&run->wlock);
+	free(run);
+	return err;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/* replay_run.h - the state shared by the dispatcher (replay_run.c) and op execution
+ * (replay_exec.c, replay_async.c). Private to replay/. */
+#ifndef IOREEL_REPLAY_RUN_H
+#define IOREEL_REPLAY_RUN_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "replay_engine.h"
+#include "replay_hash.h"
+#include "replay_int.h"
+
+#define RUN_MAX_WORKERS 4096
+#define RUN_MAX_DEPS 8
+#define RUN_QUEUE_CAP 512
+#define RUN_FD_MAX 65536
+#define RUN_BATCH 256
+#define RUN_ASYNC_DEPTH 64 /* --engine io_uring|libaio: sync ops in flight per thread */
+
+/* replay fd table values besides real fds */
+#define RFD_UNKNOWN (-1) /* never seen: opened before the capture */
+#define RFD_CLOSED (-2)
+#define RFD_FAILED (-3) /* the replay's open failed where the original's succeeded */
+
+/* A traced path as the replay sees it; made by the dispatcher, then read-only. */
+struct rpath {
+	char *orig;
+	char *rel;
+	int root;
+	uint32_t wid; /* path id in the result trace */
+	uint8_t nonfile;
+};
+
+struct rdep {
+	uint32_t w;
+	uint64_t seq;
+};
+
+struct ritem {
+	struct reel_op op;
+	uint64_t seq;
+	uint64_t sched_rel; /* original schedule, ns after the replay's time 0, speed applied */
+	const struct rpath *p1, *p2;
+	uint32_t ndeps;
+	struct rdep deps[RUN_MAX_DEPS];
+};
+
+struct rpid {
+	uint32_t pid;
+	_Atomic int32_t *fd; /* orig fd -> replay fd or RFD_* */
+};
+
+struct rworker;
+
+/* One async request of --engine io_uring|libaio for a sync op, in issue order. */
+struct rinflight {
+	struct replay_io io;
+	struct reel_op res;
+	uint64_t seq;
+	int64_t orig_ret;
+	const struct rpath *p;
+	int done;
+	int skip; /* not issued: only its place in the order */
+};
+
+struct rworker {
+	struct run *run;
+	uint32_t idx;
+	uint32_t pid, tid;
+	struct rpid *rp;
+	pthread_t th;
+	int started;
+
+	/* queue: dispatcher produces, worker consumes */
+	struct ritem *q;
+	_Atomic uint32_t head, tail;
+	_Atomic int prod_wait, cons_wait;
+	_Atomic int eof;
+
+	/* completion, for the ops of other workers that depend on ours */
+	_Atomic uint64_t done_seq;
+	_Atomic uint32_t done_word;
+	_Atomic int waiters;
+	_Atomic uint64_t ops_done;
+
+	/* worker-private */
+	void *buf;
+	size_t bufsz;
+	uint64_t prev_orig_end, prev_end;
+	int have_prev;
+	struct reel_op out[RUN_BATCH];
+	unsigned nout;
+	struct replay_pctl lateness;
+	struct replay_pctl *lat[REEL_OP__COUNT];
+	uint64_t last_end;
+	/* async engine for sync ops */
+	struct replay_engine eng;
+	int eng_on;
+	struct rinflight *infl;
+	unsigned infl_head, infl_n;
+};
+
+struct run {
+	const struct replay_opts *o;
+	const struct replay_mapper *m;
+	const struct replay_fileset *fs;
+	struct reel_writer *w;
+	pthread_mutex_t wlock;
+	uint64_t t0;
+	int werr;
+
+	struct rworker *workers[RUN_MAX_WORKERS];
+	_Atomic uint32_t nworkers;
+
+	pthread_mutex_t lock; /* failures, notices, pid tables, async contexts */
+	struct replay_u64map pids; /* pid -> struct rpid * */
+	struct replay_u64map actx; /* (kind, pid, ctx) -> struct ractx * */
+	struct replay_summary *sum;
+	unsigned notices[REPLAY_FAIL__COUNT + 1];
+	_Atomic uint64_t fail[REPLAY_FAIL__COUNT];
+	_Atomic uint64_t direct_dropped, direct_failed, ops_issued, failures;
+	_Atomic int64_t last_lateness;
+	_Atomic int stop;
+};
+
+/* replay_exec.c */
+/* the op works on its fd (fd ops, fstat via newfstatat/statx AT_EMPTY_PATH), not a path */
+int replay_op__on_fd(const struct reel_op *op);
+struct rpid *run__pid(struct run *run, uint32_t pid);
+/* Issues one op; fills res (ret, times). 0 issued, 1 left pending (async engine), or
+ * -(1 + enum replay_fail_kind) when not issued. */
+int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res);
+void exec__fail(struct run *run, enum replay_fail_kind k, const struct reel_op *op,
+		const struct rpath *p, const char *why);
+int exec__buf(struct rworker *w, size_t len);
+int exec__fd(struct rworker *w, const struct ritem *it, int for_write);
+
+/* replay_async.c: the trace's own async ops (AIO_*, URING_*) */
+int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret);
+int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret);
+void async__free_all(struct run *run);
+
+#endif

@@ -1,0 +1,455 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_collect.c - one streaming pass over a trace (original or replay result) into
+ * per-kind latency histograms, per-file totals, lateness and thread gaps.
+ *
+ * Latency is end - start of each op; an asynchronous request is measured from its
+ * submission record to its completion record (matched on pid, context and user data).
+ * Ops on pipes, sockets and other non-files are the application's think time, not storage
+ * work: they are counted apart and left out of every distribution.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reel.h"
+#include "report_int.h"
+
+/* Map key spaces, so that one map could never mix them up (each has its own map anyway). */
+enum { KEY_FD = 1, KEY_ASYNC, KEY_TID };
+
+struct collect {
+	struct report_run *run;
+	struct reel_reader *r;
+	int by_file;
+	struct report_map fds;	 /* (pid, fd) -> path id */
+	struct report_map async; /* (pid, ctx, aux) -> submission start, subop | fd << 32 */
+	struct report_map tids;	 /* tid -> last op start */
+	struct report_file **by_path_id; /* cache: reader path id -> file */
+	size_t by_path_cap;
+	char **prefixes; /* replay target roots, removed from paths */
+	size_t nprefixes;
+};
+
+static uint64_t str_hash(const char *s, uint64_t seed)
+{
+	uint64_t h = 1469598103934665603ull ^ seed;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static struct report_file *file_find(const struct report_run *run, const char *path, uint64_t k[3])
+{
+	k[0] = str_hash(path, 0);
+	k[1] = str_hash(path, 0x5bd1e995);
+	k[2] = strlen(path);
+	struct report_map_slot *s = report_map__get(&run->file_index, k);
+	return s ? run->files[s->v[0]] : NULL;
+}
+
+struct report_file *report_run__file(const struct report_run *run, const char *path)
+{
+	uint64_t k[3];
+	return file_find(run, path, k);
+}
+
+static struct report_file *file_get(struct report_run *run, const char *path)
+{
+	uint64_t k[3];
+	struct report_file *f = file_find(run, path, k);
+	if (f)
+		return f;
+	if (run->nfiles == run->files_cap) {
+		size_t cap = run->files_cap ? run->files_cap * 2 : 64;
+		struct report_file **n = realloc(run->files, cap * sizeof(*n));
+		if (!n)
+			return NULL;
+		run->files = n;
+		run->files_cap = cap;
+	}
+	f = calloc(1, sizeof(*f));
+	if (!f || !(f->path = strdup(path))) {
+		free(f);
+		return NULL;
+	}
+	uint64_t v[2] = { run->nfiles, 0 };
+	if (report_map__put(&run->file_index, k, v)) {
+		free(f->path);
+		free(f);
+		return NULL;
+	}
+	run->files[run->nfiles++] = f;
+	return f;
+}
+
+/* The path as the original trace would name it: a replay's target root removed. */
+static const char *strip_target(const struct collect *c, const char *path)
+{
+	for (size_t i = 0; i < c->nprefixes; i++) {
+		size_t n = strlen(c->prefixes[i]);
+		if (n && !strncmp(path, c->prefixes[i], n) && (path[n] == '/' || !path[n]))
+			return path[n] ? path + n : "/";
+	}
+	return path;
+}
+
+static struct report_file *file_of_path_id(struct collect *c, uint32_t id)
+{
+	if (!id)
+		return NULL;
+	if (id < c->by_path_cap && c->by_path_id[id])
+		return c->by_path_id[id];
+	const char *p = reel_reader__path(c->r, id);
+	if (!p)
+		return NULL;
+	struct report_file *f = file_get(c->run, strip_target(c, p));
+	if (!f)
+		return NULL;
+	if (id >= c->by_path_cap) {
+		size_t cap = c->by_path_cap ? c->by_path_cap : 256;
+		while (cap <= id)
+			cap *= 2;
+		struct report_file **n = realloc(c->by_path_id, cap * sizeof(*n));
+		if (!n)
+			return f;
+		memset(n + c->by_path_cap, 0, (cap - c->by_path_cap) * sizeof(*n));
+		c->by_path_id = n;
+		c->by_path_cap = cap;
+	}
+	c->by_path_id[id] = f;
+	return f;
+}
+
+static uint32_t fd_path(struct collect *c, uint32_t pid, int32_t fd)
+{
+	uint64_t k[3] = { KEY_FD, pid, (uint32_t)fd };
+	struct report_map_slot *s = report_map__get(&c->fds, k);
+	return s ? (uint32_t)s->v[0] : 0;
+}
+
+static int fd_remember(struct collect *c, uint32_t pid, int64_t fd, uint32_t path)
+{
+	uint64_t k[3] = { KEY_FD, pid, (uint32_t)fd };
+	uint64_t v[2] = { path, 0 };
+	return path ? report_map__put(&c->fds, k, v) : 0;
+}
+
+/* Follows opens, dups and closes, so that fd ops without a path id still find their file. */
+static int track_fds(struct collect *c, const struct reel_op *op)
+{
+	switch (op->type) {
+	case REEL_OP_OPEN:
+	case REEL_OP_OPENAT:
+	case REEL_OP_OPENAT2:
+	case REEL_OP_CREAT:
+		return op->ret >= 0 ? fd_remember(c, op->pid, op->ret, op->path) : 0;
+	case REEL_OP_DUP:
+	case REEL_OP_DUP2:
+	case REEL_OP_DUP3:
+	case REEL_OP_FCNTL_DUPFD:
+		return op->ret >= 0 ? fd_remember(c, op->pid, op->ret, fd_path(c, op->pid, op->fd)) : 0;
+	case REEL_OP_CLOSE: {
+		uint64_t k[3] = { KEY_FD, op->pid, (uint32_t)op->fd };
+		struct report_map_slot *s = report_map__get(&c->fds, k);
+		if (s && op->ret >= 0)
+			report_map__del(&c->fds, s);
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+static int is_nonfile(const struct reel_op *op)
+{
+	switch (op->fd_kind) {
+	case REEL_FD_CHR:
+	case REEL_FD_FIFO:
+	case REEL_FD_SOCK:
+	case REEL_FD_OTHER:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int file_add(struct collect *c, struct report_file *f, unsigned kind, uint64_t lat,
+		    int64_t ret)
+{
+	f->ops++;
+	f->total_ns += lat;
+	f->class_ns[report_kind__class(kind)] += lat;
+	if (ret < 0)
+		f->errors++;
+	if (!c->by_file)
+		return 0;
+	for (size_t i = 0; i < f->nkinds; i++)
+		if (f->kinds[i].kind == kind)
+			return hist__add(&f->kinds[i].lat, lat);
+	struct report_fkind *n = realloc(f->kinds, (f->nkinds + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	f->kinds = n;
+	n[f->nkinds].kind = kind;
+	hist__init(&n[f->nkinds].lat);
+	return hist__add(&n[f->nkinds++].lat, lat);
+}
+
+static int schedule_add(struct report_run *run, const struct reel_op *op)
+{
+	if (!op->sched_ns)
+		return 0;
+	uint64_t late = 0;
+	if (op->start_ns >= op->sched_ns)
+		late = op->start_ns - op->sched_ns;
+	else
+		run->early++;
+	if (late > 1000000)
+		run->late_1ms++;
+	return hist__add(&run->lateness, late);
+}
+
+static int measure(struct collect *c, const struct reel_op *op, unsigned kind, uint64_t start,
+		   uint64_t lat, int32_t fd)
+{
+	struct report_run *run = c->run;
+	int err;
+
+	run->ops_used++;
+	if ((err = hist__add(&run->kinds[kind].lat, lat)))
+		return err;
+	if (op->ret < 0) {
+		run->kinds[kind].errors++;
+		run->errors++;
+	}
+	run->io_ns += lat;
+	run->class_ns[report_kind__class(kind)] += lat;
+	if (op->ret > 0 && report_kind__class(kind) == REPORT_CLASS_READ)
+		run->bytes_read += (uint64_t)op->ret;
+	if (op->ret > 0 && report_kind__class(kind) == REPORT_CLASS_WRITE)
+		run->bytes_written += (uint64_t)op->ret;
+	if (start < run->first_ns)
+		run->first_ns = start;
+	if (start + lat > run->last_ns)
+		run->last_ns = start + lat;
+
+	/* The thread's rhythm: start-to-start gap since its previous op. */
+	uint64_t k[3] = { KEY_TID, op->pid, op->tid };
+	struct report_map_slot *s = report_map__get(&c->tids, k);
+	if (s) {
+		if (start >= s->v[0] && (err = hist__add(&run->gap, start - s->v[0])))
+			return err;
+		s->v[0] = start;
+	} else {
+		uint64_t v[2] = { start, 0 };
+		if ((err = report_map__put(&c->tids, k, v)))
+			return err;
+	}
+
+	uint32_t pid_path = op->path;
+	if (!pid_path && fd >= 0)
+		pid_path = fd_path(c, op->pid, fd);
+	struct report_file *f = file_of_path_id(c, pid_path);
+	return f ? file_add(c, f, kind, lat, op->ret) : 0;
+}
+
+static int one_op(struct collect *c, const struct reel_op *op)
+{
+	struct report_run *run = c->run;
+	int err;
+
+	if (!op->type || op->type >= REEL_OP__COUNT)
+		return 0;
+	if (is_nonfile(op)) {
+		run->ops_nonfile++;
+		return 0;
+	}
+	if (op->sched_ns)
+		run->is_replay = 1;
+
+	if (op->type == REEL_OP_AIO_SUBMIT || op->type == REEL_OP_URING_SUBMIT) {
+		uint64_t k[3] = { KEY_ASYNC ^ ((uint64_t)op->pid << 8), op->ctx, op->aux };
+		uint64_t v[2] = { op->start_ns, op->subop | ((uint64_t)(uint32_t)op->fd << 32) };
+		if ((err = schedule_add(run, op)))
+			return err;
+		return report_map__put(&c->async, k, v);
+	}
+	if (op->type == REEL_OP_AIO_COMPLETE || op->type == REEL_OP_URING_COMPLETE) {
+		uint64_t k[3] = { KEY_ASYNC ^ ((uint64_t)op->pid << 8), op->ctx, op->aux };
+		struct report_map_slot *s = report_map__get(&c->async, k);
+		if (!s) {
+			run->unmatched++;
+			return 0;
+		}
+		uint64_t start = s->v[0];
+		unsigned subop = s->v[1] & 0xff;
+		int32_t fd = (int32_t)(uint32_t)(s->v[1] >> 32);
+		report_map__del(&c->async, s);
+		unsigned kind = op->type == REEL_OP_AIO_COMPLETE ? REPORT_KIND_AIO + (subop & 15)
+								 : REPORT_KIND_URING + (subop & 63);
+		uint64_t end = op->end_ns ? op->end_ns : op->start_ns;
+		return measure(c, op, kind, start, end > start ? end - start : 0, fd);
+	}
+
+	if ((err = schedule_add(run, op)))
+		return err;
+	uint64_t lat = op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0;
+	/* An op whose file is its own path (open, stat) is measured before the fd table
+	 * learns the new fd; a close after, so it still finds its file. */
+	err = measure(c, op, op->type, op->start_ns, lat, op->fd);
+	if (!err)
+		err = track_fds(c, op);
+	return err;
+}
+
+static int copy_meta(struct collect *c)
+{
+	struct report_run *run = c->run;
+	size_t n = reel_reader__meta_count(c->r);
+
+	run->meta = calloc(2 * n + 1, sizeof(char *));
+	if (!run->meta)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const char *k, *v;
+		reel_reader__meta_at(c->r, i, &k, &v);
+		run->meta[2 * i] = strdup(k ? k : "");
+		run->meta[2 * i + 1] = strdup(v ? v : "");
+		if (!run->meta[2 * i] || !run->meta[2 * i + 1])
+			return -ENOMEM;
+		run->nmeta = i + 1;
+		if (!strcmp(k, REEL_META_REPLAY_OF))
+			run->replay_of = run->meta[2 * i + 1];
+		else if (!strcmp(k, REEL_META_REPLAY_TARGETS))
+			run->targets = run->meta[2 * i + 1];
+		else if (!strcmp(k, REEL_META_REPLAY_ENGINE))
+			run->engine = run->meta[2 * i + 1];
+		else if (!strcmp(k, REEL_META_REPLAY_TIMING))
+			run->timing = run->meta[2 * i + 1];
+	}
+	return 0;
+}
+
+/*
+ * replay.targets lists the target roots, separated by commas; a "FROM=TO" mapping
+ * contributes its TO. Paths under them are compared with the original's without the root.
+ */
+static int parse_targets(struct collect *c)
+{
+	const char *t = c->run->targets;
+	if (!t || !*t)
+		return 0;
+	char *copy = strdup(t), *save = NULL;
+	if (!copy)
+		return -ENOMEM;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		char *root = eq ? eq + 1 : tok;
+		while (*root == ' ')
+			root++;
+		size_t n = strlen(root);
+		while (n > 1 && root[n - 1] == '/')
+			root[--n] = 0;
+		if (!n || !strcmp(root, "/"))
+			continue;
+		char **p = realloc(c->prefixes, (c->nprefixes + 1) * sizeof(*p));
+		if (!p || !(p[c->nprefixes] = strdup(root))) {
+			if (p)
+				c->prefixes = p;
+			free(copy);
+			return -ENOMEM;
+		}
+		c->prefixes = p;
+		c->nprefixes++;
+	}
+	free(copy);
+	return 0;
+}
+
+int report_run__collect(struct report_run *run, const char *path, int by_file)
+{
+	struct collect c = { .run = run, .by_file = by_file };
+	struct reel_op op;
+	int err;
+
+	run->path = path;
+	run->first_ns = UINT64_MAX;
+	for (unsigned k = 0; k < REPORT_KINDS; k++)
+		hist__init(&run->kinds[k].lat);
+	hist__init(&run->gap);
+	hist__init(&run->lateness);
+
+	err = reel_reader__open(path, &c.r);
+	if (err)
+		return err;
+	err = copy_meta(&c);
+	if (!err)
+		err = parse_targets(&c);
+	run->is_replay = run->replay_of || run->targets;
+	while (!err) {
+		int n = reel_reader__next(c.r, &op);
+		if (n == 0)
+			break;
+		if (n < 0) {
+			/* Damage: count it and go on with the next whole chunk, as the reader
+			 * allows. Errors of the system (I/O, memory) end the pass. */
+			if (-n <= REEL_E_BASE || ++run->damaged > 1000000) {
+				err = n;
+				break;
+			}
+			continue;
+		}
+		run->ops_read++;
+		err = one_op(&c, &op);
+	}
+	if (!err && !run->nmeta) { /* footer meta arrives at the end on unseekable input */
+		free(run->meta);
+		err = copy_meta(&c);
+	}
+	if (run->first_ns == UINT64_MAX)
+		run->first_ns = run->last_ns = 0;
+
+	if (run->targets && *run->targets)
+		snprintf(run->label, sizeof(run->label), "%s", run->targets);
+	else if (run->is_replay)
+		snprintf(run->label, sizeof(run->label), "%s", report_fmt__base(path));
+	else
+		snprintf(run->label, sizeof(run->label), "original");
+
+	reel_reader__close(c.r);
+	report_map__free(&c.fds);
+	report_map__free(&c.async);
+	report_map__free(&c.tids);
+	free(c.by_path_id);
+	for (size_t i = 0; i < c.nprefixes; i++)
+		free(c.prefixes[i]);
+	free(c.prefixes);
+	return err;
+}
+
+void report_run__free(struct report_run *run)
+{
+	for (unsigned k = 0; k < REPORT_KINDS; k++)
+		hist__free(&run->kinds[k].lat);
+	hist__free(&run->gap);
+	hist__free(&run->lateness);
+	for (size_t i = 0; i < run->nfiles; i++) {
+		struct report_file *f = run->files[i];
+		for (size_t j = 0; j < f->nkinds; j++)
+			hist__free(&f->kinds[j].lat);
+		free(f->kinds);
+		free(f->path);
+		free(f);
+	}
+	free(run->files);
+	report_map__free(&run->file_index);
+	for (size_t i = 0; i < 2 * run->nmeta; i++)
+		free(run->meta[i]);
+	free(run->meta);
+	run->files = NULL;
+	run->meta = NULL;
+	run->nfiles = run->nmeta = 0;
+}

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_int.h - what the report modules share: the per-run statistics gathered in one
+ * streaming pass (report_collect.c), the comparison against the original
+ * (report_verdict.c, where the thresholds live), and the three writers (text, JSON, HTML).
+ */
+#ifndef IOREEL_REPORT_INT_H
+#define IOREEL_REPORT_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hist.h"
+#include "report.h"
+
+/*
+ * What a latency row is about: a synchronous op type (its enum reel_op_type value), or one
+ * asynchronous request kind, measured from submission to completion.
+ */
+#define REPORT_KIND_AIO 64   /* + IOCB_CMD_* (0..15) */
+#define REPORT_KIND_URING 80 /* + IORING_OP_* (0..63) */
+#define REPORT_KINDS 144
+
+/* Where an op's time goes, for the "what dominates" lines. */
+enum report_class {
+	REPORT_CLASS_READ,
+	REPORT_CLASS_WRITE,
+	REPORT_CLASS_SYNC,
+	REPORT_CLASS_META,
+	REPORT_CLASS_OTHER,
+	REPORT_CLASSES
+};
+
+struct report_kind {
+	struct hist lat; /* latency, ns */
+	uint64_t errors; /* ops that returned -errno */
+};
+
+struct report_fkind {
+	unsigned kind;
+	struct hist lat;
+};
+
+struct report_file {
+	char *path; /* as in the original trace (replay target prefixes removed) */
+	uint64_t ops;
+	uint64_t total_ns;
+	uint64_t errors;
+	uint64_t class_ns[REPORT_CLASSES];
+	struct report_fkind *kinds; /* only with REPORT_BY_FILE */
+	size_t nkinds;
+};
+
+/* Small open-addressing map from a 3-word key to a 2-word value (fd table, async, threads). */
+struct report_map_slot {
+	uint64_t k[3];
+	uint64_t v[2];
+	uint8_t used; /* 0 empty, 1 used, 2 deleted */
+};
+struct report_map {
+	struct report_map_slot *slots;
+	size_t cap, used, live;
+};
+
+/* Comparison of one kind of one replay against the original. */
+enum report_change {
+	REPORT_SAME = 0,	/* "unchanged" */
+	REPORT_FASTER,
+	REPORT_SLOWER,
+	REPORT_TAIL_ONLY, /* a percentile moved beyond the ratio but the bulk (KS D) did not */
+	REPORT_FEW_OPS,	  /* too few ops in either run to say */
+	REPORT_MISSING,	  /* the kind is absent from one of the two runs */
+};
+
+struct report_cmp {
+	int valid;
+	double ratio_p50, ratio_p99, ratio_mean; /* replay / original: < 1 is faster */
+	double ks_d, ks_err, ks_p;
+	enum report_change change;
+};
+
+struct report_run {
+	const char *path;
+	char label[256];  /* "original", or the replay's targets */
+	int is_replay;
+	const char *timing, *engine, *targets, *replay_of; /* meta (owned by meta[]) */
+	char **meta;	  /* key, value pairs */
+	size_t nmeta;
+
+	uint64_t ops_read;    /* records read */
+	uint64_t ops_used;    /* ops measured */
+	uint64_t ops_nonfile; /* ops on pipes, sockets, ...: think time, left out */
+	uint64_t errors;
+	uint64_t damaged;     /* damaged chunks skipped */
+	uint64_t unmatched;   /* async completions without their submission */
+	uint64_t first_ns, last_ns;
+	uint64_t io_ns;	      /* sum of all measured latencies */
+	uint64_t class_ns[REPORT_CLASSES];
+	uint64_t bytes_read, bytes_written;
+
+	struct report_kind kinds[REPORT_KINDS];
+	struct hist gap;      /* per-thread start-to-start gap between ops */
+	struct hist lateness; /* start - sched, replays only */
+	uint64_t early;	      /* ops started before their schedule (counted as lateness 0) */
+	uint64_t late_1ms;
+
+	struct report_file **files;
+	size_t nfiles, files_cap;
+	struct report_map file_index; /* path hash -> files[] index */
+
+	struct report_cmp cmp[REPORT_KINDS]; /* replays: against run 0 */
+	int fell_behind;
+};
+
+enum report_verdict_tag {
+	REPORT_V_FASTER,
+	REPORT_V_SLOWER,
+	REPORT_V_SAME,
+	REPORT_V_TAIL,
+	REPORT_V_BEHIND,
+	REPORT_V_ERRORS,
+	REPORT_V_DOMINANT,
+	REPORT_V_NOTE,
+};
+
+struct report_verdict {
+	enum report_verdict_tag tag;
+	int run;	/* run index, or -1 */
+	int kind;	/* kind, or -1 */
+	double ratio;	/* speed-up (original / replay) of the headline percentile, or 0 */
+	char text[512];
+};
+
+struct report {
+	const struct report_opts *opts;
+	unsigned top;
+	struct report_run *runs;
+	size_t nruns;
+	int order[REPORT_KINDS]; /* kinds with ops, by the original's total time, desc */
+	size_t norder;
+	size_t *hot;		 /* original's files[] indices, by I/O time, desc */
+	size_t nhot;
+	struct report_verdict *verdicts;
+	size_t nverdicts;
+};
+
+/* report_collect.c */
+int report_run__collect(struct report_run *run, const char *path, int by_file);
+void report_run__free(struct report_run *run);
+struct report_file *report_run__file(const struct report_run *run, const char *path);
+
+/* report_kind.c */
+const char *report_kind__name(unsigned kind, char *buf, size_t len);
+enum report_class report_kind__class(unsigned kind);
+const char *report_class__name(enum report_class c); /* "reads", for sentences */
+const char *report_class__key(enum report_class c);  /* "read", for JSON */
+
+/* report_map.c */
+int report_map__put(struct report_map *m, const uint64_t k[3], const uint64_t v[2]);
+struct report_map_slot *report_map__get(const struct report_map *m, const uint64_t k[3]);
+void report_map__del(struct report_map *m, struct report_map_slot *slot);
+void report_map__free(struct report_map *m);
+
+/* report_verdict.c: comparisons and verdict lines; the thresholds are defined there. */
+int report__analyze(struct report *rep);
+/* Ratios, KS and the change verdict of hr (a replay) against ho (the original). */
+void report__cmp(const struct hist *ho, const struct hist *hr, struct report_cmp *c);
+extern const double report_quantiles[5]; /* p50, p90, p99, p99.9, and 1 (max) */
+
+/* report_fmt.c */
+char *report_fmt__dur(uint64_t ns, char *buf, size_t len);	/* "14.2 µs" */
+char *report_fmt__ratio(double r, char *buf, size_t len);	/* "1.02×" */
+void report_fmt__json_str(FILE *f, const char *s);
+void report_fmt__html_str(FILE *f, const char *s);
+const char *report_fmt__base(const char *path);
+
+/* writers */
+int report__write_text(const struct report *rep, FILE *out);
+int report__write_json(const struct report *rep, FILE *out);
+int report__write_html(const struct report *rep, FILE *out);
+
+#endif /* IOREEL_REPORT_INT_H */

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_json.c - the report as one JSON document. Key names are stable (add, never rename);
+ * all durations are integer nanoseconds, keys ending in _ns.
+ *
+ * {
+ *   "ioreel_report": 1,                      document version
+ *   "percentile_rel_error": 0.0039,          bound of every pXX_ns (hist.h)
+ *   "runs": [                                run 0 is the original, then the replays in order
+ *     { "index", "role": "original"|"replay", "path", "label",
+ *       "meta": { key: value, ... },           the trace's meta (replay.of, replay.targets, ...)
+ *       "ops_read", "ops_measured", "ops_nonfile", "errors", "damaged_chunks",
+ *       "async_unmatched", "span_ns", "io_ns", "bytes_read", "bytes_written",
+ *       "class_ns": { "read", "write", "sync", "metadata", "other" },   I/O time by class
+ *       "gap_p50_ns",                           median per-thread start-to-start gap
+ *       "lateness": null | { "ops", "p50_ns", "p99_ns", "max_ns", "early_ops",
+ *                            "late_1ms_fraction", "fell_behind": bool },
+ *       "ops_by_type": { "<op>": { "count", "errors", "min_ns", "p50_ns", "p90_ns",
+ *                                  "p99_ns", "p999_ns", "max_ns", "mean_ns", "total_ns",
+ *                                  "vs_original": null (run 0) | {
+ *                                      "ratio_p50", "ratio_p99", "ratio_mean",  replay/original
+ *                                      "ks_d", "ks_d_max_error", "ks_p_value",
+ *                                      "change": "faster"|"slower"|"unchanged"|"tail_only"|
+ *                                                "too_few_ops"|"missing" } } },
+ *       "files": [ { "path", "ops", "total_ns", "errors", "share_of_io",
+ *                    "ops_by_type": {...} (with --by file) } ]     the hot files, in the
+ *     } ],                                                         original's order
+ *   "verdict": [ { "tag": "faster"|"slower"|"unchanged"|"tail_only"|"fell_behind"|"errors"|
+ *                         "dominant"|"note",
+ *                  "run": index|null, "op": name|null, "speedup": original/replay|null,
+ *                  "text": "..." } ]
+ * }
+ */
+#include <errno.h>
+#include <math.h>
+
+#include "reel.h"
+#include "report_int.h"
+
+static const char *change_name(enum report_change c)
+{
+	static const char *const names[] = { [REPORT_SAME] = "unchanged",
+					     [REPORT_FASTER] = "faster",
+					     [REPORT_SLOWER] = "slower",
+					     [REPORT_TAIL_ONLY] = "tail_only",
+					     [REPORT_FEW_OPS] = "too_few_ops",
+					     [REPORT_MISSING] = "missing" };
+	return names[c];
+}
+
+static const char *tag_name(enum report_verdict_tag t)
+{
+	static const char *const names[] = {
+		[REPORT_V_FASTER] = "faster",	    [REPORT_V_SLOWER] = "slower",
+		[REPORT_V_SAME] = "unchanged",	    [REPORT_V_TAIL] = "tail_only",
+		[REPORT_V_BEHIND] = "fell_behind", [REPORT_V_ERRORS] = "errors",
+		[REPORT_V_DOMINANT] = "dominant",  [REPORT_V_NOTE] = "note",
+	};
+	return names[t];
+}
+
+/* JSON has no NaN or infinity. */
+static void num(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, "%.6g", v);
+	else
+		fputs("null", out);
+}
+
+static void stats(FILE *out, const struct hist *h, uint64_t errors, const struct report_cmp *c,
+		  int is_replay)
+{
+	fprintf(out,
+		"{\"count\": %llu, \"errors\": %llu, \"min_ns\": %llu, \"p50_ns\": %llu, "
+		"\"p90_ns\": %llu, \"p99_ns\": %llu, \"p999_ns\": %llu, \"max_ns\": %llu, "
+		"\"mean_ns\": %.0f, \"total_ns\": %llu, \"vs_original\": ",
+		(unsigned long long)h->n, (unsigned long long)errors,
+		(unsigned long long)(h->n ? h->min : 0),
+		(unsigned long long)hist__quantile(h, 0.5), (unsigned long long)hist__quantile(h, 0.9),
+		(unsigned long long)hist__quantile(h, 0.99),
+		(unsigned long long)hist__quantile(h, 0.999), (unsigned long long)h->max,
+		hist__mean(h), (unsigned long long)h->total);
+	if (!is_replay || !c || !c->valid) {
+		fputs("null}", out);
+		return;
+	}
+	if (c->change == REPORT_MISSING) {
+		fputs("{\"change\": \"missing\"}}", out);
+		return;
+	}
+	fputs("{\"ratio_p50\": ", out);
+	num(out, c->ratio_p50);
+	fputs(", \"ratio_p99\": ", out);
+	num(out, c->ratio_p99);
+	fputs(", \"ratio_mean\": ", out);
+	num(out, c->ratio_mean);
+	fputs(", \"ks_d\": ", out);
+	num(out, c->ks_d);
+	fputs(", \"ks_d_max_error\": ", out);
+	num(out, c->ks_err);
+	fputs(", \"ks_p_value\": ", out);
+	num(out, c->ks_p);
+	fprintf(out, ", \"change\": \"%s\"}}", change_name(c->change));
+}
+
+static const struct report_fkind *fkind(const struct report_file *f, unsigned kind)
+{
+	for (size_t i = 0; f && i < f->nkinds; i++)
+		if (f->kinds[i].kind == kind)
+			return &f->kinds[i];
+	return NULL;
+}
+
+static void files(const struct report *rep, size_t ri, FILE *out)
+{
+	const struct report_run *o = &rep->runs[0], *run = &rep->runs[ri];
+	char name[32];
+
+	fputs("      \"files\": [", out);
+	for (size_t h = 0; h < rep->nhot; h++) {
+		const struct report_file *of = o->files[rep->hot[h]];
+		const struct report_file *f = ri ? report_run__file(run, of->path) : of;
+		fputs(h ? ",\n        " : "\n        ", out);
+		fputs("{\"path\": ", out);
+		report_fmt__json_str(out, of->path);
+		if (!f) {
+			fputs(", \"ops\": 0, \"total_ns\": 0, \"errors\": 0, \"share_of_io\": 0}", out);
+			continue;
+		}
+		fprintf(out, ", \"ops\": %llu, \"total_ns\": %llu, \"errors\": %llu, \"share_of_io\": ",
+			(unsigned long long)f->ops, (unsigned long long)f->total_ns,
+			(unsigned long long)f->errors);
+		num(out, run->io_ns ? (double)f->total_ns / (double)run->io_ns : 0);
+		if (rep->opts->by == REPORT_BY_FILE) {
+			fputs(", \"ops_by_type\": {", out);
+			for (size_t i = 0; i < f->nkinds; i++) {
+				struct report_cmp c = { 0 };
+				const struct report_fkind *ofk = fkind(of, f->kinds[i].kind);
+				if (ri && ofk)
+					report__cmp(&ofk->lat, &f->kinds[i].lat, &c);
+				fprintf(out, "%s\"%s\": ", i ? ", " : "",
+					report_kind__name(f->kinds[i].kind, name, sizeof(name)));
+				stats(out, &f->kinds[i].lat, 0, ofk ? &c : NULL, ri > 0);
+			}
+			fputs("}", out);
+		}
+		fputs("}", out);
+	}
+	fputs(rep->nhot ? "\n      ]" : "]", out);
+}
+
+static void run_json(const struct report *rep, size_t ri, FILE *out)
+{
+	const struct report_run *r = &rep->runs[ri];
+	char name[32];
+
+	fprintf(out, "    {\"index\": %zu, \"role\": \"%s\", \"path\": ", ri,
+		ri ? "replay" : "original");
+	report_fmt__json_str(out, r->path);
+	fputs(", \"label\": ", out);
+	report_fmt__json_str(out, r->label);
+	fputs(",\n      \"meta\": {", out);
+	for (size_t i = 0; i < r->nmeta; i++) {
+		fputs(i ? ", " : "", out);
+		report_fmt__json_str(out, r->meta[2 * i]);
+		fputs(": ", out);
+		report_fmt__json_str(out, r->meta[2 * i + 1]);
+	}
+	fprintf(out,
+		"},\n      \"ops_read\": %llu, \"ops_measured\": %llu, \"ops_nonfile\": %llu, "
+		"\"errors\": %llu, \"damaged_chunks\": %llu, \"async_unmatched\": %llu,\n"
+		"      \"span_ns\": %llu, \"io_ns\": %llu, \"bytes_read\": %llu, "
+		"\"bytes_written\": %llu, \"gap_p50_ns\": %llu,\n      \"class_ns\": {",
+		(unsigned long long)r->ops_read, (unsigned long long)r->ops_used,
+		(unsigned long long)r->ops_nonfile, (unsigned long long)r->errors,
+		(unsigned long long)r->damaged, (unsigned long long)r->unmatched,
+		(unsigned long long)(r->last_ns - r->first_ns), (unsigned long long)r->io_ns,
+		(unsigned long long)r->bytes_read, (unsigned long long)r->bytes_written,
+		(unsigned long long)hist__quantile(&r->gap, 0.5));
+	for (int c = 0; c < REPORT_CLASSES; c++)
+		fprintf(out, "%s\"%s\": %llu", c ? ", " : "", report_class__key(c),
+			(unsigned long long)r->class_ns[c]);
+	fputs("},\n      \"lateness\": ", out);
+	if (r->lateness.n) {
+		fprintf(out,
+			"{\"ops\": %llu, \"p50_ns\": %llu, \"p99_ns\": %llu, \"max_ns\": %llu, "
+			"\"early_ops\": %llu, \"late_1ms_fraction\": ",
+			(unsigned long long)r->lateness.n,
+			(unsigned long long)hist__quantile(&r->lateness, 0.5),
+			(unsigned long long)hist__quantile(&r->lateness, 0.99),
+			(unsigned long long)r->lateness.max, (unsigned long long)r->early);
+		num(out, (double)r->late_1ms / (double)r->lateness.n);
+		fprintf(out, ", \"fell_behind\": %s}", r->fell_behind ? "true" : "false");
+	} else {
+		fputs("null", out);
+	}
+	fputs(",\n      \"ops_by_type\": {", out);
+	int first = 1;
+	for (size_t i = 0; i < rep->norder; i++) {
+		int k = rep->order[i];
+		if (!r->kinds[k].lat.n && !(ri && r->cmp[k].valid))
+			continue;
+		fprintf(out, "%s\n        \"%s\": ", first ? "" : ",",
+			report_kind__name(k, name, sizeof(name)));
+		stats(out, &r->kinds[k].lat, r->kinds[k].errors, &r->cmp[k], ri > 0);
+		first = 0;
+	}
+	fputs(first ? "},\n" : "\n      },\n", out);
+	files(rep, ri, out);
+	fputs("}", out);
+}
+
+int report__write_json(const struct report *rep, FILE *out)
+{
+	char name[32];
+
+	fprintf(out, "{\n  \"ioreel_report\": 1,\n  \"percentile_rel_error\": %.6g,\n  \"runs\": [\n",
+		HIST_REL_ERROR);
+	for (size_t i = 0; i < rep->nruns; i++) {
+		run_json(rep, i, out);
+		fputs(i + 1 < rep->nruns ? ",\n" : "\n", out);
+	}
+	fputs("  ],\n  \"verdict\": [", out);
+	for (size_t i = 0; i < rep->nverdicts; i++) {
+		const struct report_verdict *v = &rep->verdicts[i];
+		fprintf(out, "%s\n    {\"tag\": \"%s\", \"run\": ", i ? "," : "", tag_name(v->tag));
+		if (v->run >= 0)
+			fprintf(out, "%d", v->run);
+		else
+			fputs("null", out);
+		fputs(", \"op\": ", out);
+		if (v->kind >= 0)
+			report_fmt__json_str(out, report_kind__name(v->kind, name, sizeof(name)));
+		else
+			fputs("null", out);
+		fputs(", \"speedup\": ", out);
+		if (v->ratio > 0 && (v->tag == REPORT_V_FASTER || v->tag == REPORT_V_SLOWER ||
+				     v->tag == REPORT_V_TAIL))
+			num(out, v->ratio);
+		else
+			fputs("null", out);
+		fputs(", \"text\": ", out);
+		report_fmt__json_str(out, v->text);
+		fputs("}", out);
+	}
+	fputs(rep->nverdicts ? "\n  ]\n}\n" : "]\n}\n", out);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: MIT */
+/* report_text.c - the report as aligned text tables for a terminal. */
+#include <errno.h>
+#include <string.h>
+
+#include "reel.h"
+#include "report_int.h"
+
+/* Display width of UTF-8 text ("µs" is two bytes, one column). */
+static int width(const char *s)
+{
+	int w = 0;
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* Right-aligned cells always keep one space before them, even when s overflows w. */
+static void cell(FILE *out, const char *s, int w, int left)
+{
+	int pad = w - width(s);
+	if (!left && pad < 1)
+		pad = 1;
+	if (!left)
+		for (; pad > 0; pad--)
+			fputc(' ', out);
+	fputs(s, out);
+	if (left)
+		for (; pad > 0; pad--)
+			fputc(' ', out);
+}
+
+/* The last cols display columns of s, marked with "…" when cut. */
+static const char *tail(const char *s, int cols, char *buf, size_t len)
+{
+	if (width(s) <= cols)
+		return s;
+	const char *p = s + strlen(s);
+	for (int w = 0; p > s && w < cols - 1;) {
+		p--;
+		if (((unsigned char)*p & 0xc0) != 0x80)
+			w++;
+	}
+	snprintf(buf, len, "…%s", p);
+	return buf;
+}
+
+#define W_OP 16
+#define W_RUN 18
+
+static void header(FILE *out, const char *first)
+{
+	static const char *const cols[] = { "count", "p50", "p90",  "p99",  "p99.9", "max",
+					    "mean",  "total", "×p50", "×p99", "×mean", "KS D" };
+	static const int w[] = { 9, 9, 9, 9, 9, 9, 9, 9, 8, 8, 8, 6 };
+	cell(out, first, W_OP, 1);
+	cell(out, "run", W_RUN, 1);
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		cell(out, cols[i], w[i], 0);
+	fputc('\n', out);
+}
+
+static void row(FILE *out, const char *first, const char *run, const struct hist *h,
+		uint64_t errors, const struct report_cmp *c)
+{
+	char b[40], lb[64];
+
+	cell(out, first, W_OP, 1);
+	cell(out, tail(run, W_RUN - 1, lb, sizeof(lb)), W_RUN, 1);
+	snprintf(b, sizeof(b), "%llu", (unsigned long long)h->n);
+	cell(out, b, 9, 0);
+	for (size_t i = 0; i < 5; i++)
+		cell(out, h->n ? report_fmt__dur(hist__quantile(h, report_quantiles[i]), b, sizeof(b)) : "-",
+		     9, 0);
+	cell(out, h->n ? report_fmt__dur((uint64_t)(hist__mean(h) + 0.5), b, sizeof(b)) : "-", 9, 0);
+	cell(out, report_fmt__dur(h->total, b, sizeof(b)), 9, 0);
+	if (c && c->valid && h->n && c->change != REPORT_MISSING) {
+		cell(out, report_fmt__ratio(c->ratio_p50, b, sizeof(b)), 8, 0);
+		cell(out, report_fmt__ratio(c->ratio_p99, b, sizeof(b)), 8, 0);
+		cell(out, report_fmt__ratio(c->ratio_mean, b, sizeof(b)), 8, 0);
+		snprintf(b, sizeof(b), "%.3f", c->ks_d);
+		cell(out, b, 6, 0);
+	}
+	if (errors)
+		fprintf(out, "  %llu err", (unsigned long long)errors);
+	fputc('\n', out);
+}
+
+static void runs(const struct report *rep, FILE *out)
+{
+	char a[32], b[32], c[32];
+
+	fprintf(out, "runs:\n");
+	for (size_t i = 0; i < rep->nruns; i++) {
+		const struct report_run *r = &rep->runs[i];
+		fprintf(out, "  #%zu %s: %s\n", i, r->label, r->path);
+		fprintf(out, "     %llu ops measured, %s of I/O over %s, %llu failed",
+			(unsigned long long)r->ops_used, report_fmt__dur(r->io_ns, a, sizeof(a)),
+			report_fmt__dur(r->last_ns - r->first_ns, b, sizeof(b)),
+			(unsigned long long)r->errors);
+		if (r->ops_nonfile)
+			fprintf(out, ", %llu non-file ops left out", (unsigned long long)r->ops_nonfile);
+		if (r->damaged)
+			fprintf(out, ", %llu damaged chunks skipped", (unsigned long long)r->damaged);
+		if (r->unmatched)
+			fprintf(out, ", %llu async completions without submission",
+				(unsigned long long)r->unmatched);
+		fputc('\n', out);
+		if (r->is_replay)
+			fprintf(out, "     engine %s, timing %s\n", r->engine ? r->engine : "?",
+				r->timing ? r->timing : "?");
+		if (r->lateness.n)
+			fprintf(out,
+				"     lateness (start - schedule): p50 %s, p99 %s, max %s; %.2f%% of ops "
+				"> 1 ms late%s\n",
+				report_fmt__dur(hist__quantile(&r->lateness, 0.5), a, sizeof(a)),
+				report_fmt__dur(hist__quantile(&r->lateness, 0.99), b, sizeof(b)),
+				report_fmt__dur(r->lateness.max, c, sizeof(c)),
+				100.0 * (double)r->late_1ms / (double)r->lateness.n,
+				r->fell_behind ? "  ** FELL BEHIND **" : "");
+	}
+	fputc('\n', out);
+}
+
+static void by_op(const struct report *rep, FILE *out)
+{
+	char name[32];
+
+	fprintf(out, "latency by op type (×: replay / original, below 1 is faster; KS D: distance "
+		     "to the original's distribution, 0 same .. 1 disjoint):\n");
+	header(out, "op");
+	for (size_t i = 0; i < rep->norder; i++) {
+		int k = rep->order[i];
+		report_kind__name(k, name, sizeof(name));
+		for (size_t r = 0; r < rep->nruns; r++) {
+			const struct report_run *run = &rep->runs[r];
+			if (!run->kinds[k].lat.n && r)
+				continue;
+			row(out, r ? "" : name, run->label, &run->kinds[k].lat, run->kinds[k].errors,
+			    r ? &run->cmp[k] : NULL);
+		}
+	}
+	fputc('\n', out);
+}
+
+static const struct report_fkind *fkind(const struct report_file *f, unsigned kind)
+{
+	for (size_t i = 0; f && i < f->nkinds; i++)
+		if (f->kinds[i].kind == kind)
+			return &f->kinds[i];
+	return NULL;
+}
+
+static void by_file(const struct report *rep, FILE *out)
+{
+	const struct report_run *o = &rep->runs[0];
+	char name[32], pb[256];
+
+	fprintf(out, "latency by file (the %zu with the most I/O time in the original):\n",
+		rep->nhot);
+	for (size_t h = 0; h < rep->nhot; h++) {
+		const struct report_file *f = o->files[rep->hot[h]];
+		fprintf(out, "%s\n", f->path);
+		header(out, "  op");
+		for (size_t i = 0; i < f->nkinds; i++) {
+			unsigned k = f->kinds[i].kind;
+			snprintf(pb, sizeof(pb), "  %s", report_kind__name(k, name, sizeof(name)));
+			for (size_t r = 0; r < rep->nruns; r++) {
+				const struct report_fkind *fk =
+					fkind(report_run__file(&rep->runs[r], f->path), k);
+				if (!fk)
+					continue;
+				struct report_cmp c;
+				report__cmp(&f->kinds[i].lat, &fk->lat, &c);
+				row(out, r ? "" : pb, rep->runs[r].label, &fk->lat, 0, r ? &c : NULL);
+			}
+		}
+	}
+	fputc('\n', out);
+}
+
+static void hot_files(const struct report *rep, FILE *out)
+{
+	const struct report_run *o = &rep->runs[0];
+	char a[32], b[32];
+
+	if (!rep->nhot)
+		return;
+	fprintf(out, "hot files (original, by I/O time):\n");
+	for (size_t h = 0; h < rep->nhot; h++) {
+		const struct report_file *f = o->files[rep->hot[h]];
+		fprintf(out, "  %5.1f%% %9s %8llu ops  %s  (",
+			o->io_ns ? 100.0 * (double)f->total_ns / (double)o->io_ns : 0.0,
+			report_fmt__dur(f->total_ns, a, sizeof(a)), (unsigned long long)f->ops,
+			f->path);
+		int first = 1;
+		for (int c = 0; c < REPORT_CLASSES; c++) {
+			double share = f->total_ns ? (double)f->class_ns[c] / (double)f->total_ns : 0;
+			if (!f->class_ns[c])
+				continue;
+			if (share >= 0.005)
+				fprintf(out, "%s%s %.0f%%", first ? "" : ", ", report_class__name(c),
+					share * 100);
+			else
+				fprintf(out, "%s%s <1%%", first ? "" : ", ", report_class__name(c));
+			first = 0;
+		}
+		fprintf(out, ")");
+		/* The same file in each replay: its total time against the original's. */
+		for (size_t r = 1; r < rep->nruns; r++) {
+			const struct report_file *rf = report_run__file(&rep->runs[r], f->path);
+			if (rf && f->total_ns)
+				fprintf(out, " #%zu %s", r,
+					report_fmt__ratio((double)rf->total_ns / (double)f->total_ns, b,
+							  sizeof(b)));
+		}
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+}
+
+int report__write_text(const struct report *rep, FILE *out)
+{
+	fprintf(out, "ioreel report: %s against %zu replay%s (percentiles within %.1f%%)\n\n",
+		rep->runs[0].path, rep->nruns - 1, rep->nruns == 2 ? "" : "s",
+		HIST_REL_ERROR * 100);
+	runs(rep, out);
+	by_op(rep, out);
+	if (rep->opts->by == REPORT_BY_FILE)
+		by_file(rep, out);
+	hot_files(rep, out);
+	fprintf(out, "verdict:\n");
+	for (size_t i = 0; i < rep->nverdicts; i++)
+		fprintf(out, "  - %s\n", rep->verdicts[i].text);
+	return ferror(out) ? -EIO : 0;
+}

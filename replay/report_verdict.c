@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_verdict.c - compares each replay with the original and says it in words.
+ *
+ * Every threshold that turns numbers into words is defined here, and nowhere else.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reel.h"
+#include "report_int.h"
+
+/*
+ * Faster / slower: a percentile ratio (p50 or p99, replay / original) beyond RATIO_CHANGE
+ * either way AND distributions that really differ: KS D of at least KS_CHANGE with a p-value
+ * below KS_PVALUE. A ratio beyond the threshold with a small D is a tail-only change (few ops
+ * moved); a large D with small ratios is a shift too small to matter: both read "unchanged"
+ * in the sense that the bulk of the ops cost what they cost.
+ */
+#define RATIO_CHANGE 1.25
+#define KS_CHANGE 0.10
+#define KS_PVALUE 0.01
+/* Fewer ops than this in either run: no verdict for that op type (the table still shows it). */
+#define MIN_OPS 5
+/* Reads at or under this p50 in the original come from the page cache, not the device. */
+#define PAGE_CACHE_NS 20000
+/* A class of ops "dominates" I/O time from this share on. */
+#define DOMINANT_SHARE 0.5
+/*
+ * Fell behind: lateness p99 above LATE_GAP_SHARE of the original's median per-thread gap
+ * between ops (so ops bunch up that the app spread out) and above LATE_FLOOR_NS (below that
+ * it is sleep granularity: a VM's timer wakes ~70 us late, and only spinning beats it).
+ * Lateness means nothing in afap timing: not judged there.
+ */
+#define LATE_GAP_SHARE 0.10
+#define LATE_FLOOR_NS 1000000
+/* A note (not a warning) when more than this share of ops started over 1 ms late. */
+#define LATE_1MS_SHARE 0.01
+/* Errors: a replay failing this many more ops (share of its ops, or at least 1) is noted. */
+#define ERROR_EXTRA_SHARE 0.001
+/* Per replay, at most this many faster/slower lines; the rest is in the table. */
+#define MAX_CHANGE_LINES 4
+
+const double report_quantiles[5] = { 0.5, 0.9, 0.99, 0.999, 1.0 };
+
+static double ratio(uint64_t replay, uint64_t orig)
+{
+	return (double)(replay ? replay : 1) / (double)(orig ? orig : 1);
+}
+
+void report__cmp(const struct hist *ho, const struct hist *hr, struct report_cmp *c)
+{
+
+	memset(c, 0, sizeof(*c));
+	if (!ho->n && !hr->n)
+		return;
+	c->valid = 1;
+	if (!ho->n || !hr->n) {
+		c->change = REPORT_MISSING;
+		return;
+	}
+	c->ratio_p50 = ratio(hist__quantile(hr, 0.5), hist__quantile(ho, 0.5));
+	c->ratio_p99 = ratio(hist__quantile(hr, 0.99), hist__quantile(ho, 0.99));
+	c->ratio_mean = hist__mean(ho) > 0 ? hist__mean(hr) / hist__mean(ho) : 0;
+	c->ks_d = hist__ks(ho, hr, &c->ks_err);
+	c->ks_p = hist__ks_pvalue(c->ks_d, ho->n, hr->n);
+
+	if (ho->n < MIN_OPS || hr->n < MIN_OPS) {
+		c->change = REPORT_FEW_OPS;
+		return;
+	}
+	int beyond = c->ratio_p50 >= RATIO_CHANGE || c->ratio_p50 <= 1 / RATIO_CHANGE ||
+		     c->ratio_p99 >= RATIO_CHANGE || c->ratio_p99 <= 1 / RATIO_CHANGE;
+	if (c->ks_d < KS_CHANGE || c->ks_p > KS_PVALUE) {
+		c->change = beyond ? REPORT_TAIL_ONLY : REPORT_SAME;
+		return;
+	}
+	/* The median leads; the tail decides only when the median did not move the other way. */
+	if (c->ratio_p50 <= 1 / RATIO_CHANGE || (c->ratio_p99 <= 1 / RATIO_CHANGE && c->ratio_p50 < 1))
+		c->change = REPORT_FASTER;
+	else if (c->ratio_p50 >= RATIO_CHANGE || (c->ratio_p99 >= RATIO_CHANGE && c->ratio_p50 > 1))
+		c->change = REPORT_SLOWER;
+	else
+		c->change = REPORT_SAME;
+}
+
+static struct report_verdict *say(struct report *rep, enum report_verdict_tag tag, int run,
+				  int kind, double ratio, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static struct report_verdict *say(struct report *rep, enum report_verdict_tag tag, int run,
+				  int kind, double ratio, const char *fmt, ...)
+{
+	struct report_verdict *v = realloc(rep->verdicts, (rep->nverdicts + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	rep->verdicts = v;
+	v += rep->nverdicts++;
+	v->tag = tag;
+	v->run = run;
+	v->kind = kind;
+	v->ratio = ratio;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(v->text, sizeof(v->text), fmt, ap);
+	va_end(ap);
+	return v;
+}
+
+static const struct report_run *orig(const struct report *rep)
+{
+	return &rep->runs[0];
+}
+
+static int cmp_kind_total(const void *a, const void *b, void *arg)
+{
+	const struct report *rep = arg;
+	int x = *(const int *)a, y = *(const int *)b;
+	uint64_t tx = 0, ty = 0;
+	/* The original's I/O time first, then the replays' for kinds only they have. */
+	for (size_t r = 0; r < rep->nruns && !tx && !ty; r++) {
+		tx = rep->runs[r].kinds[x].lat.total + rep->runs[r].kinds[x].lat.n;
+		ty = rep->runs[r].kinds[y].lat.total + rep->runs[r].kinds[y].lat.n;
+	}
+	return tx < ty ? 1 : tx > ty ? -1 : x - y;
+}
+
+static int cmp_file_total(const void *a, const void *b, void *arg)
+{
+	const struct report_run *run = arg;
+	const struct report_file *x = run->files[*(const size_t *)a];
+	const struct report_file *y = run->files[*(const size_t *)b];
+	if (x->total_ns != y->total_ns)
+		return x->total_ns < y->total_ns ? 1 : -1;
+	return strcmp(x->path, y->path);
+}
+
+static void order_rows(struct report *rep)
+{
+	rep->norder = 0;
+	for (int k = 0; k < REPORT_KINDS; k++) {
+		for (size_t r = 0; r < rep->nruns; r++) {
+			if (rep->runs[r].kinds[k].lat.n) {
+				rep->order[rep->norder++] = k;
+				break;
+			}
+		}
+	}
+	qsort_r(rep->order, rep->norder, sizeof(int), cmp_kind_total, rep);
+}
+
+static int order_files(struct report *rep)
+{
+	const struct report_run *o = orig(rep);
+	size_t *idx = malloc((o->nfiles ? o->nfiles : 1) * sizeof(*idx));
+	if (!idx)
+		return -ENOMEM;
+	for (size_t i = 0; i < o->nfiles; i++)
+		idx[i] = i;
+	qsort_r(idx, o->nfiles, sizeof(*idx), cmp_file_total, (void *)o);
+	rep->hot = idx;
+	rep->nhot = o->nfiles < rep->top ? o->nfiles : rep->top;
+	return 0;
+}
+
+static int is_afap(const struct report_run *run)
+{
+	return run->timing && !strncmp(run->timing, "afap", 4);
+}
+
+static void judge_lateness(struct report *rep, size_t ri)
+{
+	struct report_run *run = &rep->runs[ri];
+	char a[32], b[32], c[64], d[32];
+
+	if (!run->lateness.n || is_afap(run))
+		return;
+	uint64_t p99 = hist__quantile(&run->lateness, 0.99);
+	uint64_t gap = hist__quantile(&orig(rep)->gap, 0.5);
+	double limit = LATE_GAP_SHARE * (double)gap;
+	if (limit < LATE_FLOOR_NS)
+		limit = LATE_FLOOR_NS;
+	double late_share = (double)run->late_1ms / (double)run->lateness.n;
+	if ((double)p99 > limit) {
+		run->fell_behind = 1;
+		if (limit > LATE_FLOOR_NS)
+			snprintf(c, sizeof(c), "%.0f%% of the original's median op gap",
+				 LATE_GAP_SHARE * 100);
+		else
+			snprintf(c, sizeof(c), "the 1 ms floor");
+		say(rep, REPORT_V_BEHIND, (int)ri, -1, 0,
+		    "replay on %s fell behind its schedule (lateness p99 %s > %s, %s; median op "
+		    "gap %s): its latencies are doubtful",
+		    run->label, report_fmt__dur(p99, a, sizeof(a)),
+		    report_fmt__dur((uint64_t)limit, b, sizeof(b)), c,
+		    report_fmt__dur(gap, d, sizeof(d)));
+	} else if (late_share > LATE_1MS_SHARE) {
+		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
+		    "replay on %s: %.1f%% of ops started more than 1 ms late (lateness p99 %s)",
+		    run->label, late_share * 100, report_fmt__dur(p99, a, sizeof(a)));
+	}
+}
+
+static void judge_errors(struct report *rep, size_t ri)
+{
+	const struct report_run *run = &rep->runs[ri], *o = orig(rep);
+	double share_o = o->ops_used ? (double)o->errors / (double)o->ops_used : 0;
+	double expect = share_o * (double)run->ops_used;
+	double extra = (double)run->errors - expect;
+	double limit = ERROR_EXTRA_SHARE * (double)run->ops_used;
+	if (extra >= 1 && extra > limit)
+		say(rep, REPORT_V_ERRORS, (int)ri, -1, 0,
+		    "replay on %s: %llu of %llu ops failed (original: %llu of %llu): failed ops "
+		    "cost what failing costs, not what the work costs",
+		    run->label, (unsigned long long)run->errors,
+		    (unsigned long long)run->ops_used, (unsigned long long)o->errors,
+		    (unsigned long long)o->ops_used);
+}
+
+static void say_change(struct report *rep, size_t ri, int k)
+{
+	const struct report_run *run = &rep->runs[ri], *o = orig(rep);
+	const struct report_cmp *c = &run->cmp[k];
+	const struct hist *ho = &o->kinds[k].lat, *hr = &run->kinds[k].lat;
+	char name[32], a[32], b[32], x[32], y[32], rs[32];
+
+	report_kind__name(k, name, sizeof(name));
+	/* Headline: whichever of p50 and p99 moved most. */
+	int tail = fabs(log(c->ratio_p99)) > fabs(log(c->ratio_p50));
+	double q = tail ? 0.99 : 0.5, other = tail ? 0.5 : 0.99;
+	double rr = tail ? c->ratio_p99 : c->ratio_p50;
+	uint64_t vo = hist__quantile(ho, q), vr = hist__quantile(hr, q);
+	uint64_t wo = hist__quantile(ho, other), wr = hist__quantile(hr, other);
+
+	if (c->change == REPORT_TAIL_ONLY) {
+		say(rep, REPORT_V_TAIL, (int)ri, k, 1 / rr,
+		    "%s on %s: %s moves from %s to %s (%s) but the bulk is unchanged "
+		    "(KS D %.2f, p50 %s)",
+		    name, run->label, tail ? "p99" : "p50", report_fmt__dur(vo, a, sizeof(a)),
+		    report_fmt__dur(vr, b, sizeof(b)), report_fmt__ratio(rr, rs, sizeof(rs)),
+		    c->ks_d, report_fmt__ratio(c->ratio_p50, x, sizeof(x)));
+		return;
+	}
+	int faster = c->change == REPORT_FASTER;
+	char ratio_s[32];
+	report_fmt__ratio(faster ? 1 / rr : rr, ratio_s, sizeof(ratio_s));
+	say(rep, faster ? REPORT_V_FASTER : REPORT_V_SLOWER, (int)ri, k, 1 / rr,
+	    "%s %s %s from %s to %s on %s (%s %s; %s %s → %s, KS D %.2f)", name,
+	    tail ? "p99" : "p50", faster ? "falls" : "rises", report_fmt__dur(vo, a, sizeof(a)),
+	    report_fmt__dur(vr, b, sizeof(b)), run->label, ratio_s, faster ? "faster" : "slower",
+	    tail ? "p50" : "p99", report_fmt__dur(wo, x, sizeof(x)),
+	    report_fmt__dur(wr, y, sizeof(y)), c->ks_d);
+}
+
+/* One line for the op types that did not change: "reads, writes unchanged on X (...)". */
+static void say_unchanged(struct report *rep, size_t ri)
+{
+	const struct report_run *run = &rep->runs[ri], *o = orig(rep);
+	char classes[128] = "", list[384] = "", name[32], rs[32];
+	size_t clen = 0, len = 0, nk = 0;
+	int seen[REPORT_CLASSES] = { 0 }, cached = 1, reads = 0;
+
+	for (size_t i = 0; i < rep->norder; i++) {
+		int k = rep->order[i];
+		const struct report_cmp *c = &run->cmp[k];
+		enum report_class cl = report_kind__class(k);
+		if (!c->valid || c->change != REPORT_SAME)
+			continue;
+		if (cl == REPORT_CLASS_READ) {
+			reads = 1;
+			if (hist__quantile(&o->kinds[k].lat, 0.5) > PAGE_CACHE_NS)
+				cached = 0;
+		}
+		seen[cl] = 1;
+		if (nk++ < 4)
+			len += snprintf(list + len, sizeof(list) - len, "%s%s p50 %s",
+					len ? ", " : "", report_kind__name(k, name, sizeof(name)),
+					report_fmt__ratio(c->ratio_p50, rs, sizeof(rs)));
+	}
+	if (!nk)
+		return;
+	if (nk > 4)
+		snprintf(list + len, sizeof(list) - len, ", and %zu more", nk - 4);
+	for (int cl = 0; cl < REPORT_CLASSES; cl++)
+		if (seen[cl])
+			clen += snprintf(classes + clen, sizeof(classes) - clen, "%s%s",
+					 clen ? ", " : "", report_class__name(cl));
+	say(rep, REPORT_V_SAME, (int)ri, -1, 1, "%s unchanged on %s (%s)%s", classes, run->label,
+	    list, reads && cached ? "; reads already served from page cache" : "");
+}
+
+static void judge_replay(struct report *rep, size_t ri)
+{
+	struct report_run *run = &rep->runs[ri];
+	const struct report_run *o = orig(rep);
+	size_t lines = 0;
+	char name[32];
+
+	for (int k = 0; k < REPORT_KINDS; k++)
+		report__cmp(&o->kinds[k].lat, &run->kinds[k].lat, &run->cmp[k]);
+	judge_lateness(rep, ri);
+	judge_errors(rep, ri);
+	for (size_t i = 0; i < rep->norder; i++) {
+		int k = rep->order[i];
+		enum report_change ch = run->cmp[k].change;
+		if (!run->cmp[k].valid)
+			continue;
+		if ((ch == REPORT_FASTER || ch == REPORT_SLOWER || ch == REPORT_TAIL_ONLY) &&
+		    lines++ < MAX_CHANGE_LINES)
+			say_change(rep, ri, k);
+		if (ch == REPORT_MISSING && o->kinds[k].lat.n >= MIN_OPS)
+			say(rep, REPORT_V_NOTE, (int)ri, k, 0,
+			    "replay on %s has no %s ops (original: %llu): not replayed", run->label,
+			    report_kind__name(k, name, sizeof(name)),
+			    (unsigned long long)o->kinds[k].lat.n);
+	}
+	say_unchanged(rep, ri);
+}
+
+/* What the original spends its I/O time on, and where. */
+static void judge_original(struct report *rep)
+{
+	const struct report_run *o = orig(rep);
+	char a[32], parts[256] = "";
+	size_t len = 0;
+
+	if (!o->io_ns) {
+		say(rep, REPORT_V_NOTE, 0, -1, 0, "the original trace has no storage ops to compare");
+		return;
+	}
+	int top = 0;
+	for (int c = 1; c < REPORT_CLASSES; c++)
+		if (o->class_ns[c] > o->class_ns[top])
+			top = c;
+	double share = (double)o->class_ns[top] / (double)o->io_ns;
+	/* The file holding most of that class's time. */
+	const struct report_file *hot = NULL;
+	for (size_t i = 0; i < o->nfiles; i++)
+		if (!hot || o->files[i]->class_ns[top] > hot->class_ns[top])
+			hot = o->files[i];
+	if (hot && !hot->class_ns[top])
+		hot = NULL;
+	if (share >= DOMINANT_SHARE) {
+		if (hot)
+			snprintf(parts, sizeof(parts), ", %.0f%% of them in %s",
+				 100.0 * (double)hot->class_ns[top] / (double)o->class_ns[top],
+				 hot->path);
+		say(rep, REPORT_V_DOMINANT, 0, -1, share,
+		    "%s dominate the original's I/O time: %.0f%% of %s%s", report_class__name(top),
+		    share * 100, report_fmt__dur(o->io_ns, a, sizeof(a)), parts);
+		return;
+	}
+	for (int c = 0; c < REPORT_CLASSES; c++)
+		if (o->class_ns[c] * 20 >= o->io_ns) /* 5% and up */
+			len += snprintf(parts + len, sizeof(parts) - len, "%s%s %.0f%%",
+					len ? ", " : "", report_class__name(c),
+					100.0 * (double)o->class_ns[c] / (double)o->io_ns);
+	say(rep, REPORT_V_NOTE, 0, -1, 0, "the original's I/O time (%s) is spread: %s",
+	    report_fmt__dur(o->io_ns, a, sizeof(a)), parts);
+}
+
+int report__analyze(struct report *rep)
+{
+	int err;
+
+	order_rows(rep);
+	if ((err = order_files(rep)))
+		return err;
+	judge_original(rep);
+	for (size_t r = 1; r < rep->nruns; r++)
+		judge_replay(rep, r);
+	if (rep->nruns == 1)
+		say(rep, REPORT_V_NOTE, -1, -1, 0, "no replay results given: nothing to compare");
+	return 0;
+}

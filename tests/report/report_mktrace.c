@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_mktrace.c - writes a crafted original trace and three crafted replay results, and
+ * the exact statistics of what it wrote (the ground truth the report tests check against):
+ *
+ *   DIR/orig.reel   2 threads; per iteration a pread64 of a cached table file (~3 us), a
+ *                   pwrite64 to a WAL (~15 us) and an fsync of the WAL (~8 ms); plus
+ *                   every 5th iteration an io_uring read (~200 us, submit + complete
+ *                   records); socket reads (not storage work); opens.
+ *   DIR/fast.reel   "replayed on /dev/shm/t": fsync ~14 us, the rest drawn alike; on time.
+ *   DIR/equal.reel  everything drawn from the same distributions; on time.
+ *   DIR/late.reel   same distributions, but issued ~20 ms behind schedule.
+ *   DIR/truth.json  per run and op type: count, exact p50/p90/p99/p99.9/max, total; and
+ *                   lateness p99; computed from the sorted samples, not from a histogram.
+ *
+ * usage: report_mktrace DIR [ITERATIONS]
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reel.h"
+#include "test_rand.h"
+
+enum { K_READ, K_WRITE, K_FSYNC, K_URING, K_N };
+static const char *const kname[K_N] = { "pread64", "pwrite64", "fsync", "uring_read" };
+
+struct run_spec {
+	const char *name;
+	const char *target; /* NULL: the original */
+	double fsync_mu;    /* log of the fsync median, ns */
+	double late_mu;	    /* log of the median lateness, ns */
+};
+
+struct sample {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static void push(struct sample *s, uint64_t v)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 1024;
+		s->v = realloc(s->v, s->cap * sizeof(*s->v));
+		if (!s->v)
+			exit(1);
+	}
+	s->v[s->n++] = v;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t rank(const struct sample *s, double q)
+{
+	size_t r = (size_t)ceil(q * (double)s->n);
+	if (r < 1)
+		r = 1;
+	return s->v[(r > s->n ? s->n : r) - 1];
+}
+
+static void truth(FILE *t, struct sample *s)
+{
+	uint64_t total = 0;
+	if (!s->n) {
+		fprintf(t, "null");
+		return;
+	}
+	qsort(s->v, s->n, sizeof(*s->v), cmp_u64);
+	for (size_t i = 0; i < s->n; i++)
+		total += s->v[i];
+	fprintf(t,
+		"{\"count\": %zu, \"p50\": %llu, \"p90\": %llu, \"p99\": %llu, \"p999\": %llu, "
+		"\"max\": %llu, \"total\": %llu}",
+		s->n, (unsigned long long)rank(s, 0.5), (unsigned long long)rank(s, 0.9),
+		(unsigned long long)rank(s, 0.99), (unsigned long long)rank(s, 0.999),
+		(unsigned long long)(s->n ? s->v[s->n - 1] : 0), (unsigned long long)total);
+}
+
+static int add(struct reel_writer *w, struct reel_op *op)
+{
+	int err = reel_writer__add(w, op);
+	if (err) {
+		fprintf(stderr, "report_mktrace: failed to add op: %s\n", reel_strerror(err));
+		exit(1);
+	}
+	return 0;
+}
+
+static int write_run(const char *dir, const struct run_spec *rs, long iters, FILE *t, int first)
+{
+	char path[4096], wal[512], table[512];
+	struct reel_writer *w;
+	struct sample lat[K_N] = { 0 }, late = { 0 };
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s.reel", dir, rs->name);
+	if ((err = reel_writer__open(path, NULL, &w))) {
+		fprintf(stderr, "report_mktrace: failed to open %s: %s\n", path, reel_strerror(err));
+		return 1;
+	}
+	if (rs->target) {
+		char orig[4096];
+		snprintf(orig, sizeof(orig), "%s/orig.reel", dir);
+		reel_writer__meta(w, REEL_META_REPLAY_OF, orig);
+		reel_writer__meta(w, REEL_META_REPLAY_TARGETS, rs->target);
+		reel_writer__meta(w, REEL_META_REPLAY_ENGINE, "sync");
+		reel_writer__meta(w, REEL_META_REPLAY_TIMING, "original");
+	} else {
+		reel_writer__meta(w, REEL_META_TOOL, "report_mktrace");
+	}
+	/* A replay names the files under its target; the report strips the root. */
+	snprintf(wal, sizeof(wal), "%s/data/db/wal", rs->target ? rs->target : "");
+	snprintf(table, sizeof(table), "%s/data/db/table", rs->target ? rs->target : "");
+	uint32_t wal_id, table_id;
+	reel_writer__path(w, wal, &wal_id);
+	reel_writer__path(w, table, &table_id);
+
+	for (uint32_t tid = 100; tid < 102; tid++) {
+		/* Threads run one after the other in the file; each in issue order. */
+		uint64_t clock = 1000000 + tid;
+		struct reel_op op = { .pid = 100, .tid = tid, .fd = -1, .fd2 = -1,
+				      .fd_kind = REEL_FD_REG };
+		int wal_fd = 10 + (int)tid - 100, table_fd = 20 + (int)tid - 100;
+		const int fds[2] = { wal_fd, table_fd };
+		const uint32_t ids[2] = { wal_id, table_id };
+
+		for (int f = 0; f < 2; f++) { /* open both files */
+			op.type = REEL_OP_OPENAT;
+			op.path = ids[f];
+			op.fd = -100;
+			op.ret = fds[f];
+			op.start_ns = clock;
+			op.end_ns = clock + 5000;
+			op.sched_ns = rs->target ? clock : 0;
+			add(w, &op);
+			clock += 10000;
+		}
+		for (long i = 0; i < iters; i++) {
+			for (int k = 0; k < K_URING; k++) {
+				double l;
+				switch (k) {
+				case K_READ:
+					l = test_rand_lognormal(log(3000), 0.25);
+					break;
+				case K_WRITE:
+					l = test_rand_lognormal(log(15000), 0.3);
+					break;
+				default:
+					l = test_rand_lognormal(rs->fsync_mu, 0.3);
+				}
+				uint64_t sched = clock, start = clock;
+				if (rs->target) {
+					uint64_t lt = (uint64_t)test_rand_lognormal(rs->late_mu, 0.5);
+					start = sched + lt;
+					push(&late, lt);
+				}
+				memset(&op, 0, sizeof(op));
+				op.type = k == K_READ ? REEL_OP_PREAD64
+					  : k == K_WRITE ? REEL_OP_PWRITE64 : REEL_OP_FSYNC;
+				op.fd_kind = REEL_FD_REG;
+				op.pid = 100;
+				op.tid = tid;
+				op.fd = k == K_READ ? table_fd : wal_fd;
+				op.fd2 = -1;
+				op.offset = (uint64_t)i * 8192;
+				op.len = k == K_FSYNC ? 0 : 8192;
+				op.ret = k == K_FSYNC ? 0 : 8192;
+				op.start_ns = start;
+				op.end_ns = start + (uint64_t)l;
+				op.sched_ns = rs->target ? sched : 0;
+				add(w, &op);
+				push(&lat[k], (uint64_t)l);
+				/* The schedule follows the original's rhythm: think 100 us. */
+				clock += (uint64_t)l + 100000;
+			}
+			if (i % 5 == 0) { /* an io_uring read: submission and completion records */
+				uint64_t l = (uint64_t)test_rand_lognormal(log(200000), 0.4);
+				memset(&op, 0, sizeof(op));
+				op.type = REEL_OP_URING_SUBMIT;
+				op.subop = 22; /* IORING_OP_READ */
+				op.fd_kind = REEL_FD_REG;
+				op.pid = 100;
+				op.tid = tid;
+				op.fd = table_fd;
+				op.fd2 = -1;
+				op.len = 4096;
+				op.ctx = 7;
+				op.aux = (uint64_t)i * 2 + tid;
+				op.start_ns = op.end_ns = clock;
+				op.sched_ns = rs->target ? clock : 0;
+				add(w, &op);
+				op.type = REEL_OP_URING_COMPLETE;
+				op.ret = 4096;
+				op.start_ns = op.end_ns = clock + l;
+				op.sched_ns = 0;
+				add(w, &op);
+				push(&lat[K_URING], l);
+				if (rs->target)
+					push(&late, 0);
+				clock += l + 100000;
+			}
+			if (i % 10 == 0) { /* a socket read: think time, not storage */
+				memset(&op, 0, sizeof(op));
+				op.type = REEL_OP_READ;
+				op.fd_kind = REEL_FD_SOCK;
+				op.pid = 100;
+				op.tid = tid;
+				op.fd = 3;
+				op.fd2 = -1;
+				op.len = 100;
+				op.ret = 100;
+				op.start_ns = clock;
+				op.end_ns = clock + 50000000;
+				op.sched_ns = rs->target ? clock : 0;
+				add(w, &op);
+				clock += 50010000;
+			}
+		}
+	}
+	if ((err = reel_writer__close(w))) {
+		fprintf(stderr, "report_mktrace: failed to close %s: %s\n", path, reel_strerror(err));
+		return 1;
+	}
+	fprintf(t, "%s\n  \"%s\": {\"path\": \"%s\", \"ops\": {", first ? "" : ",", rs->name, path);
+	for (int k = 0; k < K_N; k++) {
+		fprintf(t, "%s\"%s\": ", k ? ", " : "", kname[k]);
+		truth(t, &lat[k]);
+		free(lat[k].v);
+	}
+	fprintf(t, "}, \"lateness\": ");
+	if (late.n)
+		truth(t, &late);
+	else
+		fprintf(t, "null");
+	fprintf(t, "}");
+	free(late.v);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct run_spec runs[] = {
+		{ "orig", NULL, 0, 0 },
+		{ "fast", "/dev/shm/t", 0, 0 },
+		{ "equal", "/var/tmp/t", 0, 0 },
+		{ "late", "/var/tmp/late", 0, 0 },
+	};
+	char path[4096];
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: report_mktrace DIR [ITERATIONS]\n");
+		return 2;
+	}
+	long iters = argc > 2 ? atol(argv[2]) : 2000;
+	snprintf(path, sizeof(path), "%s/truth.json", argv[1]);
+	FILE *t = fopen(path, "w");
+	if (!t) {
+		fprintf(stderr, "report_mktrace: failed to create %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	fprintf(t, "{");
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		struct run_spec rs = runs[i];
+		rs.fsync_mu = !strcmp(rs.name, "fast") ? log(14000) : log(8e6);
+		rs.late_mu = !strcmp(rs.name, "late") ? log(20e6) : log(30000);
+		if (write_run(argv[1], &rs, iters, t, i == 0))
+			return 1;
+	}
+	fprintf(t, "\n}\n");
+	return fclose(t) ? 1 : 0;
+}
