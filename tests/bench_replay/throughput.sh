@@ -13,8 +13,8 @@
 #   ioreel afap   ioreel replay --timing afap; ops/s over the replay itself (result trace:
 #                 first start .. last end); the wall time of the whole command (trace
 #                 loading, file preparation, result writing included) is shown beside it
-#   fio           "ioreel export fio" + fio with replay_no_stall=1 (each job's file redirected
-#                 to the same target file); ops/s = read IOPS from fio's terse
+#   fio           "ioreel export fio --root TARGET" + fio with replay_no_stall=1 added to each
+#                 job of the exported job file; ops/s = read IOPS from fio's terse
 #                 output, --group_reporting: all ops over the longest job's runtime)
 # Targets: ioreel >= 95 % of the ceiling, and a ratio to the ceiling no lower than fio's.
 # Missed targets print "TARGET MISSED:" and do not fail; a broken run exits 1; 77: no replay.
