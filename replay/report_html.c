@@ -251,7 +251,8 @@ static void op_table(FILE *out, const struct report *rep, int k)
 							     [REPORT_SLOWER] = "slower",
 							     [REPORT_TAIL_ONLY] = "tail only",
 							     [REPORT_FEW_OPS] = "too few ops",
-							     [REPORT_MISSING] = "missing" };
+							     [REPORT_MISSING] = "missing",
+							     [REPORT_MIXED] = "mixed" };
 			fprintf(out, "<td>%s</td>", report_fmt__ratio(c->ratio_p50, b, sizeof(b)));
 			fprintf(out, "<td>%s</td>", report_fmt__ratio(c->ratio_p99, b, sizeof(b)));
 			fprintf(out, "<td>%s</td>", report_fmt__ratio(c->ratio_mean, b, sizeof(b)));
@@ -363,7 +364,8 @@ static const char css[] =
 int report__write_html(const struct report *rep, FILE *out)
 {
 	static const char *const tags[] = { "faster", "slower", "unchanged", "tail_only",
-					    "fell_behind", "errors", "dominant", "note" };
+					    "fell_behind", "errors", "dominant", "note",
+					    "mixed" };
 	char name[32], title[64];
 	const struct hist **hs = calloc(rep->nruns, sizeof(*hs));
 

@@ -110,8 +110,11 @@ static int write_run(const char *dir, const struct run_spec *rs, long iters, FIL
 		reel_writer__meta(w, REEL_META_REPLAY_TARGETS, rs->target);
 		reel_writer__meta(w, REEL_META_REPLAY_ENGINE, "sync");
 		reel_writer__meta(w, REEL_META_REPLAY_TIMING, "original");
+		if (!strcmp(rs->name, "fast")) /* tmpfs: O_DIRECT dropped on two opens */
+			reel_writer__meta(w, "replay.direct_dropped", "2");
 	} else {
 		reel_writer__meta(w, REEL_META_TOOL, "report_mktrace");
+		reel_writer__meta(w, REEL_META_LOST_EVENTS, "3");
 	}
 	/* A replay names the files under its target; the report strips the root. */
 	snprintf(wal, sizeof(wal), "%s/data/db/wal", rs->target ? rs->target : "");
