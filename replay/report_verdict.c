@@ -80,16 +80,14 @@ void report__cmp(const struct hist *ho, const struct hist *hr, struct report_cmp
 	}
 	int faster50 = c->ratio_p50 <= 1 / RATIO_CHANGE, slower50 = c->ratio_p50 >= RATIO_CHANGE;
 	int faster99 = c->ratio_p99 <= 1 / RATIO_CHANGE, slower99 = c->ratio_p99 >= RATIO_CHANGE;
-	/* The median leads. A tail that moved decides alone only when the median did not lean
-	 * the other way; when they pull apart, say both. */
+	/* Both beyond the ratio, in opposite directions: say both. Else whichever moved
+	 * decides (the verdict line shows the other one beside it). */
 	if ((faster50 && slower99) || (slower50 && faster99))
 		c->change = REPORT_MIXED;
-	else if (faster50 || (faster99 && c->ratio_p50 <= 1))
+	else if (faster50 || faster99)
 		c->change = REPORT_FASTER;
-	else if (slower50 || (slower99 && c->ratio_p50 >= 1))
+	else if (slower50 || slower99)
 		c->change = REPORT_SLOWER;
-	else if (faster99 || slower99)
-		c->change = REPORT_MIXED;
 	else
 		c->change = REPORT_SAME;
 }
