@@ -24,6 +24,8 @@ static const char *const dashes[] = { "", "6,3", "2,2", "8,3,2,3" };
 #define MR 30
 #define MT 14
 #define MB 44
+/* Below this many ops in every run, a distribution is a few dots: the table says it all. */
+#define MIN_PLOT_OPS 3
 
 struct axis {
 	double lo, hi; /* log10 of the x range, whole decades */
@@ -176,8 +178,10 @@ static void plot(FILE *out, const struct report *rep, const struct hist *const *
 		if (h->n > nmax)
 			nmax = h->n;
 	}
-	if (!nmax)
+	if (nmax < MIN_PLOT_OPS) {
+		fputs("<p class=\"note\">Too few ops to plot: see the table.</p>\n", out);
 		return;
+	}
 	a.lo = floor(log10(mn < 1 ? 1 : (double)mn));
 	a.hi = ceil(log10((double)(mx < 1 ? 1 : mx) * 1.0001));
 	if (a.hi <= a.lo)
@@ -251,7 +255,8 @@ static void op_table(FILE *out, const struct report *rep, int k)
 							     [REPORT_SLOWER] = "slower",
 							     [REPORT_TAIL_ONLY] = "tail only",
 							     [REPORT_FEW_OPS] = "too few ops",
-							     [REPORT_MISSING] = "missing" };
+							     [REPORT_MISSING] = "missing",
+							     [REPORT_MIXED] = "mixed" };
 			fprintf(out, "<td>%s</td>", report_fmt__ratio(c->ratio_p50, b, sizeof(b)));
 			fprintf(out, "<td>%s</td>", report_fmt__ratio(c->ratio_p99, b, sizeof(b)));
 			fprintf(out, "<td>%s</td>", report_fmt__ratio(c->ratio_mean, b, sizeof(b)));
@@ -363,7 +368,8 @@ static const char css[] =
 int report__write_html(const struct report *rep, FILE *out)
 {
 	static const char *const tags[] = { "faster", "slower", "unchanged", "tail_only",
-					    "fell_behind", "errors", "dominant", "note" };
+					    "fell_behind", "errors", "dominant", "note",
+					    "mixed" };
 	char name[32], title[64];
 	const struct hist **hs = calloc(rep->nruns, sizeof(*hs));
 

@@ -70,6 +70,7 @@ enum report_change {
 	REPORT_TAIL_ONLY, /* a percentile moved beyond the ratio but the bulk (KS D) did not */
 	REPORT_FEW_OPS,	  /* too few ops in either run to say */
 	REPORT_MISSING,	  /* the kind is absent from one of the two runs */
+	REPORT_MIXED,	  /* p50 and p99 moved in opposite directions */
 };
 
 struct report_cmp {
@@ -121,6 +122,7 @@ enum report_verdict_tag {
 	REPORT_V_ERRORS,
 	REPORT_V_DOMINANT,
 	REPORT_V_NOTE,
+	REPORT_V_MIXED,
 };
 
 struct report_verdict {
@@ -147,6 +149,7 @@ struct report {
 /* report_collect.c */
 int report_run__collect(struct report_run *run, const char *path, int by_file);
 void report_run__free(struct report_run *run);
+const char *report_run__meta(const struct report_run *run, const char *key); /* or NULL */
 struct report_file *report_run__file(const struct report_run *run, const char *path);
 
 /* report_kind.c */

@@ -21,12 +21,12 @@
  *                                      "ratio_p50", "ratio_p99", "ratio_mean",  replay/original
  *                                      "ks_d", "ks_d_max_error", "ks_p_value",
  *                                      "change": "faster"|"slower"|"unchanged"|"tail_only"|
- *                                                "too_few_ops"|"missing" } } },
+ *                                                "mixed"|"too_few_ops"|"missing" } } },
  *       "files": [ { "path", "ops", "total_ns", "errors", "share_of_io",
  *                    "ops_by_type": {...} (with --by file) } ]     the hot files, in the
  *     } ],                                                         original's order
- *   "verdict": [ { "tag": "faster"|"slower"|"unchanged"|"tail_only"|"fell_behind"|"errors"|
- *                         "dominant"|"note",
+ *   "verdict": [ { "tag": "faster"|"slower"|"unchanged"|"tail_only"|"mixed"|"fell_behind"|
+ *                         "errors"|"dominant"|"note",
  *                  "run": index|null, "op": name|null, "speedup": original/replay|null,
  *                  "text": "..." } ]
  * }
@@ -44,7 +44,8 @@ static const char *change_name(enum report_change c)
 					     [REPORT_SLOWER] = "slower",
 					     [REPORT_TAIL_ONLY] = "tail_only",
 					     [REPORT_FEW_OPS] = "too_few_ops",
-					     [REPORT_MISSING] = "missing" };
+					     [REPORT_MISSING] = "missing",
+					     [REPORT_MIXED] = "mixed" };
 	return names[c];
 }
 
@@ -55,6 +56,7 @@ static const char *tag_name(enum report_verdict_tag t)
 		[REPORT_V_SAME] = "unchanged",	    [REPORT_V_TAIL] = "tail_only",
 		[REPORT_V_BEHIND] = "fell_behind", [REPORT_V_ERRORS] = "errors",
 		[REPORT_V_DOMINANT] = "dominant",  [REPORT_V_NOTE] = "note",
+		[REPORT_V_MIXED] = "mixed",
 	};
 	return names[t];
 }
@@ -236,7 +238,7 @@ int report__write_json(const struct report *rep, FILE *out)
 			fputs("null", out);
 		fputs(", \"speedup\": ", out);
 		if (v->ratio > 0 && (v->tag == REPORT_V_FASTER || v->tag == REPORT_V_SLOWER ||
-				     v->tag == REPORT_V_TAIL))
+				     v->tag == REPORT_V_TAIL || v->tag == REPORT_V_MIXED))
 			num(out, v->ratio);
 		else
 			fputs("null", out);
