@@ -34,6 +34,10 @@ int report__compare(const char *trace, const char *const *results, size_t n,
 		rep.nruns = i + 1;
 		if (err)
 			failed = path;
+		/* Another capture given as a result (comparing two recordings): its file name. */
+		else if (i && !rep.runs[i].is_replay)
+			snprintf(rep.runs[i].label, sizeof(rep.runs[i].label), "%s",
+				 report_fmt__base(path));
 	}
 	if (!err)
 		err = report__analyze(&rep);
