@@ -407,14 +407,28 @@ static void enc_column(struct reel_enc *e, size_t n, struct reel_buf *desc)
 	e->cols.len += planes ? put_planes(out, v, n, width) : put_varints(out, v, n);
 }
 
+int reel_pred__reserve(struct reel_pred *p, int32_t max_fd)
+{
+	if (max_fd < (int32_t)p->fd_cap || max_fd >= REEL_PRED_FDS)
+		return 0;
+	uint32_t cap = p->fd_cap ? p->fd_cap : 64;
+	while (cap <= (uint32_t)max_fd)
+		cap *= 2;
+	uint64_t *next = realloc(p->fd_next, cap * sizeof(*next));
+	if (!next)
+		return -ENOMEM;
+	p->fd_next = next;
+	uint32_t *gen = realloc(p->fd_gen, cap * sizeof(*gen));
+	if (!gen)
+		return -ENOMEM;
+	memset(gen + p->fd_cap, 0, (cap - p->fd_cap) * sizeof(*gen));
+	p->fd_gen = gen;
+	p->fd_cap = cap;
+	return 0;
+}
+
 int reel_pred__reset(struct reel_pred *p, size_t nthreads)
 {
-	if (!p->fd_next) {
-		p->fd_next = malloc(REEL_PRED_FDS * sizeof(*p->fd_next));
-		p->fd_gen = calloc(REEL_PRED_FDS, sizeof(*p->fd_gen));
-		if (!p->fd_next || !p->fd_gen)
-			return -ENOMEM;
-	}
 	if (nthreads > p->thr_cap) {
 		int32_t *f = realloc(p->thr_fd, nthreads * sizeof(*f));
 		if (!f)
@@ -430,7 +444,7 @@ int reel_pred__reset(struct reel_pred *p, size_t nthreads)
 		p->thr_fd[t] = -1;
 	/* a new generation forgets every fd's prediction without clearing the table */
 	if (++p->gen == 0) {
-		memset(p->fd_gen, 0, REEL_PRED_FDS * sizeof(*p->fd_gen));
+		memset(p->fd_gen, 0, p->fd_cap * sizeof(*p->fd_gen));
 		p->gen = 1;
 	}
 	return 0;
@@ -539,6 +553,10 @@ int reel_enc__ops(struct reel_enc *e, const struct reel_op *ops, size_t n, struc
 				v[i] = ops[i].len;
 			break;
 		case REEL_COL_OFFSET:
+			for (size_t i = 0; i < n; i++) {
+				if (reel_pred__reserve(&e->pred, ops[i].fd))
+					return -ENOMEM;
+			}
 			for (size_t i = 0; i < n; i++) {
 				const struct reel_op *o = &ops[i];
 				if (!reel_op__predicts_offset(o->type)) {
@@ -749,7 +767,7 @@ static int dec_apply(struct reel_dec *d, struct dec_run *run, unsigned col, cons
 		break;
 	case REEL_COL_FD_KIND:
 		for (size_t i = 0; i < count; i++) {
-			if (v[i] > UINT8_MAX)
+			if (v[i] > (known_types ? REEL_FD_OTHER : UINT8_MAX))
 				return -REEL_E_CORRUPT;
 			ops[i].fd_kind = v[i];
 		}
@@ -761,13 +779,19 @@ static int dec_apply(struct reel_dec *d, struct dec_run *run, unsigned col, cons
 			ops[i].subop = v[i];
 		}
 		break;
-	case REEL_COL_FD:
+	case REEL_COL_FD: {
+		int32_t max_fd = -1;
 		for (size_t i = 0; i < count; i++) {
 			if (v[i] > UINT32_MAX)
 				return -REEL_E_CORRUPT;
 			ops[i].fd = (int32_t)((uint32_t)v[i] - 1U);
+			if (ops[i].fd < REEL_PRED_FDS && ops[i].fd > max_fd)
+				max_fd = ops[i].fd;
 		}
+		if (reel_pred__reserve(&d->pred, max_fd))
+			return -ENOMEM;
 		break;
+	}
 	case REEL_COL_FD2:
 		for (size_t i = 0; i < count; i++) {
 			if (v[i] > UINT32_MAX)

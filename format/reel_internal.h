@@ -78,6 +78,7 @@ enum reel_col {
 struct reel_pred {
 	uint64_t *fd_next;
 	uint32_t *fd_gen; /* fd_next[fd] counts only when fd_gen[fd] == gen */
+	uint32_t fd_cap;  /* grown to the largest fd seen, up to REEL_PRED_FDS */
 	uint32_t gen;
 	int32_t *thr_fd;
 	uint64_t *thr_next;
@@ -85,6 +86,8 @@ struct reel_pred {
 };
 
 int reel_pred__reset(struct reel_pred *p, size_t nthreads);
+/* Makes room for fds up to max_fd (callers reserve before get/set of larger fds). */
+int reel_pred__reserve(struct reel_pred *p, int32_t max_fd);
 void reel_pred__free(struct reel_pred *p);
 
 static inline uint64_t reel_pred__get(const struct reel_pred *p, uint32_t t, int32_t fd)
@@ -250,8 +253,9 @@ struct reel_dec {
 };
 
 /*
- * Decodes n ops from c into ops. known_types: op types >= this are rejected (0: any
- * nonzero type is accepted). Returns 0 or -REEL_E_CORRUPT / -REEL_E_RESERVED / -ENOMEM.
+ * Decodes n ops from c into ops. known_types: op types >= this and unknown fd kinds are
+ * rejected (0: a newer minor version, any nonzero type and any fd kind is accepted).
+ * Returns 0 or -REEL_E_CORRUPT / -REEL_E_RESERVED / -ENOMEM.
  */
 int reel_dec__ops(struct reel_dec *d, struct reel_cur *c, struct reel_op *ops, size_t n,
 		  unsigned known_types);
