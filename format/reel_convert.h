@@ -76,19 +76,20 @@ int reel_strace__import(FILE *in, struct reel_writer *w, struct reel_strace_stat
 
 /* What fio's iolog cannot express, per reason; printed by reel_fio__print_left_out(). */
 enum reel_fio_left_out {
-	REEL_FIO_LO_METADATA = 0, /* open-family failures, stat, rename, mkdir, unlink, ... */
-	REEL_FIO_LO_SYNC_RANGE,	  /* sync_file_range, syncfs, msync */
+	REEL_FIO_LO_METADATA = 0, /* stat, rename, mkdir, unlink, access, getdents, failed opens */
+	REEL_FIO_LO_SYNC_OTHER,	  /* sync_file_range, syncfs, msync, fsync of a directory */
 	REEL_FIO_LO_ZERO,	  /* failed or zero-byte reads/writes (nothing to replay) */
 	REEL_FIO_LO_NO_PATH,	  /* data op on an fd whose file is not known */
-	REEL_FIO_LO_BAD_NAME,	  /* path with whitespace or longer than fio's 256 chars */
+	REEL_FIO_LO_BAD_NAME,	  /* path with whitespace, or too long for fio's parser */
 	REEL_FIO_LO_ASYNC,	  /* async requests of a kind fio's log has no word for */
-	REEL_FIO_LO_MMAP,	  /* mmap: the I/O happens as page faults, invisible */
-	REEL_FIO_LO_SPACE,	  /* fallocate, truncate, ftruncate, fadvise */
+	REEL_FIO_LO_MMAP,	  /* mmap: its I/O happens as page faults, invisible */
+	REEL_FIO_LO_SPACE,	  /* fallocate, truncate, ftruncate, fadvise64 */
+	REEL_FIO_LO_NO_IO,	  /* syncs of threads without reads/writes: fio rejects such logs */
 	REEL_FIO_LO__COUNT
 };
 
 struct reel_fio_result {
-	uint64_t logs;	   /* iologs written (threads with at least one I/O) */
+	uint64_t logs;	   /* iologs written (threads with at least one read or write) */
 	uint64_t ios;	   /* read/write lines */
 	uint64_t syncs;	   /* sync/datasync lines */
 	uint64_t left_out[REEL_FIO_LO__COUNT];
@@ -100,6 +101,8 @@ struct reel_fio_opts {
 	const char *prefix;
 	/* When set, every file name in the logs is root + the original absolute path. */
 	const char *root;
+	/* Shown in the job file's header. */
+	const char *trace_name;
 };
 
 int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,

@@ -104,6 +104,7 @@ struct st_state {
 	struct cvt_map pending;	 /* tid -> struct st_pending * */
 	struct cvt_map procs;	 /* tgid -> struct st_proc * */
 	struct cvt_map sizes;	 /* path id -> file size + 1 */
+	struct cvt_map dirs;	 /* hash of a path known to be a directory -> 1 */
 	struct st_aio *aio;	 /* in-flight iocbs, oldest first */
 	int command_set;
 	/* the call being handled */
@@ -416,6 +417,45 @@ static int st_is_file_kind(int kind)
 	return kind == REEL_FD_REG || kind == REEL_FD_DIR || kind == REEL_FD_BLK;
 }
 
+/*
+ * strace -y does not say whether an fd is a directory, and programs open directories
+ * without O_DIRECTORY to fsync them (sqlite does). A path that is the parent of another
+ * path, a dirfd or the cwd is a directory: remembered by a 64-bit hash of its text.
+ */
+static uint64_t st_hash(const char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static void st_note_dir(struct st_state *s, const char *p, size_t n)
+{
+	while (n > 1 && p[n - 1] == '/')
+		n--;
+	if (n && *p == '/')
+		cvt_map__put(&s->dirs, st_hash(p, n), NULL);
+}
+
+static void st_note_parents(struct st_state *s, const char *p)
+{
+	if (!p || *p != '/')
+		return;
+	for (const char *q = strchr(p + 1, '/'); q; q = strchr(q + 1, '/'))
+		st_note_dir(s, p, (size_t)(q - p));
+}
+
+static int st_is_dir(struct st_state *s, const char *p)
+{
+	size_t n = p ? strlen(p) : 0;
+
+	while (n > 1 && p[n - 1] == '/')
+		n--;
+	return n && cvt_map__get(&s->dirs, st_hash(p, n)) != NULL;
+}
+
 static void st_strip_deleted(char *p)
 {
 	size_t n = strlen(p);
@@ -452,6 +492,8 @@ static struct st_ofd *st_fd_arg(struct st_state *s, char *arg, int *fd, int *err
 				  ? REEL_FD_DIR
 				  : (uint8_t)st_kind_of_path(n, hint);
 	}
+	if (o && o->kind == REEL_FD_REG && st_is_dir(s, o->name))
+		o->kind = REEL_FD_DIR;
 	if (o || !ann || *fd < 0)
 		return o;
 	o = calloc(1, sizeof(*o));
@@ -461,6 +503,9 @@ static struct st_ofd *st_fd_arg(struct st_state *s, char *arg, int *fd, int *err
 		return NULL;
 	}
 	o->kind = (uint8_t)st_kind_of_path(ann, hint);
+	if (o->kind == REEL_FD_REG && st_is_dir(s, ann))
+		o->kind = REEL_FD_DIR;
+	st_note_parents(s, ann);
 	*err = st_path_id(s, o->name, &o->path);
 	if (!*err)
 		*err = st_fd_set(s->proc, *fd, o, 0);
@@ -497,6 +542,7 @@ static char *st_resolve(struct st_state *s, int dirfd, const char *dirann, const
 		path += 2;
 	if (!*path || !strcmp(path, "."))
 		return strdup(base);
+	st_note_dir(s, base, strlen(base)); /* a name was looked up in it */
 	out = malloc(strlen(base) + strlen(path) + 2);
 	if (out)
 		sprintf(out, "%s%s%s", base, base[strlen(base) - 1] == '/' ? "" : "/", path);
@@ -513,6 +559,8 @@ static void st_dirfd_arg(struct st_state *s, char *arg, int *fd, char **ann)
 		*ann = NULL;
 		return;
 	}
+	if (*fd == ST_AT_FDCWD && *ann)
+		st_note_dir(s, *ann, strlen(*ann));
 	if (*fd == ST_AT_FDCWD && *ann && (!s->proc->cwd || strcmp(s->proc->cwd, *ann))) {
 		free(s->proc->cwd);
 		s->proc->cwd = strdup(*ann);
@@ -606,7 +654,7 @@ static char *st_arg(const struct stl_call *c, int i)
 static int st_do_open(struct st_state *s, struct stl_call *c, int type)
 {
 	struct reel_op op;
-	int dirfd = ST_AT_FDCWD, pi = 0, kind, hint = 0, err;
+	int dirfd = ST_AT_FDCWD, pi = 0, kind, err;
 	char *dirann = NULL, *path, *resolved;
 	uint64_t flags = 0, mode = 0;
 	struct st_ofd *o;
@@ -634,17 +682,15 @@ static int st_do_open(struct st_state *s, struct stl_call *c, int type)
 	if (c->ret >= 0 && c->ret_ann) {
 		st_strip_deleted(c->ret_ann);
 		resolved = strdup(c->ret_ann);
-		/* the annotation was split from -yy's "<char 1:3>" already; find it again */
-		kind = st_kind_of_path(resolved ? resolved : "", 0);
+		kind = st_kind_of_path(resolved ? resolved : "", c->ret_kind_hint);
 	} else {
 		resolved = st_resolve(s, dirfd, dirann, path);
-		kind = st_kind_of_path(resolved ? resolved : "", hint);
+		kind = st_kind_of_path(resolved ? resolved : "", 0);
 	}
 	if (!resolved)
 		return -ENOMEM;
-	if (c->ret_ann && c->ret_ann[strlen(c->ret_ann) + 1] == 'c')
-		kind = REEL_FD_CHR;
-	if ((flags & ST_O_DIRECTORY) && kind == REEL_FD_REG)
+	st_note_parents(s, resolved);
+	if (kind == REEL_FD_REG && ((flags & ST_O_DIRECTORY) || st_is_dir(s, resolved)))
 		kind = REEL_FD_DIR;
 	op.flags = (uint32_t)flags;
 	op.mode = (uint32_t)mode;
@@ -887,6 +933,7 @@ static int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di
 		if (!resolved)
 			return path ? -ENOMEM : 0;
 		kind = st_kind_of_path(resolved, 0);
+		st_note_parents(s, resolved);
 		err = st_path_id(s, resolved, &op.path);
 		free(resolved);
 		if (err)
@@ -1515,6 +1562,7 @@ int reel_strace__import(FILE *in, struct reel_writer *w, struct reel_strace_stat
 	cvt_map__init(&s.pending);
 	cvt_map__init(&s.procs);
 	cvt_map__init(&s.sizes);
+	cvt_map__init(&s.dirs);
 	err = st_pass1(&s, in);
 	if (!err && fseek(in, 0, SEEK_SET))
 		err = -errno;
@@ -1548,5 +1596,6 @@ int reel_strace__import(FILE *in, struct reel_writer *w, struct reel_strace_stat
 	cvt_map__free(&s.live);
 	cvt_map__free(&s.procs);
 	cvt_map__free(&s.sizes);
+	cvt_map__free(&s.dirs);
 	return err;
 }

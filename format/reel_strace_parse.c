@@ -398,12 +398,11 @@ int stl_parse_call(char *text, struct stl_call *c)
 		c->ret_known = 1;
 		p = e;
 		if (*p == '<') {
-			int hint;
 			char *end = stl_skip_angle(p);
 			char save = *end;
 
 			*end = 0;
-			c->ret_ann = stl_annotation(stl_take_angle(p), &hint);
+			c->ret_ann = stl_annotation(stl_take_angle(p), &c->ret_kind_hint);
 			*end = save;
 			p = end;
 		}

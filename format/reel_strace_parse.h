@@ -40,6 +40,7 @@ struct stl_call {
 	int ret_known;		  /* 0 for "= ?" */
 	int64_t ret;		  /* -errno on failure */
 	char *ret_ann;		  /* the -y annotation of the return value ("/path"), or NULL */
+	int ret_kind_hint;	  /* 'c'/'b' from -yy's "<char ...>"/"<block ...>" in it, or 0 */
 	int has_dur;
 	uint64_t dur_ns;
 };

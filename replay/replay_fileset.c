@@ -326,6 +326,12 @@ static int fs__add(struct replay_fileset *fs, const struct replay_mapper *m, con
 		return r;
 	if (!strcmp(rel, "."))
 		return 0;
+	/* ".." would lead out of the root: never prepared, and refused when replayed */
+	if (!strcmp(rel, "..") || !strncmp(rel, "../", 3) || strstr(rel, "/../") ||
+	    (strlen(rel) > 3 && !strcmp(rel + strlen(rel) - 3, "/.."))) {
+		fs->refused++;
+		return 0;
+	}
 	if (fs->n == fs->cap) {
 		size_t cap = fs->cap ? fs->cap * 2 : 256;
 		struct replay_fentry *e = realloc(fs->e, cap * sizeof(*e));

@@ -63,6 +63,7 @@ struct replay_fentry {
 struct replay_fileset {
 	struct replay_fentry *e;
 	size_t n, cap;
+	uint64_t refused;	/* paths not prepared: they lead out of the target */
 	int mutates;		/* creates, deletes, renames or truncates: target changes */
 	uint64_t nops;
 	uint64_t first_start_ns;
@@ -82,6 +83,7 @@ void replay_fileset__free(struct replay_fileset *fs);
 
 struct replay_prep_result {
 	int reused;
+	uint64_t refused; /* entries leading out of the target (symlinks): not prepared */
 	uint64_t files, dirs, bytes;
 };
 

@@ -103,6 +103,14 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 	sum->prep_files = prep.files;
 	sum->prep_dirs = prep.dirs;
 	sum->prep_bytes = prep.bytes;
+	if (fs.refused + prep.refused) {
+		char n[32];
+
+		snprintf(n, sizeof(n), "%llu", (unsigned long long)(fs.refused + prep.refused));
+		notice(o, "%s traced paths lead out of the target (.., symlinks): not prepared, "
+			  "their ops are refused%s",
+		       n, "");
+	}
 	if (prep.reused)
 		notice(o, "reusing prepared file set in %s%s", m.roots[0].dir,
 		       m.n_roots > 1 ? " (and the --map targets)" : "");

@@ -330,13 +330,23 @@ int replay_prepare__run(const struct replay_mapper *m, const struct replay_files
 			res->files++;
 			res->bytes += e->size;
 		}
+		if (r == -EXDEV) {
+			res->refused++; /* a symlink leading out: the replay refuses it too */
+			r = 0;
+		}
 		if (r)
-			snprintf(err, errsz, "cannot prepare %s/%s: %s%s", m->roots[e->root].dir,
-				 e->rel, strerror(-r),
-				 r == -EXDEV ? " (path escapes the target: refused)" : "");
+			snprintf(err, errsz, "cannot prepare %s/%s: %s", m->roots[e->root].dir,
+				 e->rel, strerror(-r));
 	}
 	free(buf);
 	for (int i = 0; i < m->n_roots && !r; i++) {
+		int fd = openat(m->roots[i].fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		/* written back now, so that the replay does not pay for the preparation */
+		if (fd >= 0) {
+			syncfs(fd);
+			close(fd);
+		}
 		r = manifest__write(m->roots[i].fd, fs, i);
 		if (r)
 			snprintf(err, errsz, "cannot write %s/%s: %s", m->roots[i].dir, MANIFEST,

@@ -495,12 +495,16 @@ static void *worker__main(void *arg)
 	const struct replay_opts *o = run->o;
 	struct ritem it;
 	struct reel_op res;
-	uint64_t sched;
+	uint64_t sched, end_abs;
 	int r;
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	while (queue__pop(w, &it)) {
 		const struct reel_op *op = &it.op;
+
+		/* nothing starts before time 0, in any mode: result times are relative to it */
+		if (!w->have_prev && replay_now_ns() < run->t0)
+			sleep_until(run->t0, -1);
 
 		if (o->timing == REPLAY_TIMING_ORIGINAL) {
 			sched = run->t0 + it.sched_rel;
@@ -531,6 +535,7 @@ static void *worker__main(void *arg)
 		res.path2 = it.p2 ? it.p2->wid : 0;
 		res.sched_ns = sched;
 		r = exec__op(w, &it, &res);
+		end_abs = res.end_ns; /* retiring makes res's times relative to t0 */
 		if (r == 1) {
 			struct rinflight *f =
 				&w->infl[(w->infl_head + w->infl_n - 1) % RUN_ASYNC_DEPTH];
@@ -545,7 +550,7 @@ static void *worker__main(void *arg)
 		}
 		if (r >= 0) {
 			w->prev_orig_end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
-			w->prev_end = res.end_ns;
+			w->prev_end = r == 1 ? res.start_ns : end_abs;
 			w->have_prev = 1;
 		}
 		if (w->infl_n)

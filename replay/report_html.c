@@ -17,27 +17,37 @@ static const char *const colours[] = { "#222222", "#0072B2", "#D55E00", "#009E73
 #define NCOLOURS (sizeof(colours) / sizeof(colours[0]))
 static const char *const dashes[] = { "", "6,3", "2,2", "8,3,2,3" };
 
-/* Plot geometry (SVG user units). */
-#define PW 760
-#define PH 300
+/* Plot geometry (SVG user units): two plots side by side per op type. */
+#define PW 530
+#define PH 290
 #define ML 56
-#define MR 20
-#define MT 16
+#define MR 30
+#define MT 14
 #define MB 44
 
 struct axis {
 	double lo, hi; /* log10 of the x range, whole decades */
+	int tail;      /* y: 0 linear CDF; 1 log of the share of ops slower than x */
+	double ydec;   /* tail: decades shown on y */
 };
 
 static double px(const struct axis *a, double v)
 {
 	double l = log10(v < 1 ? 1 : v);
+	if (l < a->lo)
+		l = a->lo; /* below the axis (the fastest 0.1%): drawn at its left edge */
 	return ML + (l - a->lo) / (a->hi - a->lo) * (PW - ML - MR);
 }
 
-static double py(double frac)
+/* frac: the share of ops <= x. */
+static double py(const struct axis *a, double frac)
 {
-	return MT + (1 - frac) * (PH - MT - MB);
+	if (!a->tail)
+		return MT + (1 - frac) * (PH - MT - MB);
+	double s = 1 - frac, d = s > 0 ? -log10(s) : a->ydec;
+	if (d > a->ydec)
+		d = a->ydec;
+	return MT + d / a->ydec * (PH - MT - MB);
 }
 
 static void tick_label(double v, char *buf, size_t len)
@@ -51,113 +61,157 @@ static void tick_label(double v, char *buf, size_t len)
 	snprintf(buf, len, "%g %s", v, units[u]);
 }
 
+static void stroke(FILE *out, size_t run, const char *width)
+{
+	fprintf(out, " fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"", colours[run % NCOLOURS],
+		width);
+	if (run / NCOLOURS)
+		fprintf(out, " stroke-dasharray=\"%s\"", dashes[(run / NCOLOURS) % 4]);
+}
+
 static void cdf_path(FILE *out, const struct axis *a, const struct hist *h, size_t run)
 {
 	uint32_t it = 0;
 	uint64_t lo, w, n, cum = 0;
 
 	/* The original drawn wider, under the replays: still visible where a replay matches it. */
-	fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s%s%s d=\"M%.1f %.1f",
-		colours[run % NCOLOURS], run ? "2" : "4", run / NCOLOURS ? " stroke-dasharray=\"" : "",
-		run / NCOLOURS ? dashes[(run / NCOLOURS) % 4] : "", run / NCOLOURS ? "\"" : "",
-		(double)ML, py(0));
+	fputs("<path", out);
+	stroke(out, run, run ? "2" : "4");
+	fprintf(out, " d=\"M%d %.1f", ML, py(a, 0));
 	/* Within a bucket the values are taken as spread evenly: the line rises across it. */
 	while (hist__next_bucket(h, &it, &lo, &w, &n)) {
-		fprintf(out, " L%.1f %.1f", px(a, (double)lo), py((double)cum / (double)h->n));
+		fprintf(out, " L%.1f %.1f", px(a, (double)lo), py(a, (double)cum / (double)h->n));
 		cum += n;
-		fprintf(out, " L%.1f %.1f", px(a, (double)(lo + w)), py((double)cum / (double)h->n));
+		/* On the log tail no op is slower than the slowest: the line ends there. */
+		if (a->tail && cum == h->n)
+			break;
+		fprintf(out, " L%.1f %.1f", px(a, (double)(lo + w)),
+			py(a, (double)cum / (double)h->n));
 	}
-	fprintf(out, " L%d %.1f\"/>\n", PW - MR, py(1));
+	if (!a->tail)
+		fprintf(out, " L%d %.1f", PW - MR, py(a, 1));
+	fputs("\"/>\n", out);
 }
 
-/* One plot: hists[i] of run i (NULL or empty: not drawn). */
+static void frame(FILE *out, const struct axis *a, const char *title)
+{
+	fprintf(out,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
+		PW, PH, PW, PH);
+	report_fmt__html_str(out, title);
+	fprintf(out, "\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fff\" "
+		     "stroke=\"#999\"/>\n",
+		ML, MT, PW - ML - MR, PH - MT - MB);
+	if (!a->tail) {
+		/* y grid: the quantiles the tables show. */
+		static const double ys[] = { 0, 0.25, 0.5, 0.75, 0.9, 1 };
+		for (size_t i = 0; i < sizeof(ys) / sizeof(ys[0]); i++)
+			fprintf(out,
+				"<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+				"<text x=\"%d\" y=\"%.1f\" font-size=\"11\" "
+				"text-anchor=\"end\">%g</text>\n",
+				ML, PW - MR, py(a, ys[i]), py(a, ys[i]), ML - 4, py(a, ys[i]) + 4,
+				ys[i]);
+	} else {
+		static const char *const labels[] = { "100%", "10%", "1%", "0.1%", "0.01%",
+						      "0.001%" };
+		for (int d = 0; d <= (int)a->ydec && d < 6; d++) {
+			double y = py(a, 1 - pow(10, -d));
+			fprintf(out,
+				"<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+				"<text x=\"%d\" y=\"%.1f\" font-size=\"11\" "
+				"text-anchor=\"end\">%s</text>\n",
+				ML, PW - MR, y, y, ML - 4, y + 4, labels[d]);
+		}
+	}
+	/* x ticks: decades, plus 2 and 5 when the range is narrow (1-2-5). */
+	int span = (int)(a->hi - a->lo);
+	for (int d = (int)a->lo; d <= (int)a->hi; d++) {
+		static const double steps[] = { 1, 2, 5 };
+		for (size_t s = 0; s < (span <= 2 ? 3 : 1); s++) {
+			double v = steps[s] * pow(10, d);
+			if (log10(v) > a->hi + 1e-9)
+				break;
+			char lb[32];
+			tick_label(v, lb, sizeof(lb));
+			double x = px(a, v);
+			fprintf(out,
+				"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"%s\"/>"
+				"<text x=\"%.1f\" y=\"%d\" font-size=\"11\" "
+				"text-anchor=\"middle\">%s</text>\n",
+				x, x, MT, PH - MB, s ? "#eee" : "#ddd", x, PH - MB + 16, lb);
+		}
+	}
+	fprintf(out,
+		"<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">%s</text>\n"
+		"<text x=\"13\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" "
+		"transform=\"rotate(-90 13 %d)\">%s</text>\n",
+		(PW + ML) / 2, PH - 8, "latency x (log scale)", (PH - MB + MT) / 2,
+		(PH - MB + MT) / 2,
+		a->tail ? "share of ops slower than x (log)" : "share of ops &#8804; x");
+}
+
+/*
+ * One figure: the CDF (linear y: the bulk) and the tail (log y: p99 and beyond) of
+ * hists[i] for each run i (NULL or empty: not drawn), and a legend.
+ */
 static void plot(FILE *out, const struct report *rep, const struct hist *const *hists,
 		 const char *title)
 {
-	struct axis a;
-	uint64_t mn = UINT64_MAX, mx = 0;
-	size_t drawn = 0;
+	struct axis a = { 0 };
+	uint64_t mn = UINT64_MAX, mx = 0, nmax = 0;
+	char b[32];
 
 	for (size_t r = 0; r < rep->nruns; r++) {
-		if (!hists[r] || !hists[r]->n)
+		const struct hist *h = hists[r];
+		if (!h || !h->n)
 			continue;
-		if (hists[r]->min < mn)
-			mn = hists[r]->min;
-		if (hists[r]->max > mx)
-			mx = hists[r]->max;
-		drawn++;
+		/* The axis starts at the fastest 0.1%, not at an outlier (or a zero). */
+		uint64_t low = hist__quantile(h, 0.001);
+		if (low < mn)
+			mn = low;
+		if (h->max > mx)
+			mx = h->max;
+		if (h->n > nmax)
+			nmax = h->n;
 	}
-	if (!drawn)
+	if (!nmax)
 		return;
 	a.lo = floor(log10(mn < 1 ? 1 : (double)mn));
 	a.hi = ceil(log10((double)(mx < 1 ? 1 : mx) * 1.0001));
 	if (a.hi <= a.lo)
 		a.hi = a.lo + 1;
-	int legend_h = 18 * (int)rep->nruns + 8;
-	fprintf(out,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		"viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
-		PW, PH + legend_h, PW, PH + legend_h);
-	report_fmt__html_str(out, title);
-	fprintf(out, "\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fff\" "
-		     "stroke=\"#999\"/>\n",
-		ML, MT, PW - ML - MR, PH - MT - MB);
+	/* Tail depth: down to one op in the largest run, 10^-1 .. 10^-5. */
+	a.ydec = ceil(log10((double)nmax));
+	a.ydec = a.ydec < 1 ? 1 : a.ydec > 5 ? 5 : a.ydec;
 
-	/* y grid: the quantiles the tables show. */
-	static const double ys[] = { 0, 0.25, 0.5, 0.75, 0.9, 1 };
-	for (size_t i = 0; i < sizeof(ys) / sizeof(ys[0]); i++) {
-		fprintf(out,
-			"<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-			"<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%g</text>\n",
-			ML, PW - MR, py(ys[i]), py(ys[i]), ML - 4, py(ys[i]) + 4, ys[i]);
+	fputs("<div class=\"fig\">\n", out);
+	for (a.tail = 0; a.tail < 2; a.tail++) {
+		char t[160];
+		snprintf(t, sizeof(t), "%s, %s", title, a.tail ? "tail" : "CDF");
+		frame(out, &a, t);
+		for (size_t r = 0; r < rep->nruns; r++)
+			if (hists[r] && hists[r]->n)
+				cdf_path(out, &a, hists[r], r);
+		fputs("</svg>\n", out);
 	}
-	/* x ticks: decades, plus 2 and 5 when the range is narrow (1-2-5). */
-	int span = (int)(a.hi - a.lo);
-	for (int d = (int)a.lo; d <= (int)a.hi; d++) {
-		static const double steps[] = { 1, 2, 5 };
-		for (size_t s = 0; s < (span <= 3 ? 3 : 1); s++) {
-			double v = steps[s] * pow(10, d);
-			if (log10(v) > a.hi + 1e-9)
-				break;
-			char lb[32];
-			tick_label(v, lb, sizeof(lb));
-			double x = px(&a, v);
-			fprintf(out,
-				"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"%s\"/>"
-				"<text x=\"%.1f\" y=\"%d\" font-size=\"11\" "
-				"text-anchor=\"middle\">%s</text>\n",
-				x, x, MT, PH - MB + (s ? 3 : 5), s ? "#eee" : "#ddd", x, PH - MB + 16,
-				lb);
-		}
-	}
-	fprintf(out,
-		"<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">latency (log "
-		"scale)</text>\n<text x=\"14\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" "
-		"transform=\"rotate(-90 14 %d)\">fraction of ops &#8804; x</text>\n",
-		(PW + ML) / 2, PH - 8, (PH - MB + MT) / 2, (PH - MB + MT) / 2);
-	for (size_t r = 0; r < rep->nruns; r++)
-		if (hists[r] && hists[r]->n)
-			cdf_path(out, &a, hists[r], r);
-	/* Legend under the plot, one line per run. */
+	fputs("<div class=\"legend\">", out);
 	for (size_t r = 0; r < rep->nruns; r++) {
-		int y = PH + 12 + 18 * (int)r;
-		char b[32];
-		fprintf(out,
-			"<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" "
-			"stroke-width=\"3\"%s%s%s/><text x=\"%d\" y=\"%d\" font-size=\"12\">#%zu ",
-			ML, ML + 30, y - 4, y - 4, colours[r % NCOLOURS],
-			r / NCOLOURS ? " stroke-dasharray=\"" : "",
-			r / NCOLOURS ? dashes[(r / NCOLOURS) % 4] : "", r / NCOLOURS ? "\"" : "",
-			ML + 38, y, r);
+		fputs("<span><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"34\" height=\"10\">"
+		      "<line x1=\"2\" x2=\"32\" y1=\"5\" y2=\"5\"",
+		      out);
+		stroke(out, r, "3");
+		fprintf(out, "/></svg>#%zu ", r);
 		report_fmt__html_str(out, rep->runs[r].label);
 		if (hists[r] && hists[r]->n)
 			fprintf(out, " (%llu ops, p50 %s)", (unsigned long long)hists[r]->n,
 				report_fmt__dur(hist__quantile(hists[r], 0.5), b, sizeof(b)));
 		else
 			fputs(" (no ops)", out);
-		fputs("</text>\n", out);
+		fputs("</span>\n", out);
 	}
-	fputs("</svg>\n", out);
+	fputs("</div></div>\n", out);
 }
 
 static void stat_cells(FILE *out, const struct hist *h)
@@ -197,7 +251,8 @@ static void op_table(FILE *out, const struct report *rep, int k)
 							     [REPORT_SLOWER] = "slower",
 							     [REPORT_TAIL_ONLY] = "tail only",
 							     [REPORT_FEW_OPS] = "too few ops",
-							     [REPORT_MISSING] = "missing" };
+							     [REPORT_MISSING] = "missing",
+							     [REPORT_MIXED] = "mixed" };
 			fprintf(out, "<td>%s</td>", report_fmt__ratio(c->ratio_p50, b, sizeof(b)));
 			fprintf(out, "<td>%s</td>", report_fmt__ratio(c->ratio_p99, b, sizeof(b)));
 			fprintf(out, "<td>%s</td>", report_fmt__ratio(c->ratio_mean, b, sizeof(b)));
@@ -260,7 +315,7 @@ static void hot_table(FILE *out, const struct report *rep)
 
 	if (!rep->nhot)
 		return;
-	fputs("<h2>Hot files</h2>\n<p>The original's files with the most I/O time, and the same "
+	fputs("<h2>Hot files</h2>\n<p class=\"note\">The original's files with the most I/O time, and the same "
 	      "file's I/O time in each replay (replay / original).</p>\n<table><tr><th>file</th>"
 	      "<th>share</th><th>I/O time</th><th>ops</th><th>reads</th><th>writes</th>"
 	      "<th>syncs</th><th>metadata</th>",
@@ -293,12 +348,14 @@ static void hot_table(FILE *out, const struct report *rep)
 
 static const char css[] =
 	"body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px;color:#222;"
-	"background:#fafafa;max-width:1100px}"
+	"background:#fafafa;max-width:1160px}"
 	"h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ccc}"
 	"table{border-collapse:collapse;font-size:13px;margin:8px 0;background:#fff}"
 	"th,td{border:1px solid #ddd;padding:3px 7px;text-align:right;white-space:nowrap}"
 	"th{background:#eef}td.l{text-align:left}"
 	".sw{display:inline-block;width:12px;height:12px;margin-right:5px;vertical-align:-1px}"
+	".fig svg{margin-right:8px}.legend{font-size:12px;margin:2px 0 6px 56px}"
+	".legend span{display:inline-block;margin-right:18px}.legend svg{vertical-align:middle}"
 	".verdict{background:#fff;border-left:5px solid #0072B2;padding:8px 16px}"
 	".verdict li{margin:4px 0}.v-fell_behind,.v-errors{color:#B00}"
 	"td.faster{color:#060;font-weight:bold}td.slower{color:#B00;font-weight:bold}"
@@ -307,7 +364,8 @@ static const char css[] =
 int report__write_html(const struct report *rep, FILE *out)
 {
 	static const char *const tags[] = { "faster", "slower", "unchanged", "tail_only",
-					    "fell_behind", "errors", "dominant", "note" };
+					    "fell_behind", "errors", "dominant", "note",
+					    "mixed" };
 	char name[32], title[64];
 	const struct hist **hs = calloc(rep->nruns, sizeof(*hs));
 
@@ -330,7 +388,8 @@ int report__write_html(const struct report *rep, FILE *out)
 	runs_table(out, rep);
 
 	fprintf(out, "<h2>Latency by op type</h2>\n<p class=\"note\">Cumulative distribution of "
-		     "each op type's latency, every run overlaid (further left is faster). "
+		     "each op type's latency (left) and its tail, the share of ops slower than x on a log "
+		     "scale (right); every run overlaid, further left is faster. "
 		     "Percentiles within %.1f%%; &#215; columns are replay / original (below 1 is "
 		     "faster); KS D is the largest gap between the two CDFs (0 same, 1 disjoint).</p>\n",
 		HIST_REL_ERROR * 100);

@@ -70,6 +70,7 @@ enum report_change {
 	REPORT_TAIL_ONLY, /* a percentile moved beyond the ratio but the bulk (KS D) did not */
 	REPORT_FEW_OPS,	  /* too few ops in either run to say */
 	REPORT_MISSING,	  /* the kind is absent from one of the two runs */
+	REPORT_MIXED,	  /* p50 and p99 moved in opposite directions */
 };
 
 struct report_cmp {
@@ -121,6 +122,7 @@ enum report_verdict_tag {
 	REPORT_V_ERRORS,
 	REPORT_V_DOMINANT,
 	REPORT_V_NOTE,
+	REPORT_V_MIXED,
 };
 
 struct report_verdict {
@@ -152,7 +154,8 @@ struct report_file *report_run__file(const struct report_run *run, const char *p
 /* report_kind.c */
 const char *report_kind__name(unsigned kind, char *buf, size_t len);
 enum report_class report_kind__class(unsigned kind);
-const char *report_class__name(enum report_class c);
+const char *report_class__name(enum report_class c); /* "reads", for sentences */
+const char *report_class__key(enum report_class c);  /* "read", for JSON */
 
 /* report_map.c */
 int report_map__put(struct report_map *m, const uint64_t k[3], const uint64_t v[2]);

@@ -11,7 +11,7 @@
  *       "meta": { key: value, ... },           the trace's meta (replay.of, replay.targets, ...)
  *       "ops_read", "ops_measured", "ops_nonfile", "errors", "damaged_chunks",
  *       "async_unmatched", "span_ns", "io_ns", "bytes_read", "bytes_written",
- *       "class_ns": { "reads", "writes", "syncs", "metadata", "other ops" },
+ *       "class_ns": { "read", "write", "sync", "metadata", "other" },   I/O time by class
  *       "gap_p50_ns",                           median per-thread start-to-start gap
  *       "lateness": null | { "ops", "p50_ns", "p99_ns", "max_ns", "early_ops",
  *                            "late_1ms_fraction", "fell_behind": bool },
@@ -21,12 +21,12 @@
  *                                      "ratio_p50", "ratio_p99", "ratio_mean",  replay/original
  *                                      "ks_d", "ks_d_max_error", "ks_p_value",
  *                                      "change": "faster"|"slower"|"unchanged"|"tail_only"|
- *                                                "too_few_ops"|"missing" } } },
+ *                                                "mixed"|"too_few_ops"|"missing" } } },
  *       "files": [ { "path", "ops", "total_ns", "errors", "share_of_io",
  *                    "ops_by_type": {...} (with --by file) } ]     the hot files, in the
  *     } ],                                                         original's order
- *   "verdict": [ { "tag": "faster"|"slower"|"unchanged"|"tail_only"|"fell_behind"|"errors"|
- *                         "dominant"|"note",
+ *   "verdict": [ { "tag": "faster"|"slower"|"unchanged"|"tail_only"|"mixed"|"fell_behind"|
+ *                         "errors"|"dominant"|"note",
  *                  "run": index|null, "op": name|null, "speedup": original/replay|null,
  *                  "text": "..." } ]
  * }
@@ -44,7 +44,8 @@ static const char *change_name(enum report_change c)
 					     [REPORT_SLOWER] = "slower",
 					     [REPORT_TAIL_ONLY] = "tail_only",
 					     [REPORT_FEW_OPS] = "too_few_ops",
-					     [REPORT_MISSING] = "missing" };
+					     [REPORT_MISSING] = "missing",
+					     [REPORT_MIXED] = "mixed" };
 	return names[c];
 }
 
@@ -55,6 +56,7 @@ static const char *tag_name(enum report_verdict_tag t)
 		[REPORT_V_SAME] = "unchanged",	    [REPORT_V_TAIL] = "tail_only",
 		[REPORT_V_BEHIND] = "fell_behind", [REPORT_V_ERRORS] = "errors",
 		[REPORT_V_DOMINANT] = "dominant",  [REPORT_V_NOTE] = "note",
+		[REPORT_V_MIXED] = "mixed",
 	};
 	return names[t];
 }
@@ -179,7 +181,7 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 		(unsigned long long)r->bytes_read, (unsigned long long)r->bytes_written,
 		(unsigned long long)hist__quantile(&r->gap, 0.5));
 	for (int c = 0; c < REPORT_CLASSES; c++)
-		fprintf(out, "%s\"%s\": %llu", c ? ", " : "", report_class__name(c),
+		fprintf(out, "%s\"%s\": %llu", c ? ", " : "", report_class__key(c),
 			(unsigned long long)r->class_ns[c]);
 	fputs("},\n      \"lateness\": ", out);
 	if (r->lateness.n) {
@@ -236,7 +238,7 @@ int report__write_json(const struct report *rep, FILE *out)
 			fputs("null", out);
 		fputs(", \"speedup\": ", out);
 		if (v->ratio > 0 && (v->tag == REPORT_V_FASTER || v->tag == REPORT_V_SLOWER ||
-				     v->tag == REPORT_V_TAIL))
+				     v->tag == REPORT_V_TAIL || v->tag == REPORT_V_MIXED))
 			num(out, v->ratio);
 		else
 			fputs("null", out);

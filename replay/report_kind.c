@@ -90,7 +90,15 @@ enum report_class report_kind__class(unsigned kind)
 
 const char *report_class__name(enum report_class c)
 {
-	static const char *const names[REPORT_CLASSES] = { "reads", "writes", "syncs", "metadata",
+	static const char *const names[REPORT_CLASSES] = { "reads", "writes", "syncs", "metadata ops",
 							   "other ops" };
 	return c < REPORT_CLASSES ? names[c] : "?";
+}
+
+/* JSON keys: stable, no spaces. */
+const char *report_class__key(enum report_class c)
+{
+	static const char *const keys[REPORT_CLASSES] = { "read", "write", "sync", "metadata",
+							  "other" };
+	return c < REPORT_CLASSES ? keys[c] : "?";
 }

@@ -46,7 +46,7 @@ static const char *tail(const char *s, int cols, char *buf, size_t len)
 }
 
 #define W_OP 16
-#define W_RUN 18
+#define W_RUN 24
 
 static void header(FILE *out, const char *first)
 {
@@ -60,13 +60,14 @@ static void header(FILE *out, const char *first)
 	fputc('\n', out);
 }
 
-static void row(FILE *out, const char *first, const char *run, const struct hist *h,
+static void row(FILE *out, const char *first, size_t ri, const char *run, const struct hist *h,
 		uint64_t errors, const struct report_cmp *c)
 {
-	char b[40], lb[64];
+	char b[40], lb[64], rb[80];
 
 	cell(out, first, W_OP, 1);
-	cell(out, tail(run, W_RUN - 1, lb, sizeof(lb)), W_RUN, 1);
+	snprintf(rb, sizeof(rb), "#%zu %s", ri, tail(run, W_RUN - 5, lb, sizeof(lb)));
+	cell(out, rb, W_RUN, 1);
 	snprintf(b, sizeof(b), "%llu", (unsigned long long)h->n);
 	cell(out, b, 9, 0);
 	for (size_t i = 0; i < 5; i++)
@@ -136,7 +137,7 @@ static void by_op(const struct report *rep, FILE *out)
 			const struct report_run *run = &rep->runs[r];
 			if (!run->kinds[k].lat.n && r)
 				continue;
-			row(out, r ? "" : name, run->label, &run->kinds[k].lat, run->kinds[k].errors,
+			row(out, r ? "" : name, r, run->label, &run->kinds[k].lat, run->kinds[k].errors,
 			    r ? &run->cmp[k] : NULL);
 		}
 	}
@@ -172,7 +173,7 @@ static void by_file(const struct report *rep, FILE *out)
 					continue;
 				struct report_cmp c;
 				report__cmp(&f->kinds[i].lat, &fk->lat, &c);
-				row(out, r ? "" : pb, rep->runs[r].label, &fk->lat, 0, r ? &c : NULL);
+				row(out, r ? "" : pb, r, rep->runs[r].label, &fk->lat, 0, r ? &c : NULL);
 			}
 		}
 	}

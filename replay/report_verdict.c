@@ -78,11 +78,18 @@ void report__cmp(const struct hist *ho, const struct hist *hr, struct report_cmp
 		c->change = beyond ? REPORT_TAIL_ONLY : REPORT_SAME;
 		return;
 	}
-	/* The median leads; the tail decides only when the median did not move the other way. */
-	if (c->ratio_p50 <= 1 / RATIO_CHANGE || (c->ratio_p99 <= 1 / RATIO_CHANGE && c->ratio_p50 < 1))
+	int faster50 = c->ratio_p50 <= 1 / RATIO_CHANGE, slower50 = c->ratio_p50 >= RATIO_CHANGE;
+	int faster99 = c->ratio_p99 <= 1 / RATIO_CHANGE, slower99 = c->ratio_p99 >= RATIO_CHANGE;
+	/* The median leads. A tail that moved decides alone only when the median did not lean
+	 * the other way; when they pull apart, say both. */
+	if ((faster50 && slower99) || (slower50 && faster99))
+		c->change = REPORT_MIXED;
+	else if (faster50 || (faster99 && c->ratio_p50 <= 1))
 		c->change = REPORT_FASTER;
-	else if (c->ratio_p50 >= RATIO_CHANGE || (c->ratio_p99 >= RATIO_CHANGE && c->ratio_p50 > 1))
+	else if (slower50 || (slower99 && c->ratio_p50 >= 1))
 		c->change = REPORT_SLOWER;
+	else if (faster99 || slower99)
+		c->change = REPORT_MIXED;
 	else
 		c->change = REPORT_SAME;
 }
@@ -152,9 +159,22 @@ static void order_rows(struct report *rep)
 	qsort_r(rep->order, rep->norder, sizeof(int), cmp_kind_total, rep);
 }
 
+static int cmp_fkind_total(const void *a, const void *b)
+{
+	const struct report_fkind *x = a, *y = b;
+	if (x->lat.total != y->lat.total)
+		return x->lat.total < y->lat.total ? 1 : -1;
+	return (int)x->kind - (int)y->kind;
+}
+
 static int order_files(struct report *rep)
 {
 	const struct report_run *o = orig(rep);
+
+	/* --by file rows: each file's op types by their time there. */
+	for (size_t i = 0; i < o->nfiles; i++)
+		qsort(o->files[i]->kinds, o->files[i]->nkinds, sizeof(struct report_fkind),
+		      cmp_fkind_total);
 	size_t *idx = malloc((o->nfiles ? o->nfiles : 1) * sizeof(*idx));
 	if (!idx)
 		return -ENOMEM;
@@ -207,15 +227,24 @@ static void judge_lateness(struct report *rep, size_t ri)
 static void judge_errors(struct report *rep, size_t ri)
 {
 	const struct report_run *run = &rep->runs[ri], *o = orig(rep);
-	double share_o = o->ops_used ? (double)o->errors / (double)o->ops_used : 0;
-	double expect = share_o * (double)run->ops_used;
-	double extra = (double)run->errors - expect;
+	double extra = 0;
+
+	/* Per op type, failures beyond the original's rate for that type: ops the replay
+	 * skipped, or types only one side has, do not count as new failures. */
+	for (int k = 0; k < REPORT_KINDS; k++) {
+		const struct report_kind *rk = &run->kinds[k], *ok = &o->kinds[k];
+		double expect = ok->lat.n ? (double)ok->errors * (double)rk->lat.n / (double)ok->lat.n
+					  : 0;
+		if ((double)rk->errors > expect)
+			extra += (double)rk->errors - expect;
+	}
 	double limit = ERROR_EXTRA_SHARE * (double)run->ops_used;
 	if (extra >= 1 && extra > limit)
 		say(rep, REPORT_V_ERRORS, (int)ri, -1, 0,
-		    "replay on %s: %llu of %llu ops failed (original: %llu of %llu): failed ops "
-		    "cost what failing costs, not what the work costs",
-		    run->label, (unsigned long long)run->errors,
+		    "replay on %s: %.0f more failed ops than the original's error rate explains "
+		    "(%llu of %llu failed; original: %llu of %llu): failed ops cost what failing "
+		    "costs, not what the work costs",
+		    run->label, extra, (unsigned long long)run->errors,
 		    (unsigned long long)run->ops_used, (unsigned long long)o->errors,
 		    (unsigned long long)o->ops_used);
 }
@@ -225,7 +254,7 @@ static void say_change(struct report *rep, size_t ri, int k)
 	const struct report_run *run = &rep->runs[ri], *o = orig(rep);
 	const struct report_cmp *c = &run->cmp[k];
 	const struct hist *ho = &o->kinds[k].lat, *hr = &run->kinds[k].lat;
-	char name[32], a[32], b[32], x[32], y[32], rs[32];
+	char name[32], a[32], b[32], x[32], y[32], rs[32], rr_s[32];
 
 	report_kind__name(k, name, sizeof(name));
 	/* Headline: whichever of p50 and p99 moved most. */
@@ -235,6 +264,19 @@ static void say_change(struct report *rep, size_t ri, int k)
 	uint64_t vo = hist__quantile(ho, q), vr = hist__quantile(hr, q);
 	uint64_t wo = hist__quantile(ho, other), wr = hist__quantile(hr, other);
 
+	if (c->change == REPORT_MIXED) {
+		say(rep, REPORT_V_MIXED, (int)ri, k, 1 / c->ratio_p99,
+		    "%s on %s pulls apart: p99 %s from %s to %s (%s) while p50 goes from %s to %s "
+		    "(%s), KS D %.2f",
+		    name, run->label, c->ratio_p99 < 1 ? "falls" : "rises",
+		    report_fmt__dur(hist__quantile(ho, 0.99), a, sizeof(a)),
+		    report_fmt__dur(hist__quantile(hr, 0.99), b, sizeof(b)),
+		    report_fmt__ratio(c->ratio_p99, rs, sizeof(rs)),
+		    report_fmt__dur(hist__quantile(ho, 0.5), x, sizeof(x)),
+		    report_fmt__dur(hist__quantile(hr, 0.5), y, sizeof(y)),
+		    report_fmt__ratio(c->ratio_p50, rr_s, sizeof(rr_s)), c->ks_d);
+		return;
+	}
 	if (c->change == REPORT_TAIL_ONLY) {
 		say(rep, REPORT_V_TAIL, (int)ri, k, 1 / rr,
 		    "%s on %s: %s moves from %s to %s (%s) but the bulk is unchanged "
@@ -308,7 +350,8 @@ static void judge_replay(struct report *rep, size_t ri)
 		enum report_change ch = run->cmp[k].change;
 		if (!run->cmp[k].valid)
 			continue;
-		if ((ch == REPORT_FASTER || ch == REPORT_SLOWER || ch == REPORT_TAIL_ONLY) &&
+		if ((ch == REPORT_FASTER || ch == REPORT_SLOWER || ch == REPORT_TAIL_ONLY ||
+		     ch == REPORT_MIXED) &&
 		    lines++ < MAX_CHANGE_LINES)
 			say_change(rep, ri, k);
 		if (ch == REPORT_MISSING && o->kinds[k].lat.n >= MIN_OPS)
@@ -317,6 +360,10 @@ static void judge_replay(struct report *rep, size_t ri)
 			    report_kind__name(k, name, sizeof(name)),
 			    (unsigned long long)o->kinds[k].lat.n);
 	}
+	if (lines > MAX_CHANGE_LINES)
+		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
+		    "%zu more op types changed on %s: see the table", lines - MAX_CHANGE_LINES,
+		    run->label);
 	say_unchanged(rep, ri);
 }
 

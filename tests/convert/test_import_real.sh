@@ -132,4 +132,34 @@ if int(info["meta"].get("nonfile_ops", "-1")) < 0:
 sys.exit(fail)
 PY
 [ $? = 0 ] || exit 1
+# ---- libaio: fio's libaio engine, io_submit/io_getevents decoded per iocb/event ----
+if command -v fio > /dev/null; then
+	strace -f -ttt -T -y -o "$dir/aio.strace" fio --name=aio --filename="$dir/aio.dat" \
+		--size=256k --bs=4k --rw=randrw --ioengine=libaio --iodepth=8 --direct=1 \
+		--output=/dev/null || { echo "FAIL: strace fio"; exit 1; }
+	"$IOREEL" import strace "$dir/aio.strace" -o "$dir/aio.reel" 2> "$dir/aio.err" ||
+		{ echo "FAIL: import fio log"; cat "$dir/aio.err"; exit 1; }
+	! grep -q 'could not be parsed' "$dir/aio.err" || { echo "FAIL: bad lines:"; cat "$dir/aio.err"; exit 1; }
+	"$IOREEL" dump --format jsonl "$dir/aio.reel" > "$dir/aio.jsonl" || { echo "FAIL: dump"; exit 1; }
+	python3 "$SRC/count_strace.py" "$dir/aio.strace" "$dir/" > "$dir/aio.truth" || exit 1
+	python3 - "$dir" <<'PY' || exit 1
+import json, sys
+d = sys.argv[1]
+truth = json.load(open(d + "/aio.truth"))
+subs = [tuple(x) for x in truth["aio_submits"]]
+res = truth["aio_res"]
+ops = [json.loads(l) for l in open(d + "/aio.jsonl")]
+mine_subs = [(o["offset"], o["len"]) for o in ops if o["op"] == "aio_submit"]
+mine_res = [o["ret"] for o in ops if o["op"] == "aio_complete"]
+fail = 0
+if mine_subs != subs or len(subs) < 64:
+    print("FAIL: %d aio_submit ops, the log has %d iocbs (or they differ)" % (len(mine_subs), len(subs))); fail = 1
+if mine_res != res:
+    print("FAIL: %d aio_complete ops, the log has %d events" % (len(mine_res), len(res))); fail = 1
+if any(o["path"] != d + "/aio.dat" for o in ops if o["op"].startswith("aio_")):
+    print("FAIL: async ops without their file"); fail = 1
+sys.exit(fail)
+PY
+	[ $? = 0 ] || exit 1
+fi
 echo PASS

@@ -49,6 +49,23 @@ strace: Process 2001 attached
 1700000000.006000 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=2001} ---
 1700000000.007000 close(3</w/f>) = 0 <0.000010>
 LOG
+cat > "$dir/c.strace" <<'LOG'
+3000  1700000000.000000 chdir("/srv") = 0 <0.000010>
+3000  1700000000.001000 mkdir("db", 0755) = 0 <0.000010>
+3000  1700000000.002000 openat(AT_FDCWD, "db/x", O_RDWR|O_CREAT|O_DIRECT, 0600) = 3</srv/db/x> <0.000010>
+3000  1700000000.003000 rename("db/x", "db/y") = 0 <0.000010>
+3000  1700000000.004000 openat(AT_FDCWD, "/dev/null", O_WRONLY) = 4</dev/null<char 1:3>> <0.000010>
+3000  1700000000.005000 write(4</dev/null<char 1:3>>, "x", 1) = 1 <0.000010>
+3000  1700000000.006000 mmap(NULL, 8192, PROT_READ|PROT_WRITE, MAP_SHARED, 3</srv/db/y>, 0) = 0x7f0000000000 <0.000010>
+3000  1700000000.007000 msync(0x7f0000001000, 4096, MS_SYNC) = 0 <0.000100>
+3000  1700000000.008000 io_setup(8, [0x7f1000000000]) = 0 <0.000010>
+3000  1700000000.009000 io_submit(0x7f1000000000, 2, [{aio_data=0x11, aio_lio_opcode=IOCB_CMD_PWRITE, aio_fildes=3</srv/db/y>, aio_buf="a,b}c", aio_nbytes=4096, aio_offset=8192}, {aio_data=0x22, aio_lio_opcode=IOCB_CMD_PREAD, aio_fildes=3</srv/db/y>, aio_buf=0x1000, aio_nbytes=512, aio_offset=0}]) = 2 <0.000020>
+3000  1700000000.010000 io_getevents(0x7f1000000000, 2, 2, [{data=0x22, obj=0x5000, res=512, res2=0}, {data=0x11, obj=0x6000, res=4096, res2=0}], NULL) = 2 <0.000500>
+3000  1700000000.011000 unlink("db/y") = 0 <0.000010>
+3000  1700000000.012000 pwritev2(3</srv/db/y (deleted)>, [{iov_base="aa", iov_len=2}, {iov_base="bbb", iov_len=3}], 2, -1, RWF_DSYNC) = 5 <0.000010>
+3000  1700000000.013000 sync_file_range(3</srv/db/y (deleted)>, 0, 4096, SYNC_FILE_RANGE_WRITE|SYNC_FILE_RANGE_WAIT_AFTER) = 0 <0.000010>
+3000  1700000000.014000 fallocate(3</srv/db/y (deleted)>, FALLOC_FL_KEEP_SIZE, 0, 1048576) = 0 <0.000010>
+LOG
 
 "$IOREEL" import strace "$dir/a.strace" -o "$dir/a.reel" 2> "$dir/a.err" ||
 	{ echo "FAIL: import a exited $?"; cat "$dir/a.err"; exit 1; }
@@ -56,7 +73,9 @@ grep -q '^ioreel: 1 line(s) of .* could not be parsed and were skipped (first: l
 	{ echo "FAIL: bad line not reported:"; cat "$dir/a.err"; exit 1; }
 "$IOREEL" import strace - -o "$dir/b.reel" < "$dir/b.strace" 2> "$dir/b.err" ||
 	{ echo "FAIL: import b (stdin) exited $?"; cat "$dir/b.err"; exit 1; }
-for t in a b; do
+"$IOREEL" import strace "$dir/c.strace" -o "$dir/c.reel" 2> "$dir/c.err" ||
+	{ echo "FAIL: import c exited $?"; cat "$dir/c.err"; exit 1; }
+for t in a b c; do
 	"$IOREEL" dump --format jsonl "$dir/$t.reel" > "$dir/$t.jsonl" || { echo "FAIL: dump $t"; exit 1; }
 	"$IOREEL" info --json "$dir/$t.reel" > "$dir/$t.info" || { echo "FAIL: info $t"; exit 1; }
 done
@@ -114,6 +133,34 @@ check("b", b, [
          start_ns=3500000, end_ns=5100000),
     dict(op="close", pid=2000, tid=2000, path="/w/f"),
 ])
+c = [json.loads(l) for l in open(d + "/c.jsonl")]
+Y, ctx = "/srv/db/y", 0x7f1000000000
+check("c", c, [
+    dict(op="mkdir", path="/srv/db", mode=0o755, fd_kind="dir"),  # relative to chdir's cwd
+    dict(op="openat", path="/srv/db/x", ret=3, flags=0o40102, mode=0o600),
+    dict(op="rename", path="/srv/db/x", path2=Y),
+    # /dev/null (-yy: <char 1:3>) opened and written: not file I/O, left out
+    dict(op="mmap", fd=3, path=Y, len=8192, mode=3, flags=1, aux=0x7f0000000000),
+    dict(op="msync", path=Y, aux=0x7f0000001000, offset=4096, len=4096, flags=4),
+    dict(op="aio_submit", fd=3, path=Y, subop=1, aux=0x11, ctx=ctx, offset=8192, len=4096,
+         ret=0),
+    dict(op="aio_submit", fd=3, path=Y, subop=0, aux=0x22, ctx=ctx, offset=0, len=512),
+    # completions come back in their own order, matched to their iocbs by aio_data
+    dict(op="aio_complete", path=Y, subop=0, aux=0x22, offset=0, len=512, ret=512,
+         start_ns=10500000, end_ns=10500000),
+    dict(op="aio_complete", path=Y, subop=1, aux=0x11, offset=8192, len=4096, ret=4096),
+    dict(op="unlink", path=Y),
+    # offset -1: the file position (nothing moved it since the open); " (deleted)" dropped
+    dict(op="pwritev2", path=Y, offset=0, len=5, ret=5, flags=2),
+    dict(op="sync_file_range", path=Y, offset=0, len=4096, flags=6),
+    dict(op="fallocate", path=Y, mode=1, offset=0, len=1048576),
+])
+ic = json.load(open(d + "/c.info"))
+for k, v in dict(bytes_read=512, bytes_written=4096 + 5).items():
+    if ic[k] != v:
+        print("FAIL: info c %s = %r, want %r" % (k, ic[k], v)); fail = 1
+if ic["meta"].get("nonfile_ops") != "2":
+    print("FAIL: c nonfile_ops %r" % ic["meta"].get("nonfile_ops")); fail = 1
 ia = json.load(open(d + "/a.info"))
 for k, v in dict(ops=17, processes=2, threads=3).items():
     if ia[k] != v:

@@ -23,9 +23,10 @@ if grep -Eo '(src|href)=|<script|<link|@import|url\(|https?://[^"]*' "$page" |
 	echo "FAIL: the page refers to something outside itself"
 	fail=1
 fi
-nsvg=$(grep -c '<svg ' "$page")
-if [ "$nsvg" != 6 ]; then # fsync, uring_read, pwrite64, pread64, openat, lateness
-	echo "FAIL: $nsvg plots, expected 6"
+# A CDF and a tail plot each for fsync, uring_read, pwrite64, pread64, openat and lateness.
+nsvg=$(grep -o 'role="img"' "$page" | wc -l)
+if [ "$nsvg" != 12 ]; then
+	echo "FAIL: $nsvg plots, expected 12"
 	fail=1
 fi
 grep -q 'fsync p[0-9]* falls from' "$page" || { echo "FAIL: verdict missing"; fail=1; }
@@ -42,10 +43,11 @@ fi
 python3 "$HERE/report_png_check.py" "$dir/out.png" '#222222' '#0072B2' '#D55E00' '#009E73' ||
 	fail=1
 
-# The DOM chromium built holds the drawn curves: 4 runs x 6 plots paths.
+# The DOM chromium built holds the drawn curves: 4 runs x 12 plots, less the original's
+# empty lateness.
 timeout 90 "$CHROMIUM" "${flags[@]}" --dump-dom "file://$page" >"$dir/dom.html" 2>>"$dir/chromium.log"
 npath=$(grep -o '<path fill="none"' "$dir/dom.html" | wc -l)
-if [ "$npath" -lt 20 ]; then
+if [ "$npath" != 46 ]; then
 	echo "FAIL: $npath curves in the rendered DOM"
 	fail=1
 fi

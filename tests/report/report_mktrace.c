@@ -66,6 +66,10 @@ static uint64_t rank(const struct sample *s, double q)
 static void truth(FILE *t, struct sample *s)
 {
 	uint64_t total = 0;
+	if (!s->n) {
+		fprintf(t, "null");
+		return;
+	}
 	qsort(s->v, s->n, sizeof(*s->v), cmp_u64);
 	for (size_t i = 0; i < s->n; i++)
 		total += s->v[i];

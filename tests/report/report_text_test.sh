@@ -26,8 +26,8 @@ expect "equal replay unchanged" '^  - reads, writes, syncs unchanged on /var/tmp
 expect "late replay fell behind" '^  - replay on /var/tmp/late fell behind its schedule \(lateness p99 [0-9.]+ ms'
 expect "late replay flagged in the runs" 'FELL BEHIND'
 expect "dominant class" '^  - syncs dominate the original.s I/O time: [0-9]+% of'
-expect "fsync row of the original" '^fsync +original +1000 '
-expect "async rows" '^uring_read +original +200 '
+expect "fsync row of the original" '^fsync +#0 original +1000 '
+expect "async rows" '^uring_read +#0 original +200 '
 expect "hot files" '^ +[0-9.]+% +[0-9.]+ s +[0-9]+ ops  /data/db/wal'
 expect "non-file ops said" '100 non-file ops left out'
 if grep -qE 'on /var/tmp/(t|late) \([0-9.]+× (faster|slower)' "$dir/out.txt"; then
@@ -38,7 +38,7 @@ fi
 # --by file: per-file rows for the top files.
 "$IOREEL" report "$dir/orig.reel" "$dir/fast.reel" --by file --top 1 >"$dir/out.txt" || fail=1
 expect "by file section" '^latency by file \(the 1 with the most I/O time'
-expect "by file rows" '^  fsync +original +1000 '
+expect "by file rows" '^  fsync +#0 original +1000 '
 
 # Errors: one line, non-zero exit.
 if "$IOREEL" report "$dir/nonexistent.reel" 2>"$dir/err.txt" >/dev/null; then

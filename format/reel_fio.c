@@ -1,0 +1,521 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reel_fio.c - a trace as fio iologs (version 3), one per original thread, and a job file
+ * that replays them all at once.
+ *
+ * fio's iolog v3 (fio's iolog.c, read_iolog): a header line "fio version 3 iolog", then
+ * "TIME FILE add|open|close" and "TIME FILE read|write|sync|datasync|trim OFFSET LENGTH",
+ * TIME in microseconds since the start (log_io_u writes utime_since_now; the replay waits
+ * TIME - previous TIME with usec_sleep). Two quirks shape what we write:
+ * - no delay is applied before the line after one with TIME 0, so TIME = trace us + 1;
+ * - file actions carry a delay that fio never sleeps (ipo_special handles them before the
+ *   delay is applied), so they are stamped with the previous I/O's TIME, not their own,
+ *   and the next I/O waits the whole gap.
+ * File names are read with "%256s": names with whitespace or longer than 256 bytes cannot
+ * be written. Reads and writes are written with the bytes they moved (ret), not the bytes
+ * asked for: a replay of a short read at EOF must not read past the file's end.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "reel_convert.h"
+#include "reel_cvt_util.h"
+
+#define FIO_NAME_MAX 256
+
+struct fio_thread {
+	uint32_t pid, tid;
+	FILE *f;
+	char *log;
+	struct cvt_map files; /* path id -> 1 added | 2 open */
+	uint64_t ios, syncs, last_us;
+	struct fio_thread *next;
+};
+
+struct fio_state {
+	struct reel_reader *r;
+	const struct reel_fio_opts *o;
+	struct reel_fio_result *res;
+	struct cvt_map threads; /* (pid, tid) -> struct fio_thread * */
+	struct cvt_map fds;	/* (pid, fd) -> path id */
+	struct cvt_map names;	/* path id -> char * (fio's name), or 1 when unusable */
+	struct cvt_map extent;	/* path id -> furthest byte read or written */
+	struct fio_thread *first, **tail;
+};
+
+static const char *const fio_lo_what[REEL_FIO_LO__COUNT] = {
+	[REEL_FIO_LO_METADATA] = "metadata ops (stat, rename, mkdir, unlink, access, getdents, "
+				 "failed opens)",
+	[REEL_FIO_LO_SYNC_OTHER] = "sync_file_range, syncfs, msync and syncs of directories",
+	[REEL_FIO_LO_ZERO] = "failed or zero-byte reads, writes and syncs",
+	[REEL_FIO_LO_NO_PATH] = "reads/writes on fds whose file the trace does not name",
+	[REEL_FIO_LO_BAD_NAME] = "ops on paths with whitespace or over 256 bytes (fio cannot "
+				 "parse them)",
+	[REEL_FIO_LO_ASYNC] = "async requests other than read, write, fsync",
+	[REEL_FIO_LO_MMAP] = "mmaps (their I/O is page faults, not in the trace)",
+	[REEL_FIO_LO_SPACE] = "fallocate, truncate, ftruncate, fadvise64",
+	[REEL_FIO_LO_NO_IO] = "syncs of threads without reads or writes (fio rejects such logs)",
+};
+
+void reel_fio__print_left_out(const struct reel_fio_result *res, FILE *out)
+{
+	for (int i = 0; i < REEL_FIO_LO__COUNT; i++)
+		if (res->left_out[i])
+			fprintf(out, "ioreel: fio iolog left out %" PRIu64 " %s\n", res->left_out[i],
+				fio_lo_what[i]);
+}
+
+/* fio's name of a path, or NULL when it cannot have one (left_out counted by caller). */
+static const char *fio_name(struct fio_state *s, uint32_t path, int *err)
+{
+	uint64_t *v = cvt_map__put(&s->names, path, NULL);
+	const char *p = reel_reader__path(s->r, path);
+	const char *root = s->o->root;
+	char *n;
+	size_t rl;
+
+	*err = 0;
+	if (!v) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	if (*v)
+		return *v == 1 ? NULL : (const char *)(uintptr_t)*v;
+	*v = 1;
+	if (!p)
+		return NULL;
+	rl = root ? strlen(root) : 0;
+	while (rl > 1 && root[rl - 1] == '/')
+		rl--;
+	n = malloc(rl + strlen(p) + 2);
+	if (!n) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	if (root)
+		sprintf(n, "%.*s%s%s", (int)rl, root, *p == '/' ? "" : "/", p);
+	else
+		strcpy(n, p);
+	if (strlen(n) > FIO_NAME_MAX || strpbrk(n, " \t\n\r\v\f")) {
+		free(n);
+		return NULL;
+	}
+	*v = (uintptr_t)n;
+	return n;
+}
+
+static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *op, int *err)
+{
+	uint64_t *v = cvt_map__put(&s->threads, cvt_key2(op->pid, op->tid), NULL);
+	struct fio_thread *t;
+
+	*err = 0;
+	if (!v) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	if (*v)
+		return (struct fio_thread *)(uintptr_t)*v;
+	t = calloc(1, sizeof(*t));
+	if (!t || asprintf(&t->log, "%s.%" PRIu32, s->o->prefix, op->tid) < 0) {
+		free(t);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	t->pid = op->pid;
+	t->tid = op->tid;
+	t->last_us = 1;
+	cvt_map__init(&t->files);
+	t->f = fopen(t->log, "w");
+	if (!t->f) {
+		*err = -errno;
+		free(t->log);
+		free(t);
+		return NULL;
+	}
+	fputs("fio version 3 iolog\n", t->f);
+	*v = (uintptr_t)t;
+	*s->tail = t;
+	s->tail = &t->next;
+	return t;
+}
+
+/* One read/write/sync/datasync line for path, with add/open first when needed. */
+static int fio_emit(struct fio_state *s, const struct reel_op *op, uint32_t path,
+		    const char *act, uint64_t off, uint64_t len)
+{
+	struct fio_thread *t;
+	const char *name;
+	uint64_t *st, us = op->start_ns / 1000 + 1;
+	int err;
+
+	if (!path) {
+		s->res->left_out[REEL_FIO_LO_NO_PATH]++;
+		return 0;
+	}
+	name = fio_name(s, path, &err);
+	if (!name) {
+		if (!err)
+			s->res->left_out[REEL_FIO_LO_BAD_NAME]++;
+		return err;
+	}
+	t = fio_thread(s, op, &err);
+	if (!t)
+		return err;
+	st = cvt_map__put(&t->files, path, NULL);
+	if (!st)
+		return -ENOMEM;
+	if (!(*st & 1))
+		fprintf(t->f, "%" PRIu64 " %s add\n", t->last_us, name);
+	if (!(*st & 2))
+		fprintf(t->f, "%" PRIu64 " %s open\n", t->last_us, name);
+	*st |= 3;
+	if (us < t->last_us)
+		us = t->last_us;
+	fprintf(t->f, "%" PRIu64 " %s %s %" PRIu64 " %" PRIu64 "\n", us, name, act, off, len);
+	t->last_us = us;
+	if (act[0] == 'r' || act[0] == 'w') {
+		uint64_t *ext = cvt_map__put(&s->extent, path, NULL);
+
+		if (!ext)
+			return -ENOMEM;
+		if (off + len > *ext)
+			*ext = off + len;
+		t->ios++;
+		s->res->ios++;
+	} else {
+		t->syncs++;
+		s->res->syncs++;
+	}
+	return ferror(t->f) ? -EIO : 0;
+}
+
+static uint32_t fio_path_of(struct fio_state *s, const struct reel_op *op)
+{
+	uint64_t *v;
+
+	if (op->path)
+		return op->path;
+	v = op->fd >= 0 ? cvt_map__get(&s->fds, cvt_key2(op->pid, (uint32_t)op->fd)) : NULL;
+	return v ? (uint32_t)*v : 0;
+}
+
+static int fio_fd_set(struct fio_state *s, uint32_t pid, int64_t fd, uint32_t path)
+{
+	uint64_t *v;
+
+	if (fd < 0 || !path)
+		return 0;
+	v = cvt_map__put(&s->fds, cvt_key2(pid, (uint32_t)fd), NULL);
+	if (!v)
+		return -ENOMEM;
+	*v = path;
+	return 0;
+}
+
+static int fio_close(struct fio_state *s, const struct reel_op *op)
+{
+	uint32_t path = fio_path_of(s, op);
+	uint64_t *v = cvt_map__get(&s->threads, cvt_key2(op->pid, op->tid)), *st;
+	struct fio_thread *t = v ? (struct fio_thread *)(uintptr_t)*v : NULL;
+	int err = 0;
+
+	if (op->fd >= 0)
+		cvt_map__del(&s->fds, cvt_key2(op->pid, (uint32_t)op->fd));
+	if (!t || !path || !(st = cvt_map__get(&t->files, path)) || !(*st & 2))
+		return 0;
+	fprintf(t->f, "%" PRIu64 " %s close\n", t->last_us, fio_name(s, path, &err));
+	*st &= ~2ULL;
+	return err;
+}
+
+/* Raw ABI values (linux/aio_abi.h, linux/io_uring.h). */
+enum { FIO_IOCB_FSYNC = 2, FIO_IOCB_FDSYNC = 3, FIO_URING_FSYNC = 3 };
+
+static int fio_op(struct fio_state *s, const struct reel_op *op)
+{
+	uint64_t *lo = s->res->left_out;
+	int dir;
+
+	switch (op->type) {
+	case REEL_OP_OPEN:
+	case REEL_OP_OPENAT:
+	case REEL_OP_OPENAT2:
+	case REEL_OP_CREAT:
+		if (op->ret < 0) {
+			lo[REEL_FIO_LO_METADATA]++;
+			return 0;
+		}
+		return fio_fd_set(s, op->pid, op->ret, op->path);
+	case REEL_OP_DUP:
+	case REEL_OP_DUP2:
+	case REEL_OP_DUP3:
+	case REEL_OP_FCNTL_DUPFD:
+		return op->ret >= 0 ? fio_fd_set(s, op->pid, op->ret, fio_path_of(s, op)) : 0;
+	case REEL_OP_CLOSE:
+		return fio_close(s, op);
+	case REEL_OP_LSEEK:
+		return 0; /* every read and write carries its offset */
+	case REEL_OP_FSYNC:
+	case REEL_OP_FDATASYNC:
+		if (op->fd_kind == REEL_FD_DIR) {
+			lo[REEL_FIO_LO_SYNC_OTHER]++;
+			return 0;
+		}
+		if (op->ret < 0) {
+			lo[REEL_FIO_LO_ZERO]++;
+			return 0;
+		}
+		return fio_emit(s, op, fio_path_of(s, op),
+				op->type == REEL_OP_FSYNC ? "sync" : "datasync", 0, 0);
+	case REEL_OP_SYNC_FILE_RANGE:
+	case REEL_OP_SYNCFS:
+	case REEL_OP_MSYNC:
+		lo[REEL_FIO_LO_SYNC_OTHER]++;
+		return 0;
+	case REEL_OP_FALLOCATE:
+	case REEL_OP_TRUNCATE:
+	case REEL_OP_FTRUNCATE:
+	case REEL_OP_FADVISE64:
+		lo[REEL_FIO_LO_SPACE]++;
+		return 0;
+	case REEL_OP_MMAP:
+		lo[REEL_FIO_LO_MMAP]++;
+		return 0;
+	case REEL_OP_AIO_COMPLETE:
+	case REEL_OP_URING_COMPLETE:
+		return 0; /* the request was written at its submission */
+	case REEL_OP_AIO_SUBMIT:
+	case REEL_OP_URING_SUBMIT:
+		dir = cvt_op_dir(op, 1);
+		if (dir) {
+			if (op->ret < 0 || !op->len) {
+				lo[REEL_FIO_LO_ZERO]++;
+				return 0;
+			}
+			return fio_emit(s, op, fio_path_of(s, op), dir == 'r' ? "read" : "write",
+					op->offset, op->len);
+		}
+		if (op->type == REEL_OP_AIO_SUBMIT &&
+		    (op->subop == FIO_IOCB_FSYNC || op->subop == FIO_IOCB_FDSYNC))
+			return fio_emit(s, op, fio_path_of(s, op),
+					op->subop == FIO_IOCB_FSYNC ? "sync" : "datasync", 0, 0);
+		if (op->type == REEL_OP_URING_SUBMIT && op->subop == FIO_URING_FSYNC)
+			return fio_emit(s, op, fio_path_of(s, op), "sync", 0, 0);
+		lo[REEL_FIO_LO_ASYNC]++;
+		return 0;
+	}
+	dir = cvt_op_dir(op, 0);
+	if (dir) {
+		if (op->ret <= 0) {
+			lo[REEL_FIO_LO_ZERO]++;
+			return 0;
+		}
+		return fio_emit(s, op, fio_path_of(s, op), dir == 'r' ? "read" : "write",
+				op->offset, (uint64_t)op->ret);
+	}
+	lo[REEL_FIO_LO_METADATA]++;
+	return 0;
+}
+
+static int fio_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The directories the logs' files live in, sorted and unique, as "mkdir -p" comments. */
+static int fio_job_dirs(struct fio_state *s, FILE *f)
+{
+	size_t n = 0, i = 0, shown = 0;
+	uint64_t k, v;
+	char **dirs = calloc(s->names.len + 1, sizeof(*dirs));
+
+	if (!dirs)
+		return -ENOMEM;
+	while (cvt_map__next(&s->names, &i, &k, &v)) {
+		char *d;
+
+		if (v <= 1)
+			continue;
+		d = strdup((const char *)(uintptr_t)v);
+		if (!d)
+			break;
+		dirs[n++] = strdup(dirname(d));
+		free(d);
+		if (!dirs[n - 1])
+			n--;
+	}
+	qsort(dirs, n, sizeof(*dirs), fio_cmp_str);
+	fputs("; fio creates missing files but no directories; before running:\n", f);
+	for (i = 0; i < n; i++) {
+		if (i && !strcmp(dirs[i], dirs[i - 1]))
+			continue;
+		if (shown++ < 64)
+			fprintf(f, ";   mkdir -p %s\n", dirs[i]);
+	}
+	if (shown > 64)
+		fprintf(f, ";   ... and %zu more directories\n", shown - 64);
+	for (i = 0; i < n; i++)
+		free(dirs[i]);
+	free(dirs);
+	return 0;
+}
+
+/*
+ * Under --root the files do not exist yet: a read past the end of a file fio created
+ * would come back short, which fio calls an error. One setup-only job per file lays it
+ * out as large as the furthest byte the logs read or write (fio fills it with data, not
+ * holes). Without --root the original files are used as they are: never lay them out.
+ */
+static void fio_job_prep(struct fio_state *s, FILE *f)
+{
+	uint64_t k, v;
+	size_t n = 0;
+
+	for (size_t i = 0; cvt_map__next(&s->extent, &i, &k, &v);) {
+		int err;
+		const char *name = fio_name(s, (uint32_t)k, &err);
+
+		if (!name || !v)
+			continue;
+		fprintf(f, "\n[prep%zu]\n; lays out the file before the replay\nfilename=", ++n);
+		for (const char *c = name; *c; c++) {
+			if (*c == ':') /* fio's filename= separates names with ':' */
+				putc('\\', f);
+			putc(*c, f);
+		}
+		/* fio wants size >= bs */
+		fprintf(f, "\nrw=read\ncreate_only=1\nsize=%" PRIu64 "\nbs=%" PRIu64 "\n", v,
+			v < 65536 ? v : 65536);
+	}
+}
+
+static int fio_job_file(struct fio_state *s)
+{
+	char *path = NULL, *abs_dir = NULL, *copy = strdup(s->o->prefix);
+	FILE *f = NULL;
+	int err = 0, stonewall = 0;
+
+	if (!copy || asprintf(&path, "%s.fio", s->o->prefix) < 0) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* read_iolog names resolve against fio's cwd: make them absolute */
+	abs_dir = realpath(dirname(copy), NULL);
+	if (!abs_dir) {
+		err = -errno;
+		goto out;
+	}
+	f = fopen(path, "w");
+	if (!f) {
+		err = -errno;
+		goto out;
+	}
+	fprintf(f, "; written by ioreel export fio%s%s\n", s->o->trace_name ? " from " : "",
+		s->o->trace_name ? s->o->trace_name : "");
+	fputs("; One job per original thread, each replaying that thread's iolog (fio iolog\n"
+	      "; version 3: TIME FILE ACTION [OFFSET LENGTH], TIME in us since the trace start).\n",
+	      f);
+	if (s->o->root)
+		fprintf(f, "; The logs name the original files under %s.\n", s->o->root);
+	else
+		fputs("; The logs name the ORIGINAL files: replaying writes them. Export with\n"
+		      "; --root DIR to place the file set under DIR instead.\n",
+		      f);
+	fputs("; fio's directory= does not apply to iolog names, and replay_redirect=FILE\n"
+	      "; sends every op of a job to that one file or device.\n",
+	      f);
+	err = fio_job_dirs(s, f);
+	fputs("\n[global]\nioengine=psync\n; the recorded timing; replay_no_stall=1 for as fast as "
+	      "possible\nreplay_no_stall=0\n",
+	      f);
+	if (s->o->root)
+		fio_job_prep(s, f);
+	for (struct fio_thread *t = s->first; t; t = t->next) {
+		const char *base = strrchr(t->log, '/');
+
+		if (!t->ios)
+			continue;
+		fprintf(f, "\n[pid%" PRIu32 "-tid%" PRIu32 "]\nread_iolog=%s/%s\n", t->pid, t->tid,
+			abs_dir, base ? base + 1 : t->log);
+		if (s->o->root && !stonewall++)
+			fputs("; the replay starts once the file set is laid out\nstonewall\n", f);
+	}
+	if (ferror(f))
+		err = -EIO;
+out:
+	if (f && fclose(f) && !err)
+		err = -errno;
+	free(path);
+	free(abs_dir);
+	free(copy);
+	return err;
+}
+
+int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
+		     struct reel_fio_result *res)
+{
+	struct fio_state s = { .r = r, .o = o, .res = res };
+	uint64_t last_bad = UINT64_MAX, k, v;
+	struct reel_op op;
+	int err = 0;
+
+	memset(res, 0, sizeof(*res));
+	s.tail = &s.first;
+	cvt_map__init(&s.threads);
+	cvt_map__init(&s.fds);
+	cvt_map__init(&s.names);
+	cvt_map__init(&s.extent);
+	for (;;) {
+		int n = reel_reader__next(r, &op);
+
+		if (!n)
+			break;
+		if (n < 0) {
+			uint64_t off = reel_reader__damage_offset(r);
+
+			if (off == last_bad)
+				break;
+			last_bad = off;
+			res->damaged++;
+			continue;
+		}
+		err = fio_op(&s, &op);
+		if (err)
+			break;
+	}
+	for (struct fio_thread *t = s.first, *next; t; t = next) {
+		next = t->next;
+		if (fclose(t->f) && !err)
+			err = -errno;
+		t->f = NULL;
+		if (t->ios) {
+			res->logs++;
+		} else {
+			unlink(t->log);
+			res->left_out[REEL_FIO_LO_NO_IO] += t->syncs;
+			res->syncs -= t->syncs;
+		}
+	}
+	if (!err)
+		err = fio_job_file(&s);
+	for (struct fio_thread *t = s.first, *next; t; t = next) {
+		next = t->next;
+		cvt_map__free(&t->files);
+		free(t->log);
+		free(t);
+	}
+	for (size_t i = 0; cvt_map__next(&s.names, &i, &k, &v);)
+		if (v > 1)
+			free((char *)(uintptr_t)v);
+	cvt_map__free(&s.threads);
+	cvt_map__free(&s.fds);
+	cvt_map__free(&s.names);
+	cvt_map__free(&s.extent);
+	return err;
+}

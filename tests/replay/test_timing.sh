@@ -1,0 +1,54 @@
+#!/bin/bash
+# Timing modes, measured on the result trace: original keeps the recorded gaps between op
+# starts (open loop), think keeps each thread's think time after its previous op ended
+# (closed loop: recorded 100 ms ops that now take microseconds shrink the run), afap is
+# faster than both, --speed 2 halves the gaps. Lateness is stored per op (start - sched).
+source "$(dirname "$0")/lib.sh"
+
+# one thread: 5 ops of 100 ms recorded latency, 20 ms think time between them
+{
+	echo "100 100 0 10 openat path=/d/a flags=O_RDONLY ret=3"
+	for i in 0 1 2 3 4; do
+		s=$((1000 + i * 120000))
+		echo "100 100 $s $((s + 100000)) pread64 fd=3 off=0 len=4096 ret=4096"
+	done
+	echo "100 100 700000 700010 close fd=3 ret=0"
+} | mk t
+starts() { # start times (µs) of the preads in a result
+	"$IOREEL" dump --format jsonl "$1" | python3 -c '
+import json, sys
+print(" ".join(str(o["start_ns"] // 1000) for o in map(json.loads, sys.stdin) if o["op"] == "pread64"))'
+}
+gaps() { # mean gap between consecutive preads, µs
+	starts "$1" | python3 -c '
+import sys
+s = list(map(int, sys.stdin.read().split()))
+print(round(sum(b - a for a, b in zip(s, s[1:])) / (len(s) - 1)))'
+}
+within() { # value lo hi
+	[ "$1" -ge "$2" ] && [ "$1" -le "$3" ]
+}
+for mode in original think afap; do
+	"$IOREEL" replay "$T/t.reel" --target "$T/tgt" --timing $mode -o "$T/$mode.reel" -q ||
+		fail "replay $mode"
+	check_same_ops "$T/t.reel" "$T/$mode.reel" >/dev/null
+done
+"$IOREEL" replay "$T/t.reel" --target "$T/tgt" --speed 2 -o "$T/speed2.reel" -q || fail "speed 2"
+g=$(gaps "$T/original.reel")
+within "$g" 115000 130000 || fail "original: mean gap $g µs, want 120000"
+g=$(gaps "$T/think.reel")
+within "$g" 19000 30000 || fail "think: mean gap $g µs, want ~20000 (think time + real latency)"
+g=$(gaps "$T/afap.reel")
+within "$g" 0 5000 || fail "afap: mean gap $g µs, want < 5000"
+g=$(gaps "$T/speed2.reel")
+within "$g" 57000 66000 || fail "speed 2: mean gap $g µs, want 60000"
+# every op carries its schedule; original timing is never early and rarely very late
+"$IOREEL" dump --format jsonl "$T/original.reel" | python3 -c '
+import json, sys
+ops = [json.loads(l) for l in sys.stdin]
+bad = [o for o in ops if o["start_ns"] + 1000 < o["sched_ns"] or o["start_ns"] - o["sched_ns"] > 20e6]
+want = [0, 1000, 121000, 241000, 361000, 481000, 700000]
+got = [round(o["sched_ns"] / 1000) for o in ops]
+drift = max(abs(g - w - (got[0] - want[0])) for g, w in zip(got, want))
+sys.exit(1 if bad or drift > 1 else 0)' || fail "original: sched_ns/start_ns not as scheduled"
+echo PASS
