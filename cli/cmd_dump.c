@@ -33,9 +33,9 @@ static void dump_usage(FILE *out)
 int cmd_dump(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+	    {"format", required_argument, NULL, 'f'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
 	};
 	struct reel_dump_result res;
 	struct reel_reader *r;
@@ -65,7 +65,8 @@ int cmd_dump(int argc, char **argv)
 	}
 	err = reel_reader__open(argv[optind], &r);
 	if (err) {
-		fprintf(stderr, "ioreel: failed to open %s: %s\n", argv[optind], reel_strerror(err));
+		fprintf(stderr, "ioreel: failed to open %s: %s\n", argv[optind],
+			reel_strerror(err));
 		return 2;
 	}
 	err = reel_dump__run(r, fmt, stdout, stderr, &res);

@@ -33,12 +33,12 @@ static void export_usage(FILE *out)
 int cmd_export(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "root", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+	    {"output", required_argument, NULL, 'o'},
+	    {"root", required_argument, NULL, 'r'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
 	};
-	struct reel_fio_opts o = { 0 };
+	struct reel_fio_opts o = {0};
 	struct reel_fio_result res;
 	struct reel_reader *r;
 	int c, err;
@@ -71,7 +71,8 @@ int cmd_export(int argc, char **argv)
 	o.trace_name = argv[optind + 1];
 	err = reel_reader__open(o.trace_name, &r);
 	if (err) {
-		fprintf(stderr, "ioreel: failed to open %s: %s\n", o.trace_name, reel_strerror(err));
+		fprintf(stderr, "ioreel: failed to open %s: %s\n", o.trace_name,
+			reel_strerror(err));
 		return 2;
 	}
 	err = reel_fio__export(r, &o, &res);
@@ -82,10 +83,11 @@ int cmd_export(int argc, char **argv)
 		return 1;
 	}
 	reel_fio__print_left_out(&res, stderr);
-	fprintf(stderr,
-		"ioreel: wrote %llu iolog(s) with %llu reads/writes and %llu syncs; run: fio %s.fio\n",
-		(unsigned long long)res.logs, (unsigned long long)res.ios,
-		(unsigned long long)res.syncs, o.prefix);
+	fprintf(
+	    stderr,
+	    "ioreel: wrote %llu iolog(s) with %llu reads/writes and %llu syncs; run: fio %s.fio\n",
+	    (unsigned long long)res.logs, (unsigned long long)res.ios,
+	    (unsigned long long)res.syncs, o.prefix);
 	if (!o.root && res.ios)
 		fprintf(stderr, "ioreel: the iologs name the original files: fio will write to "
 				"them (use --root DIR to replay elsewhere)\n");

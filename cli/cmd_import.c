@@ -13,23 +13,24 @@
 
 static void import_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: ioreel import strace LOG -o TRACE\n\n"
-		"Make a trace from the output of strace -f -ttt -T -y (or -yy; -f optional; with\n"
-		"-o, one file; LOG '-' reads stdin). Calls split in <unfinished ...> and\n"
-		"<... resumed> become one op; threads keep their tid and get their process from\n"
-		"the clone flags; read/write get the file position tracked from opens, lseek and\n"
-		"transfers (O_APPEND writes go to the end); fds that are not files (sockets,\n"
-		"pipes, eventfds, terminals, /proc, /sys) are left out and counted in meta\n"
-		"nonfile_ops. Lines that cannot be parsed are skipped and counted on stderr.\n"
-		"strace cannot show io_uring submissions: io_uring_enter calls are only counted.\n\n"
-		"options:\n"
-		"  -o, --output TRACE  the trace to write (required)\n"
-		"  -h, --help          this text\n\n"
-		"EXAMPLES\n"
-		"  strace -f -ttt -T -y -o app.strace ./app\n"
-		"  ioreel import strace app.strace -o app.reel\n"
-		"  ioreel info app.reel\n");
+	fprintf(
+	    out,
+	    "usage: ioreel import strace LOG -o TRACE\n\n"
+	    "Make a trace from the output of strace -f -ttt -T -y (or -yy; -f optional; with\n"
+	    "-o, one file; LOG '-' reads stdin). Calls split in <unfinished ...> and\n"
+	    "<... resumed> become one op; threads keep their tid and get their process from\n"
+	    "the clone flags; read/write get the file position tracked from opens, lseek and\n"
+	    "transfers (O_APPEND writes go to the end); fds that are not files (sockets,\n"
+	    "pipes, eventfds, terminals, /proc, /sys) are left out and counted in meta\n"
+	    "nonfile_ops. Lines that cannot be parsed are skipped and counted on stderr.\n"
+	    "strace cannot show io_uring submissions: io_uring_enter calls are only counted.\n\n"
+	    "options:\n"
+	    "  -o, --output TRACE  the trace to write (required)\n"
+	    "  -h, --help          this text\n\n"
+	    "EXAMPLES\n"
+	    "  strace -f -ttt -T -y -o app.strace ./app\n"
+	    "  ioreel import strace app.strace -o app.reel\n"
+	    "  ioreel info app.reel\n");
 }
 
 /* The importer reads its input twice: copy a pipe to an unnamed temporary file first. */
@@ -70,9 +71,9 @@ fail:
 int cmd_import(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+	    {"output", required_argument, NULL, 'o'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
 	};
 	struct reel_strace_stats st;
 	struct reel_writer *w;
@@ -130,7 +131,8 @@ int cmd_import(int argc, char **argv)
 		fprintf(stderr,
 			"ioreel: %llu line(s) of %s could not be parsed and were skipped (first: "
 			"line %llu)\n",
-			(unsigned long long)st.bad_lines, log, (unsigned long long)st.first_bad_line);
+			(unsigned long long)st.bad_lines, log,
+			(unsigned long long)st.first_bad_line);
 	fprintf(stderr,
 		"ioreel: imported %llu ops from %llu lines (%llu non-file ops left out%s)\n",
 		(unsigned long long)st.ops, (unsigned long long)st.lines,

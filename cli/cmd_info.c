@@ -30,9 +30,9 @@ static void info_usage(FILE *out)
 int cmd_info(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+	    {"json", no_argument, NULL, 'j'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
 	};
 	struct reel_info_result res;
 	struct reel_reader *r;
@@ -57,7 +57,8 @@ int cmd_info(int argc, char **argv)
 	}
 	err = reel_reader__open(argv[optind], &r);
 	if (err) {
-		fprintf(stderr, "ioreel: failed to open %s: %s\n", argv[optind], reel_strerror(err));
+		fprintf(stderr, "ioreel: failed to open %s: %s\n", argv[optind],
+			reel_strerror(err));
 		return 2;
 	}
 	err = reel_info__run(r, stdout, json, &res);

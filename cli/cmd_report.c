@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "reel.h"
@@ -14,6 +15,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: ioreel report TRACE [RESULT...] [--json] [--html FILE] [--by op|file] "
 		"[--top N]\n"
+		"       ioreel report RESULT... (the original is the trace the results name)\n"
 		"\n"
 		"Compares the latency distributions of a captured TRACE with those of its replay\n"
 		"RESULTs (traces written by 'ioreel replay'). Per op type: count, p50, p90, p99,\n"
@@ -36,9 +38,25 @@ static void usage(FILE *out)
 		"EXAMPLES:\n"
 		"  ioreel report app.reel                          # the capture alone\n"
 		"  ioreel report app.reel app.shm.reel app.disk.reel\n"
+		"  ioreel report app.shm.reel app.disk.reel         # app.reel found from them\n"
 		"  ioreel report app.reel app.shm.reel --html report.html\n"
 		"  ioreel report app.reel app.shm.reel --json | jq '.verdict[].text'\n"
 		"  ioreel report app.reel app.shm.reel --by file --top 3\n");
+}
+
+/* The original trace a replay result names, when it is one and that trace exists. */
+static char *replay_of(const char *path)
+{
+	struct reel_reader *r;
+	char *of = NULL;
+
+	if (reel_reader__open(path, &r))
+		return NULL;
+	const char *v = reel_reader__meta(r, REEL_META_REPLAY_OF);
+	if (v && *v && !access(v, R_OK))
+		of = strdup(v);
+	reel_reader__close(r);
+	return of;
 }
 
 int cmd_report(int argc, char **argv)
@@ -96,8 +114,18 @@ int cmd_report(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	int err = report__compare(argv[optind], (const char *const *)argv + optind + 1,
-				  (size_t)(argc - optind - 1), &opts, stdout);
+	/* Given only replay results, the original is the trace they name (meta replay.of). */
+	const char *trace = argv[optind];
+	const char *const *results = (const char *const *)argv + optind + 1;
+	size_t n = (size_t)(argc - optind - 1);
+	char *of = replay_of(trace);
+	if (of) {
+		trace = of;
+		results--;
+		n++;
+	}
+	int err = report__compare(trace, results, n, &opts, stdout);
+	free(of);
 	if (err) {
 		fprintf(stderr, "ioreel: failed to report on %s: %s\n", failed ? failed : "traces",
 			reel_strerror(err));

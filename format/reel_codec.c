@@ -4,8 +4,11 @@
  * the column-wise ops encoding (FORMAT.md, "Payloads", "Ops payload", "Columns").
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <zstd.h>
 
 #include "reel_internal.h"
 
@@ -318,10 +321,58 @@ static int enc_threads(struct reel_enc *e, const struct reel_op *ops, size_t n)
 	return 0;
 }
 
+static size_t put_planes(uint8_t *out, const uint64_t *v, size_t n, unsigned width)
+{
+	for (unsigned k = 0; k < width; k++, out += n)
+		for (size_t i = 0; i < n; i++)
+			out[i] = (uint8_t)(v[i] >> (8 * k));
+	return width * n;
+}
+
+static size_t put_varints(uint8_t *out, const uint64_t *v, size_t n)
+{
+	uint8_t *p = out;
+	for (size_t i = 0; i < n; i++)
+		p += varint_put(p, v[i]);
+	return p - out;
+}
+
 /*
- * Picks the smallest of the encodings for one column: constant when all values agree,
- * else byte planes (fixed width, one plane per byte, which zstd's entropy stage codes
- * plane by plane) unless varints are smaller.
+ * Trial-compresses a sample of the column both ways, each plane on its own as the writer
+ * compresses it (one zstd block run per plane): true when planes come out smaller.
+ */
+static bool enc_prefer_planes(struct reel_enc *e, const uint64_t *v, size_t n, unsigned width)
+{
+	size_t m = n < REEL_ENC_SAMPLE ? n : REEL_ENC_SAMPLE;
+	bool guess = width <= 3;
+	if (!e->trial_cctx) {
+		e->trial_cctx = ZSTD_createCCtx();
+		if (!e->trial_cctx)
+			return guess;
+	}
+	size_t cap = ZSTD_compressBound(10 * m);
+	if (reel_buf__reserve(&e->trial, 10 * m + cap))
+		return guess;
+	uint8_t *raw = e->trial.data, *dst = raw + 10 * m;
+	size_t pl = 0;
+	put_planes(raw, v, m, width);
+	for (unsigned k = 0; k < width; k++) {
+		size_t z = ZSTD_compressCCtx(e->trial_cctx, dst, cap, raw + k * m, m, 3);
+		if (ZSTD_isError(z))
+			return guess;
+		pl += z;
+	}
+	size_t vl = ZSTD_compressCCtx(e->trial_cctx, dst, cap, raw, put_varints(raw, v, m), 3);
+	if (ZSTD_isError(vl))
+		return guess;
+	return pl <= vl;
+}
+
+/*
+ * Picks the encoding for one column: constant when all values agree; else byte planes
+ * (fixed width, one plane per byte: noisy numbers such as times code better so) or
+ * varints (one stream: better for mostly-zero columns with rare large values), whichever
+ * a quick trial compression of a sample of the column makes smaller.
  */
 static void enc_column(struct reel_enc *e, size_t n, struct reel_buf *desc)
 {
@@ -342,41 +393,98 @@ static void enc_column(struct reel_enc *e, size_t n, struct reel_buf *desc)
 	unsigned width = 0;
 	while (width < 8 && (max >> (8 * width)))
 		width++;
-	if ((uint64_t)width * n <= vsize) {
-		reel_buf__varint(desc, REEL_ENC_PLANES);
-		reel_buf__varint(desc, width);
-		if (reel_buf__reserve(&e->cols, width * n))
-			return;
-		uint8_t *out = e->cols.data + e->cols.len;
-		for (unsigned k = 0; k < width; k++, out += n)
-			for (size_t i = 0; i < n; i++)
-				out[i] = (uint8_t)(v[i] >> (8 * k));
-		e->cols.len += width * n;
-		return;
-	}
-	reel_buf__varint(desc, REEL_ENC_VARINT);
-	reel_buf__varint(desc, vsize);
-	if (reel_buf__reserve(&e->cols, vsize))
+	bool planes = width == 1 || enc_prefer_planes(e, v, n, width);
+	reel_buf__varint(desc, planes ? REEL_ENC_PLANES : REEL_ENC_VARINT);
+	reel_buf__varint(desc, planes ? width : vsize);
+	size_t size = planes ? width * n : vsize;
+	if (reel_buf__reserve(&e->cols, size))
 		return;
 	uint8_t *out = e->cols.data + e->cols.len;
-	for (size_t i = 0; i < n; i++)
-		out += varint_put(out, v[i]);
-	e->cols.len += vsize;
+	for (unsigned k = 0; planes && k < width; k++)
+		e->cuts[e->ncuts++] = e->cols.len + k * n;
+	if (!planes)
+		e->cuts[e->ncuts++] = e->cols.len;
+	e->cols.len += planes ? put_planes(out, v, n, width) : put_varints(out, v, n);
+}
+
+int reel_pred__reserve(struct reel_pred *p, int32_t max_fd)
+{
+	if (max_fd < (int32_t)p->fd_cap || max_fd >= REEL_PRED_FDS)
+		return 0;
+	uint32_t cap = p->fd_cap ? p->fd_cap : 64;
+	while (cap <= (uint32_t)max_fd)
+		cap *= 2;
+	uint64_t *next = realloc(p->fd_next, cap * sizeof(*next));
+	if (!next)
+		return -ENOMEM;
+	p->fd_next = next;
+	uint32_t *gen = realloc(p->fd_gen, cap * sizeof(*gen));
+	if (!gen)
+		return -ENOMEM;
+	memset(gen + p->fd_cap, 0, (cap - p->fd_cap) * sizeof(*gen));
+	p->fd_gen = gen;
+	p->fd_cap = cap;
+	return 0;
+}
+
+int reel_pred__reset(struct reel_pred *p, size_t nthreads)
+{
+	if (nthreads > p->thr_cap) {
+		int32_t *f = realloc(p->thr_fd, nthreads * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		p->thr_fd = f;
+		uint64_t *x = realloc(p->thr_next, nthreads * sizeof(*x));
+		if (!x)
+			return -ENOMEM;
+		p->thr_next = x;
+		p->thr_cap = nthreads;
+	}
+	for (size_t t = 0; t < nthreads; t++)
+		p->thr_fd[t] = -1;
+	/* a new generation forgets every fd's prediction without clearing the table */
+	if (++p->gen == 0) {
+		memset(p->fd_gen, 0, p->fd_cap * sizeof(*p->fd_gen));
+		p->gen = 1;
+	}
+	return 0;
+}
+
+void reel_pred__free(struct reel_pred *p)
+{
+	free(p->fd_next);
+	free(p->fd_gen);
+	free(p->thr_fd);
+	free(p->thr_next);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Anchors the time column on starts or on ends, whichever deltas are smaller. */
+static unsigned enc_time_mode(const struct reel_op *ops, size_t n)
+{
+	uint64_t ps = 0, pe = 0;
+	size_t cs = 0, ce = 0;
+	for (size_t i = 0; i < n; i++) {
+		cs += varint_len(reel_zigzag((int64_t)(ops[i].start_ns - ps)));
+		ce += varint_len(reel_zigzag((int64_t)(ops[i].end_ns - pe)));
+		ps = ops[i].start_ns;
+		pe = ops[i].end_ns;
+	}
+	return ce < cs ? REEL_TIME_END : REEL_TIME_START;
 }
 
 int reel_enc__ops(struct reel_enc *e, const struct reel_op *ops, size_t n, struct reel_buf *b)
 {
 	int err = enc_grow(e, n ? n : 1);
-	if (!err && !e->pred) {
-		e->pred = calloc(REEL_PRED_FDS, sizeof(*e->pred));
-		if (!e->pred)
-			err = -ENOMEM;
-	}
 	if (!err)
 		err = enc_threads(e, ops, n);
+	if (!err)
+		err = reel_pred__reset(&e->pred, e->nthreads);
 	if (err)
 		return err;
 
+	unsigned time_mode = enc_time_mode(ops, n);
+	reel_buf__varint(b, time_mode);
 	reel_buf__varint(b, e->nthreads);
 	for (size_t t = 0; t < e->nthreads; t++) {
 		reel_buf__varint(b, e->threads[t].pid);
@@ -384,6 +492,7 @@ int reel_enc__ops(struct reel_enc *e, const struct reel_op *ops, size_t n, struc
 	}
 	reel_buf__varint(b, REEL_COL__COUNT);
 	e->cols.len = 0;
+	e->ncuts = 0;
 	uint64_t *v = e->vals;
 	for (unsigned col = 0; col < REEL_COL__COUNT; col++) {
 		uint64_t prev = 0;
@@ -396,15 +505,16 @@ int reel_enc__ops(struct reel_enc *e, const struct reel_op *ops, size_t n, struc
 			for (size_t i = 0; i < n; i++)
 				v[i] = e->thread_idx[i];
 			break;
-		case REEL_COL_START:
+		case REEL_COL_TIME:
 			for (size_t i = 0; i < n; i++) {
-				v[i] = reel_zigzag((int64_t)(ops[i].start_ns - prev));
-				prev = ops[i].start_ns;
+				uint64_t t = time_mode == REEL_TIME_END ? ops[i].end_ns : ops[i].start_ns;
+				v[i] = reel_zigzag((int64_t)(t - prev));
+				prev = t;
 			}
 			break;
 		case REEL_COL_DURATION:
 			for (size_t i = 0; i < n; i++)
-				v[i] = reel_zigzag((int64_t)(ops[i].end_ns - ops[i].start_ns));
+				v[i] = ops[i].end_ns - ops[i].start_ns;
 			break;
 		case REEL_COL_FD_KIND:
 			for (size_t i = 0; i < n; i++)
@@ -443,18 +553,20 @@ int reel_enc__ops(struct reel_enc *e, const struct reel_op *ops, size_t n, struc
 				v[i] = ops[i].len;
 			break;
 		case REEL_COL_OFFSET:
-			memset(e->pred, 0, REEL_PRED_FDS * sizeof(*e->pred));
+			for (size_t i = 0; i < n; i++) {
+				if (reel_pred__reserve(&e->pred, ops[i].fd))
+					return -ENOMEM;
+			}
 			for (size_t i = 0; i < n; i++) {
 				const struct reel_op *o = &ops[i];
 				if (!reel_op__predicts_offset(o->type)) {
 					v[i] = o->offset;
 					continue;
 				}
-				bool known = o->fd >= 0 && o->fd < REEL_PRED_FDS;
-				uint64_t p = known ? e->pred[o->fd] : 0;
+				uint32_t t = e->thread_idx[i];
+				uint64_t p = reel_pred__get(&e->pred, t, o->fd);
 				v[i] = reel_zigzag((int64_t)(o->offset - p));
-				if (known)
-					e->pred[o->fd] = o->offset + o->len;
+				reel_pred__set(&e->pred, t, o->fd, o->offset + o->len);
 			}
 			break;
 		case REEL_COL_RET:
@@ -478,6 +590,9 @@ int reel_enc__ops(struct reel_enc *e, const struct reel_op *ops, size_t n, struc
 		}
 		enc_column(e, n, b);
 	}
+	size_t base = b->len;
+	for (size_t k = 0; k < e->ncuts; k++)
+		e->cuts[k] += base;
 	reel_buf__put(b, e->cols.data, e->cols.len);
 	return b->err ? b->err : e->cols.err;
 }
@@ -485,46 +600,80 @@ int reel_enc__ops(struct reel_enc *e, const struct reel_op *ops, size_t n, struc
 void reel_enc__free(struct reel_enc *e)
 {
 	free(e->vals);
-	free(e->pred);
+	reel_pred__free(&e->pred);
 	free(e->threads);
 	free(e->thread_idx);
 	free(e->hash);
 	reel_buf__free(&e->cols);
+	reel_buf__free(&e->trial);
+	ZSTD_freeCCtx(e->trial_cctx);
 	memset(e, 0, sizeof(*e));
 }
 
 /* ---- ops columns: decoder ---- */
 
-struct col_desc {
+/*
+ * Ops are decoded in batches small enough that the batch's ops and column values stay in
+ * the L1/L2 cache while every column is applied to them; a chunk is still decoded (and
+ * checked) whole before any of its ops is handed out.
+ */
+#define DEC_BATCH REEL_DEC_BATCH
+
+struct col_state {
 	uint64_t enc;
 	uint64_t param;
-	const uint8_t *data;
-	size_t size;
+	const uint8_t *p; /* varint: next byte; planes: plane 0 at the next value */
+	const uint8_t *end;
+	size_t n; /* planes: values per plane */
 };
 
-/* Decodes one column into v[0..n). */
-static int dec_column(const struct col_desc *d, uint64_t *v, size_t n)
+static int dec_batch(struct col_state *s, uint64_t *v, size_t count)
 {
-	if (d->enc == REEL_ENC_CONST) {
-		for (size_t i = 0; i < n; i++)
-			v[i] = d->param;
+	if (s->enc == REEL_ENC_CONST) {
+		for (size_t i = 0; i < count; i++)
+			v[i] = s->param;
 		return 0;
 	}
-	const uint8_t *p = d->data, *end = d->data + d->size;
-	if (d->enc == REEL_ENC_PLANES) {
-		unsigned w = d->param;
-		for (size_t i = 0; i < n; i++)
-			v[i] = p[i];
-		for (unsigned k = 1; k < w; k++) {
-			const uint8_t *pl = p + k * n;
-			for (size_t i = 0; i < n; i++)
-				v[i] |= (uint64_t)pl[i] << (8 * k);
+	const uint8_t *p = s->p;
+	if (s->enc == REEL_ENC_PLANES) {
+		/* one pass per batch for the common widths, so that v is written once */
+		const size_t n = s->n;
+		switch (s->param) {
+		case 1:
+			for (size_t i = 0; i < count; i++)
+				v[i] = p[i];
+			break;
+		case 2:
+			for (size_t i = 0; i < count; i++)
+				v[i] = p[i] | (uint64_t)p[n + i] << 8;
+			break;
+		case 3:
+			for (size_t i = 0; i < count; i++)
+				v[i] = p[i] | (uint64_t)p[n + i] << 8 | (uint64_t)p[2 * n + i] << 16;
+			break;
+		case 4:
+			for (size_t i = 0; i < count; i++)
+				v[i] = p[i] | (uint64_t)p[n + i] << 8 | (uint64_t)p[2 * n + i] << 16 |
+				       (uint64_t)p[3 * n + i] << 24;
+			break;
+		default:
+			for (size_t i = 0; i < count; i++)
+				v[i] = p[i] | (uint64_t)p[n + i] << 8 | (uint64_t)p[2 * n + i] << 16 |
+				       (uint64_t)p[3 * n + i] << 24;
+			for (unsigned k = 4; k < s->param; k++) {
+				const uint8_t *pl = p + k * n;
+				for (size_t i = 0; i < count; i++)
+					v[i] |= (uint64_t)pl[i] << (8 * k);
+			}
+			break;
 		}
+		s->p += count;
 		return 0;
 	}
+	const uint8_t *end = s->end;
 	size_t i = 0;
 	/* Fast path while a whole 10-byte varint surely fits. */
-	while (i < n && end - p >= 10) {
+	while (i < count && end - p >= 10) {
 		uint64_t x = *p++;
 		if (x & 0x80) {
 			x &= 0x7f;
@@ -542,18 +691,182 @@ static int dec_column(const struct col_desc *d, uint64_t *v, size_t n)
 		}
 		v[i++] = x;
 	}
-	for (; i < n; i++)
+	for (; i < count; i++)
 		if (varint_get(&p, end, &v[i]))
 			return -REEL_E_CORRUPT;
-	return p == end ? 0 : -REEL_E_CORRUPT;
+	s->p = p;
+	return 0;
+}
+
+/* Which types predict their offset, as a table: this is on the decoder's hot path. */
+static const uint8_t predicts[REEL_OP__COUNT] = {
+	[REEL_OP_READ] = 1,	   [REEL_OP_PREAD64] = 1,  [REEL_OP_READV] = 1,
+	[REEL_OP_PREADV] = 1,	   [REEL_OP_PREADV2] = 1,  [REEL_OP_WRITE] = 1,
+	[REEL_OP_PWRITE64] = 1,	   [REEL_OP_PWRITEV] = 1,  [REEL_OP_WRITEV] = 1,
+	[REEL_OP_PWRITEV2] = 1,	   [REEL_OP_AIO_SUBMIT] = 1, [REEL_OP_URING_SUBMIT] = 1,
+};
+
+static inline bool dec_predicts(unsigned type)
+{
+	return type < REEL_OP__COUNT && predicts[type];
+}
+
+struct dec_run {
+	uint64_t prev_time;
+	uint64_t prev_sched;
+	size_t nthreads;
+	unsigned time_mode;
+	uint32_t thread[DEC_BATCH]; /* the batch's thread indexes, for the offset column */
+};
+
+/* Applies column col's values v[0..count) to ops[0..count). */
+static int dec_apply(struct reel_dec *d, struct dec_run *run, unsigned col, const uint64_t *v,
+		     struct reel_op *ops, size_t count, unsigned known_types)
+{
+	uint64_t prev;
+	switch (col) {
+	case REEL_COL_TYPE:
+		for (size_t i = 0; i < count; i++) {
+			if (!v[i] || v[i] > UINT16_MAX || (known_types && v[i] >= known_types))
+				return -REEL_E_CORRUPT;
+			ops[i].type = v[i];
+		}
+		break;
+	case REEL_COL_THREAD:
+		for (size_t i = 0; i < count; i++) {
+			if (v[i] >= run->nthreads)
+				return -REEL_E_CORRUPT;
+			run->thread[i] = v[i];
+			ops[i].pid = d->threads[v[i]].pid;
+			ops[i].tid = d->threads[v[i]].tid;
+		}
+		break;
+	case REEL_COL_TIME:
+		prev = run->prev_time;
+		if (run->time_mode == REEL_TIME_END) {
+			for (size_t i = 0; i < count; i++) {
+				prev += (uint64_t)reel_unzigzag(v[i]);
+				ops[i].end_ns = prev;
+			}
+		} else {
+			for (size_t i = 0; i < count; i++) {
+				prev += (uint64_t)reel_unzigzag(v[i]);
+				ops[i].start_ns = prev;
+			}
+		}
+		run->prev_time = prev;
+		break;
+	case REEL_COL_DURATION:
+		if (run->time_mode == REEL_TIME_END) {
+			for (size_t i = 0; i < count; i++)
+				ops[i].start_ns = ops[i].end_ns - v[i];
+		} else {
+			for (size_t i = 0; i < count; i++)
+				ops[i].end_ns = ops[i].start_ns + v[i];
+		}
+		break;
+	case REEL_COL_FD_KIND:
+		for (size_t i = 0; i < count; i++) {
+			if (v[i] > (known_types ? REEL_FD_OTHER : UINT8_MAX))
+				return -REEL_E_CORRUPT;
+			ops[i].fd_kind = v[i];
+		}
+		break;
+	case REEL_COL_SUBOP:
+		for (size_t i = 0; i < count; i++) {
+			if (v[i] > UINT8_MAX)
+				return -REEL_E_CORRUPT;
+			ops[i].subop = v[i];
+		}
+		break;
+	case REEL_COL_FD: {
+		int32_t max_fd = -1;
+		for (size_t i = 0; i < count; i++) {
+			if (v[i] > UINT32_MAX)
+				return -REEL_E_CORRUPT;
+			ops[i].fd = (int32_t)((uint32_t)v[i] - 1U);
+			if (ops[i].fd < REEL_PRED_FDS && ops[i].fd > max_fd)
+				max_fd = ops[i].fd;
+		}
+		if (reel_pred__reserve(&d->pred, max_fd))
+			return -ENOMEM;
+		break;
+	}
+	case REEL_COL_FD2:
+		for (size_t i = 0; i < count; i++) {
+			if (v[i] > UINT32_MAX)
+				return -REEL_E_CORRUPT;
+			ops[i].fd2 = (int32_t)((uint32_t)v[i] - 1U);
+		}
+		break;
+	case REEL_COL_PATH:
+	case REEL_COL_PATH2:
+	case REEL_COL_FLAGS:
+	case REEL_COL_MODE: {
+		uint64_t any = 0;
+		for (size_t i = 0; i < count; i++)
+			any |= v[i];
+		if (any > UINT32_MAX)
+			return -REEL_E_CORRUPT;
+		size_t field = col == REEL_COL_PATH	 ? offsetof(struct reel_op, path)
+			       : col == REEL_COL_PATH2 ? offsetof(struct reel_op, path2)
+			       : col == REEL_COL_FLAGS ? offsetof(struct reel_op, flags)
+						       : offsetof(struct reel_op, mode);
+		for (size_t i = 0; i < count; i++) {
+			uint32_t x = v[i];
+			memcpy((uint8_t *)&ops[i] + field, &x, sizeof(x));
+		}
+		break;
+	}
+	case REEL_COL_LEN:
+		for (size_t i = 0; i < count; i++)
+			ops[i].len = v[i];
+		break;
+	case REEL_COL_OFFSET:
+		for (size_t i = 0; i < count; i++) {
+			struct reel_op *o = &ops[i];
+			if (!dec_predicts(o->type)) {
+				o->offset = v[i];
+				continue;
+			}
+			uint32_t t = run->thread[i];
+			o->offset = reel_pred__get(&d->pred, t, o->fd) + (uint64_t)reel_unzigzag(v[i]);
+			reel_pred__set(&d->pred, t, o->fd, o->offset + o->len);
+		}
+		break;
+	case REEL_COL_RET:
+		for (size_t i = 0; i < count; i++)
+			ops[i].ret = (int64_t)(ops[i].len + (uint64_t)reel_unzigzag(v[i]));
+		break;
+	case REEL_COL_AUX:
+		for (size_t i = 0; i < count; i++)
+			ops[i].aux = v[i];
+		break;
+	case REEL_COL_CTX:
+		for (size_t i = 0; i < count; i++)
+			ops[i].ctx = v[i];
+		break;
+	case REEL_COL_SCHED:
+		prev = run->prev_sched;
+		for (size_t i = 0; i < count; i++) {
+			prev += (uint64_t)reel_unzigzag(v[i]);
+			ops[i].sched_ns = prev;
+		}
+		run->prev_sched = prev;
+		break;
+	}
+	return 0;
 }
 
 int reel_dec__ops(struct reel_dec *d, struct reel_cur *c, struct reel_op *ops, size_t n,
 		  unsigned known_types)
 {
+	uint64_t time_mode = reel_cur__varint(c);
 	uint64_t nthreads = reel_cur__varint(c);
 	if (c->err)
 		return c->err;
+	if (time_mode > REEL_TIME_END)
+		return -REEL_E_RESERVED;
 	if (nthreads > n || nthreads > (uint64_t)(c->end - c->p) / 2)
 		return -REEL_E_CORRUPT;
 	if (nthreads > d->threads_cap) {
@@ -573,174 +886,83 @@ int reel_dec__ops(struct reel_dec *d, struct reel_cur *c, struct reel_op *ops, s
 	if (c->err || ncols < REEL_COL__COUNT || ncols > 256)
 		return -REEL_E_CORRUPT;
 
-	struct col_desc desc[256];
+	struct col_state cs[256];
+	size_t size[256];
 	for (uint64_t k = 0; k < ncols; k++) {
-		desc[k].enc = reel_cur__varint(c);
-		desc[k].param = reel_cur__varint(c);
+		cs[k].enc = reel_cur__varint(c);
+		cs[k].param = reel_cur__varint(c);
+		cs[k].n = n;
 		if (c->err)
 			return c->err;
-		switch (desc[k].enc) {
+		switch (cs[k].enc) {
 		case REEL_ENC_CONST:
-			desc[k].size = 0;
+			size[k] = 0;
 			break;
 		case REEL_ENC_VARINT:
-			if (desc[k].param > REEL_MAX_PAYLOAD)
+			if (cs[k].param > REEL_MAX_PAYLOAD)
 				return -REEL_E_CORRUPT;
-			desc[k].size = desc[k].param;
+			size[k] = cs[k].param;
 			break;
 		case REEL_ENC_PLANES:
-			if (desc[k].param < 1 || desc[k].param > 8)
+			if (cs[k].param < 1 || cs[k].param > 8)
 				return -REEL_E_CORRUPT;
-			desc[k].size = desc[k].param * n;
+			size[k] = cs[k].param * n;
 			break;
 		default:
 			return -REEL_E_RESERVED;
 		}
 	}
 	for (uint64_t k = 0; k < ncols; k++) {
-		if (desc[k].size > (size_t)(c->end - c->p))
+		if (size[k] > (size_t)(c->end - c->p))
 			return -REEL_E_CORRUPT;
-		desc[k].data = c->p;
-		c->p += desc[k].size;
+		cs[k].p = c->p;
+		cs[k].end = c->p + size[k];
+		c->p += size[k];
 	}
 	if (c->p != c->end)
 		return -REEL_E_CORRUPT;
-	if (!n)
-		return 0;
 
-	/* The table is cleared per chunk so that every chunk decodes on its own. */
-	if (!d->pred) {
-		d->pred = malloc(REEL_PRED_FDS * sizeof(*d->pred));
-		if (!d->pred)
-			return -ENOMEM;
-	}
-	uint64_t *v = d->vals;
-	if (n > d->vals_cap) {
-		v = realloc(d->vals, n * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		d->vals = v;
-		d->vals_cap = n;
-	}
+	int err = reel_pred__reset(&d->pred, nthreads);
+	if (err)
+		return err;
+	struct dec_run run = { .nthreads = nthreads, .time_mode = time_mode };
+	uint64_t v[DEC_BATCH];
+	size_t nconst = 0;
 	for (unsigned col = 0; col < REEL_COL__COUNT; col++) {
-		int err = dec_column(&desc[col], v, n);
-		if (err)
-			return err;
-		uint64_t prev = 0;
-		switch (col) {
-		case REEL_COL_TYPE:
-			for (size_t i = 0; i < n; i++) {
-				if (!v[i] || v[i] > UINT16_MAX || (known_types && v[i] >= known_types))
-					return -REEL_E_CORRUPT;
-				ops[i].type = v[i];
+		if (cs[col].enc != REEL_ENC_CONST)
+			continue;
+		/* constant columns are expanded once per chunk, not once per batch */
+		uint64_t *cv = d->constv + DEC_BATCH * nconst++;
+		for (size_t i = 0; i < DEC_BATCH; i++)
+			cv[i] = cs[col].param;
+	}
+	for (size_t b = 0; b < n; b += DEC_BATCH) {
+		size_t count = n - b < DEC_BATCH ? n - b : DEC_BATCH;
+		const uint64_t *cv = d->constv;
+		for (unsigned col = 0; col < REEL_COL__COUNT; col++) {
+			const uint64_t *vals = v;
+			if (cs[col].enc == REEL_ENC_CONST) {
+				vals = cv;
+				cv += DEC_BATCH;
+			} else {
+				err = dec_batch(&cs[col], v, count);
+				if (err)
+					return err;
 			}
-			break;
-		case REEL_COL_THREAD:
-			for (size_t i = 0; i < n; i++) {
-				if (v[i] >= nthreads)
-					return -REEL_E_CORRUPT;
-				ops[i].pid = d->threads[v[i]].pid;
-				ops[i].tid = d->threads[v[i]].tid;
-			}
-			break;
-		case REEL_COL_START:
-			for (size_t i = 0; i < n; i++) {
-				prev += (uint64_t)reel_unzigzag(v[i]);
-				ops[i].start_ns = prev;
-			}
-			break;
-		case REEL_COL_DURATION:
-			for (size_t i = 0; i < n; i++)
-				ops[i].end_ns = ops[i].start_ns + (uint64_t)reel_unzigzag(v[i]);
-			break;
-		case REEL_COL_FD_KIND:
-		case REEL_COL_SUBOP:
-			for (size_t i = 0; i < n; i++) {
-				if (v[i] > UINT8_MAX)
-					return -REEL_E_CORRUPT;
-				if (col == REEL_COL_FD_KIND)
-					ops[i].fd_kind = v[i];
-				else
-					ops[i].subop = v[i];
-			}
-			break;
-		case REEL_COL_FD:
-		case REEL_COL_FD2:
-			for (size_t i = 0; i < n; i++) {
-				if (v[i] > UINT32_MAX)
-					return -REEL_E_CORRUPT;
-				int32_t fd = (int32_t)((uint32_t)v[i] - 1U);
-				if (col == REEL_COL_FD)
-					ops[i].fd = fd;
-				else
-					ops[i].fd2 = fd;
-			}
-			break;
-		case REEL_COL_PATH:
-		case REEL_COL_PATH2:
-		case REEL_COL_FLAGS:
-		case REEL_COL_MODE:
-			for (size_t i = 0; i < n; i++) {
-				if (v[i] > UINT32_MAX)
-					return -REEL_E_CORRUPT;
-			}
-			for (size_t i = 0; i < n; i++) {
-				if (col == REEL_COL_PATH)
-					ops[i].path = v[i];
-				else if (col == REEL_COL_PATH2)
-					ops[i].path2 = v[i];
-				else if (col == REEL_COL_FLAGS)
-					ops[i].flags = v[i];
-				else
-					ops[i].mode = v[i];
-			}
-			break;
-		case REEL_COL_LEN:
-			for (size_t i = 0; i < n; i++)
-				ops[i].len = v[i];
-			break;
-		case REEL_COL_OFFSET:
-			memset(d->pred, 0, REEL_PRED_FDS * sizeof(*d->pred));
-			for (size_t i = 0; i < n; i++) {
-				struct reel_op *o = &ops[i];
-				if (!reel_op__predicts_offset(o->type)) {
-					o->offset = v[i];
-					continue;
-				}
-				bool known = o->fd >= 0 && o->fd < REEL_PRED_FDS;
-				uint64_t p = known ? d->pred[o->fd] : 0;
-				o->offset = p + (uint64_t)reel_unzigzag(v[i]);
-				if (known)
-					d->pred[o->fd] = o->offset + o->len;
-			}
-			break;
-		case REEL_COL_RET:
-			for (size_t i = 0; i < n; i++)
-				ops[i].ret = (int64_t)(ops[i].len + (uint64_t)reel_unzigzag(v[i]));
-			break;
-		case REEL_COL_AUX:
-			for (size_t i = 0; i < n; i++)
-				ops[i].aux = v[i];
-			break;
-		case REEL_COL_CTX:
-			for (size_t i = 0; i < n; i++)
-				ops[i].ctx = v[i];
-			break;
-		case REEL_COL_SCHED:
-			for (size_t i = 0; i < n; i++) {
-				prev += (uint64_t)reel_unzigzag(v[i]);
-				ops[i].sched_ns = prev;
-			}
-			break;
+			err = dec_apply(d, &run, col, vals, ops + b, count, known_types);
+			if (err)
+				return err;
 		}
 	}
+	for (unsigned col = 0; col < REEL_COL__COUNT; col++)
+		if (cs[col].enc == REEL_ENC_VARINT && cs[col].p != cs[col].end)
+			return -REEL_E_CORRUPT;
 	return 0;
 }
 
 void reel_dec__free(struct reel_dec *d)
 {
-	free(d->pred);
+	reel_pred__free(&d->pred);
 	free(d->threads);
-	free(d->vals);
 	memset(d, 0, sizeof(*d));
 }

@@ -57,12 +57,12 @@ int reel_dump__run(struct reel_reader *r, enum reel_dump_format fmt, FILE *out, 
 
 struct reel_strace_stats {
 	uint64_t lines;
-	uint64_t ops;		/* ops written */
-	uint64_t bad_lines;	/* lines that could not be parsed (skipped) */
-	uint64_t nonfile_ops;	/* I/O ops on sockets, pipes, char devices, ... (skipped) */
-	uint64_t unknown_pos;	/* read/write on an fd whose position was not known */
-	uint64_t uring_enters;	/* io_uring_enter calls: strace cannot show their SQEs */
-	uint64_t unmatched;	/* <... resumed> lines without their <unfinished ...> */
+	uint64_t ops;		 /* ops written */
+	uint64_t bad_lines;	 /* lines that could not be parsed (skipped) */
+	uint64_t nonfile_ops;	 /* I/O ops on sockets, pipes, char devices, ... (skipped) */
+	uint64_t unknown_pos;	 /* read/write on an fd whose position was not known */
+	uint64_t uring_enters;	 /* io_uring_enter calls: strace cannot show their SQEs */
+	uint64_t unmatched;	 /* <... resumed> lines without their <unfinished ...> */
 	uint64_t first_bad_line; /* line number of the first bad line, 1-based */
 };
 
@@ -89,9 +89,9 @@ enum reel_fio_left_out {
 };
 
 struct reel_fio_result {
-	uint64_t logs;	   /* iologs written (threads with at least one read or write) */
-	uint64_t ios;	   /* read/write lines */
-	uint64_t syncs;	   /* sync/datasync lines */
+	uint64_t logs;	/* iologs written (threads with at least one read or write) */
+	uint64_t ios;	/* read/write lines */
+	uint64_t syncs; /* sync/datasync lines */
 	uint64_t left_out[REEL_FIO_LO__COUNT];
 	uint64_t damaged;
 };

@@ -123,9 +123,14 @@ static const struct {
 	const char *name;
 	int err;
 } cvt_kernel_errnos[] = {
-	{ "ERESTARTSYS", 512 },	    { "ERESTARTNOINTR", 513 },	     { "ERESTARTNOHAND", 514 },
-	{ "ENOIOCTLCMD", 515 },	    { "ERESTART_RESTARTBLOCK", 516 }, { "EPROBE_DEFER", 517 },
-	{ "EOPENSTALE", 518 },	    { "ENOPARAM", 519 },
+    {"ERESTARTSYS", 512},
+    {"ERESTARTNOINTR", 513},
+    {"ERESTARTNOHAND", 514},
+    {"ENOIOCTLCMD", 515},
+    {"ERESTART_RESTARTBLOCK", 516},
+    {"EPROBE_DEFER", 517},
+    {"EOPENSTALE", 518},
+    {"ENOPARAM", 519},
 };
 
 const char *cvt_errno_name(int err)
@@ -227,8 +232,7 @@ int cvt_op_dir(const struct reel_op *op, int count_submits)
 		return 'r';
 	if (reel_op__is_write(op->type))
 		return 'w';
-	if (op->type == REEL_OP_AIO_COMPLETE ||
-	    (count_submits && op->type == REEL_OP_AIO_SUBMIT)) {
+	if (op->type == REEL_OP_AIO_COMPLETE || (count_submits && op->type == REEL_OP_AIO_SUBMIT)) {
 		if (op->subop == CVT_IOCB_PREAD || op->subop == CVT_IOCB_PREADV)
 			return 'r';
 		if (op->subop == CVT_IOCB_PWRITE || op->subop == CVT_IOCB_PWRITEV)

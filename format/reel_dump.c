@@ -140,8 +140,8 @@ int reel_dump__run(struct reel_reader *r, enum reel_dump_format fmt, FILE *out, 
 			last_bad = off;
 			res->damaged++;
 			if (diag)
-				fprintf(diag, "ioreel: damaged trace at byte %" PRIu64 ": %s\n", off,
-					reel_strerror(err));
+				fprintf(diag, "ioreel: damaged trace at byte %" PRIu64 ": %s\n",
+					off, reel_strerror(err));
 			continue;
 		}
 		res->ops++;

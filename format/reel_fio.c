@@ -49,25 +49,25 @@ struct fio_state {
 };
 
 static const char *const fio_lo_what[REEL_FIO_LO__COUNT] = {
-	[REEL_FIO_LO_METADATA] = "metadata ops (stat, rename, mkdir, unlink, access, getdents, "
-				 "failed opens)",
-	[REEL_FIO_LO_SYNC_OTHER] = "sync_file_range, syncfs, msync and syncs of directories",
-	[REEL_FIO_LO_ZERO] = "failed or zero-byte reads, writes and syncs",
-	[REEL_FIO_LO_NO_PATH] = "reads/writes on fds whose file the trace does not name",
-	[REEL_FIO_LO_BAD_NAME] = "ops on paths with whitespace or over 256 bytes (fio cannot "
-				 "parse them)",
-	[REEL_FIO_LO_ASYNC] = "async requests other than read, write, fsync",
-	[REEL_FIO_LO_MMAP] = "mmaps (their I/O is page faults, not in the trace)",
-	[REEL_FIO_LO_SPACE] = "fallocate, truncate, ftruncate, fadvise64",
-	[REEL_FIO_LO_NO_IO] = "syncs of threads without reads or writes (fio rejects such logs)",
+    [REEL_FIO_LO_METADATA] = "metadata ops (stat, rename, mkdir, unlink, access, getdents, "
+			     "failed opens)",
+    [REEL_FIO_LO_SYNC_OTHER] = "sync_file_range, syncfs, msync and syncs of directories",
+    [REEL_FIO_LO_ZERO] = "failed or zero-byte reads, writes and syncs",
+    [REEL_FIO_LO_NO_PATH] = "reads/writes on fds whose file the trace does not name",
+    [REEL_FIO_LO_BAD_NAME] = "ops on paths with whitespace or over 256 bytes (fio cannot "
+			     "parse them)",
+    [REEL_FIO_LO_ASYNC] = "async requests other than read, write, fsync",
+    [REEL_FIO_LO_MMAP] = "mmaps (their I/O is page faults, not in the trace)",
+    [REEL_FIO_LO_SPACE] = "fallocate, truncate, ftruncate, fadvise64",
+    [REEL_FIO_LO_NO_IO] = "syncs of threads without reads or writes (fio rejects such logs)",
 };
 
 void reel_fio__print_left_out(const struct reel_fio_result *res, FILE *out)
 {
 	for (int i = 0; i < REEL_FIO_LO__COUNT; i++)
 		if (res->left_out[i])
-			fprintf(out, "ioreel: fio iolog left out %" PRIu64 " %s\n", res->left_out[i],
-				fio_lo_what[i]);
+			fprintf(out, "ioreel: fio iolog left out %" PRIu64 " %s\n",
+				res->left_out[i], fio_lo_what[i]);
 }
 
 /* fio's name of a path, or NULL when it cannot have one (left_out counted by caller). */
@@ -146,8 +146,8 @@ static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *
 }
 
 /* One read/write/sync/datasync line for path, with add/open first when needed. */
-static int fio_emit(struct fio_state *s, const struct reel_op *op, uint32_t path,
-		    const char *act, uint64_t off, uint64_t len)
+static int fio_emit(struct fio_state *s, const struct reel_op *op, uint32_t path, const char *act,
+		    uint64_t off, uint64_t len)
 {
 	struct fio_thread *t;
 	const char *name;
@@ -460,7 +460,7 @@ out:
 int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 		     struct reel_fio_result *res)
 {
-	struct fio_state s = { .r = r, .o = o, .res = res };
+	struct fio_state s = {.r = r, .o = o, .res = res};
 	uint64_t last_bad = UINT64_MAX, k, v;
 	struct reel_op op;
 	int err = 0;

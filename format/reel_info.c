@@ -185,8 +185,9 @@ static void info__print_json(struct reel_reader *r, struct info_state *s, uint64
 	uint64_t dur = s->ops ? s->last_end - s->first_start : 0;
 	int first = 1;
 
-	fprintf(out, "{\"duration_ns\":%" PRIu64 ",\"first_start_ns\":%" PRIu64
-		     ",\"last_end_ns\":%" PRIu64 ",\"ops\":%" PRIu64,
+	fprintf(out,
+		"{\"duration_ns\":%" PRIu64 ",\"first_start_ns\":%" PRIu64
+		",\"last_end_ns\":%" PRIu64 ",\"ops\":%" PRIu64,
 		dur, s->ops ? s->first_start : 0, s->last_end, s->ops);
 	fprintf(out, ",\"bytes_read\":%" PRIu64 ",\"bytes_written\":%" PRIu64, s->bytes_read,
 		s->bytes_written);
@@ -221,7 +222,8 @@ static void info__print_json(struct reel_reader *r, struct info_state *s, uint64
 	}
 	fprintf(out, "},\"damaged_regions\":%" PRIu64 ",\"damage\":[", s->damaged);
 	for (uint64_t i = 0; i < s->damaged && i < INFO_MAX_DAMAGE; i++) {
-		fprintf(out, "%s{\"offset\":%" PRIu64 ",\"error\":", i ? "," : "", s->damage_off[i]);
+		fprintf(out, "%s{\"offset\":%" PRIu64 ",\"error\":", i ? "," : "",
+			s->damage_off[i]);
 		cvt_json_str(out, reel_strerror(s->damage_err[i]));
 		putc('}', out);
 	}

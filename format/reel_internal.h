@@ -37,7 +37,7 @@
 enum reel_col {
 	REEL_COL_TYPE,
 	REEL_COL_THREAD,
-	REEL_COL_START,
+	REEL_COL_TIME,
 	REEL_COL_DURATION,
 	REEL_COL_FD_KIND,
 	REEL_COL_FD,
@@ -61,8 +61,53 @@ enum reel_col {
 #define REEL_ENC_VARINT 1
 #define REEL_ENC_PLANES 2
 
+/* Values per column the writer trial-compresses to choose an encoding. */
+#define REEL_ENC_SAMPLE 16384
+
+/* FORMAT.md, "Time mode" */
+#define REEL_TIME_START 0 /* the time column holds start deltas */
+#define REEL_TIME_END 1	  /* the time column holds end deltas */
+
 /* Offset prediction table size: fds below this predict their next offset (FORMAT.md). */
 #define REEL_PRED_FDS 65536
+
+/*
+ * Offset prediction state (FORMAT.md, "offset"): per thread, the fd of its last data op
+ * and where that op ended; per fd, where the last data op on it ended. Reset per chunk.
+ */
+struct reel_pred {
+	uint64_t *fd_next;
+	uint32_t *fd_gen; /* fd_next[fd] counts only when fd_gen[fd] == gen */
+	uint32_t fd_cap;  /* grown to the largest fd seen, up to REEL_PRED_FDS */
+	uint32_t gen;
+	int32_t *thr_fd;
+	uint64_t *thr_next;
+	size_t thr_cap;
+};
+
+int reel_pred__reset(struct reel_pred *p, size_t nthreads);
+/* Makes room for fds up to max_fd (callers reserve before get/set of larger fds). */
+int reel_pred__reserve(struct reel_pred *p, int32_t max_fd);
+void reel_pred__free(struct reel_pred *p);
+
+static inline uint64_t reel_pred__get(const struct reel_pred *p, uint32_t t, int32_t fd)
+{
+	if (fd < 0 || fd >= REEL_PRED_FDS)
+		return 0;
+	if (p->thr_fd[t] == fd)
+		return p->thr_next[t];
+	return p->fd_gen[fd] == p->gen ? p->fd_next[fd] : 0;
+}
+
+static inline void reel_pred__set(struct reel_pred *p, uint32_t t, int32_t fd, uint64_t next)
+{
+	if (fd < 0 || fd >= REEL_PRED_FDS)
+		return;
+	p->thr_fd[t] = fd;
+	p->thr_next[t] = next;
+	p->fd_next[fd] = next;
+	p->fd_gen[fd] = p->gen;
+}
 
 static inline void reel_put16(uint8_t *p, uint16_t v)
 {
@@ -175,8 +220,12 @@ struct reel_thread {
 
 struct reel_enc {
 	uint64_t *vals;	   /* one column's transformed values */
-	uint64_t *pred;	   /* REEL_PRED_FDS offset predictions */
+	struct reel_pred pred;
 	struct reel_buf cols; /* column data */
+	struct reel_buf trial;	 /* scratch for trial compressions */
+	size_t cuts[REEL_COL__COUNT * 8]; /* where each plane or varint stream starts in b */
+	size_t ncuts;
+	void *trial_cctx;	 /* ZSTD_CCtx */
 	struct reel_thread *threads;
 	uint32_t *thread_idx; /* per op */
 	size_t nthreads;
@@ -187,23 +236,26 @@ struct reel_enc {
 };
 
 /*
- * Appends the thread table, column descriptors and column data of ops[0..n) to b
- * (FORMAT.md, "Ops payload"; path definitions are the caller's).
+ * Appends the time mode, thread table, column descriptors and column data of ops[0..n)
+ * to b (FORMAT.md, "Ops payload"; path definitions are the caller's). Leaves in e->cuts
+ * the offsets in b where each plane or varint stream starts.
  */
 int reel_enc__ops(struct reel_enc *e, const struct reel_op *ops, size_t n, struct reel_buf *b);
 void reel_enc__free(struct reel_enc *e);
 
+#define REEL_DEC_BATCH 256
+
 struct reel_dec {
-	uint64_t *pred;
+	struct reel_pred pred;
+	uint64_t constv[REEL_COL__COUNT * REEL_DEC_BATCH]; /* expanded constant columns */
 	struct reel_thread *threads;
 	size_t threads_cap;
-	uint64_t *vals;
-	size_t vals_cap;
 };
 
 /*
- * Decodes n ops from c into ops. known_types: op types >= this are rejected (0: any
- * nonzero type is accepted). Returns 0 or -REEL_E_CORRUPT / -REEL_E_RESERVED / -ENOMEM.
+ * Decodes n ops from c into ops. known_types: op types >= this and unknown fd kinds are
+ * rejected (0: a newer minor version, any nonzero type and any fd kind is accepted).
+ * Returns 0 or -REEL_E_CORRUPT / -REEL_E_RESERVED / -ENOMEM.
  */
 int reel_dec__ops(struct reel_dec *d, struct reel_cur *c, struct reel_op *ops, size_t n,
 		  unsigned known_types);

@@ -97,15 +97,15 @@ struct st_state {
 	struct reel_strace_stats *st;
 	uint64_t first_ts;
 	int have_first;
-	long initial;		 /* pid of the lines without a pid column */
-	struct cvt_map parent;	 /* child tid -> parent tid << 1 | is_thread */
-	struct cvt_map seen;	 /* pid column values -> first line number */
-	struct cvt_map live;	 /* tids alive */
-	struct cvt_map pending;	 /* tid -> struct st_pending * */
-	struct cvt_map procs;	 /* tgid -> struct st_proc * */
-	struct cvt_map sizes;	 /* path id -> file size + 1 */
-	struct cvt_map dirs;	 /* hash of a path known to be a directory -> 1 */
-	struct st_aio *aio;	 /* in-flight iocbs, oldest first */
+	long initial;		/* pid of the lines without a pid column */
+	struct cvt_map parent;	/* child tid -> parent tid << 1 | is_thread */
+	struct cvt_map seen;	/* pid column values -> first line number */
+	struct cvt_map live;	/* tids alive */
+	struct cvt_map pending; /* tid -> struct st_pending * */
+	struct cvt_map procs;	/* tgid -> struct st_proc * */
+	struct cvt_map sizes;	/* path id -> file size + 1 */
+	struct cvt_map dirs;	/* hash of a path known to be a directory -> 1 */
+	struct st_aio *aio;	/* in-flight iocbs, oldest first */
 	int command_set;
 	/* the call being handled */
 	uint32_t tgid, tid;
@@ -224,9 +224,9 @@ static int st_pass1(struct st_state *s, FILE *in)
 			if (!st_is_clone(l.name))
 				continue;
 			text = st_pending_take(s, tid, l.text, &ts);
-		} else if (l.kind == STL_CALL && (!strncmp(l.text, "clone", 5) ||
-						   !strncmp(l.text, "fork(", 5) ||
-						   !strncmp(l.text, "vfork(", 6))) {
+		} else if (l.kind == STL_CALL &&
+			   (!strncmp(l.text, "clone", 5) || !strncmp(l.text, "fork(", 5) ||
+			    !strncmp(l.text, "vfork(", 6))) {
 			text = strdup(l.text);
 		} else {
 			continue;
@@ -380,9 +380,9 @@ static int st_path_id(struct st_state *s, const char *path, uint32_t *id)
 
 static int st_kind_of_path(const char *p, int hint)
 {
-	static const char *const blk[] = { "sd",   "hd",  "vd",	  "xvd", "nvme", "dm-",
-					   "mapper/", "loop", "md", "mmcblk", "nbd", "zram",
-					   "rbd",  "disk/", "pmem", NULL };
+	static const char *const blk[] = {"sd",	     "hd",    "vd",   "xvd",	"nvme", "dm-",
+					  "mapper/", "loop",  "md",   "mmcblk", "nbd",	"zram",
+					  "rbd",     "disk/", "pmem", NULL};
 
 	if (hint == 'c')
 		return REEL_FD_CHR;
@@ -489,8 +489,8 @@ static struct st_ofd *st_fd_arg(struct st_state *s, char *arg, int *fd, int *err
 		o->name = n;
 		*err = st_path_id(s, n, &o->path);
 		o->kind = o->kind == REEL_FD_DIR && st_kind_of_path(n, hint) == REEL_FD_REG
-				  ? REEL_FD_DIR
-				  : (uint8_t)st_kind_of_path(n, hint);
+			      ? REEL_FD_DIR
+			      : (uint8_t)st_kind_of_path(n, hint);
 	}
 	if (o && o->kind == REEL_FD_REG && st_is_dir(s, o->name))
 		o->kind = REEL_FD_DIR;
@@ -923,8 +923,8 @@ static int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di
 			return err;
 		if (o) {
 			op.path = o->path;
-			if (c->ret == 0 && strstr(st_arg(c, type == REEL_OP_STATX ? 4 : 2),
-						  "S_IFDIR"))
+			if (c->ret == 0 &&
+			    strstr(st_arg(c, type == REEL_OP_STATX ? 4 : 2), "S_IFDIR"))
 				o->kind = REEL_FD_DIR;
 		}
 		kind = st_ofd_kind(o);
@@ -998,16 +998,16 @@ static int st_do_dup(struct st_state *s, struct stl_call *c, int type)
 	if (type == REEL_OP_FCNTL_DUPFD) {
 		const char *name = st_arg(c, 1);
 		/* only these four matter to fds and positions; F_SETLK & co. are not ops */
-		int cmd = !strcmp(name, "F_DUPFD")	   ? 0
+		int cmd = !strcmp(name, "F_DUPFD")	     ? 0
 			  : !strcmp(name, "F_DUPFD_CLOEXEC") ? 1030
-			  : !strcmp(name, "F_SETFL")	   ? 4
-			  : !strcmp(name, "F_SETFD")	   ? 2
-							   : -1;
+			  : !strcmp(name, "F_SETFL")	     ? 4
+			  : !strcmp(name, "F_SETFD")	     ? 2
+							     : -1;
 
 		if (cmd == 4 /* F_SETFL */) {
 			if (o && c->ret >= 0)
-				o->append = !!(stl_flags_arg(st_arg(c, 2), stl_open_flags) &
-					       ST_O_APPEND);
+				o->append =
+				    !!(stl_flags_arg(st_arg(c, 2), stl_open_flags) & ST_O_APPEND);
 			return 0;
 		}
 		if (cmd == 2 /* F_SETFD */) {
@@ -1183,7 +1183,8 @@ static int st_do_io_submit(struct st_state *s, struct stl_call *c)
 			/* an annotation may hold ',': take everything up to the closing '>' */
 			if (fa && strchr(fa, '<') && !strchr(fa, '>')) {
 				free(fa);
-				fa = strndup(f, (size_t)(strchr(f, '>') ? strchr(f, '>') - f + 1 : 0));
+				fa = strndup(f,
+					     (size_t)(strchr(f, '>') ? strchr(f, '>') - f + 1 : 0));
 			}
 			if (fa)
 				o = st_fd_arg(s, fa, &fd, &err);
@@ -1348,27 +1349,30 @@ static int st_dispatch(struct st_state *s, struct stl_call *c)
 		int type;
 		int di, pi; /* path ops: dirfd and path argument indexes */
 	} pathops[] = {
-		{ "stat", REEL_OP_STAT, -1, 0 },	     { "lstat", REEL_OP_LSTAT, -1, 0 },
-		{ "newfstatat", REEL_OP_NEWFSTATAT, 0, 1 }, { "fstatat64", REEL_OP_NEWFSTATAT, 0, 1 },
-		{ "statx", REEL_OP_STATX, 0, 1 },	     { "access", REEL_OP_ACCESS, -1, 0 },
-		{ "faccessat", REEL_OP_FACCESSAT, 0, 1 },   { "faccessat2", REEL_OP_FACCESSAT, 0, 1 },
-		{ "unlink", REEL_OP_UNLINK, -1, 0 },	     { "unlinkat", REEL_OP_UNLINKAT, 0, 1 },
-		{ "mkdir", REEL_OP_MKDIR, -1, 0 },	     { "mkdirat", REEL_OP_MKDIRAT, 0, 1 },
-		{ "rmdir", REEL_OP_RMDIR, -1, 0 },	     { "truncate", REEL_OP_TRUNCATE, -1, 0 },
+	    {"stat", REEL_OP_STAT, -1, 0},
+	    {"lstat", REEL_OP_LSTAT, -1, 0},
+	    {"newfstatat", REEL_OP_NEWFSTATAT, 0, 1},
+	    {"fstatat64", REEL_OP_NEWFSTATAT, 0, 1},
+	    {"statx", REEL_OP_STATX, 0, 1},
+	    {"access", REEL_OP_ACCESS, -1, 0},
+	    {"faccessat", REEL_OP_FACCESSAT, 0, 1},
+	    {"faccessat2", REEL_OP_FACCESSAT, 0, 1},
+	    {"unlink", REEL_OP_UNLINK, -1, 0},
+	    {"unlinkat", REEL_OP_UNLINKAT, 0, 1},
+	    {"mkdir", REEL_OP_MKDIR, -1, 0},
+	    {"mkdirat", REEL_OP_MKDIRAT, 0, 1},
+	    {"rmdir", REEL_OP_RMDIR, -1, 0},
+	    {"truncate", REEL_OP_TRUNCATE, -1, 0},
 	};
 	static const struct {
 		const char *name;
 		int type;
 	} fdops[] = {
-		{ "fsync", REEL_OP_FSYNC },
-		{ "fdatasync", REEL_OP_FDATASYNC },
-		{ "syncfs", REEL_OP_SYNCFS },
-		{ "sync_file_range", REEL_OP_SYNC_FILE_RANGE },
-		{ "fallocate", REEL_OP_FALLOCATE },
-		{ "ftruncate", REEL_OP_FTRUNCATE },
-		{ "fadvise64", REEL_OP_FADVISE64 },
-		{ "getdents64", REEL_OP_GETDENTS64 },
-		{ "fstat", REEL_OP_FSTAT },
+	    {"fsync", REEL_OP_FSYNC},	      {"fdatasync", REEL_OP_FDATASYNC},
+	    {"syncfs", REEL_OP_SYNCFS},	      {"sync_file_range", REEL_OP_SYNC_FILE_RANGE},
+	    {"fallocate", REEL_OP_FALLOCATE}, {"ftruncate", REEL_OP_FTRUNCATE},
+	    {"fadvise64", REEL_OP_FADVISE64}, {"getdents64", REEL_OP_GETDENTS64},
+	    {"fstat", REEL_OP_FSTAT},
 	};
 	const char *n = c->name;
 	int type;
@@ -1390,10 +1394,9 @@ static int st_dispatch(struct st_state *s, struct stl_call *c)
 			return c->nargs >= 1 ? st_do_fdop(s, c, fdops[i].type) : -EINVAL;
 	for (size_t i = 0; i < sizeof(pathops) / sizeof(pathops[0]); i++)
 		if (!strcmp(n, pathops[i].name))
-			return c->nargs > pathops[i].pi
-				       ? st_do_pathop(s, c, pathops[i].type, pathops[i].di,
-						      pathops[i].pi)
-				       : -EINVAL;
+			return c->nargs > pathops[i].pi ? st_do_pathop(s, c, pathops[i].type,
+								       pathops[i].di, pathops[i].pi)
+							: -EINVAL;
 	if (!strcmp(n, "rename"))
 		return c->nargs >= 2 ? st_do_rename(s, c, REEL_OP_RENAME) : -EINVAL;
 	if (!strcmp(n, "renameat"))

@@ -114,8 +114,7 @@ void stl_parse_line(char *line, struct stl_line *l)
 		return;
 	}
 	n = strlen(p);
-	if (n >= sizeof(unfinished) - 1 &&
-	    !strcmp(p + n - (sizeof(unfinished) - 1), unfinished)) {
+	if (n >= sizeof(unfinished) - 1 && !strcmp(p + n - (sizeof(unfinished) - 1), unfinished)) {
 		p[n - (sizeof(unfinished) - 1)] = 0;
 		l->text = p;
 		l->kind = STL_UNFINISHED;
@@ -453,6 +452,8 @@ int stl_parse_call(char *text, struct stl_call *c)
 	return 0;
 }
 
+/* The tables read better as tables. */
+/* clang-format off */
 #define SYM(x, v) { #x, v }
 
 const struct stl_sym stl_open_flags[] = {
@@ -535,3 +536,4 @@ const struct stl_sym stl_iocb_cmds[] = {
 	SYM(IOCB_CMD_FDSYNC, 3), SYM(IOCB_CMD_POLL, 5), SYM(IOCB_CMD_NOOP, 6),
 	SYM(IOCB_CMD_PREADV, 7), SYM(IOCB_CMD_PWRITEV, 8), { NULL, 0 },
 };
+/* clang-format on */

@@ -11,21 +11,21 @@
 #include <stdint.h>
 
 enum stl_kind {
-	STL_BLANK = 0,	 /* empty, or strace's own messages ("strace: Process N attached") */
-	STL_CALL,	 /* a whole call: NAME(ARGS) = RET <DUR> */
-	STL_UNFINISHED,	 /* NAME(ARGS <unfinished ...> */
-	STL_RESUMED,	 /* <... NAME resumed>ARGS) = RET <DUR> */
-	STL_EXIT,	 /* +++ exited with N +++ / +++ killed by SIG +++ */
-	STL_SIGNAL,	 /* --- SIGCHLD {...} --- */
+	STL_BLANK = 0,	/* empty, or strace's own messages ("strace: Process N attached") */
+	STL_CALL,	/* a whole call: NAME(ARGS) = RET <DUR> */
+	STL_UNFINISHED, /* NAME(ARGS <unfinished ...> */
+	STL_RESUMED,	/* <... NAME resumed>ARGS) = RET <DUR> */
+	STL_EXIT,	/* +++ exited with N +++ / +++ killed by SIG +++ */
+	STL_SIGNAL,	/* --- SIGCHLD {...} --- */
 	STL_BAD,
 };
 
 struct stl_line {
 	enum stl_kind kind;
-	long pid;	 /* the pid column (a tid), or -1 when the line has none */
-	uint64_t ts_ns;	 /* -ttt timestamp, ns since the epoch */
-	char *text;	 /* call text (STL_CALL/UNFINISHED: from NAME; RESUMED: after '>') */
-	char name[32];	 /* STL_RESUMED: the call's name */
+	long pid;	/* the pid column (a tid), or -1 when the line has none */
+	uint64_t ts_ns; /* -ttt timestamp, ns since the epoch */
+	char *text;	/* call text (STL_CALL/UNFINISHED: from NAME; RESUMED: after '>') */
+	char name[32];	/* STL_RESUMED: the call's name */
 };
 
 /* Splits line in place (it is modified: the unfinished marker is cut off). */
@@ -70,7 +70,7 @@ uint64_t stl_flags_arg(const char *arg, const struct stl_sym *tab);
 const char *stl_field(const char *s, const char *key);
 
 extern const struct stl_sym stl_open_flags[], stl_at_flags[], stl_rwf_flags[], stl_seek[],
-	stl_sfr_flags[], stl_fadv[], stl_falloc[], stl_prot[], stl_map_flags[], stl_ms_flags[],
-	stl_rename_flags[], stl_access_modes[], stl_iocb_cmds[];
+    stl_sfr_flags[], stl_fadv[], stl_falloc[], stl_prot[], stl_map_flags[], stl_ms_flags[],
+    stl_rename_flags[], stl_access_modes[], stl_iocb_cmds[];
 
 #endif

@@ -11,10 +11,11 @@
 #include <unistd.h>
 
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "reel_internal.h"
 
-#define DEFAULT_OPS_PER_CHUNK 65536
+#define DEFAULT_OPS_PER_CHUNK 131072
 #define DEFAULT_ZSTD_LEVEL 3
 /* Pending path definitions beyond this end the chunk early, keeping payloads bounded. */
 #define MAX_PENDING_PATH_BYTES (16U << 20)
@@ -79,20 +80,52 @@ static int write_all(struct reel_writer *w, const void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * Compresses w->raw into one zstd frame, ending a zstd block at each of cuts[0..ncuts)
+ * so that every plane or varint stream gets entropy tables of its own.
+ */
+static size_t compress_payload(struct reel_writer *w, uint8_t *dst, size_t cap,
+			       const size_t *cuts, size_t ncuts)
+{
+	size_t r = ZSTD_CCtx_reset(w->zc, ZSTD_reset_session_only);
+	if (!ZSTD_isError(r))
+		r = ZSTD_CCtx_setPledgedSrcSize(w->zc, w->raw.len);
+	if (ZSTD_isError(r))
+		return r;
+	ZSTD_outBuffer out = { dst, cap, 0 };
+	size_t done = 0;
+	for (size_t k = 0; k <= ncuts; k++) {
+		size_t to = k < ncuts ? cuts[k] : w->raw.len;
+		if (to <= done && k < ncuts)
+			continue;
+		ZSTD_inBuffer in = { w->raw.data + done, to - done, 0 };
+		ZSTD_EndDirective mode = k < ncuts ? ZSTD_e_flush : ZSTD_e_end;
+		do {
+			r = ZSTD_compressStream2(w->zc, &out, &in, mode);
+			if (ZSTD_isError(r))
+				return r;
+		} while (r != 0 && out.pos < out.size);
+		if (r != 0)
+			return (size_t)-ZSTD_error_dstSize_tooSmall;
+		done = to;
+	}
+	return out.pos;
+}
+
 /* Compresses w->raw and appends one chunk (FORMAT.md, "Chunk envelope"). */
-static int write_chunk(struct reel_writer *w, unsigned type, uint32_t nops)
+static int write_chunk(struct reel_writer *w, unsigned type, uint32_t nops, const size_t *cuts,
+		       size_t ncuts)
 {
 	if (w->raw.err)
 		return w->raw.err;
 	if (w->raw.len > REEL_MAX_PAYLOAD)
 		return -E2BIG;
-	size_t bound = ZSTD_compressBound(w->raw.len);
+	size_t bound = ZSTD_compressBound(w->raw.len) + 3 * (ncuts + 1);
 	w->packed.len = 0;
 	if (reel_buf__reserve(&w->packed, REEL_ENVELOPE_LEN + bound))
 		return w->packed.err;
 	uint8_t *env = w->packed.data;
-	size_t csize = ZSTD_compress2(w->zc, env + REEL_ENVELOPE_LEN, bound, w->raw.data,
-				      w->raw.len);
+	size_t csize = compress_payload(w, env + REEL_ENVELOPE_LEN, bound, cuts, ncuts);
 	if (ZSTD_isError(csize))
 		return -ENOMEM;
 	memset(env, 0, REEL_ENVELOPE_LEN);
@@ -115,7 +148,7 @@ static int write_head(struct reel_writer *w)
 	w->raw.len = 0;
 	reel_buf__varint(&w->raw, 0); /* flags */
 	reel_meta__encode(&w->head_meta, &w->raw);
-	return write_chunk(w, REEL_CHUNK_META, 0);
+	return write_chunk(w, REEL_CHUNK_META, 0, NULL, 0);
 }
 
 static int flush_ops(struct reel_writer *w)
@@ -159,7 +192,7 @@ static int flush_ops(struct reel_writer *w)
 		w->index = ix;
 		w->index_cap = cap;
 	}
-	err = write_chunk(w, REEL_CHUNK_OPS, w->nops);
+	err = write_chunk(w, REEL_CHUNK_OPS, w->nops, w->enc.cuts, w->enc.ncuts);
 	if (err)
 		return err;
 	w->index[w->nindex++] = ent;
@@ -295,8 +328,8 @@ int reel_writer__add(struct reel_writer *w, const struct reel_op *op)
 {
 	if (w->err)
 		return w->err;
-	if (op->type == REEL_OP_NONE || op->type >= REEL_OP__COUNT || op->path > w->npaths ||
-	    op->path2 > w->npaths)
+	if (op->type == REEL_OP_NONE || op->type >= REEL_OP__COUNT || op->fd_kind > REEL_FD_OTHER ||
+	    op->path > w->npaths || op->path2 > w->npaths)
 		return -EINVAL;
 	w->frozen_head = true;
 	w->ops[w->nops++] = *op;
@@ -347,7 +380,7 @@ static int write_footer(struct reel_writer *w)
 		reel_buf__varint(&w->raw, e->last_end_ns - e->first_start_ns);
 		prev = e->offset;
 	}
-	int err = write_chunk(w, REEL_CHUNK_FOOTER, 0);
+	int err = write_chunk(w, REEL_CHUNK_FOOTER, 0, NULL, 0);
 	if (err)
 		return err;
 	uint8_t tr[REEL_TRAILER_LEN] = { 0 };

@@ -24,6 +24,8 @@ static const char *const dashes[] = { "", "6,3", "2,2", "8,3,2,3" };
 #define MR 30
 #define MT 14
 #define MB 44
+/* Below this many ops in every run, a distribution is a few dots: the table says it all. */
+#define MIN_PLOT_OPS 3
 
 struct axis {
 	double lo, hi; /* log10 of the x range, whole decades */
@@ -176,8 +178,10 @@ static void plot(FILE *out, const struct report *rep, const struct hist *const *
 		if (h->n > nmax)
 			nmax = h->n;
 	}
-	if (!nmax)
+	if (nmax < MIN_PLOT_OPS) {
+		fputs("<p class=\"note\">Too few ops to plot: see the table.</p>\n", out);
 		return;
+	}
 	a.lo = floor(log10(mn < 1 ? 1 : (double)mn));
 	a.hi = ceil(log10((double)(mx < 1 ? 1 : mx) * 1.0001));
 	if (a.hi <= a.lo)

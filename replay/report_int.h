@@ -149,6 +149,7 @@ struct report {
 /* report_collect.c */
 int report_run__collect(struct report_run *run, const char *path, int by_file);
 void report_run__free(struct report_run *run);
+const char *report_run__meta(const struct report_run *run, const char *key); /* or NULL */
 struct report_file *report_run__file(const struct report_run *run, const char *path);
 
 /* report_kind.c */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* report_text.c - the report as aligned text tables for a terminal. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reel.h"
@@ -107,9 +108,14 @@ static void runs(const struct report *rep, FILE *out)
 			fprintf(out, ", %llu async completions without submission",
 				(unsigned long long)r->unmatched);
 		fputc('\n', out);
-		if (r->is_replay)
-			fprintf(out, "     engine %s, timing %s\n", r->engine ? r->engine : "?",
+		if (r->is_replay) {
+			const char *speed = report_run__meta(r, REEL_META_REPLAY_SPEED);
+			fprintf(out, "     engine %s, timing %s", r->engine ? r->engine : "?",
 				r->timing ? r->timing : "?");
+			if (speed && strtod(speed, NULL) != 1.0)
+				fprintf(out, ", speed %s", speed);
+			fputc('\n', out);
+		}
 		if (r->lateness.n)
 			fprintf(out,
 				"     lateness (start - schedule): p50 %s, p99 %s, max %s; %.2f%% of ops "

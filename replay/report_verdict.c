@@ -80,16 +80,14 @@ void report__cmp(const struct hist *ho, const struct hist *hr, struct report_cmp
 	}
 	int faster50 = c->ratio_p50 <= 1 / RATIO_CHANGE, slower50 = c->ratio_p50 >= RATIO_CHANGE;
 	int faster99 = c->ratio_p99 <= 1 / RATIO_CHANGE, slower99 = c->ratio_p99 >= RATIO_CHANGE;
-	/* The median leads. A tail that moved decides alone only when the median did not lean
-	 * the other way; when they pull apart, say both. */
+	/* Both beyond the ratio, in opposite directions: say both. Else whichever moved
+	 * decides (the verdict line shows the other one beside it). */
 	if ((faster50 && slower99) || (slower50 && faster99))
 		c->change = REPORT_MIXED;
-	else if (faster50 || (faster99 && c->ratio_p50 <= 1))
+	else if (faster50 || faster99)
 		c->change = REPORT_FASTER;
-	else if (slower50 || (slower99 && c->ratio_p50 >= 1))
+	else if (slower50 || slower99)
 		c->change = REPORT_SLOWER;
-	else if (faster99 || slower99)
-		c->change = REPORT_MIXED;
 	else
 		c->change = REPORT_SAME;
 }
@@ -173,8 +171,9 @@ static int order_files(struct report *rep)
 
 	/* --by file rows: each file's op types by their time there. */
 	for (size_t i = 0; i < o->nfiles; i++)
-		qsort(o->files[i]->kinds, o->files[i]->nkinds, sizeof(struct report_fkind),
-		      cmp_fkind_total);
+		if (o->files[i]->nkinds > 1)
+			qsort(o->files[i]->kinds, o->files[i]->nkinds,
+			      sizeof(struct report_fkind), cmp_fkind_total);
 	size_t *idx = malloc((o->nfiles ? o->nfiles : 1) * sizeof(*idx));
 	if (!idx)
 		return -ENOMEM;
@@ -229,19 +228,16 @@ static void judge_errors(struct report *rep, size_t ri)
 	const struct report_run *run = &rep->runs[ri], *o = orig(rep);
 	double extra = 0;
 
-	/* Per op type, failures beyond the original's rate for that type: ops the replay
-	 * skipped, or types only one side has, do not count as new failures. */
-	for (int k = 0; k < REPORT_KINDS; k++) {
-		const struct report_kind *rk = &run->kinds[k], *ok = &o->kinds[k];
-		double expect = ok->lat.n ? (double)ok->errors * (double)rk->lat.n / (double)ok->lat.n
-					  : 0;
-		if ((double)rk->errors > expect)
-			extra += (double)rk->errors - expect;
-	}
+	/* Per op type, failures beyond the original's count of them. Not scaled by the ops
+	 * issued: a replay that leaves out ops (non-files, /proc) keeps the failing ones more
+	 * often than the others, and no type should fail more often than it did. */
+	for (int k = 0; k < REPORT_KINDS; k++)
+		if (run->kinds[k].errors > o->kinds[k].errors)
+			extra += (double)(run->kinds[k].errors - o->kinds[k].errors);
 	double limit = ERROR_EXTRA_SHARE * (double)run->ops_used;
 	if (extra >= 1 && extra > limit)
 		say(rep, REPORT_V_ERRORS, (int)ri, -1, 0,
-		    "replay on %s: %.0f more failed ops than the original's error rate explains "
+		    "replay on %s: %.0f more failed ops than in the original "
 		    "(%llu of %llu failed; original: %llu of %llu): failed ops cost what failing "
 		    "costs, not what the work costs",
 		    run->label, extra, (unsigned long long)run->errors,
@@ -409,6 +405,36 @@ static void judge_original(struct report *rep)
 	    report_fmt__dur(o->io_ns, a, sizeof(a)), parts);
 }
 
+const char *report_run__meta(const struct report_run *run, const char *key)
+{
+	for (size_t i = 0; i < run->nmeta; i++)
+		if (!strcmp(run->meta[2 * i], key))
+			return run->meta[2 * i + 1];
+	return NULL;
+}
+
+/* What makes a run's numbers less than whole: said before any comparison. */
+static void judge_fidelity(struct report *rep, size_t ri)
+{
+	const struct report_run *run = &rep->runs[ri];
+	const char *v;
+
+	if (!ri && (v = report_run__meta(run, REEL_META_LOST_EVENTS)) && strtoull(v, NULL, 10))
+		say(rep, REPORT_V_NOTE, 0, -1, 0,
+		    "the capture lost %s events (ring buffer full): the original's distributions "
+		    "miss those ops",
+		    v);
+	if (run->damaged)
+		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
+		    "%s: %llu damaged chunks skipped while reading %s", ri ? run->label : "original",
+		    (unsigned long long)run->damaged, run->path);
+	if (ri && (v = report_run__meta(run, "replay.direct_dropped")) && strtoull(v, NULL, 10))
+		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
+		    "replay on %s dropped O_DIRECT on %s opens (the target rejects it): their reads "
+		    "and writes went through the page cache",
+		    run->label, v);
+}
+
 int report__analyze(struct report *rep)
 {
 	int err;
@@ -417,8 +443,11 @@ int report__analyze(struct report *rep)
 	if ((err = order_files(rep)))
 		return err;
 	judge_original(rep);
-	for (size_t r = 1; r < rep->nruns; r++)
+	judge_fidelity(rep, 0);
+	for (size_t r = 1; r < rep->nruns; r++) {
+		judge_fidelity(rep, r);
 		judge_replay(rep, r);
+	}
 	if (rep->nruns == 1)
 		say(rep, REPORT_V_NOTE, -1, -1, 0, "no replay results given: nothing to compare");
 	return 0;

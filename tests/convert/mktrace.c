@@ -11,8 +11,8 @@
 
 #include "reel.h"
 
-static struct reel_op mk(int type, uint32_t pid, uint32_t tid, int fd, uint32_t path,
-			 uint64_t off, uint64_t len, int64_t ret, uint64_t start, uint64_t end)
+static struct reel_op mk(int type, uint32_t pid, uint32_t tid, int fd, uint32_t path, uint64_t off,
+			 uint64_t len, int64_t ret, uint64_t start, uint64_t end)
 {
 	struct reel_op op;
 
@@ -32,18 +32,18 @@ static struct reel_op mk(int type, uint32_t pid, uint32_t tid, int fd, uint32_t 
 	return op;
 }
 
-#define CHECK(x)                                                                               \
-	do {                                                                                   \
-		int e_ = (x);                                                                  \
-		if (e_) {                                                                      \
-			fprintf(stderr, "mktrace: %s: %s\n", #x, reel_strerror(e_));           \
-			exit(1);                                                               \
-		}                                                                              \
+#define CHECK(x)                                                                                   \
+	do {                                                                                       \
+		int e_ = (x);                                                                      \
+		if (e_) {                                                                          \
+			fprintf(stderr, "mktrace: %s: %s\n", #x, reel_strerror(e_));               \
+			exit(1);                                                                   \
+		}                                                                                  \
 	} while (0)
 
 int main(int argc, char **argv)
 {
-	struct reel_writer_opts opts = { .ops_per_chunk = 16 };
+	struct reel_writer_opts opts = {.ops_per_chunk = 16};
 	struct reel_writer *w;
 	struct reel_op op;
 	uint32_t db, weird, a, b;

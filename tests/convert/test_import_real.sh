@@ -161,5 +161,29 @@ if any(o["path"] != d + "/aio.dat" for o in ops if o["op"].startswith("aio_")):
 sys.exit(fail)
 PY
 	[ $? = 0 ] || exit 1
+	# threads: fio --thread runs its jobs as pthreads (clone3 with CLONE_THREAD)
+	strace -f -ttt -T -y -o "$dir/thr.strace" fio --name=thr --thread --numjobs=3 \
+		--filename="$dir/thr.dat" --size=64k --bs=4k --rw=randread --ioengine=psync \
+		--output=/dev/null || { echo "FAIL: strace fio --thread"; exit 1; }
+	"$IOREEL" import strace "$dir/thr.strace" -o "$dir/thr.reel" 2> /dev/null || { echo "FAIL: import"; exit 1; }
+	"$IOREEL" dump --format jsonl "$dir/thr.reel" > "$dir/thr.jsonl" || { echo "FAIL: dump"; exit 1; }
+	python3 "$SRC/count_strace.py" "$dir/thr.strace" "$dir/" > "$dir/thr.truth" || exit 1
+	python3 - "$dir" <<'PY' || exit 1
+import collections, json, sys
+d = sys.argv[1]
+f = d + "/thr.dat"
+truth = json.load(open(d + "/thr.truth"))["counts"]
+ops = [json.loads(l) for l in open(d + "/thr.jsonl")]
+reads = [o for o in ops if o["op"] == "pread64" and o["path"] == f]
+pids = {o["pid"] for o in reads}
+tids = collections.Counter(o["tid"] for o in reads)
+fail = 0
+if len(reads) != truth.get("pread64 " + f) or len(reads) < 48:
+    print("FAIL: %d pread64 ops, the log has %s" % (len(reads), truth.get("pread64 " + f))); fail = 1
+if len(pids) != 1 or len(tids) != 3 or pids & set(tids):
+    print("FAIL: 3 threads of one process expected: pids %s tids %s" % (pids, dict(tids))); fail = 1
+sys.exit(fail)
+PY
+	[ $? = 0 ] || exit 1
 fi
 echo PASS

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* report_fmt_test.c - durations and ratios print alike across units, with carries right. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report_int.h"
@@ -41,6 +42,30 @@ int main(void)
 			       ratios[i].want);
 			fail = 1;
 		}
+	}
+	/* JSON strings: escapes, and bytes that are not UTF-8 as \u00XX, so the document
+	 * stays valid whatever the path's bytes. */
+	static const struct {
+		const char *in, *want;
+	} js[] = {
+		{ "a\"b\\c\n", "\"a\\\"b\\\\c\\n\"" },
+		{ "caf\xc3\xa9", "\"caf\xc3\xa9\"" },
+		{ "x\xffy", "\"x\\u00ffy\"" },
+		{ "\xe0\x80\x80", "\"\\u00e0\\u0080\\u0080\"" }, /* overlong */
+		{ "\xed\xa0\x80", "\"\\u00ed\\u00a0\\u0080\"" }, /* surrogate */
+		{ "\xc3", "\"\\u00c3\"" },				  /* cut short */
+	};
+	for (size_t i = 0; i < sizeof(js) / sizeof(js[0]); i++) {
+		char *got = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&got, &len);
+		report_fmt__json_str(f, js[i].in);
+		fclose(f);
+		if (strcmp(got, js[i].want)) {
+			printf("FAIL: json string %zu -> %s, want %s\n", i, got, js[i].want);
+			fail = 1;
+		}
+		free(got);
 	}
 	return fail;
 }

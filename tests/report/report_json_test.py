@@ -140,6 +140,14 @@ def run_checks(doc, truth, names):
     check(len(behind) == 1 and behind[0]["run"] == 3 and "fell behind" in behind[0]["text"],
           "one fell-behind line, for the late replay")
     check(any(t == "dominant" for t, _, _ in tags), "what dominates the original's time")
+    errs = [v for v in verdict if v["tag"] == "errors"]
+    check(len(errs) == 1 and errs[0]["run"] == 1 and "30 more failed ops" in errs[0]["text"],
+          "new failures said for the fast replay only: %r" % [v["text"] for v in errs])
+    check(runs[1]["ops_by_type"]["pread64"]["errors"] == 30, "errors counted per op type")
+    notes = [v["text"] for v in verdict if v["tag"] == "note"]
+    check(any("lost 3 events" in n for n in notes), "lost events said: %r" % notes)
+    check(any("dropped O_DIRECT on 2 opens" in n and "/dev/shm/t" in n for n in notes),
+          "O_DIRECT dropped said: %r" % notes)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,7 @@
 
 #include "ioworkload.h"
 
-struct wl_opts wl_opt = {.threads = 3, .rounds = 2, .inherit_fd = -1};
+struct wl_opts wl_opt = { .threads = 3, .rounds = 2, .inherit_fd = -1 };
 
 static void usage(FILE *f)
 {
@@ -46,6 +47,9 @@ static void usage(FILE *f)
 	    "  --shm-dir D      where the O_DIRECT attempts go (default DIR; tmpfs may refuse)\n"
 	    "  --verify         check the kept file positions against /proc/self/fdinfo\n"
 	    "                   (adds ops of its own: not for recordings)\n"
+	    "  --wait-attach    after opening shared.dat, print \"ready PID\" and wait for\n"
+	    "                   SIGUSR1 (attach \"ioreel record -p PID\" meanwhile); ops\n"
+	    "                   before it are logged with \"before_capture\":1\n"
 	    "  --bench-preads   4 KiB preads of F (page cache) for S seconds, at full speed or\n"
 	    "                   at --rate; prints ops/s and, at a rate, pread latency p50/p99\n"
 	    "\n"
@@ -150,6 +154,19 @@ static int parent_main(const char *self)
 	wl__write(fd, &o, wl_pat, sizeof(wl_pat));
 	wl__lseek(fd, &o, 4096, SEEK_SET);
 	wl_log__flush();
+	if (wl_opt.wait_attach) {
+		/* the capture attaches now: shared.dat is an fd it has to find in /proc */
+		sigset_t set;
+		int sig;
+
+		sigemptyset(&set);
+		sigaddset(&set, SIGUSR1);
+		printf("ready %d\n", getpid());
+		fflush(stdout);
+		if (sigwait(&set, &sig))
+			wl__die("sigwait failed");
+		wl_opt.before_capture = false;
+	}
 
 	pid = fork();
 	if (pid < 0)
@@ -211,13 +228,21 @@ static int parent_main(const char *self)
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
-	    {"dir", required_argument, NULL, 'd'},     {"log", required_argument, NULL, 'l'},
-	    {"threads", required_argument, NULL, 't'}, {"rounds", required_argument, NULL, 'r'},
-	    {"aio-dir", required_argument, NULL, 'a'}, {"shm-dir", required_argument, NULL, 's'},
-	    {"verify", no_argument, NULL, 'v'},	       {"proc-child", required_argument, NULL, 'P'},
-	    {"bench-preads", no_argument, NULL, 'B'},  {"file", required_argument, NULL, 'f'},
-	    {"seconds", required_argument, NULL, 'S'}, {"rate", required_argument, NULL, 'R'},
-	    {"help", no_argument, NULL, 'h'},	       {},
+		{ "dir", required_argument, NULL, 'd' },
+		{ "log", required_argument, NULL, 'l' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "aio-dir", required_argument, NULL, 'a' },
+		{ "shm-dir", required_argument, NULL, 's' },
+		{ "verify", no_argument, NULL, 'v' },
+		{ "wait-attach", no_argument, NULL, 'W' },
+		{ "proc-child", required_argument, NULL, 'P' },
+		{ "bench-preads", no_argument, NULL, 'B' },
+		{ "file", required_argument, NULL, 'f' },
+		{ "seconds", required_argument, NULL, 'S' },
+		{ "rate", required_argument, NULL, 'R' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
 	};
 	const char *bench_file = NULL;
 	double seconds = 3, rate = 0;
@@ -247,6 +272,9 @@ int main(int argc, char **argv)
 			break;
 		case 'v':
 			wl_opt.verify = true;
+			break;
+		case 'W':
+			wl_opt.wait_attach = true;
 			break;
 		case 'P':
 			/* --proc-child FD POS SEQ: internal, set by the first process's exec */
@@ -302,6 +330,14 @@ int main(int argc, char **argv)
 		wl__die("chdir %s: %s", wl_opt.root, strerror(errno));
 	if (wl_opt.proc == 1)
 		return child_main();
+	if (wl_opt.wait_attach) {
+		sigset_t set;
+
+		sigemptyset(&set);
+		sigaddset(&set, SIGUSR1);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		wl_opt.before_capture = true;
+	}
 	if (!realpath("/proc/self/exe", self))
 		wl__die("realpath /proc/self/exe: %s", strerror(errno));
 	return parent_main(self);

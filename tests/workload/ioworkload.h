@@ -47,6 +47,8 @@ struct wl_opts {
 	const char *dir, *log, *aio_dir, *shm_dir;
 	int threads, rounds;
 	bool verify;
+	bool wait_attach;     /* pause (SIGUSR1) after the first ops, for "record -p" */
+	bool before_capture;  /* ops logged now happened before the capture attached */
 	int proc;	     /* 0 = first process, 1 = the exec'd child */
 	int inherit_fd;	     /* exec'd child: fd inherited from the parent, or -1 */
 	int64_t inherit_pos; /* its position at exec */

@@ -174,7 +174,7 @@ def synthesize(log, logpath):
     ops.sort(key=lambda o: o["start_ns"])
     # a writer keeps issue order per tid; completions come when reaped
     ops.sort(key=lambda o: o["end_ns"] if o["op"] in cr.COMPLETES else o["start_ns"])
-    return ops
+    return ops, start
 
 
 def workload_cases(workload):
@@ -186,8 +186,8 @@ def workload_cases(workload):
         subprocess.run([workload, "--dir", scratch, "--log", logpath, "--threads", "2"],
                        check=True)
         log = cr.read_jsonl(logpath, "log")
-        ops = synthesize(log, logpath)
-        meta = {"lost_events": "0"}
+        ops, mono = synthesize(log, logpath)
+        meta = {"lost_events": "0", "start_mono_ns": str(mono)}
         roots = [scratch]
 
         def v(o):
@@ -202,6 +202,11 @@ def workload_cases(workload):
         bad[find(bad, op="preadv2")]["offset"] += 1
         expect("full workload: one wrong offset fails, once", v(bad), False, {"field": 1},
                "offset")
+        bad = copy.deepcopy(ops)
+        i = find(bad, op="fsync")
+        bad[i]["end_ns"] += 50000000
+        expect("full workload: a time outside the call fails", v(bad), False, None,
+               "outside the call")
         bad = [o for o in ops if o["op"] != "aio_complete"]
         ok, kinds, text = v(bad)
         expect("full workload: lost aio completions fail", (ok, kinds, text), False, None,

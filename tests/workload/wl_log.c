@@ -173,6 +173,8 @@ void wl__emit(const struct wl_rec *r)
 		put_str("alt_op", r->alt_op);
 	if (r->note)
 		put_str("note", r->note);
+	if (wl_opt.before_capture)
+		putf(",\"before_capture\":1");
 	if (r->info)
 		putf(",\"info\":1");
 	put("}\n", 2);
