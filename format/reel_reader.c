@@ -509,8 +509,8 @@ static int reader_start(struct reel_reader *r, uint64_t size)
 {
 	const uint8_t *h;
 	ssize_t n = src_get(r, 0, REEL_HEADER_LEN, &h);
-	if (n < 0)
-		return n;
+	if (n <= 0)
+		return n ? n : -REEL_E_TRUNCATED;
 	size_t cmp = n < REEL_FILE_MAGIC_LEN ? n : REEL_FILE_MAGIC_LEN;
 	if (memcmp(h, REEL_FILE_MAGIC, cmp) != 0)
 		return -REEL_E_MAGIC;

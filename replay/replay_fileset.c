@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <linux/aio_abi.h>
 #include <linux/io_uring.h>
 
@@ -43,6 +44,7 @@ struct pinfo {
 	uint8_t kind; /* 0 unknown, REPLAY_F_FILE, REPLAY_F_DIR */
 	uint8_t app_owned; /* truncated or written: later reads say nothing about the old size */
 	uint8_t written;
+	uint8_t exec; /* access(X_OK) succeeded: prepared executable */
 	uint64_t size;
 	uint64_t written_hwm;
 };
@@ -170,7 +172,7 @@ static int async_is_write(const struct reel_op *op)
 
 static void scan__op(struct scan *s, const struct reel_op *op)
 {
-	struct pinfo *pi = pinfo(s, op->path), *p2;
+	struct pinfo *p2, *pi = pinfo(s, op->path);
 	int append, ret = op->ret < 0 ? (int)op->ret : 0, kind;
 	uint32_t id;
 
@@ -223,6 +225,8 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 	case REEL_OP_ACCESS:
 	case REEL_OP_FACCESSAT:
 		decide(pi, ret, 0);
+		if (pi && op->ret == 0 && (op->mode & X_OK))
+			pi->exec = 1;
 		break;
 	case REEL_OP_UNLINK:
 	case REEL_OP_UNLINKAT:
@@ -316,7 +320,7 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 }
 
 static int fs__add(struct replay_fileset *fs, const struct replay_mapper *m, const char *path,
-		   int kind, uint64_t size)
+		   int kind, uint64_t size, int exec)
 {
 	char rel[PATH_MAX];
 	int root, r;
@@ -345,6 +349,7 @@ static int fs__add(struct replay_fileset *fs, const struct replay_mapper *m, con
 	fs->e[fs->n].root = root;
 	fs->e[fs->n].kind = kind;
 	fs->e[fs->n].size = size;
+	fs->e[fs->n].exec = exec;
 	fs->n++;
 	return 0;
 }
@@ -368,7 +373,9 @@ static int collect_dirs(struct scan *s, struct reel_reader *r, struct replay_str
 		const char *p = reel_reader__path(r, id);
 		char *slash;
 
-		if (!p || !s->p[id].state || replay_path__is_nonfile(p) || strlen(p) >= sizeof(buf))
+		/* an absent path's parent may have been absent too: not prepared for it */
+		if (!p || !s->p[id].state || s->p[id].state == P_ABSENT ||
+		    replay_path__is_nonfile(p) || strlen(p) >= sizeof(buf))
 			continue;
 		strcpy(buf, p);
 		while ((slash = strrchr(buf, '/')) && slash != buf) {
@@ -446,7 +453,7 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 			err = -EPERM;
 			break;
 		}
-		err = fs__add(fs, m, dirs.str[i], REPLAY_F_DIR, 0);
+		err = fs__add(fs, m, dirs.str[i], REPLAY_F_DIR, 0, 0);
 	}
 	for (uint32_t id = 1; id < s.np && !err; id++) {
 		const char *p = reel_reader__path(r, id);
@@ -462,7 +469,7 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 		if (pi->state != P_EXISTED || replay_strset__has(&dirs, p))
 			continue;
 		err = fs__add(fs, m, p, pi->kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE,
-			      pi->kind == REPLAY_F_DIR ? 0 : pi->size);
+			      pi->kind == REPLAY_F_DIR ? 0 : pi->size, pi->exec);
 	}
 	if (!err && fs->n)
 		qsort(fs->e, fs->n, sizeof(*fs->e), fentry__cmp);

@@ -53,6 +53,15 @@ struct rpid {
 
 struct rworker;
 
+/* Results of one worker, handed to the writer thread whole (issue order kept). */
+struct rbatch {
+	struct rbatch *next;
+	unsigned n;
+	struct reel_op ops[RUN_BATCH];
+};
+
+#define RUN_MAX_PENDING_BATCHES 256 /* then workers wait for the writer: bounded memory */
+
 /* One async request of --engine io_uring|libaio for a sync op, in issue order. */
 struct rinflight {
 	struct replay_io io;
@@ -89,8 +98,7 @@ struct rworker {
 	size_t bufsz;
 	uint64_t prev_orig_end, prev_end;
 	int have_prev;
-	struct reel_op out[RUN_BATCH];
-	unsigned nout;
+	struct rbatch *out; /* results not yet handed to the writer thread */
 	struct replay_pctl lateness;
 	struct replay_pctl *lat[REEL_OP__COUNT];
 	uint64_t last_end;
@@ -106,9 +114,15 @@ struct run {
 	const struct replay_mapper *m;
 	const struct replay_fileset *fs;
 	struct reel_writer *w;
-	pthread_mutex_t wlock;
+	pthread_mutex_t wlock; /* the reel_writer: the writer thread and path interning */
 	uint64_t t0;
 	int werr;
+	/* batches waiting for the writer thread; compression never runs in a worker */
+	pthread_mutex_t blk;
+	pthread_cond_t bcond, bspace;
+	struct rbatch *bhead, *btail, *bfree;
+	unsigned npending;
+	int bstop;
 
 	struct rworker *workers[RUN_MAX_WORKERS];
 	_Atomic uint32_t nworkers;
@@ -119,6 +133,7 @@ struct run {
 	struct replay_summary *sum;
 	unsigned notices[REPLAY_FAIL__COUNT + 1];
 	_Atomic uint64_t fail[REPLAY_FAIL__COUNT];
+	_Atomic uint64_t noop_closes;
 	_Atomic uint64_t direct_dropped, direct_failed, ops_issued, failures;
 	_Atomic int64_t last_lateness;
 	_Atomic int stop;
