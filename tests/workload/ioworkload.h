@@ -27,7 +27,7 @@ enum {
 };
 
 struct wl_rec {
-	const char *op; /* the syscall name the kernel saw */
+	const char *op; /* reel_op__name(): the syscall the kernel saw; async ops per request */
 	const char *path, *path2;
 	int fd, fd2;
 	int64_t off, len, ret;

@@ -22,7 +22,6 @@
 #include "ioworkload.h"
 
 char wl_pat[65536] __attribute__((aligned(4096)));
-#define pat wl_pat
 
 static void verify_pos(int fd, const struct ofd *o, const char *what)
 {
@@ -280,7 +279,7 @@ static int hi_fd(const struct worker *w, int i)
 static void round_data(struct worker *w, int dirfd, int round)
 {
 	char rel[64], abs[PATH_MAX], buf[16384];
-	struct iovec wv[2] = {{pat, 1000}, {pat + 1000, 3096}};
+	struct iovec wv[2] = {{wl_pat, 1000}, {wl_pat + 1000, 3096}};
 	struct iovec rv[2] = {{buf, 512}, {buf + 512, 1536}};
 	struct ofd o;
 	int fd, d1, d2, d3, d4;
@@ -293,8 +292,8 @@ static void round_data(struct worker *w, int dirfd, int round)
 	if (fd < 0)
 		wl__die("openat %s: %s", abs, strerror(-fd));
 
-	wl__write(fd, &o, pat, 8192);
-	do_pwrite(fd, &o, pat, 4096, 16384);
+	wl__write(fd, &o, wl_pat, 8192);
+	do_pwrite(fd, &o, wl_pat, 4096, 16384);
 	do_writev(fd, &o, wv, 2);
 	do_pwritev(fd, &o, wv, 2, 20480);
 	do_pwritev2(fd, &o, wv, 2, 24576, 0);
@@ -367,7 +366,7 @@ static void round_data(struct worker *w, int dirfd, int round)
 		wl__die("dup: %d %d %d %d", d1, d2, d3, d4);
 	wl__read(d1, &o, buf, 1000);
 	wl__read(d2, &o, buf, 1000);
-	wl__write(d3, &o, pat, 1000);
+	wl__write(d3, &o, wl_pat, 1000);
 	wl__read(d4, &o, buf, 1000);
 	wl__pread(d2, &o, buf, 512, 4096);
 	wl__close(d1, &o);
@@ -466,7 +465,7 @@ static void round_files(struct worker *w, int dirfd, int round)
 	wl__join(abs, wl_opt.root, rel);
 	fd = wl__open(&o, "creat", SYS_creat, AT_FDCWD, rel, abs, 0, 0600);
 	if (fd >= 0) {
-		wl__write(fd, &o, pat, 100);
+		wl__write(fd, &o, wl_pat, 100);
 		wl__close(fd, &o);
 	}
 
@@ -476,10 +475,10 @@ static void round_files(struct worker *w, int dirfd, int round)
 		      O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
 	if (fd < 0)
 		wl__die("open %s: %s", abs, strerror(-fd));
-	wl__write(fd, &o, pat, 300);
-	wl__write(fd, &o, pat, 200);
+	wl__write(fd, &o, wl_pat, 300);
+	wl__write(fd, &o, wl_pat, 200);
 	wl__lseek(fd, &o, 0, SEEK_SET);
-	wl__write(fd, &o, pat, 100); /* lands at 500, not at 0 */
+	wl__write(fd, &o, wl_pat, 100); /* lands at 500, not at 0 */
 	wl__close(fd, &o);
 
 	snprintf(a, sizeof(a), "final%d", round);
@@ -553,7 +552,7 @@ static void round_files(struct worker *w, int dirfd, int round)
 
 			if (!dbuf)
 				wl__die("out of memory");
-			do_pwrite(fd, &o, pat, 4096, 0);
+			do_pwrite(fd, &o, wl_pat, 4096, 0);
 			wl__pread(fd, &o, dbuf, 4096, 0);
 			wl__pread(fd, &o, dbuf, 100, 0);
 			wl__close(fd, &o);
