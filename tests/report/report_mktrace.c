@@ -25,7 +25,7 @@
 #include "test_rand.h"
 
 enum { K_READ, K_WRITE, K_FSYNC, K_URING, K_N };
-static const char *const kname[K_N] = { "pread64", "pwrite64", "fsync", "uring_read" };
+static const char *const kname[K_N] = {"pread64", "pwrite64", "fsync", "uring_read"};
 
 struct run_spec {
 	const char *name;
@@ -96,12 +96,13 @@ static int write_run(const char *dir, const struct run_spec *rs, long iters, FIL
 {
 	char path[4096], wal[512], table[512];
 	struct reel_writer *w;
-	struct sample lat[K_N] = { 0 }, late = { 0 };
+	struct sample lat[K_N] = {0}, late = {0};
 	int err;
 
 	snprintf(path, sizeof(path), "%s/%s.reel", dir, rs->name);
 	if ((err = reel_writer__open(path, NULL, &w))) {
-		fprintf(stderr, "report_mktrace: failed to open %s: %s\n", path, reel_strerror(err));
+		fprintf(stderr, "report_mktrace: failed to open %s: %s\n", path,
+			reel_strerror(err));
 		return 1;
 	}
 	if (rs->target) {
@@ -127,11 +128,11 @@ static int write_run(const char *dir, const struct run_spec *rs, long iters, FIL
 	for (uint32_t tid = 100; tid < 102; tid++) {
 		/* Threads run one after the other in the file; each in issue order. */
 		uint64_t clock = 1000000 + tid;
-		struct reel_op op = { .pid = 100, .tid = tid, .fd = -1, .fd2 = -1,
-				      .fd_kind = REEL_FD_REG };
+		struct reel_op op = {
+		    .pid = 100, .tid = tid, .fd = -1, .fd2 = -1, .fd_kind = REEL_FD_REG};
 		int wal_fd = 10 + (int)tid - 100, table_fd = 20 + (int)tid - 100;
-		const int fds[2] = { wal_fd, table_fd };
-		const uint32_t ids[2] = { wal_id, table_id };
+		const int fds[2] = {wal_fd, table_fd};
+		const uint32_t ids[2] = {wal_id, table_id};
 
 		for (int f = 0; f < 2; f++) { /* open both files */
 			op.type = REEL_OP_OPENAT;
@@ -159,13 +160,15 @@ static int write_run(const char *dir, const struct run_spec *rs, long iters, FIL
 				}
 				uint64_t sched = clock, start = clock;
 				if (rs->target) {
-					uint64_t lt = (uint64_t)test_rand_lognormal(rs->late_mu, 0.5);
+					uint64_t lt =
+					    (uint64_t)test_rand_lognormal(rs->late_mu, 0.5);
 					start = sched + lt;
 					push(&late, lt);
 				}
 				memset(&op, 0, sizeof(op));
-				op.type = k == K_READ ? REEL_OP_PREAD64
-					  : k == K_WRITE ? REEL_OP_PWRITE64 : REEL_OP_FSYNC;
+				op.type = k == K_READ	 ? REEL_OP_PREAD64
+					  : k == K_WRITE ? REEL_OP_PWRITE64
+							 : REEL_OP_FSYNC;
 				op.fd_kind = REEL_FD_REG;
 				op.pid = 100;
 				op.tid = tid;
@@ -230,7 +233,8 @@ static int write_run(const char *dir, const struct run_spec *rs, long iters, FIL
 		}
 	}
 	if ((err = reel_writer__close(w))) {
-		fprintf(stderr, "report_mktrace: failed to close %s: %s\n", path, reel_strerror(err));
+		fprintf(stderr, "report_mktrace: failed to close %s: %s\n", path,
+			reel_strerror(err));
 		return 1;
 	}
 	fprintf(t, "%s\n  \"%s\": {\"path\": \"%s\", \"ops\": {", first ? "" : ",", rs->name, path);
@@ -252,10 +256,10 @@ static int write_run(const char *dir, const struct run_spec *rs, long iters, FIL
 int main(int argc, char **argv)
 {
 	static const struct run_spec runs[] = {
-		{ "orig", NULL, 0, 0 },
-		{ "fast", "/dev/shm/t", 0, 0 },
-		{ "equal", "/var/tmp/t", 0, 0 },
-		{ "late", "/var/tmp/late", 0, 0 },
+	    {"orig", NULL, 0, 0},
+	    {"fast", "/dev/shm/t", 0, 0},
+	    {"equal", "/var/tmp/t", 0, 0},
+	    {"late", "/var/tmp/late", 0, 0},
 	};
 	char path[4096];
 
