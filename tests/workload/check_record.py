@@ -55,8 +55,8 @@ DUPS = {"dup", "dup2", "dup3", "fcntl_dupfd"}
 SUBMITS = {"aio_submit", "uring_submit"}
 COMPLETES = {"aio_complete": "aio_submit", "uring_complete": "uring_submit"}
 # Fields a log line may state; the trace must agree on each one the line has.
-COMPARED = ["op", "pid", "tid", "path", "path2", "fd", "fd2", "offset", "len", "ret", "flags",
-            "mode", "subop", "aux", "ctx"]
+COMPARED = ["op", "pid", "tid", "path", "path2", "fd", "fd_kind", "fd2", "offset", "len", "ret",
+            "flags", "mode", "subop", "aux", "ctx"]
 # The trace keeps these as unsigned 64-bit: lseek's -10 is stored as 2^64 - 10.
 U64 = {"offset", "len", "aux", "ctx"}
 

@@ -120,7 +120,7 @@ static void run_threads(int proc)
 /* The exec'd child: goes on reading the fd it inherited, then runs its own threads. */
 static int child_main(void)
 {
-	struct ofd o = {.pos = wl_opt.inherit_pos};
+	struct ofd o = { .pos = wl_opt.inherit_pos, .kind = "reg" };
 	char buf[4096];
 
 	wl_log__start(wl_opt.seq_base);

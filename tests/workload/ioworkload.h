@@ -29,6 +29,7 @@ enum {
 struct wl_rec {
 	const char *op; /* reel_op__name(): the syscall the kernel saw; async ops per request */
 	const char *path, *path2;
+	const char *kind; /* reel_fd_kind__name() of fd: "reg", "dir" */
 	int fd, fd2;
 	int64_t off, len, ret;
 	uint32_t flags, mode, subop;
@@ -79,6 +80,7 @@ struct ofd {
 	int64_t pos;
 	bool append;
 	int64_t size; /* decides where an O_APPEND write lands */
+	const char *kind;
 	char path[PATH_MAX];
 };
 

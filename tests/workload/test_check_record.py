@@ -149,7 +149,8 @@ def synthesize(log, logpath):
         t = {"op": l["op"], "pid": l["pid"], "tid": l["tid"],
              "start_ns": l["t_begin"] - start, "end_ns": l["t_end"] - start,
              "path": None if "fd" in l or l["op"] in cr.COMPLETES else l.get("path"),
-             "fd": l.get("fd", -1), "offset": l.get("offset", 0), "len": l.get("len", 0),
+             "fd": l.get("fd", -1), "fd_kind": l.get("fd_kind", "unknown"),
+             "offset": l.get("offset", 0), "len": l.get("len", 0),
              "ret": l.get("ret", 0), "fd2": l.get("fd2", -1), "path2": l.get("path2"),
              "flags": l.get("flags", 0), "mode": l.get("mode", 0), "subop": l.get("subop", 0),
              "aux": l.get("aux", 0), "ctx": l.get("ctx", 0)}
@@ -202,6 +203,10 @@ def workload_cases(workload):
         bad[find(bad, op="preadv2")]["offset"] += 1
         expect("full workload: one wrong offset fails, once", v(bad), False, {"field": 1},
                "offset")
+        bad = copy.deepcopy(ops)
+        bad[find(bad, op="getdents64")]["fd_kind"] = "reg"
+        expect("full workload: a directory fd recorded as a file fails", v(bad), False,
+               {"field": 1}, "fd_kind: log dir, trace reg")
         bad = copy.deepcopy(ops)
         i = find(bad, op="fsync")
         bad[i]["end_ns"] += 50000000

@@ -80,7 +80,7 @@ long wl__read(int fd, struct ofd *o, void *buf, size_t len)
 
 	if (r > 0)
 		o->pos += r;
-	EMIT(.op = "read", .path = o->path, .fd = fd, .off = used, .len = len, .ret = r,
+	EMIT(.op = "read", .path = o->path, .kind = o->kind, .fd = fd, .off = used, .len = len, .ret = r,
 	     .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET);
 	verify_pos(fd, o, "read");
 	return r;
@@ -92,7 +92,7 @@ long wl__write(int fd, struct ofd *o, const void *buf, size_t len)
 	long r = SC(SYS_write, fd, buf, len);
 
 	after_write(o, used, r);
-	EMIT(.op = "write", .path = o->path, .fd = fd, .off = used, .len = len, .ret = r,
+	EMIT(.op = "write", .path = o->path, .kind = o->kind, .fd = fd, .off = used, .len = len, .ret = r,
 	     .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET, .note = o->append ? "O_APPEND" : NULL);
 	verify_pos(fd, o, "write");
 	return r;
@@ -102,7 +102,7 @@ long wl__pread(int fd, struct ofd *o, void *buf, size_t len, int64_t off)
 {
 	long r = SC(SYS_pread64, fd, buf, len, off);
 
-	EMIT(.op = "pread64", .path = o->path, .fd = fd, .off = off, .len = len, .ret = r,
+	EMIT(.op = "pread64", .path = o->path, .kind = o->kind, .fd = fd, .off = off, .len = len, .ret = r,
 	     .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET);
 	return r;
 }
@@ -113,7 +113,7 @@ static long do_pwrite(int fd, struct ofd *o, const void *buf, size_t len, int64_
 
 	if (r > 0 && off + r > o->size)
 		o->size = off + r;
-	EMIT(.op = "pwrite64", .path = o->path, .fd = fd, .off = off, .len = len, .ret = r,
+	EMIT(.op = "pwrite64", .path = o->path, .kind = o->kind, .fd = fd, .off = off, .len = len, .ret = r,
 	     .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET);
 	return r;
 }
@@ -125,7 +125,7 @@ static long do_readv(int fd, struct ofd *o, const struct iovec *iov, int n)
 
 	if (r > 0)
 		o->pos += r;
-	EMIT(.op = "readv", .path = o->path, .fd = fd, .off = used, .len = iov_total(iov, n),
+	EMIT(.op = "readv", .path = o->path, .kind = o->kind, .fd = fd, .off = used, .len = iov_total(iov, n),
 	     .ret = r, .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET);
 	verify_pos(fd, o, "readv");
 	return r;
@@ -137,7 +137,7 @@ static long do_writev(int fd, struct ofd *o, const struct iovec *iov, int n)
 	long r = SC(SYS_writev, fd, iov, n);
 
 	after_write(o, used, r);
-	EMIT(.op = "writev", .path = o->path, .fd = fd, .off = used, .len = iov_total(iov, n),
+	EMIT(.op = "writev", .path = o->path, .kind = o->kind, .fd = fd, .off = used, .len = iov_total(iov, n),
 	     .ret = r, .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET);
 	verify_pos(fd, o, "writev");
 	return r;
@@ -148,7 +148,7 @@ static long do_preadv(int fd, struct ofd *o, const struct iovec *iov, int n, int
 {
 	long r = SC(SYS_preadv, fd, iov, n, (unsigned long)off, 0UL);
 
-	EMIT(.op = "preadv", .path = o->path, .fd = fd, .off = off, .len = iov_total(iov, n),
+	EMIT(.op = "preadv", .path = o->path, .kind = o->kind, .fd = fd, .off = off, .len = iov_total(iov, n),
 	     .ret = r, .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET);
 	return r;
 }
@@ -159,7 +159,7 @@ static long do_pwritev(int fd, struct ofd *o, const struct iovec *iov, int n, in
 
 	if (r > 0 && off + r > o->size)
 		o->size = off + r;
-	EMIT(.op = "pwritev", .path = o->path, .fd = fd, .off = off, .len = iov_total(iov, n),
+	EMIT(.op = "pwritev", .path = o->path, .kind = o->kind, .fd = fd, .off = off, .len = iov_total(iov, n),
 	     .ret = r, .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET);
 	return r;
 }
@@ -173,7 +173,7 @@ static long do_preadv2(int fd, struct ofd *o, const struct iovec *iov, int n, in
 
 	if (off == -1 && r > 0)
 		o->pos += r;
-	EMIT(.op = "preadv2", .path = o->path, .fd = fd, .off = used, .len = iov_total(iov, n),
+	EMIT(.op = "preadv2", .path = o->path, .kind = o->kind, .fd = fd, .off = used, .len = iov_total(iov, n),
 	     .ret = r, .flags = flags, .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET | H_FLAGS,
 	     .note = off == -1 ? "offset -1: file position" : NULL);
 	verify_pos(fd, o, "preadv2");
@@ -190,7 +190,7 @@ static long do_pwritev2(int fd, struct ofd *o, const struct iovec *iov, int n, i
 		after_write(o, used, r);
 	else if (r > 0 && off + r > o->size)
 		o->size = off + r;
-	EMIT(.op = "pwritev2", .path = o->path, .fd = fd, .off = used, .len = iov_total(iov, n),
+	EMIT(.op = "pwritev2", .path = o->path, .kind = o->kind, .fd = fd, .off = used, .len = iov_total(iov, n),
 	     .ret = r, .flags = flags, .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET | H_FLAGS,
 	     .note = off == -1 ? "offset -1: file position" : NULL);
 	verify_pos(fd, o, "pwritev2");
@@ -203,7 +203,7 @@ long wl__lseek(int fd, struct ofd *o, int64_t off, int whence)
 
 	if (r >= 0)
 		o->pos = r;
-	EMIT(.op = "lseek", .path = o->path, .fd = fd, .off = off, .mode = whence, .ret = r,
+	EMIT(.op = "lseek", .path = o->path, .kind = o->kind, .fd = fd, .off = off, .mode = whence, .ret = r,
 	     .has = H_PATH | H_FD | H_OFF | H_MODE | H_RET);
 	verify_pos(fd, o, "lseek");
 	return r;
@@ -213,7 +213,7 @@ static long do_fdop(const char *name, long nr, int fd, struct ofd *o)
 {
 	long r = SC(nr, fd);
 
-	EMIT(.op = name, .path = o->path, .fd = fd, .ret = r, .has = H_PATH | H_FD | H_RET);
+	EMIT(.op = name, .path = o->path, .kind = o->kind, .fd = fd, .ret = r, .has = H_PATH | H_FD | H_RET);
 	return r;
 }
 
@@ -239,6 +239,7 @@ int wl__open(struct ofd *o, const char *name, long nr, int dirfd, const char *re
 		has &= ~H_MODE;
 	memset(o, 0, sizeof(*o));
 	snprintf(o->path, sizeof(o->path), "%s", abs);
+	o->kind = flags & O_DIRECTORY ? "dir" : "reg";
 	o->append = flags & O_APPEND;
 	EMIT(.op = name, .path = abs, .ret = r, .flags = flags, .mode = mode, .has = has,
 	     .dirfd = nr == SYS_openat ? dirfd : 0);
@@ -253,6 +254,7 @@ static int do_openat2(struct ofd *o, int dirfd, const char *rel, const char *abs
 
 	memset(o, 0, sizeof(*o));
 	snprintf(o->path, sizeof(o->path), "%s", abs);
+	o->kind = flags & O_DIRECTORY ? "dir" : "reg";
 	EMIT(.op = "openat2", .path = abs, .ret = r, .flags = flags, .dirfd = dirfd,
 	     .has = H_PATH | H_RET | H_FLAGS);
 	return r;
@@ -315,7 +317,7 @@ static void round_data(struct worker *w, int dirfd, int round)
 	do_fdop("fsync", SYS_fsync, fd, &o);
 	do_fdop("fdatasync", SYS_fdatasync, fd, &o);
 	r = SC(SYS_sync_file_range, fd, 0L, 4096L, SYNC_FILE_RANGE_WRITE);
-	EMIT(.op = "sync_file_range", .path = o.path, .fd = fd, .off = 0, .len = 4096,
+	EMIT(.op = "sync_file_range", .path = o.path, .kind = o.kind, .fd = fd, .off = 0, .len = 4096,
 	     .flags = SYNC_FILE_RANGE_WRITE, .ret = r,
 	     .has = H_PATH | H_FD | H_OFF | H_LEN | H_FLAGS | H_RET);
 	if (round == 0)
@@ -325,42 +327,42 @@ static void round_data(struct worker *w, int dirfd, int round)
 		struct stat st;
 
 		r = SC(SYS_fstat, fd, &st);
-		EMIT(.op = "fstat", .path = o.path, .fd = fd, .ret = r,
+		EMIT(.op = "fstat", .path = o.path, .kind = o.kind, .fd = fd, .ret = r,
 		     .has = H_PATH | H_FD | H_RET);
 		/* What glibc 2.36's fstat() issues: newfstatat(fd, "", AT_EMPTY_PATH). */
 		r = SC(SYS_newfstatat, fd, "", &st, AT_EMPTY_PATH);
-		EMIT(.op = "newfstatat", .alt_op = "fstat", .path = o.path, .fd = fd, .ret = r,
+		EMIT(.op = "newfstatat", .alt_op = "fstat", .path = o.path, .kind = o.kind, .fd = fd, .ret = r,
 		     .flags = AT_EMPTY_PATH, .has = H_PATH | H_FD | H_RET,
 		     .note = "fstat as glibc issues it");
 	}
 
 	r = SC(SYS_ftruncate, fd, 32768L);
-	EMIT(.op = "ftruncate", .path = o.path, .fd = fd, .len = 32768, .ret = r,
+	EMIT(.op = "ftruncate", .path = o.path, .kind = o.kind, .fd = fd, .len = 32768, .ret = r,
 	     .has = H_PATH | H_FD | H_LEN | H_RET);
 	r = SC(SYS_fallocate, fd, 0, 32768L, 65536L);
-	EMIT(.op = "fallocate", .path = o.path, .fd = fd, .mode = 0, .off = 32768, .len = 65536,
+	EMIT(.op = "fallocate", .path = o.path, .kind = o.kind, .fd = fd, .mode = 0, .off = 32768, .len = 65536,
 	     .ret = r, .has = H_PATH | H_FD | H_MODE | H_OFF | H_LEN | H_RET);
 	r = SC(SYS_fallocate, fd, FALLOC_FL_KEEP_SIZE, 1L << 20, 4096L);
-	EMIT(.op = "fallocate", .path = o.path, .fd = fd, .mode = FALLOC_FL_KEEP_SIZE,
+	EMIT(.op = "fallocate", .path = o.path, .kind = o.kind, .fd = fd, .mode = FALLOC_FL_KEEP_SIZE,
 	     .off = 1 << 20, .len = 4096, .ret = r,
 	     .has = H_PATH | H_FD | H_MODE | H_OFF | H_LEN | H_RET);
 	r = SC(SYS_fadvise64, fd, 0L, 8192L, POSIX_FADV_WILLNEED);
-	EMIT(.op = "fadvise64", .path = o.path, .fd = fd, .off = 0, .len = 8192,
+	EMIT(.op = "fadvise64", .path = o.path, .kind = o.kind, .fd = fd, .off = 0, .len = 8192,
 	     .mode = POSIX_FADV_WILLNEED, .ret = r,
 	     .has = H_PATH | H_FD | H_OFF | H_LEN | H_MODE | H_RET);
 
 	/* dup'd fds share the position with fd */
 	wl__lseek(fd, &o, 0, SEEK_SET);
 	d1 = SC(SYS_dup, fd);
-	EMIT(.op = "dup", .path = o.path, .fd = fd, .ret = d1, .has = H_PATH | H_FD | H_RET);
+	EMIT(.op = "dup", .path = o.path, .kind = o.kind, .fd = fd, .ret = d1, .has = H_PATH | H_FD | H_RET);
 	d2 = SC(SYS_dup2, fd, hi_fd(w, 0));
-	EMIT(.op = "dup2", .path = o.path, .fd = fd, .fd2 = hi_fd(w, 0), .ret = d2,
+	EMIT(.op = "dup2", .path = o.path, .kind = o.kind, .fd = fd, .fd2 = hi_fd(w, 0), .ret = d2,
 	     .has = H_PATH | H_FD | H_FD2 | H_RET);
 	d3 = SC(SYS_dup3, fd, hi_fd(w, 1), O_CLOEXEC);
-	EMIT(.op = "dup3", .path = o.path, .fd = fd, .fd2 = hi_fd(w, 1), .flags = O_CLOEXEC,
+	EMIT(.op = "dup3", .path = o.path, .kind = o.kind, .fd = fd, .fd2 = hi_fd(w, 1), .flags = O_CLOEXEC,
 	     .ret = d3, .has = H_PATH | H_FD | H_FD2 | H_FLAGS | H_RET);
 	d4 = SC(SYS_fcntl, fd, F_DUPFD, hi_fd(w, 2));
-	EMIT(.op = "fcntl_dupfd", .path = o.path, .fd = fd, .fd2 = hi_fd(w, 2), .ret = d4,
+	EMIT(.op = "fcntl_dupfd", .path = o.path, .kind = o.kind, .fd = fd, .fd2 = hi_fd(w, 2), .ret = d4,
 	     .has = H_PATH | H_FD | H_RET, .note = "F_DUPFD (fd2: lowest fd asked)");
 	if (d1 < 0 || d2 < 0 || d3 < 0 || d4 < 0)
 		wl__die("dup: %d %d %d %d", d1, d2, d3, d4);
@@ -377,7 +379,7 @@ static void round_data(struct worker *w, int dirfd, int round)
 
 	r = SC(SYS_mmap, NULL, 8192L, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 4096L);
 	map = r < 0 ? MAP_FAILED : (void *)r;
-	EMIT(.op = "mmap", .path = o.path, .fd = fd, .off = 4096, .len = 8192, .ret = r,
+	EMIT(.op = "mmap", .path = o.path, .kind = o.kind, .fd = fd, .off = 4096, .len = 8192, .ret = r,
 	     .mode = PROT_READ | PROT_WRITE, .flags = MAP_SHARED,
 	     .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET | H_MODE | H_FLAGS);
 	if (map == MAP_FAILED)
@@ -509,7 +511,7 @@ static void round_files(struct worker *w, int dirfd, int round)
 	if (fd >= 0) {
 		do {
 			r = SC(SYS_getdents64, fd, buf, sizeof(buf));
-			EMIT(.op = "getdents64", .path = o.path, .fd = fd, .len = sizeof(buf),
+			EMIT(.op = "getdents64", .path = o.path, .kind = o.kind, .fd = fd, .len = sizeof(buf),
 			     .ret = r, .has = H_PATH | H_FD | H_LEN | H_RET);
 		} while (r > 0);
 		wl__close(fd, &o);
