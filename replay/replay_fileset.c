@@ -15,7 +15,9 @@
  *  - an op failing with ENOENT: did not exist (nothing prepared).
  * An existing path of unknown kind (only stat'd, say) is a directory when other traced paths
  * lie below it, else a file. Every ancestor directory of a traced path is prepared, except
- * those the application made itself with mkdir.
+ * those the application made itself with mkdir, and, for a path that was absent, those above
+ * it not known to exist (the error then stays ENOENT, not ENOTDIR or success). access(X_OK)
+ * that succeeded makes the file executable.
  * Size of an existing file: at least the furthest byte read from it (read-type ops by ret,
  * async reads, mmap by length), the size an lseek(SEEK_END) returned, and the position of the
  * first O_APPEND write; bytes read after the application truncated or wrote them don't count.
@@ -363,30 +365,53 @@ static int fentry__cmp(const void *a, const void *b)
 	return strcmp(x->rel, y->rel);
 }
 
-/* Parents of every traced path, except below directories the application made. */
+/*
+ * Parents of every traced path, except below directories the application made. A path that
+ * was absent (ENOENT) says less: its parent may have been absent too, but every ancestor
+ * known to exist was a directory (else the error would have been ENOTDIR). So for absent
+ * paths only the ancestors from the deepest one known to exist upwards are directories.
+ */
 static int collect_dirs(struct scan *s, struct reel_reader *r, struct replay_strset *created,
 			struct replay_strset *dirs)
 {
+	struct replay_strset existed = { 0 };
 	char buf[PATH_MAX];
+	int err = 0;
 
-	for (uint32_t id = 1; id < s->np; id++) {
+	for (uint32_t id = 1; id < s->np && !err; id++) {
 		const char *p = reel_reader__path(r, id);
-		char *slash;
 
-		/* an absent path's parent may have been absent too: not prepared for it */
-		if (!p || !s->p[id].state || s->p[id].state == P_ABSENT ||
-		    replay_path__is_nonfile(p) || strlen(p) >= sizeof(buf))
-			continue;
-		strcpy(buf, p);
-		while ((slash = strrchr(buf, '/')) && slash != buf) {
-			*slash = '\0';
-			if (replay_strset__has(created, buf))
-				break;
-			if (replay_strset__add(dirs, buf) < 0)
-				return -ENOMEM;
+		if (p && s->p[id].state == P_EXISTED && replay_strset__add(&existed, p) < 0)
+			err = -ENOMEM;
+	}
+	for (int pass = 0; pass < 2 && !err; pass++) {
+		for (uint32_t id = 1; id < s->np && !err; id++) {
+			const char *p = reel_reader__path(r, id);
+			int absent = s->p[id].state == P_ABSENT, known = 0;
+			char *slash;
+
+			if (!p || !s->p[id].state || absent != pass || replay_path__is_nonfile(p) ||
+			    strlen(p) >= sizeof(buf))
+				continue;
+			strcpy(buf, p);
+			while ((slash = strrchr(buf, '/')) && slash != buf) {
+				*slash = '\0';
+				if (replay_strset__has(created, buf))
+					break;
+				if (absent && !known)
+					known = replay_strset__has(&existed, buf) ||
+						replay_strset__has(dirs, buf);
+				if (absent && !known)
+					continue;
+				if (replay_strset__add(dirs, buf) < 0) {
+					err = -ENOMEM;
+					break;
+				}
+			}
 		}
 	}
-	return 0;
+	replay_strset__free(&existed);
+	return err;
 }
 
 int replay_fileset__scan(const char *trace, const struct replay_mapper *m,

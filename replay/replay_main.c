@@ -167,6 +167,9 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 	fprintf(out, "  ops: %llu in trace, %llu replayed by %llu threads, %llu non-file skipped\n",
 		(unsigned long long)s->ops_read, (unsigned long long)s->ops_issued,
 		(unsigned long long)s->threads, (unsigned long long)s->ops_nonfile);
+	if (s->damaged)
+		fprintf(out, "  TRACE DAMAGED: %llu damaged chunks skipped, their ops not replayed\n",
+			(unsigned long long)s->damaged);
 	if (s->noop_closes)
 		fprintf(out, "  %llu closes of fds opened before the capture (or inherited) and "
 			     "never used: nothing to close\n",

@@ -856,6 +856,7 @@ static int disp__run(struct disp *d)
 		if (err < 0) {
 			char msg[160];
 
+			run->sum->damaged++;
 			if (run->o->notice) {
 				snprintf(msg, sizeof(msg),
 					 "trace damaged at byte %llu (%s): skipping to the next chunk",
@@ -1019,6 +1020,7 @@ static void run__free(struct run *run, struct disp *d)
 
 		for (int t = 0; t < REEL_OP__COUNT; t++)
 			free(w->lat[t]);
+		exec__pcache_clear(w);
 		if (w->eng_on)
 			replay_engine__cleanup(&w->eng);
 		for (unsigned j = 0; w->infl && j < RUN_ASYNC_DEPTH; j++)

@@ -16,7 +16,8 @@
 #define RUN_QUEUE_CAP 512
 #define RUN_FD_MAX 65536
 #define RUN_BATCH 256
-#define RUN_ASYNC_DEPTH 64 /* --engine io_uring|libaio: sync ops in flight per thread */
+#define RUN_ASYNC_DEPTH 64
+#define RUN_PCACHE 8 /* parent directory fds kept per worker */ /* --engine io_uring|libaio: sync ops in flight per thread */
 
 /* replay fd table values besides real fds */
 #define RFD_UNKNOWN (-1) /* never seen: opened before the capture */
@@ -102,6 +103,16 @@ struct rworker {
 	struct replay_pctl lateness;
 	struct replay_pctl *lat[REEL_OP__COUNT];
 	uint64_t last_end;
+	/* parent directory fds of recent path ops (see path__parent in replay_exec.c) */
+	struct {
+		char *dir;
+		size_t len;
+		int root;
+		int fd;
+		uint64_t used;
+	} pc[RUN_PCACHE];
+	uint64_t pc_tick;
+	uint32_t pc_gen;
 	/* async engine for sync ops */
 	struct replay_engine eng;
 	int eng_on;
@@ -134,6 +145,7 @@ struct run {
 	unsigned notices[REPLAY_FAIL__COUNT + 1];
 	_Atomic uint64_t fail[REPLAY_FAIL__COUNT];
 	_Atomic uint64_t noop_closes;
+	_Atomic uint32_t dirgen; /* bumped by renames and rmdirs: cached dir fds go stale */
 	_Atomic uint64_t direct_dropped, direct_failed, ops_issued, failures;
 	_Atomic int64_t last_lateness;
 	_Atomic int stop;
@@ -150,6 +162,7 @@ void exec__fail(struct run *run, enum replay_fail_kind k, const struct reel_op *
 		const struct rpath *p, const char *why);
 int exec__buf(struct rworker *w, size_t len);
 int exec__fd(struct rworker *w, const struct ritem *it, int for_write);
+void exec__pcache_clear(struct rworker *w);
 
 /* replay_async.c: the trace's own async ops (AIO_*, URING_*) */
 int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret);
