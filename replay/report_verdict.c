@@ -195,7 +195,14 @@ static void judge_lateness(struct report *rep, size_t ri)
 	struct report_run *run = &rep->runs[ri];
 	char a[32], b[32], c[64], d[32];
 
-	if (!run->lateness.n || is_afap(run))
+	if (is_afap(run)) {
+		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
+		    "replay on %s ran as fast as possible: its ops queued as they never did in the "
+		    "original, so latencies include that load and lateness is not judged",
+		    run->label);
+		return;
+	}
+	if (!run->lateness.n)
 		return;
 	uint64_t p99 = hist__quantile(&run->lateness, 0.99);
 	uint64_t gap = hist__quantile(&orig(rep)->gap, 0.5);
