@@ -39,7 +39,8 @@ struct wl_rec {
 	int dirfd;	    /* 0 = none (never a dirfd: stdin) */
 	const char *alt_op; /* another name the trace may give the same op */
 	const char *note;
-	bool info; /* fork/exec/chdir: context, not an op */
+	bool info;    /* fork/exec/chdir: context, not an op */
+	bool nonfile; /* I/O on a pipe, socket or eventfd: the trace may leave it out */
 };
 
 #define EMIT(...) wl__emit(&(struct wl_rec){__VA_ARGS__})

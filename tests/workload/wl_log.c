@@ -177,6 +177,8 @@ void wl__emit(const struct wl_rec *r)
 		put_str("note", r->note);
 	if (wl_opt.before_capture)
 		putf(",\"before_capture\":1");
+	if (r->nonfile)
+		putf(",\"nonfile\":1");
 	if (r->info)
 		putf(",\"info\":1");
 	put("}\n", 2);
