@@ -528,16 +528,30 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		return exec__path(w, it, res);
 	case REEL_OP_AIO_SUBMIT:
 	case REEL_OP_URING_SUBMIT:
+	{
+		uint64_t sub = 0;
+
 		res->start_ns = replay_now_ns();
-		r = async__submit(w, it, &res->ret);
+		r = async__submit(w, it, &res->ret, &sub);
 		res->end_ns = replay_now_ns();
+		/* the submission proper, without setting up the context: as its completion says */
+		if (sub)
+			res->start_ns = sub;
 		return r;
+	}
 	case REEL_OP_AIO_COMPLETE:
 	case REEL_OP_URING_COMPLETE:
+	{
+		uint64_t sub = 0;
+
 		res->start_ns = replay_now_ns();
-		r = async__complete(w, it, &res->ret);
+		r = async__complete(w, it, &res->ret, &sub);
 		res->end_ns = replay_now_ns();
+		/* as in the trace: start is the request's submission, end its reaping */
+		if (sub)
+			res->start_ns = sub;
 		return r;
+	}
 	case REEL_OP_MMAP:
 	case REEL_OP_MSYNC:
 		break;

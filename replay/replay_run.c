@@ -448,9 +448,12 @@ static void worker__retire(struct rworker *w, struct reel_op *res, int64_t orig,
 	int64_t late;
 
 	worker__check(w, res, orig, p);
-	late = (int64_t)(res->start_ns - res->sched_ns);
-	replay_pctl__add(&w->lateness, late > 0 ? (uint64_t)late : 0);
-	atomic_store(&run->last_lateness, late);
+	/* a completion's start is its request's submission (FORMAT.md): no lateness of its own */
+	if (res->type != REEL_OP_AIO_COMPLETE && res->type != REEL_OP_URING_COMPLETE) {
+		late = (int64_t)(res->start_ns - res->sched_ns);
+		replay_pctl__add(&w->lateness, late > 0 ? (uint64_t)late : 0);
+		atomic_store(&run->last_lateness, late);
+	}
 	if (res->type < REEL_OP__COUNT) {
 		if (!w->lat[res->type])
 			w->lat[res->type] = calloc(1, sizeof(struct replay_pctl));
@@ -844,11 +847,17 @@ static int disp__worker(struct disp *d, uint32_t pid, uint32_t tid, struct rwork
 	return 0;
 }
 
+static int is_complete(unsigned t)
+{
+	return t == REEL_OP_AIO_COMPLETE || t == REEL_OP_URING_COMPLETE;
+}
+
 static int disp__run(struct disp *d)
 {
 	struct run *run = d->run;
 	struct rworker *w;
 	struct ritem it;
+	uint64_t at;
 	int err;
 
 	memset(&it, 0, sizeof(it));
@@ -882,9 +891,10 @@ static int disp__run(struct disp *d)
 			return err;
 		}
 		it.seq = ++d->seq;
-		it.sched_rel = it.op.start_ns > d->base
-				       ? (uint64_t)((double)(it.op.start_ns - d->base) / run->o->speed)
-				       : 0;
+		/* a completion record's start is its request's submission: it is due when it
+		 * was reaped, its end (FORMAT.md, "Fields per op type") */
+		at = is_complete(it.op.type) ? it.op.end_ns : it.op.start_ns;
+		it.sched_rel = at > d->base ? (uint64_t)((double)(at - d->base) / run->o->speed) : 0;
 		disp__deps(d, &it, w->idx);
 		queue__push(w, &it);
 	}

@@ -165,8 +165,9 @@ int exec__fd(struct rworker *w, const struct ritem *it, int for_write);
 void exec__pcache_clear(struct rworker *w);
 
 /* replay_async.c: the trace's own async ops (AIO_*, URING_*) */
-int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret);
-int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret);
+int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns);
+/* *submit_ns: when the request was submitted (a completion record's start, FORMAT.md) */
+int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns);
 void async__free_all(struct run *run);
 
 #endif

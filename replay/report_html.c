@@ -288,8 +288,11 @@ static void runs_table(FILE *out, const struct report *rep)
 			"</span>#%zu ",
 			r->fell_behind ? " class=\"behind\"" : "", colours[i % NCOLOURS], i);
 		report_fmt__html_str(out, r->label);
-		fputs("</td><td class=\"l\">", out);
+		/* The file name keeps the table narrow; the whole path shows on hover. */
+		fputs("</td><td class=\"l\" title=\"", out);
 		report_fmt__html_str(out, r->path);
+		fputs("\">", out);
+		report_fmt__html_str(out, report_fmt__base(r->path));
 		fputs("</td><td class=\"l\">", out);
 		if (r->is_replay) {
 			report_fmt__html_str(out, r->engine ? r->engine : "?");

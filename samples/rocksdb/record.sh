@@ -20,6 +20,7 @@ OUT=${OUT:-$here/rocksdb.reel}
 SCRATCH=${SCRATCH:-/var/tmp/ioreel-sample-rocksdb}
 NUM=${NUM:-30000}
 
+[ "$(id -u)" = 0 ] || { echo "record.sh: needs root (eBPF)" >&2; exit 1; }
 [ -x "$IOREEL" ] || { echo "record.sh: no ioreel at $IOREEL (build first, or set IOREEL)" >&2; exit 1; }
 DB_BENCH=$(command -v db_bench || command -v rocksdb_db_bench || true)
 [ -n "$DB_BENCH" ] || { echo "record.sh: db_bench not installed (apt-get install rocksdb-tools)" >&2; exit 1; }
@@ -36,6 +37,6 @@ cd "$SCRATCH"
 	--cache_size=1048576 > db_bench.out 2>&1
 grep -E '^(fillseq|overwrite|readrandom) ' db_bench.out | sed 's/^/record.sh: /' >&2
 "$IOREEL" info "$OUT" > "${OUT%.reel}.info.txt"
-threads=$("$IOREEL" dump -f csv "$OUT" | awk -F, 'NR > 1 { t[$3] = 1 } END { print length(t) }')
+threads=$("$IOREEL" dump -f jsonl "$OUT" | grep -o '"tid":[0-9]*' | sort -u | wc -l)
 echo "record.sh: ops from $threads threads" >&2
 echo "record.sh: trace $OUT ($(stat -c %s "$OUT") bytes), summary ${OUT%.reel}.info.txt"

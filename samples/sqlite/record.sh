@@ -20,6 +20,7 @@ case $IOREEL in /*) ;; *) IOREEL=$root/$IOREEL ;; esac
 OUT=${OUT:-$here/sqlite.reel}
 SCRATCH=${SCRATCH:-/var/tmp/ioreel-sample-sqlite}
 
+[ "$(id -u)" = 0 ] || { echo "record.sh: needs root (eBPF)" >&2; exit 1; }
 [ -x "$IOREEL" ] || { echo "record.sh: no ioreel at $IOREEL (build first, or set IOREEL)" >&2; exit 1; }
 command -v sqlite3 >/dev/null || { echo "record.sh: sqlite3 not installed (apt-get install sqlite3)" >&2; exit 1; }
 
