@@ -86,6 +86,7 @@ struct ofd {
 };
 
 void wl__join(char *out, const char *dir, const char *rel);
+long wl__pwrite(int fd, struct ofd *o, const void *buf, size_t len, int64_t off);
 
 /* wl_sync.c: one op each (issue, book-keep, log), and the mixes */
 long wl__read(int fd, struct ofd *o, void *buf, size_t len);
@@ -102,6 +103,8 @@ struct worker {
 	char rel[64];	    /* its directory, relative to the scratch dir (the cwd) */
 	char dir[PATH_MAX]; /* the same, absolute */
 	bool aio, uring;
+	int common_fd;	   /* one fd all threads of the process use at once */
+	struct ofd *common;
 };
 
 void wl_sync__round(struct worker *w, int dirfd, int round);

@@ -109,7 +109,7 @@ long wl__pread(int fd, struct ofd *o, void *buf, size_t len, int64_t off)
 	return r;
 }
 
-static long do_pwrite(int fd, struct ofd *o, const void *buf, size_t len, int64_t off)
+long wl__pwrite(int fd, struct ofd *o, const void *buf, size_t len, int64_t off)
 {
 	long r = SC(SYS_pwrite64, fd, buf, len, off);
 
@@ -297,7 +297,7 @@ static void round_data(struct worker *w, int dirfd, int round)
 		wl__die("openat %s: %s", abs, strerror(-fd));
 
 	wl__write(fd, &o, wl_pat, 8192);
-	do_pwrite(fd, &o, wl_pat, 4096, 16384);
+	wl__pwrite(fd, &o, wl_pat, 4096, 16384);
 	do_writev(fd, &o, wv, 2);
 	do_pwritev(fd, &o, wv, 2, 20480);
 	do_pwritev2(fd, &o, wv, 2, 24576, 0);
@@ -378,6 +378,28 @@ static void round_data(struct worker *w, int dirfd, int round)
 	wl__close(d3, &o);
 	wl__close(d4, &o);
 	wl__read(fd, &o, buf, 96); /* the position moved through the dups */
+
+	/* dup2 onto an fd open on another file closes that one: the fd is data<round> now */
+	{
+		char orel[64], oabs[PATH_MAX];
+		struct ofd other;
+		int ofd;
+
+		snprintf(orel, sizeof(orel), "other%d", round);
+		wl__join(oabs, w->dir, orel);
+		ofd = wl__open(&other, "openat", SYS_openat, dirfd, orel, oabs,
+			       O_RDWR | O_CREAT | O_TRUNC, 0644);
+		if (ofd < 0)
+			wl__die("openat %s: %s", oabs, strerror(-ofd));
+		wl__write(ofd, &other, wl_pat, 10);
+		d2 = SC(SYS_dup2, fd, ofd);
+		EMIT(.op = "dup2", .path = o.path, .kind = o.kind, .fd = fd, .fd2 = ofd, .ret = d2,
+		     .has = H_PATH | H_FD | H_FD2 | H_RET, .note = "onto an open fd");
+		if (d2 != ofd)
+			wl__die("dup2 onto %d: %d", ofd, d2);
+		wl__pread(ofd, &o, buf, 100, 0);
+		wl__close(ofd, &o);
+	}
 
 	r = SC(SYS_mmap, NULL, 8192L, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 4096L);
 	map = r < 0 ? MAP_FAILED : (void *)r;
@@ -556,7 +578,7 @@ static void round_files(struct worker *w, int dirfd, int round)
 
 			if (!dbuf)
 				wl__die("out of memory");
-			do_pwrite(fd, &o, wl_pat, 4096, 0);
+			wl__pwrite(fd, &o, wl_pat, 4096, 0);
 			wl__pread(fd, &o, dbuf, 4096, 0);
 			wl__pread(fd, &o, dbuf, 100, 0);
 			wl__close(fd, &o);
@@ -598,8 +620,13 @@ static void round_nonfile(void)
 
 void wl_sync__round(struct worker *w, int dirfd, int round)
 {
+	char buf[4096];
+
 	if (round == 0)
 		round_nonfile();
+	/* every thread of the process on one fd at once: positioned ops, own offsets */
+	wl__pwrite(w->common_fd, w->common, wl_pat, 4096, (w->idx * 4 + round) * 4096);
+	wl__pread(w->common_fd, w->common, buf, 4096, (w->idx * 4 + round) * 4096);
 	round_data(w, dirfd, round);
 	round_meta(w, dirfd, round);
 	round_files(w, dirfd, round);
