@@ -52,19 +52,35 @@ struct rpid *run__pid(struct run *run, uint32_t pid)
 		return (struct rpid *)(uintptr_t)*v;
 	}
 	rp = calloc(1, sizeof(*rp));
-	if (rp)
-		rp->fd = malloc(RUN_FD_MAX * sizeof(*rp->fd));
-	if (!rp || !rp->fd) {
-		free(rp);
+	if (!rp) {
 		pthread_mutex_unlock(&run->lock);
 		return NULL;
 	}
 	rp->pid = pid;
-	for (int i = 0; i < RUN_FD_MAX; i++)
-		atomic_init(&rp->fd[i], RFD_UNKNOWN);
 	replay_u64map__put(&run->pids, pid, (uintptr_t)rp);
 	pthread_mutex_unlock(&run->lock);
 	return rp;
+}
+
+_Atomic int32_t *rpid__slot(struct rpid *rp, int fd)
+{
+	_Atomic int32_t *pg = atomic_load(&rp->page[fd / RUN_FD_PAGE]), *expect = NULL;
+
+	if (!pg) {
+		pg = malloc(RUN_FD_PAGE * sizeof(*pg));
+		if (!pg) {
+			atomic_store(&rp->spare, RFD_UNKNOWN);
+			return &rp->spare;
+		}
+		for (int i = 0; i < RUN_FD_PAGE; i++)
+			atomic_init(&pg[i], RFD_UNKNOWN);
+		/* another thread of the process may have made it meanwhile: keep one */
+		if (!atomic_compare_exchange_strong(&rp->page[fd / RUN_FD_PAGE], &expect, pg)) {
+			free(pg);
+			pg = expect;
+		}
+	}
+	return &pg[fd % RUN_FD_PAGE];
 }
 
 void exec__fail(struct run *run, enum replay_fail_kind k, const struct reel_op *op,
@@ -128,7 +144,7 @@ int exec__fd(struct rworker *w, const struct ritem *it, int for_write)
 		exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, it->p1, "fd out of range");
 		return -EBADF;
 	}
-	v = atomic_load(&w->rp->fd[op->fd]);
+	v = atomic_load(rpid__slot(w->rp, op->fd));
 	if (v >= 0)
 		return v;
 	if (v == RFD_FAILED)
@@ -153,11 +169,11 @@ int exec__fd(struct rworker *w, const struct ritem *it, int for_write)
 			   it->p1,
 			   fd == -EXDEV ? "path escapes the target: refused"
 					: "fd opened before the capture: cannot open its path");
-		atomic_store(&w->rp->fd[op->fd], RFD_FAILED);
+		atomic_store(rpid__slot(w->rp, op->fd), RFD_FAILED);
 		return -EBADF;
 	}
 	/* another thread of the process may have opened it meanwhile: keep one */
-	if (!atomic_compare_exchange_strong(&w->rp->fd[op->fd], &v, fd)) {
+	if (!atomic_compare_exchange_strong(rpid__slot(w->rp, op->fd), &v, fd)) {
 		close(fd);
 		return v >= 0 ? v : -EBADF;
 	}
@@ -173,7 +189,7 @@ static void fd__set(struct rworker *w, int32_t orig, int fd)
 			close(fd);
 		return;
 	}
-	old = atomic_exchange(&w->rp->fd[orig], fd);
+	old = atomic_exchange(rpid__slot(w->rp, orig), fd);
 	/* the trace reused the number without a traced close (e.g. dup2 over it) */
 	if (old >= 0)
 		close(old);
@@ -483,7 +499,7 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	case REEL_OP_CLOSE:
 		if (op->fd < 0 || op->fd >= RUN_FD_MAX)
 			break;
-		fd = atomic_exchange(&w->rp->fd[op->fd], RFD_CLOSED);
+		fd = atomic_exchange(rpid__slot(w->rp, op->fd), RFD_CLOSED);
 		if (fd < 0) {
 			if (fd == RFD_FAILED)
 				return -(1 + REPLAY_FAIL_UNKNOWN_FD);

@@ -1046,11 +1046,15 @@ static void run__free(struct run *run, struct disp *d)
 		if (run->pids.used[i]) {
 			struct rpid *rp = (struct rpid *)(uintptr_t)run->pids.v[i];
 
-			for (int fd = 0; fd < RUN_FD_MAX; fd++) {
-				if (atomic_load(&rp->fd[fd]) >= 0)
-					close(atomic_load(&rp->fd[fd]));
+			for (int pg = 0; pg < RUN_FD_MAX / RUN_FD_PAGE; pg++) {
+				_Atomic int32_t *p = atomic_load(&rp->page[pg]);
+
+				for (int i = 0; p && i < RUN_FD_PAGE; i++) {
+					if (atomic_load(&p[i]) >= 0)
+						close(atomic_load(&p[i]));
+				}
+				free(p);
 			}
-			free(rp->fd);
 			free(rp);
 		}
 	}

@@ -47,9 +47,13 @@ struct ritem {
 	struct rdep deps[RUN_MAX_DEPS];
 };
 
+#define RUN_FD_PAGE 256
+/* orig fd -> replay fd or RFD_*, in pages allocated on first use: thousands of processes
+ * (a build, a shell script) must not cost 256 KiB each */
 struct rpid {
 	uint32_t pid;
-	_Atomic int32_t *fd; /* orig fd -> replay fd or RFD_* */
+	_Atomic(_Atomic int32_t *) page[RUN_FD_MAX / RUN_FD_PAGE];
+	_Atomic int32_t spare; /* used only when a page cannot be allocated */
 };
 
 struct rworker;
@@ -155,6 +159,7 @@ struct run {
 /* the op works on its fd (fd ops, fstat via newfstatat/statx AT_EMPTY_PATH), not a path */
 int replay_op__on_fd(const struct reel_op *op);
 struct rpid *run__pid(struct run *run, uint32_t pid);
+_Atomic int32_t *rpid__slot(struct rpid *rp, int fd); /* 0 <= fd < RUN_FD_MAX */
 /* Issues one op; fills res (ret, times). 0 issued, 1 left pending (async engine), or
  * -(1 + enum replay_fail_kind) when not issued. */
 int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res);
