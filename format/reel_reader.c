@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -54,8 +53,7 @@ struct reel_reader {
 	uint64_t footer_off;
 	bool damaged; /* some chunk was skipped */
 
-	struct reel_op *ops;
-	size_t ops_cap;
+	struct reel_op ops[REEL_DEC_BATCH]; /* the batch being handed out */
 	size_t nops;
 	size_t iop;
 
@@ -317,23 +315,6 @@ static int add_path(struct reel_reader *r, uint32_t id, const uint8_t *s, size_t
 	return 0;
 }
 
-/*
- * The op array of a full chunk is about 11 MiB, written once by the decoder and read once
- * by next(): on huge pages it costs far fewer TLB misses.
- */
-static void *alloc_big(size_t size)
-{
-	const size_t huge = 2U << 20;
-	if (size < huge)
-		return malloc(size);
-	void *p;
-	size = (size + huge - 1) & ~(huge - 1);
-	if (posix_memalign(&p, huge, size))
-		return NULL;
-	madvise(p, size, MADV_HUGEPAGE);
-	return p;
-}
-
 static int parse_ops(struct reel_reader *r, const struct chunk *ch)
 {
 	struct reel_cur c = { r->payload, r->payload + ch->usize, 0 };
@@ -357,16 +338,8 @@ static int parse_ops(struct reel_reader *r, const struct chunk *ch)
 			return c.err;
 	}
 
-	if (ch->nops > r->ops_cap) {
-		struct reel_op *o = alloc_big(ch->nops * sizeof(*o));
-		if (!o)
-			return -ENOMEM;
-		free(r->ops);
-		r->ops = o;
-		r->ops_cap = ch->nops;
-	}
 	unsigned known = r->minor > REEL_VERSION_MINOR ? 0 : REEL_OP__COUNT;
-	err = reel_dec__ops(&r->dec, &c, r->ops, ch->nops, known);
+	err = reel_dec__start(&r->dec, &c, ch->nops, known);
 	if (err)
 		return err;
 
@@ -379,8 +352,7 @@ static int parse_ops(struct reel_reader *r, const struct chunk *ch)
 		if (err)
 			return err;
 	}
-	r->nops = ch->nops;
-	r->iop = 0;
+	r->nops = r->iop = 0; /* next() decodes the chunk batch by batch */
 	return 0;
 }
 
@@ -441,6 +413,11 @@ int reel_reader__next(struct reel_reader *r, struct reel_op *op)
 		if (r->iop < r->nops) {
 			*op = r->ops[r->iop++];
 			return 1;
+		}
+		if (r->dec.done < r->dec.n) {
+			r->nops = reel_dec__batch(&r->dec, r->ops);
+			r->iop = 0;
+			continue;
 		}
 		if (r->state == ST_END)
 			return 0;
@@ -668,7 +645,6 @@ void reel_reader__close(struct reel_reader *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	free(r->win);
-	free(r->ops);
 	free(r->payload);
 	ZSTD_freeDCtx(r->zd);
 	reel_dec__free(&r->dec);
