@@ -223,17 +223,70 @@ static int exec__open(struct rworker *w, const struct ritem *it, struct reel_op 
 	return 0;
 }
 
-/* path op: parent dir fd beneath the root, or -(1 + fail kind) when refused */
+#define PARENT_REFUSED (-1000000)
+
+void exec__pcache_clear(struct rworker *w)
+{
+	for (int i = 0; i < RUN_PCACHE; i++) {
+		if (w->pc[i].dir) {
+			close(w->pc[i].fd);
+			free(w->pc[i].dir);
+			w->pc[i].dir = NULL;
+		}
+	}
+}
+
+/*
+ * Path op: the parent directory's fd, resolved beneath the root; -errno when it cannot be
+ * opened (the op then fails as it would: ENOENT, ENOTDIR), PARENT_REFUSED when it escapes.
+ * The last few are kept open (a worker's path ops mostly hit the same directories: one *at
+ * call then, as the application made), until any rename or rmdir of the replay.
+ */
 static int path__parent(struct rworker *w, const struct ritem *it, const struct rpath *p,
 			const char **base)
 {
-	int pfd = replay_path__parent(w->run->m->roots[p->root].fd, p->rel, base);
+	const char *slash = strrchr(p->rel, '/');
+	size_t n = slash ? (size_t)(slash - p->rel) : 0;
+	uint32_t gen = atomic_load(&w->run->dirgen);
+	int pfd, v = 0;
 
+	if (gen != w->pc_gen) {
+		exec__pcache_clear(w);
+		w->pc_gen = gen;
+	}
+	*base = slash ? slash + 1 : p->rel;
+	for (int i = 0; strcmp(*base, "..") && i < RUN_PCACHE; i++) {
+		if (w->pc[i].dir && w->pc[i].root == p->root && w->pc[i].len == n &&
+		    !memcmp(w->pc[i].dir, p->rel, n)) {
+			w->pc[i].used = ++w->pc_tick;
+			return w->pc[i].fd;
+		}
+	}
+	pfd = replay_path__parent(w->run->m->roots[p->root].fd, p->rel, base);
 	if (pfd == -EXDEV) {
 		exec__fail(w->run, REPLAY_FAIL_REFUSED, &it->op, p,
 			   "path escapes the target: refused");
-		return -(1 + REPLAY_FAIL_REFUSED);
+		return PARENT_REFUSED;
 	}
+	if (pfd < 0)
+		return pfd;
+	for (int i = 1; i < RUN_PCACHE; i++) {
+		if (!w->pc[i].dir || (w->pc[v].dir && w->pc[i].used < w->pc[v].used))
+			v = i;
+	}
+	if (w->pc[v].dir) {
+		close(w->pc[v].fd);
+		free(w->pc[v].dir);
+	}
+	w->pc[v].dir = strndup(p->rel, n);
+	if (!w->pc[v].dir) {
+		close(pfd);
+		return -ENOMEM;
+	}
+	w->pc[v].len = n;
+	w->pc[v].root = p->root;
+	w->pc[v].fd = pfd;
+	w->pc[v].used = ++w->pc_tick;
 	return pfd;
 }
 
@@ -247,8 +300,8 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 	long r = 0;
 
 	pfd = path__parent(w, it, it->p1, &base);
-	if (pfd < -1)
-		return pfd;
+	if (pfd == PARENT_REFUSED)
+		return -(1 + REPLAY_FAIL_REFUSED);
 	if (pfd < 0) {
 		/* the parent is missing: the op fails as it would have (ENOENT, ENOTDIR) */
 		res->start_ns = res->end_ns = replay_now_ns();
@@ -287,15 +340,12 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 	case REEL_OP_RENAMEAT:
 	case REEL_OP_RENAMEAT2:
 		if (!it->p2) {
-			close(pfd);
 			exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1, "rename without a new path");
 			return -(1 + REPLAY_FAIL_UNSUPPORTED);
 		}
 		pfd2 = path__parent(w, it, it->p2, &base2);
-		if (pfd2 < -1) {
-			close(pfd);
-			return pfd2;
-		}
+		if (pfd2 == PARENT_REFUSED)
+			return -(1 + REPLAY_FAIL_REFUSED);
 		if (pfd2 < 0) {
 			r = pfd2;
 			res->start_ns = res->end_ns = replay_now_ns();
@@ -303,7 +353,6 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 		}
 		r = TIMED(res, renameat2(pfd, base, pfd2, base2,
 					 op->type == REEL_OP_RENAMEAT2 ? op->flags : 0));
-		close(pfd2);
 		break;
 	case REEL_OP_TRUNCATE:
 		/* truncate(2) follows a last symlink: open it beneath the root instead */
@@ -317,11 +366,14 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 		close(fd);
 		break;
 	default:
-		close(pfd);
 		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1, "op not supported by replay");
 		return -(1 + REPLAY_FAIL_UNSUPPORTED);
 	}
-	close(pfd);
+	/* a directory may have moved or gone: every worker's cached dir fds are stale */
+	if (r == 0 && (op->type == REEL_OP_RENAME || op->type == REEL_OP_RENAMEAT ||
+		       op->type == REEL_OP_RENAMEAT2 || op->type == REEL_OP_RMDIR ||
+		       (op->type == REEL_OP_UNLINKAT && (op->flags & AT_REMOVEDIR))))
+		atomic_fetch_add(&w->run->dirgen, 1);
 	res->ret = r;
 	return 0;
 }
@@ -432,10 +484,10 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		if (fd < 0) {
 			if (fd == RFD_FAILED)
 				return -(1 + REPLAY_FAIL_UNKNOWN_FD);
-			/* an fd from before the capture, closed without use: nothing to do */
-			exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, it->p1,
-				   "close of an fd the replay never had");
-			return -(1 + REPLAY_FAIL_UNKNOWN_FD);
+			/* an fd from before the capture (or inherited over fork) closed without
+			 * use: nothing to close; counted apart, not as a failure */
+			atomic_fetch_add(&w->run->noop_closes, 1);
+			return -(1 + REPLAY_FAIL__COUNT);
 		}
 		res->ret = TIMED(res, close(fd));
 		return 0;
@@ -476,16 +528,30 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		return exec__path(w, it, res);
 	case REEL_OP_AIO_SUBMIT:
 	case REEL_OP_URING_SUBMIT:
+	{
+		uint64_t sub = 0;
+
 		res->start_ns = replay_now_ns();
-		r = async__submit(w, it, &res->ret);
+		r = async__submit(w, it, &res->ret, &sub);
 		res->end_ns = replay_now_ns();
+		/* the submission proper, without setting up the context: as its completion says */
+		if (sub)
+			res->start_ns = sub;
 		return r;
+	}
 	case REEL_OP_AIO_COMPLETE:
 	case REEL_OP_URING_COMPLETE:
+	{
+		uint64_t sub = 0;
+
 		res->start_ns = replay_now_ns();
-		r = async__complete(w, it, &res->ret);
+		r = async__complete(w, it, &res->ret, &sub);
 		res->end_ns = replay_now_ns();
+		/* as in the trace: start is the request's submission, end its reaping */
+		if (sub)
+			res->start_ns = sub;
 		return r;
+	}
 	case REEL_OP_MMAP:
 	case REEL_OP_MSYNC:
 		break;
@@ -503,7 +569,12 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		}
 		switch (op->type) {
 		case REEL_OP_LSEEK:
-			ret = TIMED(res, lseek(fd, (off_t)op->offset, (int)op->mode));
+			/* positions are not kept (data ops are positioned): SEEK_CUR goes to
+			 * where the original landed */
+			if (op->mode == SEEK_CUR && op->ret >= 0)
+				ret = TIMED(res, lseek(fd, (off_t)op->ret, SEEK_SET));
+			else
+				ret = TIMED(res, lseek(fd, (off_t)op->offset, (int)op->mode));
 			break;
 		case REEL_OP_FSYNC:
 			ret = TIMED(res, fsync(fd));

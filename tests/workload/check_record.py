@@ -55,8 +55,8 @@ DUPS = {"dup", "dup2", "dup3", "fcntl_dupfd"}
 SUBMITS = {"aio_submit", "uring_submit"}
 COMPLETES = {"aio_complete": "aio_submit", "uring_complete": "uring_submit"}
 # Fields a log line may state; the trace must agree on each one the line has.
-COMPARED = ["op", "pid", "tid", "path", "path2", "fd", "fd2", "offset", "len", "ret", "flags",
-            "mode", "subop", "aux", "ctx"]
+COMPARED = ["op", "pid", "tid", "path", "path2", "fd", "fd_kind", "fd2", "offset", "len", "ret",
+            "flags", "mode", "subop", "aux", "ctx"]
 # The trace keeps these as unsigned 64-bit: lseek's -10 is stored as 2^64 - 10.
 U64 = {"offset", "len", "aux", "ctx"}
 
@@ -179,7 +179,9 @@ class Checker:
         self.kinds = Counter()
         self.matched = 0
         # info lines are context; ops before an attach ("record -p") are not in any trace
-        self.log = [l for l in log if not l.get("info") and not l.get("before_capture")]
+        self.log = [l for l in log if not l.get("info") and not l.get("before_capture")
+                    and not l.get("nonfile")]
+        self.nonfile = [l for l in log if l.get("nonfile") and not l.get("before_capture")]
         forks = {}
         for l in log:
             if l.get("info") and l["op"] == "fork":
@@ -248,6 +250,25 @@ class Checker:
                 bad.append("%s %s outside the call [%s, %s]" % (k, v, lo, hi))
         return bad
 
+    def check_nonfile(self):
+        """Pipe, socket and eventfd I/O may be left out of the trace; what is kept must
+        name its fd's kind, and never a file's path."""
+        if self.mono is None:
+            return
+        for l in self.nonfile:
+            t0, t1 = l["t_begin"] - self.mono, l["t_end"] - self.mono
+            for tr in self.trace.ops:
+                if tr["tid"] != l["tid"] or tr["op"] != l["op"] or tr.get("fd") != l["fd"] \
+                        or not t0 <= tr["start_ns"] <= t1:
+                    continue
+                bad = ["%s: log %s, trace %s" % (k, l[k], tr.get(k))
+                       for k in ("fd_kind", "len", "ret") if tr.get(k) != l[k]]
+                if tr.get("_path") is not None:
+                    bad.append("path: none, trace %s" % tr["_path"])
+                if bad:
+                    self.problem("nonfile", "tid %s seq %s %s on a %s: %s" % (
+                        l["tid"], l["seq"], l["op"], l["fd_kind"], "; ".join(bad)))
+
     def check_thread(self, tid, logged, traced):
         a = [key(l) for l in logged]
         b = [key(t) for t in traced]
@@ -294,6 +315,8 @@ class Checker:
         for tid in sorted(set(log_tid) | set(by_tid)):
             self.check_thread(tid, log_tid.get(tid, []), by_tid.get(tid, []))
 
+        self.check_nonfile()
+
         lost = self.meta.get("lost_events")
         if lost is None:
             self.problem("lost", "the trace meta has no lost_events")
@@ -313,7 +336,7 @@ class Checker:
 
 
 def coverage(log):
-    ops = {l["op"] for l in log if not l.get("info")}
+    ops = {l["op"] for l in log if not l.get("info") and not l.get("nonfile")}
     missing = [o for o in RECORDED_OPS if o not in ops]
     unknown = sorted(ops - set(RECORDED_OPS))
     procs = {l["pid"] for l in log}

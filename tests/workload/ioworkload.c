@@ -95,11 +95,19 @@ static void *worker_main(void *arg)
 
 static void run_threads(int proc)
 {
-	int n = wl_opt.threads;
+	int n = wl_opt.threads, cfd;
 	struct worker *ws = calloc(n, sizeof(*ws));
+	char name[64], abs[PATH_MAX];
+	struct ofd common;
 
 	if (!ws)
 		wl__die("out of memory");
+	snprintf(name, sizeof(name), "common_p%d.dat", proc);
+	wl__join(abs, wl_opt.root, name);
+	cfd = wl__open(&common, "open", SYS_open, AT_FDCWD, name, abs, O_RDWR | O_CREAT | O_TRUNC,
+		       0644);
+	if (cfd < 0)
+		wl__die("open %s: %s", abs, strerror(-cfd));
 	for (int i = 0; i < n; i++) {
 		struct worker *w = &ws[i];
 
@@ -109,18 +117,51 @@ static void run_threads(int proc)
 		wl__join(w->dir, wl_opt.root, w->rel);
 		w->aio = i == 0;
 		w->uring = i == (n > 1 ? 1 : 0);
+		w->common_fd = cfd;
+		w->common = &common;
 		if (pthread_create(&w->th, NULL, worker_main, w))
 			wl__die("pthread_create failed");
 	}
 	for (int i = 0; i < n; i++)
 		pthread_join(ws[i].th, NULL);
+	wl__close(cfd, &common);
 	free(ws);
+}
+
+/* The capture follows the cwd through fchdir and chdir ("..") too. */
+static void cwd_moves(void)
+{
+	char abs[PATH_MAX], dir[PATH_MAX];
+	struct ofd o;
+	struct stat st;
+	long r;
+	int dfd;
+
+	wl__join(dir, wl_opt.root, "p1t0");
+	dfd = wl__open(&o, "open", SYS_open, AT_FDCWD, "p1t0", dir, O_RDONLY | O_DIRECTORY, 0);
+	if (dfd < 0)
+		wl__die("open %s: %s", dir, strerror(-dfd));
+	r = SC(SYS_fchdir, dfd);
+	EMIT(.op = "fchdir", .path = dir, .ret = r, .info = true, .has = H_PATH | H_RET);
+	if (r)
+		wl__die("fchdir: %s", strerror(-r));
+	wl__join(abs, dir, "final0");
+	r = SC(SYS_stat, "final0", &st);
+	EMIT(.op = "stat", .path = abs, .ret = r, .has = H_PATH | H_RET);
+	r = SC(SYS_chdir, "..");
+	EMIT(.op = "chdir", .path = wl_opt.root, .ret = r, .info = true, .has = H_PATH | H_RET);
+	if (r)
+		wl__die("chdir ..: %s", strerror(-r));
+	wl__join(abs, wl_opt.root, "shared.dat");
+	r = SC(SYS_access, "shared.dat", F_OK);
+	EMIT(.op = "access", .path = abs, .mode = F_OK, .ret = r, .has = H_PATH | H_MODE | H_RET);
+	wl__close(dfd, &o);
 }
 
 /* The exec'd child: goes on reading the fd it inherited, then runs its own threads. */
 static int child_main(void)
 {
-	struct ofd o = {.pos = wl_opt.inherit_pos};
+	struct ofd o = { .pos = wl_opt.inherit_pos, .kind = "reg" };
 	char buf[4096];
 
 	wl_log__start(wl_opt.seq_base);
@@ -128,8 +169,9 @@ static int child_main(void)
 	wl__read(wl_opt.inherit_fd, &o, buf, sizeof(buf));
 	wl__pread(wl_opt.inherit_fd, &o, buf, 100, 50000);
 	wl__close(wl_opt.inherit_fd, &o);
-	wl_log__flush();
 	run_threads(1);
+	cwd_moves();
+	wl_log__flush();
 	return 0;
 }
 
