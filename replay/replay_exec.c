@@ -140,8 +140,11 @@ int exec__fd(struct rworker *w, const struct ritem *it, int for_write)
 					     "trace): not replayed");
 		return -EBADF;
 	}
-	fd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel,
-			       for_write ? O_RDWR : O_RDONLY, 0);
+	/* the fd's access mode is not in the trace: read-write when the file allows it, so
+	 * that later writes through it (or its dups) work */
+	fd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel, O_RDWR, 0);
+	if (fd < 0 && fd != -EXDEV && !for_write)
+		fd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel, O_RDONLY, 0);
 	if (fd == -EISDIR)
 		fd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel,
 				       O_RDONLY | O_DIRECTORY, 0);

@@ -213,13 +213,12 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 	case REEL_OP_DUP:
 	case REEL_OP_DUP2:
 	case REEL_OP_DUP3:
-	case REEL_OP_FCNTL_DUPFD: {
-		uint64_t *v = replay_u64map__get(&s->fds, fdkey(op->pid, op->fd));
-
-		if (v && op->ret >= 0)
-			replay_u64map__put(&s->fds, fdkey(op->pid, (int32_t)op->ret), *v);
+	case REEL_OP_FCNTL_DUPFD:
+		id = fd_path(s, op, &append);
+		if (id && op->ret >= 0)
+			replay_u64map__put(&s->fds, fdkey(op->pid, (int32_t)op->ret),
+					   id | (uint64_t)append << 32);
 		break;
-	}
 	case REEL_OP_STAT:
 	case REEL_OP_LSTAT:
 	case REEL_OP_NEWFSTATAT:

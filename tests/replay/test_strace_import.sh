@@ -1,6 +1,6 @@
 #!/bin/bash
-# End to end from a real program: a small workload (threads reading a file that existed,
-# writing a new one, renaming it, a pipe and /proc on the side) is recorded with strace,
+# End to end from a real program: a small workload (wl_files.py: threads reading a file that
+# existed, writing a new one, renaming it, a pipe and /proc on the side) is recorded with strace,
 # imported with "ioreel import strace", and replayed under a target: its files come out
 # with the right sizes, non-file I/O is skipped, and every replayed op has the outcome
 # it had originally.
@@ -9,30 +9,8 @@ command -v strace >/dev/null && command -v python3 >/dev/null || exit 77
 
 mkdir -p "$T/app/data"
 head -c 300000 /dev/urandom >"$T/app/data/in.bin"
-cat >"$T/wl.py" <<PY
-import os, threading
-d = "$T/app/data"
-def reader(k):
-    fd = os.open(d + "/in.bin", os.O_RDONLY)
-    for i in range(20):
-        os.pread(fd, 4096, (k * 20 + i) * 4096 % 290000)
-    os.close(fd)
-ts = [threading.Thread(target=reader, args=(k,)) for k in range(3)]
-[t.start() for t in ts]
-[t.join() for t in ts]
-fd = os.open(d + "/out.tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-for i in range(10):
-    os.write(fd, b"x" * 1000)
-os.fsync(fd)
-os.close(fd)
-os.rename(d + "/out.tmp", d + "/out.bin")
-os.stat(d + "/out.bin")
-r, w = os.pipe()
-os.write(w, b"hello")
-os.read(r, 5)
-open("/proc/self/status").read()
-PY
-strace -f -ttt -T -y -o "$T/app.strace" python3 "$T/wl.py" || fail "workload"
+strace -f -ttt -T -y -o "$T/app.strace" python3 "$HERE/wl_files.py" "$T/app/data" ||
+	fail "workload"
 "$IOREEL" import strace "$T/app.strace" -o "$T/app.reel" 2>"$T/imp.err" || fail "import: $(cat "$T/imp.err")"
 "$IOREEL" replay "$T/app.reel" --target "$T/tgt" -o "$T/r.reel" >"$T/out" 2>&1 ||
 	fail "replay: $(cat "$T/out")"
