@@ -177,6 +177,8 @@ class Checker:
     def __init__(self, log, trace_ops, meta, roots, exclude=()):
         self.problems = []
         self.kinds = Counter()
+        self.by_field = Counter()
+        self.by_op = Counter()
         self.matched = 0
         # info lines are context; ops before an attach ("record -p") are not in any trace
         self.log = [l for l in log if not l.get("info") and not l.get("before_capture")
@@ -195,8 +197,10 @@ class Checker:
         self.pathless = {(l["tid"], l["op"], l["fd"]) for l in self.log
                          if "path" not in l and "fd" in l and l["op"] not in COMPLETES}
 
-    def problem(self, kind, text):
+    def problem(self, kind, text, op=None):
         self.kinds[kind] += 1
+        if op:
+            self.by_op[(kind, op)] += 1
         self.problems.append("%s: %s" % (kind, text))
 
     def in_scope(self, op):
@@ -221,6 +225,8 @@ class Checker:
         if tr.get("end_ns", 0) < tr.get("start_ns", 0):
             bad.append("end_ns %s before start_ns %s" % (tr["end_ns"], tr["start_ns"]))
         bad += self.check_times(lg, tr)
+        for b in bad:
+            self.by_field[(lg["op"], b.split(":")[0].split(" ")[0])] += 1
         if bad:
             self.problem("field", "tid %s seq %s %s %s: %s" % (
                 lg.get("tid", "-"), lg["seq"], lg["op"], lg.get("path", ""), "; ".join(bad)))
@@ -278,10 +284,10 @@ class Checker:
             for k in range(pairs):
                 self.compare(logged[i1 + k], traced[j1 + k])
             for lg in logged[i1 + pairs:i2]:
-                self.problem("missing", "not in the trace: " + describe(lg))
+                self.problem("missing", "not in the trace: " + describe(lg), key(lg))
             for tr in traced[j1 + pairs:j2]:
                 self.problem("extra", "in the trace, not in the log: tid %s %s (path %s)" % (
-                    tid, describe(tr), tr.get("_path")))
+                    tid, describe(tr), tr.get("_path")), key(tr))
         last = None
         for tr in traced:
             if last is not None and when(tr) < when(last):
@@ -306,12 +312,12 @@ class Checker:
                     tr = got.pop(0)
                     self.compare({k: v for k, v in l.items() if k != "tid"}, tr)
                 else:
-                    self.problem("missing", "not in the trace: " + describe(l))
+                    self.problem("missing", "not in the trace: " + describe(l), l["op"])
             else:
                 log_tid[l["tid"]].append(l)
         for rest in uring_done.values():
             for tr in rest:
-                self.problem("extra", "in the trace, not in the log: " + describe(tr))
+                self.problem("extra", "in the trace, not in the log: " + describe(tr), tr["op"])
         for tid in sorted(set(log_tid) | set(by_tid)):
             self.check_thread(tid, log_tid.get(tid, []), by_tid.get(tid, []))
 
@@ -327,6 +333,12 @@ class Checker:
     def report(self, out=sys.stdout):
         for p in self.problems:
             print(p, file=out)
+        if self.by_field or self.by_op:
+            print("in short:", file=out)
+            for (op, field), n in sorted(self.by_field.items()):
+                print("  %5d  %s: wrong %s" % (n, op, field), file=out)
+            for (kind, op), n in sorted(self.by_op.items()):
+                print("  %5d  %s: %s" % (n, op, kind), file=out)
         logged = Counter(l["op"] for l in self.log)
         print("checked %d logged ops (%d types) against %d trace ops (%d on the workload's "
               "files): %d matched, problems: %s" % (
