@@ -87,6 +87,8 @@ struct replay_summary {
 	uint64_t ops_issued;	/* ops the replay issued (and wrote to RESULT) */
 	uint64_t ops_nonfile;	/* ops on pipes, sockets, /proc ...: think time, not replayed */
 	uint64_t threads;
+	uint64_t damaged;	/* damaged trace chunks skipped */
+	uint64_t noop_closes;	/* closes of fds the replay never had (pre-capture, inherited) */
 	uint64_t fail[REPLAY_FAIL__COUNT];
 	char fail_example[REPLAY_FAIL__COUNT][REPLAY_EXAMPLES][160];
 	uint64_t direct_dropped;

@@ -167,6 +167,13 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 	fprintf(out, "  ops: %llu in trace, %llu replayed by %llu threads, %llu non-file skipped\n",
 		(unsigned long long)s->ops_read, (unsigned long long)s->ops_issued,
 		(unsigned long long)s->threads, (unsigned long long)s->ops_nonfile);
+	if (s->damaged)
+		fprintf(out, "  TRACE DAMAGED: %llu damaged chunks skipped, their ops not replayed\n",
+			(unsigned long long)s->damaged);
+	if (s->noop_closes)
+		fprintf(out, "  %llu closes of fds opened before the capture (or inherited) and "
+			     "never used: nothing to close\n",
+			(unsigned long long)s->noop_closes);
 	fmt_ns(a, sizeof(a), (double)s->duration_ns);
 	fmt_ns(b, sizeof(b), (double)s->orig_duration_ns);
 	fprintf(out, "  duration: %s (original %s, %.2fx)\n", a, b,
@@ -183,10 +190,20 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 		fprintf(out, "  O_DIRECT rejected by the target on %llu opens (--direct keep): "
 			     "those opens failed\n",
 			(unsigned long long)s->direct_failed);
-	for (int k = 0; k < REPLAY_FAIL__COUNT; k++)
-		nfail += s->fail[k];
-	fprintf(out, "  outcomes differing from the original: %llu\n", (unsigned long long)nfail);
 	for (int k = 0; k < REPLAY_FAIL__COUNT; k++) {
+		if (k == REPLAY_FAIL_UNKNOWN_FD) {
+			fprintf(out, "  ops not replayed: ");
+			nfail = 0;
+			for (int j = k; j < REPLAY_FAIL__COUNT; j++)
+				nfail += s->fail[j];
+			fprintf(out, "%llu\n", (unsigned long long)nfail);
+		} else if (k == 0) {
+			nfail = 0;
+			for (int j = 0; j < REPLAY_FAIL_UNKNOWN_FD; j++)
+				nfail += s->fail[j];
+			fprintf(out, "  outcomes differing from the original: %llu\n",
+				(unsigned long long)nfail);
+		}
 		if (!s->fail[k])
 			continue;
 		fprintf(out, "    %llu %s, e.g.\n", (unsigned long long)s->fail[k], fail_names[k]);

@@ -6,8 +6,8 @@
  *   Over the reads and writes of RESULT: lateness (start_ns - sched_ns) percentiles, the span
  *   from the first op's start to the last op's start (dur_ns) against the same span in
  *   ORIGINAL (orig_dur_ns), throughput over first start .. last end, failed ops; and the
- *   lateness anchored as fio_lateness anchors fio's (each thread's first op taken as on time:
- *   anc_*), so that the two can be compared on equal terms.
+ *   lateness anchored as fio_lateness anchors fio's (each thread's schedule shifted so that
+ *   its least late op is on time: anc_*), so that the two can be compared on equal terms.
  *   prints: n=.. p50_ns=.. p99_ns=.. max_ns=.. anc_n=.. anc_p50_ns=.. anc_p99_ns=..
  *           anc_max_ns=.. dur_ns=.. orig_dur_ns=.. orig_n=.. errors=.. ops_per_s=..
  * usage: bench_stats count TRACE
@@ -25,25 +25,34 @@
 struct scan {
 	uint64_t ops, data, errors;
 	uint64_t first_start, last_start, last_end;
-	int64_t *late, *anc;
+	int64_t *late, *anc; /* anc holds the thread's index until the end of the scan */
 	size_t n, cap;
 	struct {
 		uint32_t tid;
-		int64_t first_late;
+		int64_t min_late;
 	} tids[1024];
 	size_t ntids;
 };
 
-static int64_t anchored(struct scan *s, uint32_t tid, int64_t late)
+/* Index of tid's slot (the last slot is shared once 1023 threads are seen). */
+static int64_t tid_slot(struct scan *s, uint32_t tid, int64_t late)
 {
-	for (size_t i = 0; i < s->ntids; i++)
+	size_t i;
+
+	for (i = 0; i < s->ntids; i++)
 		if (s->tids[i].tid == tid)
-			return late - s->tids[i].first_late;
-	if (s->ntids < sizeof(s->tids) / sizeof(s->tids[0])) {
-		s->tids[s->ntids].tid = tid;
-		s->tids[s->ntids++].first_late = late;
+			break;
+	if (i == s->ntids) {
+		if (s->ntids == sizeof(s->tids) / sizeof(s->tids[0]))
+			i--;
+		else
+			s->ntids++;
+		s->tids[i].tid = tid;
+		s->tids[i].min_late = late;
 	}
-	return 0;
+	if (late < s->tids[i].min_late)
+		s->tids[i].min_late = late;
+	return (int64_t)i;
 }
 
 static int scan_trace(const char *path, struct scan *s, int keep_lateness)
@@ -91,10 +100,12 @@ static int scan_trace(const char *path, struct scan *s, int keep_lateness)
 			s->cap = nc;
 		}
 		s->late[s->n] = (int64_t)(op.start_ns - op.sched_ns);
-		s->anc[s->n] = anchored(s, op.tid, s->late[s->n]);
+		s->anc[s->n] = tid_slot(s, op.tid, s->late[s->n]);
 		s->n++;
 	}
 	reel_reader__close(r);
+	for (size_t i = 0; i < s->n; i++)
+		s->anc[i] = s->late[i] - s->tids[s->anc[i]].min_late;
 	if (!s->data)
 		s->first_start = 0;
 	return err < 0 ? err : 0;

@@ -9,9 +9,10 @@
  *
  * fio has no absolute clock shared with the iolog: each job replays its delays relative to
  * its own start. So each fio thread is matched to the iolog whose offsets it issued (same
- * sequence), its first op is the anchor, and op i is scheduled at
- * anchor + (TIME_US[i] - TIME_US[0]); lateness = actual - scheduled. The anchor's own
- * lateness (job start-up) is therefore not counted, which favours fio.
+ * sequence), and its schedule is anchored where it suits fio best: op i is due at
+ * A + TIME_US[i], with A chosen so that the op least behind that schedule is exactly on time
+ * (lateness >= 0, the minimum is 0). A constant delay (job start-up) is therefore not held
+ * against fio; drift and jitter are.
  * prints: n=.. p50_ns=.. p99_ns=.. max_ns=.. dur_ns=.. orig_dur_ns=.. matched=K/N
  */
 #include <inttypes.h>
@@ -164,6 +165,7 @@ int main(int argc, char **argv)
 		return 1;
 	for (size_t e = 0; e < nev; e++) {
 		struct seq *l = NULL;
+		int64_t min = 0;
 		size_t n;
 
 		for (size_t i = 0; i < nlog && !l; i++)
@@ -173,11 +175,16 @@ int main(int argc, char **argv)
 			continue; /* a fio thread that issued no iolog ops (setup, helpers) */
 		l->used = 1;
 		n = l->n < ev[e].n ? l->n : ev[e].n;
+		/* off[i]: how far op i ran behind the iolog's clock started at the thread's start */
 		for (size_t i = 0; i < n; i++) {
-			uint64_t sched = ev[e].t[0] + (l->t[i] - l->t[0]) * 1000ull;
-
-			late[k++] = (int64_t)(ev[e].t[i] - sched);
+			late[k + i] = (int64_t)(ev[e].t[i] - ev[e].t[0]) -
+				      (int64_t)((l->t[i] - l->t[0]) * UINT64_C(1000));
+			if (late[k + i] < min)
+				min = late[k + i];
 		}
+		for (size_t i = 0; i < n; i++)
+			late[k + i] -= min;
+		k += n;
 		matched += n;
 		if (ev[e].t[0] < first)
 			first = ev[e].t[0];

@@ -110,17 +110,17 @@ rb_median_of() {
 	rb_median "${vals[@]}"
 }
 
-# rb_fio_job TRACE DIR TARGET [EXTRA_OPTION...]: "ioreel export fio" of TRACE into DIR/iolog*,
-# the trace's files created under TARGET, and DIR/job.fio: the exported job file with each
-# job's file redirected (replay_redirect) to the same path under TARGET, plus the extra
-# options in every job. Lists the iologs in DIR/iologs. Returns 1 (reason in DIR/note) when
-# the export is not available; a broken job file is a broken run.
+# rb_fio_job TRACE DIR TARGET [EXTRA_OPTION...]: "ioreel export fio --root TARGET" of TRACE
+# into DIR/iolog*, the trace's files created under TARGET (as ioreel's prepare and ceiling do:
+# non-zero data up to the extent used), and DIR/job.fio: the exported job file plus the extra
+# options in every replaying job. Lists the iologs in DIR/iologs. Returns 1 (reason in
+# DIR/note) when the export is not available; a broken job file is a broken run.
 rb_fio_job() {
 	local trace=$1 d=$2 tgt=$3
 	shift 3
 	rm -rf "$d"
 	mkdir -p "$d"
-	if ! "$IOREEL" export fio "$trace" -o "$d/iolog" >"$d/export.log" 2>&1; then
+	if ! "$IOREEL" export fio "$trace" -o "$d/iolog" --root "$tgt" >"$d/export.log" 2>&1; then
 		echo "ioreel export fio failed: $(tail -1 "$d/export.log")" >"$d/note"
 		return 1
 	fi
@@ -130,18 +130,9 @@ rb_fio_job() {
 		case $f in *.fio) ;; *) echo "$f" >>"$d/iologs" ;; esac
 	done
 	[ -f "$d/iolog.fio" ] && [ -s "$d/iologs" ] || rb_fail "export wrote no job file or iologs"
-	# Each job replays one iolog with one file: send it to the same file under the target.
-	(cd "$d" && awk -v tgt="$tgt" -v extra="$*" '
+	awk -v extra="$*" '
 		{ print }
-		/^[ \t]*read_iolog[ \t]*=/ {
-			f = $0; sub(/^[^=]*=[ \t]*/, "", f); sub(/[ \t]+$/, "", f)
-			while ((getline l < f) > 0) {
-				n = split(l, a, " ")
-				if (n == 3 && a[3] == "add") { print "replay_redirect=" tgt a[2]; break }
-			}
-			close(f)
-			n = split(extra, e, " ")
-			for (i = 1; i <= n; i++) print e[i]
-		}' iolog.fio >job.fio)
-	grep -q '^replay_redirect=' "$d/job.fio" || rb_fail "no read_iolog or add line in the exported job"
+		/^[ \t]*read_iolog[ \t]*=/ { n = split(extra, e, " "); for (i = 1; i <= n; i++) print e[i] }
+	' "$d/iolog.fio" >"$d/job.fio"
+	grep -q '^read_iolog=' "$d/job.fio" || rb_fail "no read_iolog line in the exported job"
 }

@@ -2,7 +2,7 @@
 # throughput.sh - ops/s of "ioreel replay --timing afap" against a plain pread64 loop (the
 # ceiling) and fio, in the same run.
 #
-#   bash tests/bench_replay/throughput.sh          # short form (CI, label bench): 1 M ops, 3 reps
+#   bash tests/bench_replay/throughput.sh          # short form (CI, label bench): 0.5 M ops, 3 reps
 #   bash tests/bench_replay/throughput.sh --full   # full form: 2 M ops, 5 reps
 #
 # The traces (gen_trace --mode afap): N 4 KiB pread64 at random aligned offsets in one 64 MiB
@@ -13,8 +13,8 @@
 #   ioreel afap   ioreel replay --timing afap; ops/s over the replay itself (result trace:
 #                 first start .. last end); the wall time of the whole command (trace
 #                 loading, file preparation, result writing included) is shown beside it
-#   fio           "ioreel export fio" + fio with replay_no_stall=1 (each job's file redirected
-#                 to the same target file); ops/s = read IOPS from fio's terse
+#   fio           "ioreel export fio --root TARGET" + fio with replay_no_stall=1 added to each
+#                 job of the exported job file; ops/s = read IOPS from fio's terse
 #                 output, --group_reporting: all ops over the longest job's runtime)
 # Targets: ioreel >= 95 % of the ceiling, and a ratio to the ceiling no lower than fio's.
 # Missed targets print "TARGET MISSED:" and do not fail; a broken run exits 1; 77: no replay.
@@ -25,7 +25,7 @@ rb_init throughput "$@"
 if [ "$RB_FULL" = 1 ]; then
 	OPS=2000000 REPS=5
 else
-	OPS=1000000 REPS=3
+	OPS=500000 REPS=3
 fi
 S=$RB_SCRATCH
 SIZE=$((64 << 20))
@@ -79,6 +79,9 @@ for thr in 1 2; do
 		fi=$(rb_median "${FI[@]}")
 		rb_say "$(printf '%-9s | %-24s | %12s | %8s |' "$thr" "fio replay_no_stall=1" "$fi" \
 			"$(rb_ratio "$fi" "$ce")")"
+		[ "$thr" -gt 1 ] && ! rb_le "$fi" "$ce" &&
+			rb_say "NOTE: fio above the ceiling: fio counts all ops over its longest job's" \
+				"runtime, so jobs that did not run at the same time look faster than they were"
 	else
 		fi=""
 		rb_say "$(printf '%-9s | %-24s | %12s | %8s | %s' "$thr" fio - - "$(cat "$S/fio/note")")"

@@ -30,10 +30,17 @@ expect "fsync row of the original" '^fsync +#0 original +1000 '
 expect "async rows" '^uring_read +#0 original +200 '
 expect "hot files" '^ +[0-9.]+% +[0-9.]+ s +[0-9]+ ops  /data/db/wal'
 expect "non-file ops said" '100 non-file ops left out'
+expect "new failures said" '^  - replay on /dev/shm/t: 10 more failed ops than in the original'
+expect "errors in the table" '^ +#1 /dev/shm/t +1000 .* 10 err$'
 if grep -qE 'on /var/tmp/(t|late) \([0-9.]+× (faster|slower)' "$dir/out.txt"; then
 	echo "FAIL: a change claimed where the distributions are the same"
 	fail=1
 fi
+
+# Results alone: the original is the trace their replay.of names.
+"$IOREEL" report "$dir/fast.reel" "$dir/equal.reel" >"$dir/out.txt" || fail=1
+expect "original found from replay.of" "^  #0 original: $dir/orig.reel\$"
+expect "results alone still compared" '^  - fsync p(50|99) falls from'
 
 # --by file: per-file rows for the top files.
 "$IOREEL" report "$dir/orig.reel" "$dir/fast.reel" --by file --top 1 >"$dir/out.txt" || fail=1
