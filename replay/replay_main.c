@@ -4,7 +4,9 @@
  * prepare the file set, drop caches if asked, replay, summarise.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -56,6 +58,32 @@ static void notice(const struct replay_opts *o, const char *fmt, const char *a, 
 	o->notice(o->cb_ctx, line);
 }
 
+static int inside_roots(const struct replay_mapper *m, const char *path, const char *what)
+{
+	char buf[PATH_MAX], real[PATH_MAX], *slash;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	/* the result may not exist yet: its directory decides */
+	if (!realpath(buf, real)) {
+		slash = strrchr(buf, '/');
+		if (slash)
+			*slash = '\0';
+		if (!realpath(slash ? (buf[0] ? buf : "/") : ".", real))
+			return 0;
+	}
+	for (int i = 0; i < m->n_roots; i++) {
+		size_t n = strlen(m->roots[i].dir);
+
+		if (!strncmp(real, m->roots[i].dir, n) && (real[n] == '/' || !real[n])) {
+			replay_set_error("%s %s lies inside the target %s, which preparing may empty: "
+					 "put it elsewhere",
+					 what, path, m->roots[i].dir);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 {
 	struct replay_mapper m;
@@ -80,6 +108,14 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 	if (err) {
 		replay_mapper__free(&m);
 		return err;
+	}
+	/* preparing may empty the targets: the trace and the result must live elsewhere */
+	err = inside_roots(&m, o->trace, "the trace");
+	if (!err)
+		err = inside_roots(&m, o->result, "the result");
+	if (err) {
+		memset(&fs, 0, sizeof(fs));
+		goto out;
 	}
 	t = replay_now_ns();
 	err = replay_fileset__scan(o->trace, &m, &fs);
