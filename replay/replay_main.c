@@ -203,6 +203,9 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 	fprintf(out, "  ops: %llu in trace, %llu replayed by %llu threads, %llu non-file skipped\n",
 		(unsigned long long)s->ops_read, (unsigned long long)s->ops_issued,
 		(unsigned long long)s->threads, (unsigned long long)s->ops_nonfile);
+	if (s->interrupted)
+		fprintf(out, "  INTERRUPTED: the replay was stopped early; the ops after that were "
+			     "not replayed\n");
 	if (s->damaged)
 		fprintf(out, "  TRACE DAMAGED: %llu damaged chunks skipped, their ops not replayed\n",
 			(unsigned long long)s->damaged);

@@ -319,16 +319,25 @@ static uint64_t key_async(const struct reel_op *op)
 
 /* ---- workers ---- */
 
-static void sleep_until(uint64_t t, int spin_us)
+static int run__interrupted(const struct run *run)
 {
-	uint64_t wake = t;
+	return run->o->interrupt && *run->o->interrupt;
+}
+
+#define SLEEP_SLICE_NS 100000000ULL /* long sleeps look at the interrupt flag this often */
+
+static void sleep_until(const struct run *run, uint64_t t, int spin_us)
+{
+	uint64_t wake = t, now, to;
 	struct timespec ts;
 
 	if (spin_us >= 0)
 		wake = t > (uint64_t)spin_us * 1000 ? t - (uint64_t)spin_us * 1000 : 0;
-	if (replay_now_ns() < wake) {
-		ts.tv_sec = (time_t)(wake / 1000000000ULL);
-		ts.tv_nsec = (long)(wake % 1000000000ULL);
+	while ((now = replay_now_ns()) < wake && !run__interrupted(run)) {
+		/* the last slice ends exactly at wake: absolute, so slicing costs no accuracy */
+		to = wake - now > SLEEP_SLICE_NS ? now + SLEEP_SLICE_NS : wake;
+		ts.tv_sec = (time_t)(to / 1000000000ULL);
+		ts.tv_nsec = (long)(to % 1000000000ULL);
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			;
 	}
@@ -562,7 +571,7 @@ static void worker__wait_until(struct rworker *w, uint64_t t)
 	/* with requests in flight, wait for their completions instead of sleeping blind */
 	while (w->infl_n && replay_now_ns() + (spin >= 0 ? (uint64_t)spin * 1000 : 0) < t)
 		worker__reap(w, 1, t - (spin >= 0 ? (uint64_t)spin * 1000 : 0));
-	sleep_until(t, spin);
+	sleep_until(w->run, t, spin);
 }
 
 static void *worker__main(void *arg)
@@ -579,9 +588,14 @@ static void *worker__main(void *arg)
 	while (queue__pop(w, &it)) {
 		const struct reel_op *op = &it.op;
 
+		/* interrupted: what is queued is dropped, in order, so that no one waits on it */
+		if (run__interrupted(run)) {
+			worker__done(w, it.seq);
+			continue;
+		}
 		/* nothing starts before time 0, in any mode: result times are relative to it */
 		if (!w->have_prev && replay_now_ns() < run->t0)
-			sleep_until(run->t0, -1);
+			sleep_until(run, run->t0, -1);
 
 		if (o->timing == REPLAY_TIMING_ORIGINAL) {
 			sched = run->t0 + it.sched_rel;
@@ -861,7 +875,7 @@ static int disp__run(struct disp *d)
 	int err;
 
 	memset(&it, 0, sizeof(it));
-	while ((err = reel_reader__next(d->r, &it.op)) != 0 && !atomic_load(&run->stop)) {
+	while ((err = reel_reader__next(d->r, &it.op)) != 0 && !run__interrupted(run)) {
 		if (err < 0) {
 			char msg[160];
 
@@ -1162,6 +1176,7 @@ stop:
 		free(b);
 	}
 	run__summary(run, sum);
+	sum->interrupted = run__interrupted(run);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->direct_dropped);
 	reel_writer__meta(run->w, "replay.direct_dropped", num);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->ops_nonfile);
