@@ -1113,7 +1113,8 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	d.base = fs->first_start_ns;
 	/* bounded memory whatever the thread count: ~64 MiB of queued ops at most */
 	queue_cap = RUN_QUEUE_CAP;
-	while (queue_cap > 16 && (uint64_t)queue_cap * sizeof(struct ritem) * fs->ntids > 64u << 20)
+	while (queue_cap > 16 &&
+	       (uint64_t)queue_cap * sizeof(struct ritem) * fs->ntids > RUN_QUEUE_BUDGET)
 		queue_cap /= 2;
 
 	err = reel_writer__open(o->result, NULL, &run->w);

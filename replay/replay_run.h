@@ -13,7 +13,14 @@
 
 #define RUN_MAX_WORKERS 4096
 #define RUN_MAX_DEPS 8
-#define RUN_QUEUE_CAP 512
+/*
+ * Per-thread read-ahead. A recorder writes ops in end order, so an op that took long comes
+ * late in the file; the dispatcher must be that far ahead of the schedule to hand it over in
+ * time. 8192 ops is ~0.8 s at 10 k ops/s per thread; with many threads the queues shrink to
+ * keep all of them within RUN_QUEUE_BUDGET.
+ */
+#define RUN_QUEUE_CAP 8192
+#define RUN_QUEUE_BUDGET (64u << 20)
 #define RUN_FD_MAX 65536
 #define RUN_BATCH 256
 #define RUN_ASYNC_DEPTH 64
