@@ -27,7 +27,8 @@ static const char usage[] =
 	"WAL segment switches, lseek/fstat/openat/newfstatat/close; 8 worker threads, a WAL\n"
 	"writer and a checkpointer in 2 processes; nanosecond times with exponential jitter,\n"
 	"ops in completion order as a capture emits them), writes them as a trace, reads\n"
-	"the trace back, and renders the same ops as strace and fio iolog v3 text.\n"
+	"the trace back, and renders the same ops as strace and fio iolog v3 text. The peer\n"
+	"for speed and size is the naive format: the array of struct reel_op written as is.\n"
 	"\n"
 	"  --ops N              ops to generate (default 300000, the CI size)\n"
 	"  --full               4000000 ops: the size the numbers in FORMAT.md come from\n"
@@ -526,6 +527,41 @@ static bool op_equal(const struct reel_op *a, const struct reel_op *b)
 	       a->start_ns == b->start_ns && a->end_ns == b->end_ns && a->sched_ns == b->sched_ns;
 }
 
+/*
+ * The peer: the naive format, an array of struct reel_op written as is (88 bytes/op), read
+ * back through a 1 MiB buffer and copied out op by op, as a reader of it would.
+ */
+static int raw_write(const char *path, const struct reel_op *ops, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -errno;
+	size_t w = fwrite(ops, sizeof(*ops), n, f);
+	return fclose(f) || w != n ? -EIO : 0;
+}
+
+static long long raw_read(const char *path, uint64_t *sum)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -errno;
+	static struct reel_op buf[(1 << 20) / sizeof(struct reel_op)];
+	struct reel_op op;
+	long long n = 0;
+	uint64_t acc = 0;
+	size_t got;
+	while ((got = fread(buf, sizeof(buf[0]), sizeof(buf) / sizeof(buf[0]), f)) > 0) {
+		for (size_t i = 0; i < got; i++) {
+			memcpy(&op, &buf[i], sizeof(op));
+			acc += op.offset ^ op.end_ns;
+		}
+		n += got;
+	}
+	fclose(f);
+	*sum = acc;
+	return n;
+}
+
 /* Reads the trace back; checks every op when ops is given. Returns ops read or -error. */
 static long long read_trace(const char *path, const struct reel_op *ops, uint64_t *sum)
 {
@@ -630,6 +666,30 @@ int main(int argc, char **argv)
 		if (t1 - t0 < dec)
 			dec = t1 - t0;
 	}
+	/* the peer, in the same run and the same directory */
+	char rawpath[600];
+	snprintf(rawpath, sizeof(rawpath), "%s.raw", path);
+	double raw_enc = 1e9, raw_dec = 1e9;
+	for (int rep = 0; rep < 3; rep++) {
+		double t0 = now_s();
+		int rerr = raw_write(rawpath, ops, n);
+		double t1 = now_s();
+		uint64_t rsum = 0;
+		long long rgot = rerr ? rerr : raw_read(rawpath, &rsum);
+		double t2 = now_s();
+		if (rgot != (long long)n || rsum != sum) {
+			fprintf(stderr, "bench_format: raw peer failed\n");
+			unlink(rawpath);
+			unlink(path);
+			return 1;
+		}
+		if (t1 - t0 < raw_enc)
+			raw_enc = t1 - t0;
+		if (t2 - t1 < raw_dec)
+			raw_dec = t2 - t1;
+	}
+	unlink(rawpath);
+
 	struct stat st;
 	stat(path, &st);
 	if (!getenv("BENCH_KEEP"))
@@ -652,6 +712,9 @@ int main(int argc, char **argv)
 	       (double)strace.bytes / st.st_size);
 	printf("%-34s %14llu %10.2f %10.1f\n", "  same, zstd -3", (unsigned long long)strace.zbytes,
 	       (double)strace.zbytes / n, (double)strace.zbytes / st.st_size);
+	printf("%-34s %14llu %10.2f %10.1f\n", "raw struct reel_op array",
+	       (unsigned long long)n * sizeof(struct reel_op), (double)sizeof(struct reel_op),
+	       (double)n * sizeof(struct reel_op) / st.st_size);
 	printf("%-34s %14llu %10.2f %10.1f\n", "fio iolog v3 text (I/O ops only)",
 	       (unsigned long long)iolog.bytes, (double)iolog.bytes / n,
 	       (double)iolog.bytes / st.st_size);
@@ -659,6 +722,10 @@ int main(int argc, char **argv)
 	       (double)iolog.zbytes / n, (double)iolog.zbytes / st.st_size);
 	printf("%-34s %10.2f M ops/s (%.3f s)\n", "encode (write, one core)", n / enc / 1e6, enc);
 	printf("%-34s %10.2f M ops/s (%.3f s)\n", "decode (read, one core)", n / dec / 1e6, dec);
+	printf("%-34s %10.2f M ops/s (%.3f s)\n", "  peer: raw array write", n / raw_enc / 1e6,
+	       raw_enc);
+	printf("%-34s %10.2f M ops/s (%.3f s)\n", "  peer: raw array read", n / raw_dec / 1e6,
+	       raw_dec);
 	if (out) {
 		FILE *f = fopen(out, "w");
 		if (f) {
@@ -670,6 +737,8 @@ int main(int argc, char **argv)
 				(unsigned long long)iolog.bytes, (unsigned long long)iolog.zbytes);
 			fprintf(f, "encode_mops=%.3f\ndecode_mops=%.3f\n", n / enc / 1e6,
 				n / dec / 1e6);
+			fprintf(f, "raw_write_mops=%.3f\nraw_read_mops=%.3f\n", n / raw_enc / 1e6,
+				n / raw_dec / 1e6);
 			fclose(f);
 		}
 	}
