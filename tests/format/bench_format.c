@@ -20,30 +20,30 @@
 #include "reel.h"
 
 static const char usage[] =
-	"Usage: bench_format [--ops N] [--full] [--dir DIR] [--out FILE] [--max-bytes-per-op X]\n"
-	"\n"
-	"Generates N database-like ops (random and sequential 4/8/16 KiB preads over four\n"
-	"1 GiB data files, random 8 KiB pwrites, WAL appends each followed by fdatasync,\n"
-	"WAL segment switches, lseek/fstat/openat/newfstatat/close; 8 worker threads, a WAL\n"
-	"writer and a checkpointer in 2 processes; nanosecond times with exponential jitter,\n"
-	"ops in completion order as a capture emits them), writes them as a trace, reads\n"
-	"the trace back, and renders the same ops as strace and fio iolog v3 text. The peer\n"
-	"for speed and size is the naive format: the array of struct reel_op written as is.\n"
-	"\n"
-	"  --ops N              ops to generate (default 300000, the CI size)\n"
-	"  --full               4000000 ops: the size the numbers in FORMAT.md come from\n"
-	"  --dir DIR            where the trace file goes (default /dev/shm)\n"
-	"  --out FILE           also write the numbers as key=value lines\n"
-	"  --max-bytes-per-op X exit 1 when the trace is larger (default 6; 0 = no check)\n"
-	"  --level L            zstd level for the writer (default: the writer's)\n"
-	"  --chunk N            ops per chunk (default: the writer's)\n"
-	"\n"
-	"Speeds are one core, CPU time, best of 3 runs; they are reported, not asserted\n"
-	"(the CI machine is shared).\n"
-	"\n"
-	"EXAMPLES\n"
-	"  bench_format                 # the short run ctest does\n"
-	"  bench_format --full --out bench.txt\n";
+    "Usage: bench_format [--ops N] [--full] [--dir DIR] [--out FILE] [--max-bytes-per-op X]\n"
+    "\n"
+    "Generates N database-like ops (random and sequential 4/8/16 KiB preads over four\n"
+    "1 GiB data files, random 8 KiB pwrites, WAL appends each followed by fdatasync,\n"
+    "WAL segment switches, lseek/fstat/openat/newfstatat/close; 8 worker threads, a WAL\n"
+    "writer and a checkpointer in 2 processes; nanosecond times with exponential jitter,\n"
+    "ops in completion order as a capture emits them), writes them as a trace, reads\n"
+    "the trace back, and renders the same ops as strace and fio iolog v3 text. The peer\n"
+    "for speed and size is the naive format: the array of struct reel_op written as is.\n"
+    "\n"
+    "  --ops N              ops to generate (default 300000, the CI size)\n"
+    "  --full               4000000 ops: the size the numbers in FORMAT.md come from\n"
+    "  --dir DIR            where the trace file goes (default /dev/shm)\n"
+    "  --out FILE           also write the numbers as key=value lines\n"
+    "  --max-bytes-per-op X exit 1 when the trace is larger (default 6; 0 = no check)\n"
+    "  --level L            zstd level for the writer (default: the writer's)\n"
+    "  --chunk N            ops per chunk (default: the writer's)\n"
+    "\n"
+    "Speeds are one core, CPU time, best of 3 runs; they are reported, not asserted\n"
+    "(the CI machine is shared).\n"
+    "\n"
+    "EXAMPLES\n"
+    "  bench_format                 # the short run ctest does\n"
+    "  bench_format --full --out bench.txt\n";
 
 /* ---- deterministic randomness ---- */
 
@@ -82,7 +82,7 @@ enum role { WORKER, WALWRITER, CHECKPOINTER };
 struct thread {
 	enum role role;
 	uint32_t pid, tid;
-	uint64_t now; /* when the thread may issue its next op */
+	uint64_t now;		/* when the thread may issue its next op */
 	struct reel_op pending; /* generated, not yet completed */
 	bool has_pending;
 	int scan_fd;
@@ -148,7 +148,7 @@ static void gen_worker(struct workload *wl, struct thread *t, struct reel_op *op
 		return;
 	}
 	if (r < 520) { /* random page read */
-		static const uint64_t sizes[] = { 4096, 8192, 8192, 8192, 16384 };
+		static const uint64_t sizes[] = {4096, 8192, 8192, 8192, 16384};
 		uint64_t len = sizes[rnd() % 5];
 		int f = rnd() % NDATA;
 		op_init(op, t, REEL_OP_PREAD64, 10 + f);
@@ -200,8 +200,8 @@ static void gen_wal(struct workload *wl, struct thread *t, struct reel_op *op)
 {
 	if (wl->wal_state == 1) {
 		op_init(op, t, REEL_OP_OPENAT, -100);
-		op->path = wl->wal_path = add_path(wl, "/var/lib/db/pg_wal/0000000100000000000000%02X",
-						   ++wl->wal_seg);
+		op->path = wl->wal_path =
+		    add_path(wl, "/var/lib/db/pg_wal/0000000100000000000000%02X", ++wl->wal_seg);
 		op->flags = 02 | 02000000 | 040000; /* O_RDWR | O_CLOEXEC | O_DIRECT-ish */
 		op->mode = 0600;
 		op->ret = FD_WAL;
@@ -328,10 +328,11 @@ static void sink_put(struct sink *s, const char *p, size_t n, bool end)
 	s->bytes += n;
 	if (!s->zc)
 		return;
-	ZSTD_inBuffer in = { p, n, 0 };
+	ZSTD_inBuffer in = {p, n, 0};
 	for (;;) {
-		ZSTD_outBuffer out = { s->zout, sizeof(s->zout), 0 };
-		size_t left = ZSTD_compressStream2(s->zc, &out, &in, end ? ZSTD_e_end : ZSTD_e_continue);
+		ZSTD_outBuffer out = {s->zout, sizeof(s->zout), 0};
+		size_t left =
+		    ZSTD_compressStream2(s->zc, &out, &in, end ? ZSTD_e_end : ZSTD_e_continue);
 		s->zbytes += out.pos;
 		if (ZSTD_isError(left))
 			return;
@@ -366,7 +367,7 @@ static const uint64_t epoch_ns = 1764450000000000000ULL;
 static void render_strace(const struct workload *wl, const struct reel_op *ops, size_t n,
 			  struct sink *s)
 {
-	uint32_t fdmap[64] = { 0 };
+	uint32_t fdmap[64] = {0};
 	for (int f = 0; f < NDATA; f++)
 		fdmap[10 + f] = wl->data_path[f];
 	fdmap[FD_WAL] = 1 + 4 + 64; /* the first WAL segment's path id */
@@ -382,9 +383,10 @@ static void render_strace(const struct workload *wl, const struct reel_op *ops, 
 		case REEL_OP_PREAD64:
 		case REEL_OP_PWRITE64:
 			render_buf(buf, i);
-			k += sprintf(line + k, "%s(%d<%s>, %s, %llu, %llu) = %lld", reel_op__name(o->type),
-				     o->fd, p, buf, (unsigned long long)o->len,
-				     (unsigned long long)o->offset, (long long)o->ret);
+			k += sprintf(line + k, "%s(%d<%s>, %s, %llu, %llu) = %lld",
+				     reel_op__name(o->type), o->fd, p, buf,
+				     (unsigned long long)o->len, (unsigned long long)o->offset,
+				     (long long)o->ret);
 			break;
 		case REEL_OP_LSEEK:
 			k += sprintf(line + k, "lseek(%d<%s>, 0, SEEK_END) = %lld", o->fd, p,
@@ -409,17 +411,18 @@ static void render_strace(const struct workload *wl, const struct reel_op *ops, 
 					     "st_size=8192, ...}, 0) = 0",
 					     wl->paths[o->path - 1]);
 			else
-				k += sprintf(line + k,
-					     "newfstatat(AT_FDCWD, \"%s\", %p, 0) = -1 ENOENT (No such "
-					     "file or directory)",
-					     wl->paths[o->path - 1], (void *)0x7ffc5e2a1b40);
+				k += sprintf(
+				    line + k,
+				    "newfstatat(AT_FDCWD, \"%s\", %p, 0) = -1 ENOENT (No such "
+				    "file or directory)",
+				    wl->paths[o->path - 1], (void *)0x7ffc5e2a1b40);
 			break;
 		case REEL_OP_OPENAT:
 			if (o->ret >= 0 && o->ret < 64)
 				fdmap[o->ret] = o->path;
-			k += sprintf(line + k, "openat(AT_FDCWD, \"%s\", O_RDWR|O_CLOEXEC) = %lld<%s>",
-				     wl->paths[o->path - 1], (long long)o->ret,
-				     wl->paths[o->path - 1]);
+			k += sprintf(
+			    line + k, "openat(AT_FDCWD, \"%s\", O_RDWR|O_CLOEXEC) = %lld<%s>",
+			    wl->paths[o->path - 1], (long long)o->ret, wl->paths[o->path - 1]);
 			break;
 		default:
 			k += sprintf(line + k, "%s(%d) = %lld", reel_op__name(o->type), o->fd,
@@ -439,8 +442,8 @@ static void render_strace(const struct workload *wl, const struct reel_op *ops, 
 static void render_iolog(const struct workload *wl, const struct reel_op *ops, size_t n,
 			 struct sink *s)
 {
-	uint32_t fdmap[64] = { 0 };
-	bool added[1024] = { false };
+	uint32_t fdmap[64] = {0};
+	bool added[1024] = {false};
 	for (int f = 0; f < NDATA; f++)
 		fdmap[10 + f] = wl->data_path[f];
 	fdmap[FD_WAL] = 1 + 4 + 64;
@@ -460,8 +463,8 @@ static void render_iolog(const struct workload *wl, const struct reel_op *ops, s
 			k += sprintf(line + k, "%llu %s open\n", us, wl->paths[pid - 1]);
 		} else if (pid && !added[pid]) {
 			added[pid] = true;
-			k += sprintf(line + k, "%llu %s add\n%llu %s open\n", us, wl->paths[pid - 1],
-				     us, wl->paths[pid - 1]);
+			k += sprintf(line + k, "%llu %s add\n%llu %s open\n", us,
+				     wl->paths[pid - 1], us, wl->paths[pid - 1]);
 		}
 		const char *f = pid ? wl->paths[pid - 1] : NULL;
 		switch (o->type) {
@@ -590,11 +593,17 @@ int main(int argc, char **argv)
 	size_t n = 300000;
 	const char *dir = "/dev/shm", *out = NULL;
 	double max_bpo = 6.0;
-	struct reel_writer_opts opts = { 0 };
+	struct reel_writer_opts opts = {0};
 	static const struct option lo[] = {
-		{ "ops", 1, 0, 'n' },  { "full", 0, 0, 'F' },	  { "dir", 1, 0, 'd' },
-		{ "out", 1, 0, 'o' },  { "max-bytes-per-op", 1, 0, 'm' }, { "level", 1, 0, 'l' },
-		{ "chunk", 1, 0, 'c' }, { "help", 0, 0, 'h' },	  { 0 },
+	    {"ops", 1, 0, 'n'},
+	    {"full", 0, 0, 'F'},
+	    {"dir", 1, 0, 'd'},
+	    {"out", 1, 0, 'o'},
+	    {"max-bytes-per-op", 1, 0, 'm'},
+	    {"level", 1, 0, 'l'},
+	    {"chunk", 1, 0, 'c'},
+	    {"help", 0, 0, 'h'},
+	    {0},
 	};
 	int c;
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
@@ -695,7 +704,7 @@ int main(int argc, char **argv)
 	if (!getenv("BENCH_KEEP"))
 		unlink(path);
 
-	struct sink strace = { 0 }, iolog = { 0 };
+	struct sink strace = {0}, iolog = {0};
 	strace.zc = ZSTD_createCCtx();
 	iolog.zc = ZSTD_createCCtx();
 	render_strace(&wl, ops, n, &strace);
@@ -729,10 +738,11 @@ int main(int argc, char **argv)
 	if (out) {
 		FILE *f = fopen(out, "w");
 		if (f) {
-			fprintf(f, "ops=%zu\nbytes=%lld\nbytes_per_op=%.3f\n", n, (long long)st.st_size,
-				bpo);
+			fprintf(f, "ops=%zu\nbytes=%lld\nbytes_per_op=%.3f\n", n,
+				(long long)st.st_size, bpo);
 			fprintf(f, "strace_bytes=%llu\nstrace_zstd_bytes=%llu\n",
-				(unsigned long long)strace.bytes, (unsigned long long)strace.zbytes);
+				(unsigned long long)strace.bytes,
+				(unsigned long long)strace.zbytes);
 			fprintf(f, "iolog_bytes=%llu\niolog_zstd_bytes=%llu\n",
 				(unsigned long long)iolog.bytes, (unsigned long long)iolog.zbytes);
 			fprintf(f, "encode_mops=%.3f\ndecode_mops=%.3f\n", n / enc / 1e6,
