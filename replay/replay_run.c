@@ -319,16 +319,25 @@ static uint64_t key_async(const struct reel_op *op)
 
 /* ---- workers ---- */
 
-static void sleep_until(uint64_t t, int spin_us)
+static int run__interrupted(const struct run *run)
 {
-	uint64_t wake = t;
+	return run->o->interrupt && *run->o->interrupt;
+}
+
+#define SLEEP_SLICE_NS 100000000ULL /* long sleeps look at the interrupt flag this often */
+
+static void sleep_until(const struct run *run, uint64_t t, int spin_us)
+{
+	uint64_t wake = t, now, to;
 	struct timespec ts;
 
 	if (spin_us >= 0)
 		wake = t > (uint64_t)spin_us * 1000 ? t - (uint64_t)spin_us * 1000 : 0;
-	if (replay_now_ns() < wake) {
-		ts.tv_sec = (time_t)(wake / 1000000000ULL);
-		ts.tv_nsec = (long)(wake % 1000000000ULL);
+	while ((now = replay_now_ns()) < wake && !run__interrupted(run)) {
+		/* the last slice ends exactly at wake: absolute, so slicing costs no accuracy */
+		to = wake - now > SLEEP_SLICE_NS ? now + SLEEP_SLICE_NS : wake;
+		ts.tv_sec = (time_t)(to / 1000000000ULL);
+		ts.tv_nsec = (long)(to % 1000000000ULL);
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			;
 	}
@@ -414,8 +423,8 @@ static void errname(char *buf, size_t sz, int64_t ret)
 	if (ret >= 0)
 		snprintf(buf, sz, "%lld", (long long)ret);
 	else
-		snprintf(buf, sz, "-%s", strerrorname_np((int)-ret) ? strerrorname_np((int)-ret)
-								  : "E?");
+		snprintf(buf, sz, "-%s",
+			 strerrorname_np((int)-ret) ? strerrorname_np((int)-ret) : "E?");
 }
 
 /* an outcome that differs from the original's is counted and named, never hidden */
@@ -562,7 +571,7 @@ static void worker__wait_until(struct rworker *w, uint64_t t)
 	/* with requests in flight, wait for their completions instead of sleeping blind */
 	while (w->infl_n && replay_now_ns() + (spin >= 0 ? (uint64_t)spin * 1000 : 0) < t)
 		worker__reap(w, 1, t - (spin >= 0 ? (uint64_t)spin * 1000 : 0));
-	sleep_until(t, spin);
+	sleep_until(w->run, t, spin);
 }
 
 static void *worker__main(void *arg)
@@ -579,15 +588,20 @@ static void *worker__main(void *arg)
 	while (queue__pop(w, &it)) {
 		const struct reel_op *op = &it.op;
 
+		/* interrupted: what is queued is dropped, in order, so that no one waits on it */
+		if (run__interrupted(run)) {
+			worker__done(w, it.seq);
+			continue;
+		}
 		/* nothing starts before time 0, in any mode: result times are relative to it */
 		if (!w->have_prev && replay_now_ns() < run->t0)
-			sleep_until(run->t0, -1);
+			sleep_until(run, run->t0, -1);
 
 		if (o->timing == REPLAY_TIMING_ORIGINAL) {
 			sched = run->t0 + it.sched_rel;
 		} else if (o->timing == REPLAY_TIMING_THINK && w->have_prev) {
-			uint64_t gap = op->start_ns > w->prev_orig_end ? op->start_ns - w->prev_orig_end
-								       : 0;
+			uint64_t gap =
+			    op->start_ns > w->prev_orig_end ? op->start_ns - w->prev_orig_end : 0;
 			sched = w->prev_end + (uint64_t)((double)gap / o->speed);
 		} else if (o->timing == REPLAY_TIMING_THINK) {
 			sched = run->t0 + it.sched_rel;
@@ -615,7 +629,7 @@ static void *worker__main(void *arg)
 		end_abs = res.end_ns; /* retiring makes res's times relative to t0 */
 		if (r == 1) {
 			struct rinflight *f =
-				&w->infl[(w->infl_head + w->infl_n - 1) % RUN_ASYNC_DEPTH];
+			    &w->infl[(w->infl_head + w->infl_n - 1) % RUN_ASYNC_DEPTH];
 
 			f->res.sched_ns = sched;
 			f->orig_ret = op->ret;
@@ -778,7 +792,7 @@ static int disp__nonfile(struct disp *d, const struct reel_op *op, const struct 
 static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 {
 	const struct reel_op *op = &it->op;
-	struct depset ds = { .n = 0 };
+	struct depset ds = {.n = 0};
 	struct deptrack *dt = &d->dt;
 	unsigned t = op->type;
 
@@ -861,16 +875,17 @@ static int disp__run(struct disp *d)
 	int err;
 
 	memset(&it, 0, sizeof(it));
-	while ((err = reel_reader__next(d->r, &it.op)) != 0 && !atomic_load(&run->stop)) {
+	while ((err = reel_reader__next(d->r, &it.op)) != 0 && !run__interrupted(run)) {
 		if (err < 0) {
 			char msg[160];
 
 			run->sum->damaged++;
 			if (run->o->notice) {
-				snprintf(msg, sizeof(msg),
-					 "trace damaged at byte %llu (%s): skipping to the next chunk",
-					 (unsigned long long)reel_reader__damage_offset(d->r),
-					 reel_strerror(err));
+				snprintf(
+				    msg, sizeof(msg),
+				    "trace damaged at byte %llu (%s): skipping to the next chunk",
+				    (unsigned long long)reel_reader__damage_offset(d->r),
+				    reel_strerror(err));
 				run->o->notice(run->o->cb_ctx, msg);
 			}
 			if (err == -REEL_E_TRUNCATED || err == -EIO)
@@ -894,7 +909,8 @@ static int disp__run(struct disp *d)
 		/* a completion record's start is its request's submission: it is due when it
 		 * was reaped, its end (FORMAT.md, "Fields per op type") */
 		at = is_complete(it.op.type) ? it.op.end_ns : it.op.start_ns;
-		it.sched_rel = at > d->base ? (uint64_t)((double)(at - d->base) / run->o->speed) : 0;
+		it.sched_rel =
+		    at > d->base ? (uint64_t)((double)(at - d->base) / run->o->speed) : 0;
 		disp__deps(d, &it, w->idx);
 		queue__push(w, &it);
 	}
@@ -906,11 +922,11 @@ static void *monitor__main(void *arg)
 	struct run *run = arg;
 	struct replay_progress p;
 	uint64_t orig_span = run->fs->last_start_ns > run->fs->first_start_ns
-				     ? run->fs->last_start_ns - run->fs->first_start_ns
-				     : 0;
+				 ? run->fs->last_start_ns - run->fs->first_start_ns
+				 : 0;
 
 	while (!atomic_load(&run->stop)) {
-		struct timespec ts = { 0, 250000000 };
+		struct timespec ts = {0, 250000000};
 		uint64_t now;
 
 		nanosleep(&ts, NULL);
@@ -1017,8 +1033,8 @@ static void run__summary(struct run *run, struct replay_summary *s)
 	}
 	s->duration_ns = last_end;
 	s->orig_duration_ns = run->fs->last_end_ns > run->fs->first_start_ns
-				      ? run->fs->last_end_ns - run->fs->first_start_ns
-				      : 0;
+				  ? run->fs->last_end_ns - run->fs->first_start_ns
+				  : 0;
 	free(late);
 	free(lat);
 }
@@ -1046,11 +1062,15 @@ static void run__free(struct run *run, struct disp *d)
 		if (run->pids.used[i]) {
 			struct rpid *rp = (struct rpid *)(uintptr_t)run->pids.v[i];
 
-			for (int fd = 0; fd < RUN_FD_MAX; fd++) {
-				if (atomic_load(&rp->fd[fd]) >= 0)
-					close(atomic_load(&rp->fd[fd]));
+			for (int pg = 0; pg < RUN_FD_MAX / RUN_FD_PAGE; pg++) {
+				_Atomic int32_t *p = atomic_load(&rp->page[pg]);
+
+				for (int i = 0; p && i < RUN_FD_PAGE; i++) {
+					if (atomic_load(&p[i]) >= 0)
+						close(atomic_load(&p[i]));
+				}
+				free(p);
 			}
-			free(rp->fd);
 			free(rp);
 		}
 	}
@@ -1075,7 +1095,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		       const struct replay_fileset *fs, struct replay_summary *sum)
 {
 	struct run *run = calloc(1, sizeof(*run));
-	struct disp d = { 0 };
+	struct disp d = {0};
 	pthread_t mon, wth;
 	int err, mon_on = 0, wth_on = 0;
 	char num[32];
@@ -1095,7 +1115,8 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	d.base = fs->first_start_ns;
 	/* bounded memory whatever the thread count: ~64 MiB of queued ops at most */
 	queue_cap = RUN_QUEUE_CAP;
-	while (queue_cap > 16 && (uint64_t)queue_cap * sizeof(struct ritem) * fs->ntids > 64u << 20)
+	while (queue_cap > 16 &&
+	       (uint64_t)queue_cap * sizeof(struct ritem) * fs->ntids > RUN_QUEUE_BUDGET)
 		queue_cap /= 2;
 
 	err = reel_writer__open(o->result, NULL, &run->w);
@@ -1158,6 +1179,7 @@ stop:
 		free(b);
 	}
 	run__summary(run, sum);
+	sum->interrupted = run__interrupted(run);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->direct_dropped);
 	reel_writer__meta(run->w, "replay.direct_dropped", num);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->ops_nonfile);
@@ -1172,7 +1194,8 @@ out:
 
 		if (!err && e) {
 			err = e;
-			replay_set_error("cannot finish result %s: %s", o->result, reel_strerror(e));
+			replay_set_error("cannot finish result %s: %s", o->result,
+					 reel_strerror(e));
 		}
 	}
 	if (d.r)

@@ -13,11 +13,20 @@
 
 #define RUN_MAX_WORKERS 4096
 #define RUN_MAX_DEPS 8
-#define RUN_QUEUE_CAP 512
+/*
+ * Per-thread read-ahead. A recorder writes ops in end order, so an op that took long comes
+ * late in the file; the dispatcher must be that far ahead of the schedule to hand it over in
+ * time. 8192 ops is ~0.8 s at 10 k ops/s per thread; with many threads the queues shrink to
+ * keep all of them within RUN_QUEUE_BUDGET.
+ */
+#define RUN_QUEUE_CAP 8192
+#define RUN_QUEUE_BUDGET (64u << 20)
 #define RUN_FD_MAX 65536
 #define RUN_BATCH 256
 #define RUN_ASYNC_DEPTH 64
-#define RUN_PCACHE 8 /* parent directory fds kept per worker */ /* --engine io_uring|libaio: sync ops in flight per thread */
+#define RUN_PCACHE                                                                                 \
+	8 /* parent directory fds kept per worker */ /* --engine io_uring|libaio: sync ops in      \
+							flight per thread */
 
 /* replay fd table values besides real fds */
 #define RFD_UNKNOWN (-1) /* never seen: opened before the capture */
@@ -47,9 +56,13 @@ struct ritem {
 	struct rdep deps[RUN_MAX_DEPS];
 };
 
+#define RUN_FD_PAGE 256
+/* orig fd -> replay fd or RFD_*, in pages allocated on first use: thousands of processes
+ * (a build, a shell script) must not cost 256 KiB each */
 struct rpid {
 	uint32_t pid;
-	_Atomic int32_t *fd; /* orig fd -> replay fd or RFD_* */
+	_Atomic(_Atomic int32_t *) page[RUN_FD_MAX / RUN_FD_PAGE];
+	_Atomic int32_t spare; /* used only when a page cannot be allocated */
 };
 
 struct rworker;
@@ -138,7 +151,7 @@ struct run {
 	struct rworker *workers[RUN_MAX_WORKERS];
 	_Atomic uint32_t nworkers;
 
-	pthread_mutex_t lock; /* failures, notices, pid tables, async contexts */
+	pthread_mutex_t lock;	   /* failures, notices, pid tables, async contexts */
 	struct replay_u64map pids; /* pid -> struct rpid * */
 	struct replay_u64map actx; /* (kind, pid, ctx) -> struct ractx * */
 	struct replay_summary *sum;
@@ -155,6 +168,7 @@ struct run {
 /* the op works on its fd (fd ops, fstat via newfstatat/statx AT_EMPTY_PATH), not a path */
 int replay_op__on_fd(const struct reel_op *op);
 struct rpid *run__pid(struct run *run, uint32_t pid);
+_Atomic int32_t *rpid__slot(struct rpid *rp, int fd); /* 0 <= fd < RUN_FD_MAX */
 /* Issues one op; fills res (ret, times). 0 issued, 1 left pending (async engine), or
  * -(1 + enum replay_fail_kind) when not issued. */
 int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res);
