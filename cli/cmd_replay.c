@@ -2,6 +2,7 @@
 /* cmd_replay.c - "ioreel replay": reissue a trace on one or more targets, timing kept. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +55,8 @@ static void usage(FILE *out)
 		"          files at TO/<file name>.\n"
 		"Every path is resolved beneath its target (openat2 RESOLVE_BENEATH): '..' and\n"
 		"symlinks leading out are refused. Targets must be directories (created when\n"
-		"missing), not '/', not containing traced paths, and not nested in one another.\n"
+		"missing), not '/', not containing traced paths, and not nested in one another;\n"
+		"TRACE and RESULT must lie outside them.\n"
 		"Paths under /proc, /sys and /dev (except /dev/shm), and I/O on pipes, sockets and\n"
 		"devices, are the application's think time and are not replayed.\n"
 		"\n"
@@ -75,6 +77,13 @@ static void usage(FILE *out)
 		"      # WAL on tmpfs, the rest on disk\n"
 		"  ioreel replay app.reel --target /var/tmp/t --timing afap --engine io_uring\n"
 		"  ioreel replay app.reel --target /var/tmp/t --cold --spin=50\n");
+}
+
+static volatile int interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
 }
 
 struct cli_ctx {
@@ -151,6 +160,7 @@ int cmd_replay(int argc, char **argv)
 	char *results[MAX_TARGETS] = { 0 };
 	struct replay_opts o = { .speed = 1.0, .spin_us = -1 };
 	struct cli_ctx cc = { .tty = isatty(2) };
+	struct sigaction sa = { .sa_handler = on_signal };
 	struct replay_summary *sum = NULL;
 	size_t nt = 0, nm = 0;
 	char *result = NULL, *end;
@@ -260,6 +270,10 @@ int cmd_replay(int argc, char **argv)
 	o.notice = on_notice;
 	o.progress = cc.tty ? on_progress : NULL;
 	o.cb_ctx = &cc;
+	o.interrupt = &interrupted;
+	/* Ctrl-C stops the replay and still closes the result whole */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	sum = calloc(1, sizeof(*sum));
 	if (!sum)
 		goto out;
@@ -297,6 +311,12 @@ int cmd_replay(int argc, char **argv)
 		if (!quiet)
 			replay_summary__print(sum, stdout);
 		fflush(stdout);
+		if (interrupted) {
+			fprintf(stderr, "ioreel: failed to replay %s: interrupted (result %s kept)\n",
+				o.trace, results[i]);
+			rc = 130;
+			goto out;
+		}
 	}
 	err = quiet ? 0 : replay__compare(o.trace, (const char *const *)results, nt, stdout);
 	if (err) {

@@ -12,36 +12,38 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"usage: ioreel report TRACE [RESULT...] [--json] [--html FILE] [--by op|file] "
-		"[--top N]\n"
-		"       ioreel report RESULT... (the original is the trace the results name)\n"
-		"\n"
-		"Compares the latency distributions of a captured TRACE with those of its replay\n"
-		"RESULTs (traces written by 'ioreel replay'). Per op type: count, p50, p90, p99,\n"
-		"p99.9, max, mean and total time (percentiles within 0.4%%); each replay's ratio to\n"
-		"the original (replay / original: below 1 is faster) and the Kolmogorov-Smirnov\n"
-		"distance D between the two distributions (0 same .. 1 disjoint); how late each\n"
-		"replay ran against its schedule; failed ops; the files with the most I/O time;\n"
-		"and a few lines of verdict. Ops on pipes and sockets are left out (think time).\n"
-		"\n"
-		"options:\n"
-		"  --json         write the report as JSON on stdout instead of text; the keys are\n"
-		"                 described at the top of replay/report_json.c (\"runs\", \"ops_by_type\",\n"
-		"                 \"vs_original\", \"lateness\", \"files\", \"verdict\"), times in ns\n"
-		"  --html FILE    also write a self-contained HTML page (tables, CDF plots)\n"
-		"  --by op|file   rows per op type (default), or also per file and op type for the\n"
-		"                 top files\n"
-		"  --top N        files in the hot-files section and in --by file (default 5)\n"
-		"  -h, --help     this text\n"
-		"\n"
-		"EXAMPLES:\n"
-		"  ioreel report app.reel                          # the capture alone\n"
-		"  ioreel report app.reel app.shm.reel app.disk.reel\n"
-		"  ioreel report app.shm.reel app.disk.reel         # app.reel found from them\n"
-		"  ioreel report app.reel app.shm.reel --html report.html\n"
-		"  ioreel report app.reel app.shm.reel --json | jq '.verdict[].text'\n"
-		"  ioreel report app.reel app.shm.reel --by file --top 3\n");
+	fprintf(
+	    out,
+	    "usage: ioreel report TRACE [RESULT...] [--json] [--html FILE] [--by op|file] "
+	    "[--top N]\n"
+	    "       ioreel report RESULT... (the original is the trace the results name)\n"
+	    "\n"
+	    "Compares the latency distributions of a captured TRACE with those of its replay\n"
+	    "RESULTs (traces written by 'ioreel replay'). Per op type: count, p50, p90, p99,\n"
+	    "p99.9, max, mean and total time (percentiles within 0.4%%); each replay's ratio to\n"
+	    "the original (replay / original: below 1 is faster) and the Kolmogorov-Smirnov\n"
+	    "distance D between the two distributions (0 same .. 1 disjoint); how late each\n"
+	    "replay ran against its schedule; failed ops; the files with the most I/O time;\n"
+	    "and a few lines of verdict. Ops on pipes and sockets are left out (think time).\n"
+	    "\n"
+	    "options:\n"
+	    "  --json         write the report as JSON on stdout instead of text; the keys are\n"
+	    "                 described at the top of replay/report_json.c (\"runs\", "
+	    "\"ops_by_type\",\n"
+	    "                 \"vs_original\", \"lateness\", \"files\", \"verdict\"), times in ns\n"
+	    "  --html FILE    also write a self-contained HTML page (tables, CDF plots)\n"
+	    "  --by op|file   rows per op type (default), or also per file and op type for the\n"
+	    "                 top files\n"
+	    "  --top N        files in the hot-files section and in --by file (default 5)\n"
+	    "  -h, --help     this text\n"
+	    "\n"
+	    "EXAMPLES:\n"
+	    "  ioreel report app.reel                          # the capture alone\n"
+	    "  ioreel report app.reel app.shm.reel app.disk.reel\n"
+	    "  ioreel report app.shm.reel app.disk.reel         # app.reel found from them\n"
+	    "  ioreel report app.reel app.shm.reel --html report.html\n"
+	    "  ioreel report app.reel app.shm.reel --json | jq '.verdict[].text'\n"
+	    "  ioreel report app.reel app.shm.reel --by file --top 3\n");
 }
 
 /* The original trace a replay result names, when it is one and that trace exists. */
@@ -62,11 +64,11 @@ static char *replay_of(const char *path)
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },	  { "html", required_argument, NULL, 'H' },
-		{ "by", required_argument, NULL, 'b' },	  { "top", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },	  { 0 },
+	    {"json", no_argument, NULL, 'j'},	  {"html", required_argument, NULL, 'H'},
+	    {"by", required_argument, NULL, 'b'}, {"top", required_argument, NULL, 't'},
+	    {"help", no_argument, NULL, 'h'},	  {0},
 	};
-	struct report_opts opts = { .top = 5 };
+	struct report_opts opts = {.top = 5};
 	const char *failed = NULL;
 	int c;
 
@@ -86,7 +88,8 @@ int cmd_report(int argc, char **argv)
 			} else if (!strcmp(optarg, "file")) {
 				opts.by = REPORT_BY_FILE;
 			} else {
-				fprintf(stderr, "ioreel: failed to parse --by: '%s' is not op or file\n",
+				fprintf(stderr,
+					"ioreel: failed to parse --by: '%s' is not op or file\n",
 					optarg);
 				return 2;
 			}
@@ -95,7 +98,8 @@ int cmd_report(int argc, char **argv)
 			char *end;
 			long n = strtol(optarg, &end, 10);
 			if (*end || n < 1 || n > 100000) {
-				fprintf(stderr, "ioreel: failed to parse --top: '%s' is not 1..100000\n",
+				fprintf(stderr,
+					"ioreel: failed to parse --top: '%s' is not 1..100000\n",
 					optarg);
 				return 2;
 			}

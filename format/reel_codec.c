@@ -407,14 +407,28 @@ static void enc_column(struct reel_enc *e, size_t n, struct reel_buf *desc)
 	e->cols.len += planes ? put_planes(out, v, n, width) : put_varints(out, v, n);
 }
 
+int reel_pred__reserve(struct reel_pred *p, int32_t max_fd)
+{
+	if (max_fd < (int32_t)p->fd_cap || max_fd >= REEL_PRED_FDS)
+		return 0;
+	uint32_t cap = p->fd_cap ? p->fd_cap : 64;
+	while (cap <= (uint32_t)max_fd)
+		cap *= 2;
+	uint64_t *next = realloc(p->fd_next, cap * sizeof(*next));
+	if (!next)
+		return -ENOMEM;
+	p->fd_next = next;
+	uint32_t *gen = realloc(p->fd_gen, cap * sizeof(*gen));
+	if (!gen)
+		return -ENOMEM;
+	memset(gen + p->fd_cap, 0, (cap - p->fd_cap) * sizeof(*gen));
+	p->fd_gen = gen;
+	p->fd_cap = cap;
+	return 0;
+}
+
 int reel_pred__reset(struct reel_pred *p, size_t nthreads)
 {
-	if (!p->fd_next) {
-		p->fd_next = malloc(REEL_PRED_FDS * sizeof(*p->fd_next));
-		p->fd_gen = calloc(REEL_PRED_FDS, sizeof(*p->fd_gen));
-		if (!p->fd_next || !p->fd_gen)
-			return -ENOMEM;
-	}
 	if (nthreads > p->thr_cap) {
 		int32_t *f = realloc(p->thr_fd, nthreads * sizeof(*f));
 		if (!f)
@@ -430,7 +444,7 @@ int reel_pred__reset(struct reel_pred *p, size_t nthreads)
 		p->thr_fd[t] = -1;
 	/* a new generation forgets every fd's prediction without clearing the table */
 	if (++p->gen == 0) {
-		memset(p->fd_gen, 0, REEL_PRED_FDS * sizeof(*p->fd_gen));
+		memset(p->fd_gen, 0, p->fd_cap * sizeof(*p->fd_gen));
 		p->gen = 1;
 	}
 	return 0;
@@ -540,6 +554,10 @@ int reel_enc__ops(struct reel_enc *e, const struct reel_op *ops, size_t n, struc
 			break;
 		case REEL_COL_OFFSET:
 			for (size_t i = 0; i < n; i++) {
+				if (reel_pred__reserve(&e->pred, ops[i].fd))
+					return -ENOMEM;
+			}
+			for (size_t i = 0; i < n; i++) {
 				const struct reel_op *o = &ops[i];
 				if (!reel_op__predicts_offset(o->type)) {
 					v[i] = o->offset;
@@ -594,28 +612,10 @@ void reel_enc__free(struct reel_enc *e)
 
 /* ---- ops columns: decoder ---- */
 
-/*
- * Ops are decoded in batches small enough that the batch's ops and column values stay in
- * the L1/L2 cache while every column is applied to them; a chunk is still decoded (and
- * checked) whole before any of its ops is handed out.
- */
 #define DEC_BATCH REEL_DEC_BATCH
 
-struct col_state {
-	uint64_t enc;
-	uint64_t param;
-	const uint8_t *p; /* varint: next byte; planes: plane 0 at the next value */
-	const uint8_t *end;
-	size_t n; /* planes: values per plane */
-};
-
-static int dec_batch(struct col_state *s, uint64_t *v, size_t count)
+static int dec_batch(struct reel_col_state *s, uint64_t *v, size_t count)
 {
-	if (s->enc == REEL_ENC_CONST) {
-		for (size_t i = 0; i < count; i++)
-			v[i] = s->param;
-		return 0;
-	}
 	const uint8_t *p = s->p;
 	if (s->enc == REEL_ENC_PLANES) {
 		/* one pass per batch for the common widths, so that v is written once */
@@ -693,39 +693,112 @@ static inline bool dec_predicts(unsigned type)
 	return type < REEL_OP__COUNT && predicts[type];
 }
 
-struct dec_run {
-	uint64_t prev_time;
-	uint64_t prev_sched;
-	size_t nthreads;
-	unsigned time_mode;
-	uint32_t thread[DEC_BATCH]; /* the batch's thread indexes, for the offset column */
-};
+/*
+ * A varint stream holds exactly n well-formed varints: n bytes end a varint, the last byte
+ * does, and no varint is longer than 10 bytes or carries more than 64 bits. Cheaper than
+ * decoding, for the columns whose values need no other check.
+ */
+static int dec_check_varints(const struct reel_col_state *s, size_t n)
+{
+	size_t ends = 0;
+	unsigned run = 0; /* continuation bytes before this one */
+	for (const uint8_t *p = s->start; p < s->end; p++) {
+		uint8_t b = *p;
+		if (run == 9 && b > 1)
+			return -REEL_E_CORRUPT;
+		run = b & 0x80 ? run + 1 : 0;
+		ends += !(b & 0x80);
+	}
+	return ends == n && !run ? 0 : -REEL_E_CORRUPT;
+}
 
-/* Applies column col's values v[0..count) to ops[0..count). */
-static int dec_apply(struct reel_dec *d, struct dec_run *run, unsigned col, const uint64_t *v,
-		     struct reel_op *ops, size_t count, unsigned known_types)
+/* Columns whose every value is valid: only their encoding can be malformed. */
+static bool dec_any_value(unsigned col)
+{
+	switch (col) {
+	case REEL_COL_TIME:
+	case REEL_COL_DURATION:
+	case REEL_COL_LEN:
+	case REEL_COL_OFFSET:
+	case REEL_COL_RET:
+	case REEL_COL_AUX:
+	case REEL_COL_CTX:
+	case REEL_COL_SCHED:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The checks of FORMAT.md "Columns" on values v[0..count) of column col. */
+static int dec_check(const struct reel_dec *d, unsigned col, const uint64_t *v, size_t count,
+		     int32_t *max_fd)
+{
+	uint64_t limit;
+	switch (col) {
+	case REEL_COL_TYPE:
+		for (size_t i = 0; i < count; i++)
+			if (!v[i] || v[i] > UINT16_MAX || (d->known_types && v[i] >= d->known_types))
+				return -REEL_E_CORRUPT;
+		return 0;
+	case REEL_COL_THREAD:
+		if (!d->nthreads)
+			return count ? -REEL_E_CORRUPT : 0;
+		limit = d->nthreads - 1;
+		break;
+	case REEL_COL_FD_KIND:
+		limit = d->known_types ? REEL_FD_OTHER : UINT8_MAX;
+		break;
+	case REEL_COL_SUBOP:
+		limit = UINT8_MAX;
+		break;
+	case REEL_COL_FD:
+		for (size_t i = 0; i < count; i++) {
+			if (v[i] > UINT32_MAX)
+				return -REEL_E_CORRUPT;
+			int32_t fd = (int32_t)((uint32_t)v[i] - 1U);
+			if (fd < REEL_PRED_FDS && fd > *max_fd)
+				*max_fd = fd;
+		}
+		return 0;
+	case REEL_COL_FD2:
+	case REEL_COL_PATH:
+	case REEL_COL_PATH2:
+	case REEL_COL_FLAGS:
+	case REEL_COL_MODE:
+		limit = UINT32_MAX;
+		break;
+	default:
+		return 0;
+	}
+	uint64_t over = 0;
+	for (size_t i = 0; i < count; i++)
+		over |= v[i] > limit;
+	return over ? -REEL_E_CORRUPT : 0;
+}
+
+/* Applies column col's values v[0..count) to ops[0..count); dec_check() passed on them. */
+static void dec_apply(struct reel_dec *d, unsigned col, const uint64_t *v, struct reel_op *ops,
+		      size_t count)
 {
 	uint64_t prev;
 	switch (col) {
 	case REEL_COL_TYPE:
-		for (size_t i = 0; i < count; i++) {
-			if (!v[i] || v[i] > UINT16_MAX || (known_types && v[i] >= known_types))
-				return -REEL_E_CORRUPT;
+		for (size_t i = 0; i < count; i++)
 			ops[i].type = v[i];
-		}
 		break;
 	case REEL_COL_THREAD:
 		for (size_t i = 0; i < count; i++) {
-			if (v[i] >= run->nthreads)
-				return -REEL_E_CORRUPT;
-			run->thread[i] = v[i];
-			ops[i].pid = d->threads[v[i]].pid;
-			ops[i].tid = d->threads[v[i]].tid;
+			/* checked, but an index is worth a second look: it addresses memory */
+			uint32_t t = v[i] < d->nthreads ? v[i] : 0;
+			d->thread[i] = t;
+			ops[i].pid = d->threads[t].pid;
+			ops[i].tid = d->threads[t].tid;
 		}
 		break;
 	case REEL_COL_TIME:
-		prev = run->prev_time;
-		if (run->time_mode == REEL_TIME_END) {
+		prev = d->prev_time;
+		if (d->time_mode == REEL_TIME_END) {
 			for (size_t i = 0; i < count; i++) {
 				prev += (uint64_t)reel_unzigzag(v[i]);
 				ops[i].end_ns = prev;
@@ -736,10 +809,10 @@ static int dec_apply(struct reel_dec *d, struct dec_run *run, unsigned col, cons
 				ops[i].start_ns = prev;
 			}
 		}
-		run->prev_time = prev;
+		d->prev_time = prev;
 		break;
 	case REEL_COL_DURATION:
-		if (run->time_mode == REEL_TIME_END) {
+		if (d->time_mode == REEL_TIME_END) {
 			for (size_t i = 0; i < count; i++)
 				ops[i].start_ns = ops[i].end_ns - v[i];
 		} else {
@@ -748,52 +821,37 @@ static int dec_apply(struct reel_dec *d, struct dec_run *run, unsigned col, cons
 		}
 		break;
 	case REEL_COL_FD_KIND:
-		for (size_t i = 0; i < count; i++) {
-			if (v[i] > UINT8_MAX)
-				return -REEL_E_CORRUPT;
+		for (size_t i = 0; i < count; i++)
 			ops[i].fd_kind = v[i];
-		}
 		break;
 	case REEL_COL_SUBOP:
-		for (size_t i = 0; i < count; i++) {
-			if (v[i] > UINT8_MAX)
-				return -REEL_E_CORRUPT;
+		for (size_t i = 0; i < count; i++)
 			ops[i].subop = v[i];
-		}
 		break;
 	case REEL_COL_FD:
-		for (size_t i = 0; i < count; i++) {
-			if (v[i] > UINT32_MAX)
-				return -REEL_E_CORRUPT;
+		for (size_t i = 0; i < count; i++)
 			ops[i].fd = (int32_t)((uint32_t)v[i] - 1U);
-		}
 		break;
 	case REEL_COL_FD2:
-		for (size_t i = 0; i < count; i++) {
-			if (v[i] > UINT32_MAX)
-				return -REEL_E_CORRUPT;
+		for (size_t i = 0; i < count; i++)
 			ops[i].fd2 = (int32_t)((uint32_t)v[i] - 1U);
-		}
 		break;
 	case REEL_COL_PATH:
-	case REEL_COL_PATH2:
-	case REEL_COL_FLAGS:
-	case REEL_COL_MODE: {
-		uint64_t any = 0;
 		for (size_t i = 0; i < count; i++)
-			any |= v[i];
-		if (any > UINT32_MAX)
-			return -REEL_E_CORRUPT;
-		size_t field = col == REEL_COL_PATH	 ? offsetof(struct reel_op, path)
-			       : col == REEL_COL_PATH2 ? offsetof(struct reel_op, path2)
-			       : col == REEL_COL_FLAGS ? offsetof(struct reel_op, flags)
-						       : offsetof(struct reel_op, mode);
-		for (size_t i = 0; i < count; i++) {
-			uint32_t x = v[i];
-			memcpy((uint8_t *)&ops[i] + field, &x, sizeof(x));
-		}
+			ops[i].path = v[i];
 		break;
-	}
+	case REEL_COL_PATH2:
+		for (size_t i = 0; i < count; i++)
+			ops[i].path2 = v[i];
+		break;
+	case REEL_COL_FLAGS:
+		for (size_t i = 0; i < count; i++)
+			ops[i].flags = v[i];
+		break;
+	case REEL_COL_MODE:
+		for (size_t i = 0; i < count; i++)
+			ops[i].mode = v[i];
+		break;
 	case REEL_COL_LEN:
 		for (size_t i = 0; i < count; i++)
 			ops[i].len = v[i];
@@ -805,7 +863,7 @@ static int dec_apply(struct reel_dec *d, struct dec_run *run, unsigned col, cons
 				o->offset = v[i];
 				continue;
 			}
-			uint32_t t = run->thread[i];
+			uint32_t t = d->thread[i];
 			o->offset = reel_pred__get(&d->pred, t, o->fd) + (uint64_t)reel_unzigzag(v[i]);
 			reel_pred__set(&d->pred, t, o->fd, o->offset + o->len);
 		}
@@ -823,19 +881,17 @@ static int dec_apply(struct reel_dec *d, struct dec_run *run, unsigned col, cons
 			ops[i].ctx = v[i];
 		break;
 	case REEL_COL_SCHED:
-		prev = run->prev_sched;
+		prev = d->prev_sched;
 		for (size_t i = 0; i < count; i++) {
 			prev += (uint64_t)reel_unzigzag(v[i]);
 			ops[i].sched_ns = prev;
 		}
-		run->prev_sched = prev;
+		d->prev_sched = prev;
 		break;
 	}
-	return 0;
 }
 
-int reel_dec__ops(struct reel_dec *d, struct reel_cur *c, struct reel_op *ops, size_t n,
-		  unsigned known_types)
+static int dec_header(struct reel_dec *d, struct reel_cur *c, size_t n)
 {
 	uint64_t time_mode = reel_cur__varint(c);
 	uint64_t nthreads = reel_cur__varint(c);
@@ -858,11 +914,13 @@ int reel_dec__ops(struct reel_dec *d, struct reel_cur *c, struct reel_op *ops, s
 			return -REEL_E_CORRUPT;
 		d->threads[t] = (struct reel_thread){ pid, tid };
 	}
+	d->time_mode = time_mode;
+	d->nthreads = nthreads;
+
 	uint64_t ncols = reel_cur__varint(c);
 	if (c->err || ncols < REEL_COL__COUNT || ncols > 256)
 		return -REEL_E_CORRUPT;
-
-	struct col_state cs[256];
+	struct reel_col_state cs[256];
 	size_t size[256];
 	for (uint64_t k = 0; k < ncols; k++) {
 		cs[k].enc = reel_cur__varint(c);
@@ -891,48 +949,96 @@ int reel_dec__ops(struct reel_dec *d, struct reel_cur *c, struct reel_op *ops, s
 	for (uint64_t k = 0; k < ncols; k++) {
 		if (size[k] > (size_t)(c->end - c->p))
 			return -REEL_E_CORRUPT;
-		cs[k].p = c->p;
+		cs[k].start = cs[k].p = c->p;
 		cs[k].end = c->p + size[k];
 		c->p += size[k];
 	}
 	if (c->p != c->end)
 		return -REEL_E_CORRUPT;
+	/* columns a newer minor version added are skipped */
+	memcpy(d->cs, cs, sizeof(d->cs));
+	return 0;
+}
 
-	int err = reel_pred__reset(&d->pred, nthreads);
+int reel_dec__start(struct reel_dec *d, struct reel_cur *c, size_t n, unsigned known_types)
+{
+	d->n = d->done = 0;
+	d->known_types = known_types;
+	int err = dec_header(d, c, n);
 	if (err)
 		return err;
-	struct dec_run run = { .nthreads = nthreads, .time_mode = time_mode };
+
+	/* check every value first: ops are handed out only from a whole, sound chunk */
 	uint64_t v[DEC_BATCH];
-	size_t nconst = 0;
+	int32_t max_fd = -1;
 	for (unsigned col = 0; col < REEL_COL__COUNT; col++) {
-		if (cs[col].enc != REEL_ENC_CONST)
-			continue;
-		/* constant columns are expanded once per chunk, not once per batch */
-		uint64_t *cv = d->constv + DEC_BATCH * nconst++;
-		for (size_t i = 0; i < DEC_BATCH; i++)
-			cv[i] = cs[col].param;
-	}
-	for (size_t b = 0; b < n; b += DEC_BATCH) {
-		size_t count = n - b < DEC_BATCH ? n - b : DEC_BATCH;
-		const uint64_t *cv = d->constv;
-		for (unsigned col = 0; col < REEL_COL__COUNT; col++) {
-			const uint64_t *vals = v;
-			if (cs[col].enc == REEL_ENC_CONST) {
-				vals = cv;
-				cv += DEC_BATCH;
-			} else {
-				err = dec_batch(&cs[col], v, count);
-				if (err)
-					return err;
+		struct reel_col_state *s = &d->cs[col];
+		if (s->enc == REEL_ENC_CONST) {
+			v[0] = s->param;
+			err = dec_check(d, col, v, n ? 1 : 0, &max_fd);
+		} else if (dec_any_value(col)) {
+			if (s->enc == REEL_ENC_VARINT)
+				err = dec_check_varints(s, n);
+		} else {
+			for (size_t b = 0; b < n && !err; b += DEC_BATCH) {
+				size_t count = n - b < DEC_BATCH ? n - b : DEC_BATCH;
+				err = dec_batch(s, v, count);
+				if (!err)
+					err = dec_check(d, col, v, count, &max_fd);
 			}
-			err = dec_apply(d, &run, col, vals, ops + b, count, known_types);
-			if (err)
-				return err;
+			if (!err && s->enc == REEL_ENC_VARINT && s->p != s->end)
+				err = -REEL_E_CORRUPT;
+			s->p = s->start;
 		}
+		if (err)
+			return err;
 	}
-	for (unsigned col = 0; col < REEL_COL__COUNT; col++)
-		if (cs[col].enc == REEL_ENC_VARINT && cs[col].p != cs[col].end)
-			return -REEL_E_CORRUPT;
+	err = reel_pred__reset(&d->pred, d->nthreads);
+	if (!err)
+		err = reel_pred__reserve(&d->pred, max_fd);
+	if (err)
+		return err;
+	/* constant columns are expanded once per chunk, not once per batch */
+	uint64_t *cv = d->constv;
+	for (unsigned col = 0; col < REEL_COL__COUNT; col++) {
+		if (d->cs[col].enc != REEL_ENC_CONST)
+			continue;
+		for (size_t i = 0; i < DEC_BATCH; i++)
+			cv[i] = d->cs[col].param;
+		cv += DEC_BATCH;
+	}
+	d->prev_time = d->prev_sched = 0;
+	d->n = n;
+	return 0;
+}
+
+size_t reel_dec__batch(struct reel_dec *d, struct reel_op *ops)
+{
+	size_t count = d->n - d->done < DEC_BATCH ? d->n - d->done : DEC_BATCH;
+	uint64_t v[DEC_BATCH];
+	const uint64_t *cv = d->constv;
+	for (unsigned col = 0; col < REEL_COL__COUNT && count; col++) {
+		const uint64_t *vals = v;
+		if (d->cs[col].enc == REEL_ENC_CONST) {
+			vals = cv;
+			cv += DEC_BATCH;
+		} else {
+			dec_batch(&d->cs[col], v, count); /* cannot fail: start() decoded it */
+		}
+		dec_apply(d, col, vals, ops, count);
+	}
+	d->done += count;
+	return count;
+}
+
+int reel_dec__ops(struct reel_dec *d, struct reel_cur *c, struct reel_op *ops, size_t n,
+		  unsigned known_types)
+{
+	int err = reel_dec__start(d, c, n, known_types);
+	if (err)
+		return err;
+	for (size_t done = 0; done < n;)
+		done += reel_dec__batch(d, ops + done);
 	return 0;
 }
 

@@ -78,6 +78,7 @@ enum reel_col {
 struct reel_pred {
 	uint64_t *fd_next;
 	uint32_t *fd_gen; /* fd_next[fd] counts only when fd_gen[fd] == gen */
+	uint32_t fd_cap;  /* grown to the largest fd seen, up to REEL_PRED_FDS */
 	uint32_t gen;
 	int32_t *thr_fd;
 	uint64_t *thr_next;
@@ -85,20 +86,22 @@ struct reel_pred {
 };
 
 int reel_pred__reset(struct reel_pred *p, size_t nthreads);
+/* Makes room for fds up to max_fd (callers reserve before get/set of larger fds). */
+int reel_pred__reserve(struct reel_pred *p, int32_t max_fd);
 void reel_pred__free(struct reel_pred *p);
 
 static inline uint64_t reel_pred__get(const struct reel_pred *p, uint32_t t, int32_t fd)
 {
-	if (fd < 0 || fd >= REEL_PRED_FDS)
+	if ((uint32_t)fd >= REEL_PRED_FDS)
 		return 0;
-	if (p->thr_fd[t] == fd)
-		return p->thr_next[t];
-	return p->fd_gen[fd] == p->gen ? p->fd_next[fd] : 0;
+	/* both candidates loaded, then selected: the choice is data-dependent and unpredictable */
+	uint64_t by_fd = p->fd_gen[fd] == p->gen ? p->fd_next[fd] : 0;
+	return p->thr_fd[t] == fd ? p->thr_next[t] : by_fd;
 }
 
 static inline void reel_pred__set(struct reel_pred *p, uint32_t t, int32_t fd, uint64_t next)
 {
-	if (fd < 0 || fd >= REEL_PRED_FDS)
+	if ((uint32_t)fd >= REEL_PRED_FDS)
 		return;
 	p->thr_fd[t] = fd;
 	p->thr_next[t] = next;
@@ -242,17 +245,46 @@ void reel_enc__free(struct reel_enc *e);
 
 #define REEL_DEC_BATCH 256
 
-struct reel_dec {
-	struct reel_pred pred;
-	uint64_t constv[REEL_COL__COUNT * REEL_DEC_BATCH]; /* expanded constant columns */
-	struct reel_thread *threads;
-	size_t threads_cap;
+struct reel_col_state {
+	uint64_t enc;
+	uint64_t param;
+	const uint8_t *start; /* the column's data */
+	const uint8_t *p;     /* varint: next byte; planes: plane 0 at the next value */
+	const uint8_t *end;
+	size_t n; /* planes: values per plane */
 };
 
 /*
- * Decodes n ops from c into ops. known_types: op types >= this are rejected (0: any
- * nonzero type is accepted). Returns 0 or -REEL_E_CORRUPT / -REEL_E_RESERVED / -ENOMEM.
+ * Decoder of one ops chunk: reel_dec__start() parses and checks the whole chunk, then
+ * reel_dec__batch() decodes it REEL_DEC_BATCH ops at a time into a small buffer that stays
+ * in the cache until the ops are handed out.
  */
+struct reel_dec {
+	struct reel_pred pred;
+	uint64_t constv[REEL_COL__COUNT * REEL_DEC_BATCH]; /* expanded constant columns */
+	struct reel_col_state cs[REEL_COL__COUNT];
+	struct reel_thread *threads;
+	size_t threads_cap;
+	size_t nthreads;
+	unsigned time_mode;
+	unsigned known_types;
+	uint64_t prev_time;
+	uint64_t prev_sched;
+	size_t n;    /* ops in the chunk */
+	size_t done; /* ops decoded so far */
+	uint32_t thread[REEL_DEC_BATCH]; /* the batch's thread indexes, for the offset column */
+};
+
+/*
+ * Parses the ops columns at c (from time_mode on) for n ops and checks every value, so
+ * that decoding the batches cannot fail. known_types: op types >= this and unknown fd
+ * kinds are rejected (0: a newer minor version; any nonzero type and fd kind is accepted).
+ * Returns 0 or -REEL_E_CORRUPT / -REEL_E_RESERVED / -ENOMEM.
+ */
+int reel_dec__start(struct reel_dec *d, struct reel_cur *c, size_t n, unsigned known_types);
+/* Decodes the next ops of the started chunk into ops[]: how many (at most REEL_DEC_BATCH). */
+size_t reel_dec__batch(struct reel_dec *d, struct reel_op *ops);
+/* start, then every batch into ops[0..n). */
 int reel_dec__ops(struct reel_dec *d, struct reel_cur *c, struct reel_op *ops, size_t n,
 		  unsigned known_types);
 void reel_dec__free(struct reel_dec *d);

@@ -53,8 +53,7 @@ struct reel_reader {
 	uint64_t footer_off;
 	bool damaged; /* some chunk was skipped */
 
-	struct reel_op *ops;
-	size_t ops_cap;
+	struct reel_op ops[REEL_DEC_BATCH]; /* the batch being handed out */
 	size_t nops;
 	size_t iop;
 
@@ -339,15 +338,8 @@ static int parse_ops(struct reel_reader *r, const struct chunk *ch)
 			return c.err;
 	}
 
-	if (ch->nops > r->ops_cap) {
-		struct reel_op *o = realloc(r->ops, ch->nops * sizeof(*o));
-		if (!o)
-			return -ENOMEM;
-		r->ops = o;
-		r->ops_cap = ch->nops;
-	}
 	unsigned known = r->minor > REEL_VERSION_MINOR ? 0 : REEL_OP__COUNT;
-	err = reel_dec__ops(&r->dec, &c, r->ops, ch->nops, known);
+	err = reel_dec__start(&r->dec, &c, ch->nops, known);
 	if (err)
 		return err;
 
@@ -360,8 +352,7 @@ static int parse_ops(struct reel_reader *r, const struct chunk *ch)
 		if (err)
 			return err;
 	}
-	r->nops = ch->nops;
-	r->iop = 0;
+	r->nops = r->iop = 0; /* next() decodes the chunk batch by batch */
 	return 0;
 }
 
@@ -422,6 +413,11 @@ int reel_reader__next(struct reel_reader *r, struct reel_op *op)
 		if (r->iop < r->nops) {
 			*op = r->ops[r->iop++];
 			return 1;
+		}
+		if (r->dec.done < r->dec.n) {
+			r->nops = reel_dec__batch(&r->dec, r->ops);
+			r->iop = 0;
+			continue;
 		}
 		if (r->state == ST_END)
 			return 0;
@@ -509,8 +505,8 @@ static int reader_start(struct reel_reader *r, uint64_t size)
 {
 	const uint8_t *h;
 	ssize_t n = src_get(r, 0, REEL_HEADER_LEN, &h);
-	if (n < 0)
-		return n;
+	if (n <= 0)
+		return n ? n : -REEL_E_TRUNCATED;
 	size_t cmp = n < REEL_FILE_MAGIC_LEN ? n : REEL_FILE_MAGIC_LEN;
 	if (memcmp(h, REEL_FILE_MAGIC, cmp) != 0)
 		return -REEL_E_MAGIC;
@@ -649,7 +645,6 @@ void reel_reader__close(struct reel_reader *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	free(r->win);
-	free(r->ops);
 	free(r->payload);
 	ZSTD_freeDCtx(r->zd);
 	reel_dec__free(&r->dec);

@@ -328,8 +328,8 @@ int reel_writer__add(struct reel_writer *w, const struct reel_op *op)
 {
 	if (w->err)
 		return w->err;
-	if (op->type == REEL_OP_NONE || op->type >= REEL_OP__COUNT || op->path > w->npaths ||
-	    op->path2 > w->npaths)
+	if (op->type == REEL_OP_NONE || op->type >= REEL_OP__COUNT || op->fd_kind > REEL_FD_OTHER ||
+	    op->path > w->npaths || op->path2 > w->npaths)
 		return -EINVAL;
 	w->frozen_head = true;
 	w->ops[w->nops++] = *op;

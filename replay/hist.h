@@ -40,7 +40,10 @@ struct hist {
 	uint64_t *counts;
 };
 
-#define HIST_INIT { .min = UINT64_MAX }
+#define HIST_INIT                                                                                  \
+	{                                                                                          \
+		.min = UINT64_MAX                                                                  \
+	}
 
 void hist__init(struct hist *h);
 void hist__free(struct hist *h);

@@ -60,6 +60,9 @@ struct replay_opts {
 	void (*notice)(void *ctx, const char *line);
 	void (*progress)(void *ctx, const struct replay_progress *p);
 	void *cb_ctx;
+	/* Optional: set non-zero (from a signal handler) to stop early; the ops not yet issued
+	 * are dropped, the result is closed whole and the summary says so. */
+	volatile int *interrupt;
 };
 
 /* Latency/lateness summary of one op type (or of lateness), in ns. */
@@ -87,6 +90,9 @@ struct replay_summary {
 	uint64_t ops_issued;	/* ops the replay issued (and wrote to RESULT) */
 	uint64_t ops_nonfile;	/* ops on pipes, sockets, /proc ...: think time, not replayed */
 	uint64_t threads;
+	uint64_t damaged;	/* damaged trace chunks skipped */
+	int interrupted;	/* stopped early through opts.interrupt */
+	uint64_t noop_closes;	/* closes of fds the replay never had (pre-capture, inherited) */
 	uint64_t fail[REPLAY_FAIL__COUNT];
 	char fail_example[REPLAY_FAIL__COUNT][REPLAY_EXAMPLES][160];
 	uint64_t direct_dropped;

@@ -22,6 +22,7 @@
 
 struct areq {
 	struct replay_io io;
+	uint64_t submit_ns;
 	int done;
 };
 
@@ -91,7 +92,7 @@ static int subop__kind(const struct reel_op *op)
 	return -1;
 }
 
-int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret)
+int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns)
 {
 	const struct reel_op *op = &it->op;
 	int is_uring = op->type == REEL_OP_URING_SUBMIT;
@@ -129,6 +130,7 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret)
 	rq->io.off = op->offset;
 	rq->io.owner = rq;
 	pthread_mutex_lock(&c->lock);
+	rq->submit_ns = replay_now_ns();
 	r = c->eng.ops->queue(&c->eng, &rq->io);
 	if (!r)
 		r = c->eng.ops->commit(&c->eng);
@@ -143,10 +145,11 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret)
 	}
 	/* a submit record's ret is the original's (count or 0) when the replay's succeeded */
 	*ret = op->ret >= 0 ? op->ret : 0;
+	*submit_ns = rq->submit_ns;
 	return 0;
 }
 
-int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret)
+int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns)
 {
 	const struct reel_op *op = &it->op;
 	int is_uring = op->type == REEL_OP_URING_COMPLETE;
@@ -183,6 +186,7 @@ int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret)
 		}
 	}
 	*ret = rq->io.ret;
+	*submit_ns = rq->submit_ns;
 	free(rq->io.buf);
 	free(rq);
 	return 0;

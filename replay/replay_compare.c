@@ -13,6 +13,6 @@ int replay__compare(const char *trace, const char *const *results, size_t n_resu
 
 int replay__compare(const char *trace, const char *const *results, size_t n_results, FILE *out)
 {
-	struct report_opts opts = { .top = 5 };
+	struct report_opts opts = {.top = 5};
 	return report__compare(trace, results, n_results, &opts, out);
 }

@@ -52,19 +52,35 @@ struct rpid *run__pid(struct run *run, uint32_t pid)
 		return (struct rpid *)(uintptr_t)*v;
 	}
 	rp = calloc(1, sizeof(*rp));
-	if (rp)
-		rp->fd = malloc(RUN_FD_MAX * sizeof(*rp->fd));
-	if (!rp || !rp->fd) {
-		free(rp);
+	if (!rp) {
 		pthread_mutex_unlock(&run->lock);
 		return NULL;
 	}
 	rp->pid = pid;
-	for (int i = 0; i < RUN_FD_MAX; i++)
-		atomic_init(&rp->fd[i], RFD_UNKNOWN);
 	replay_u64map__put(&run->pids, pid, (uintptr_t)rp);
 	pthread_mutex_unlock(&run->lock);
 	return rp;
+}
+
+_Atomic int32_t *rpid__slot(struct rpid *rp, int fd)
+{
+	_Atomic int32_t *pg = atomic_load(&rp->page[fd / RUN_FD_PAGE]), *expect = NULL;
+
+	if (!pg) {
+		pg = malloc(RUN_FD_PAGE * sizeof(*pg));
+		if (!pg) {
+			atomic_store(&rp->spare, RFD_UNKNOWN);
+			return &rp->spare;
+		}
+		for (int i = 0; i < RUN_FD_PAGE; i++)
+			atomic_init(&pg[i], RFD_UNKNOWN);
+		/* another thread of the process may have made it meanwhile: keep one */
+		if (!atomic_compare_exchange_strong(&rp->page[fd / RUN_FD_PAGE], &expect, pg)) {
+			free(pg);
+			pg = expect;
+		}
+	}
+	return &pg[fd % RUN_FD_PAGE];
 }
 
 void exec__fail(struct run *run, enum replay_fail_kind k, const struct reel_op *op,
@@ -128,7 +144,7 @@ int exec__fd(struct rworker *w, const struct ritem *it, int for_write)
 		exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, it->p1, "fd out of range");
 		return -EBADF;
 	}
-	v = atomic_load(&w->rp->fd[op->fd]);
+	v = atomic_load(rpid__slot(w->rp, op->fd));
 	if (v >= 0)
 		return v;
 	if (v == RFD_FAILED)
@@ -140,8 +156,11 @@ int exec__fd(struct rworker *w, const struct ritem *it, int for_write)
 					     "trace): not replayed");
 		return -EBADF;
 	}
-	fd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel,
-			       for_write ? O_RDWR : O_RDONLY, 0);
+	/* the fd's access mode is not in the trace: read-write when the file allows it, so
+	 * that later writes through it (or its dups) work */
+	fd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel, O_RDWR, 0);
+	if (fd < 0 && fd != -EXDEV && !for_write)
+		fd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel, O_RDONLY, 0);
 	if (fd == -EISDIR)
 		fd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel,
 				       O_RDONLY | O_DIRECTORY, 0);
@@ -150,11 +169,11 @@ int exec__fd(struct rworker *w, const struct ritem *it, int for_write)
 			   it->p1,
 			   fd == -EXDEV ? "path escapes the target: refused"
 					: "fd opened before the capture: cannot open its path");
-		atomic_store(&w->rp->fd[op->fd], RFD_FAILED);
+		atomic_store(rpid__slot(w->rp, op->fd), RFD_FAILED);
 		return -EBADF;
 	}
 	/* another thread of the process may have opened it meanwhile: keep one */
-	if (!atomic_compare_exchange_strong(&w->rp->fd[op->fd], &v, fd)) {
+	if (!atomic_compare_exchange_strong(rpid__slot(w->rp, op->fd), &v, fd)) {
 		close(fd);
 		return v >= 0 ? v : -EBADF;
 	}
@@ -170,7 +189,7 @@ static void fd__set(struct rworker *w, int32_t orig, int fd)
 			close(fd);
 		return;
 	}
-	old = atomic_exchange(&w->rp->fd[orig], fd);
+	old = atomic_exchange(rpid__slot(w->rp, orig), fd);
 	/* the trace reused the number without a traced close (e.g. dup2 over it) */
 	if (old >= 0)
 		close(old);
@@ -223,17 +242,70 @@ static int exec__open(struct rworker *w, const struct ritem *it, struct reel_op 
 	return 0;
 }
 
-/* path op: parent dir fd beneath the root, or -(1 + fail kind) when refused */
+#define PARENT_REFUSED (-1000000)
+
+void exec__pcache_clear(struct rworker *w)
+{
+	for (int i = 0; i < RUN_PCACHE; i++) {
+		if (w->pc[i].dir) {
+			close(w->pc[i].fd);
+			free(w->pc[i].dir);
+			w->pc[i].dir = NULL;
+		}
+	}
+}
+
+/*
+ * Path op: the parent directory's fd, resolved beneath the root; -errno when it cannot be
+ * opened (the op then fails as it would: ENOENT, ENOTDIR), PARENT_REFUSED when it escapes.
+ * The last few are kept open (a worker's path ops mostly hit the same directories: one *at
+ * call then, as the application made), until any rename or rmdir of the replay.
+ */
 static int path__parent(struct rworker *w, const struct ritem *it, const struct rpath *p,
 			const char **base)
 {
-	int pfd = replay_path__parent(w->run->m->roots[p->root].fd, p->rel, base);
+	const char *slash = strrchr(p->rel, '/');
+	size_t n = slash ? (size_t)(slash - p->rel) : 0;
+	uint32_t gen = atomic_load(&w->run->dirgen);
+	int pfd, v = 0;
 
+	if (gen != w->pc_gen) {
+		exec__pcache_clear(w);
+		w->pc_gen = gen;
+	}
+	*base = slash ? slash + 1 : p->rel;
+	for (int i = 0; strcmp(*base, "..") && i < RUN_PCACHE; i++) {
+		if (w->pc[i].dir && w->pc[i].root == p->root && w->pc[i].len == n &&
+		    !memcmp(w->pc[i].dir, p->rel, n)) {
+			w->pc[i].used = ++w->pc_tick;
+			return w->pc[i].fd;
+		}
+	}
+	pfd = replay_path__parent(w->run->m->roots[p->root].fd, p->rel, base);
 	if (pfd == -EXDEV) {
 		exec__fail(w->run, REPLAY_FAIL_REFUSED, &it->op, p,
 			   "path escapes the target: refused");
-		return -(1 + REPLAY_FAIL_REFUSED);
+		return PARENT_REFUSED;
 	}
+	if (pfd < 0)
+		return pfd;
+	for (int i = 1; i < RUN_PCACHE; i++) {
+		if (!w->pc[i].dir || (w->pc[v].dir && w->pc[i].used < w->pc[v].used))
+			v = i;
+	}
+	if (w->pc[v].dir) {
+		close(w->pc[v].fd);
+		free(w->pc[v].dir);
+	}
+	w->pc[v].dir = strndup(p->rel, n);
+	if (!w->pc[v].dir) {
+		close(pfd);
+		return -ENOMEM;
+	}
+	w->pc[v].len = n;
+	w->pc[v].root = p->root;
+	w->pc[v].fd = pfd;
+	w->pc[v].used = ++w->pc_tick;
 	return pfd;
 }
 
@@ -247,8 +319,8 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 	long r = 0;
 
 	pfd = path__parent(w, it, it->p1, &base);
-	if (pfd < -1)
-		return pfd;
+	if (pfd == PARENT_REFUSED)
+		return -(1 + REPLAY_FAIL_REFUSED);
 	if (pfd < 0) {
 		/* the parent is missing: the op fails as it would have (ENOENT, ENOTDIR) */
 		res->start_ns = res->end_ns = replay_now_ns();
@@ -287,15 +359,12 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 	case REEL_OP_RENAMEAT:
 	case REEL_OP_RENAMEAT2:
 		if (!it->p2) {
-			close(pfd);
 			exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1, "rename without a new path");
 			return -(1 + REPLAY_FAIL_UNSUPPORTED);
 		}
 		pfd2 = path__parent(w, it, it->p2, &base2);
-		if (pfd2 < -1) {
-			close(pfd);
-			return pfd2;
-		}
+		if (pfd2 == PARENT_REFUSED)
+			return -(1 + REPLAY_FAIL_REFUSED);
 		if (pfd2 < 0) {
 			r = pfd2;
 			res->start_ns = res->end_ns = replay_now_ns();
@@ -303,7 +372,6 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 		}
 		r = TIMED(res, renameat2(pfd, base, pfd2, base2,
 					 op->type == REEL_OP_RENAMEAT2 ? op->flags : 0));
-		close(pfd2);
 		break;
 	case REEL_OP_TRUNCATE:
 		/* truncate(2) follows a last symlink: open it beneath the root instead */
@@ -317,11 +385,14 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 		close(fd);
 		break;
 	default:
-		close(pfd);
 		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1, "op not supported by replay");
 		return -(1 + REPLAY_FAIL_UNSUPPORTED);
 	}
-	close(pfd);
+	/* a directory may have moved or gone: every worker's cached dir fds are stale */
+	if (r == 0 && (op->type == REEL_OP_RENAME || op->type == REEL_OP_RENAMEAT ||
+		       op->type == REEL_OP_RENAMEAT2 || op->type == REEL_OP_RMDIR ||
+		       (op->type == REEL_OP_UNLINKAT && (op->flags & AT_REMOVEDIR))))
+		atomic_fetch_add(&w->run->dirgen, 1);
 	res->ret = r;
 	return 0;
 }
@@ -428,14 +499,14 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	case REEL_OP_CLOSE:
 		if (op->fd < 0 || op->fd >= RUN_FD_MAX)
 			break;
-		fd = atomic_exchange(&w->rp->fd[op->fd], RFD_CLOSED);
+		fd = atomic_exchange(rpid__slot(w->rp, op->fd), RFD_CLOSED);
 		if (fd < 0) {
 			if (fd == RFD_FAILED)
 				return -(1 + REPLAY_FAIL_UNKNOWN_FD);
-			/* an fd from before the capture, closed without use: nothing to do */
-			exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, it->p1,
-				   "close of an fd the replay never had");
-			return -(1 + REPLAY_FAIL_UNKNOWN_FD);
+			/* an fd from before the capture (or inherited over fork) closed without
+			 * use: nothing to close; counted apart, not as a failure */
+			atomic_fetch_add(&w->run->noop_closes, 1);
+			return -(1 + REPLAY_FAIL__COUNT);
 		}
 		res->ret = TIMED(res, close(fd));
 		return 0;
@@ -476,16 +547,30 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		return exec__path(w, it, res);
 	case REEL_OP_AIO_SUBMIT:
 	case REEL_OP_URING_SUBMIT:
+	{
+		uint64_t sub = 0;
+
 		res->start_ns = replay_now_ns();
-		r = async__submit(w, it, &res->ret);
+		r = async__submit(w, it, &res->ret, &sub);
 		res->end_ns = replay_now_ns();
+		/* the submission proper, without setting up the context: as its completion says */
+		if (sub)
+			res->start_ns = sub;
 		return r;
+	}
 	case REEL_OP_AIO_COMPLETE:
 	case REEL_OP_URING_COMPLETE:
+	{
+		uint64_t sub = 0;
+
 		res->start_ns = replay_now_ns();
-		r = async__complete(w, it, &res->ret);
+		r = async__complete(w, it, &res->ret, &sub);
 		res->end_ns = replay_now_ns();
+		/* as in the trace: start is the request's submission, end its reaping */
+		if (sub)
+			res->start_ns = sub;
 		return r;
+	}
 	case REEL_OP_MMAP:
 	case REEL_OP_MSYNC:
 		break;
@@ -503,7 +588,12 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		}
 		switch (op->type) {
 		case REEL_OP_LSEEK:
-			ret = TIMED(res, lseek(fd, (off_t)op->offset, (int)op->mode));
+			/* positions are not kept (data ops are positioned): SEEK_CUR goes to
+			 * where the original landed */
+			if (op->mode == SEEK_CUR && op->ret >= 0)
+				ret = TIMED(res, lseek(fd, (off_t)op->ret, SEEK_SET));
+			else
+				ret = TIMED(res, lseek(fd, (off_t)op->offset, (int)op->mode));
 			break;
 		case REEL_OP_FSYNC:
 			ret = TIMED(res, fsync(fd));

@@ -15,7 +15,9 @@
  *  - an op failing with ENOENT: did not exist (nothing prepared).
  * An existing path of unknown kind (only stat'd, say) is a directory when other traced paths
  * lie below it, else a file. Every ancestor directory of a traced path is prepared, except
- * those the application made itself with mkdir.
+ * those the application made itself with mkdir, and, for a path that was absent, those above
+ * it not known to exist (the error then stays ENOENT, not ENOTDIR or success). access(X_OK)
+ * that succeeded makes the file executable.
  * Size of an existing file: at least the furthest byte read from it (read-type ops by ret,
  * async reads, mmap by length), the size an lseek(SEEK_END) returned, and the position of the
  * first O_APPEND write; bytes read after the application truncated or wrote them don't count.
@@ -30,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <linux/aio_abi.h>
 #include <linux/io_uring.h>
 
@@ -43,6 +46,7 @@ struct pinfo {
 	uint8_t kind; /* 0 unknown, REPLAY_F_FILE, REPLAY_F_DIR */
 	uint8_t app_owned; /* truncated or written: later reads say nothing about the old size */
 	uint8_t written;
+	uint8_t exec; /* access(X_OK) succeeded: prepared executable */
 	uint64_t size;
 	uint64_t written_hwm;
 };
@@ -170,7 +174,7 @@ static int async_is_write(const struct reel_op *op)
 
 static void scan__op(struct scan *s, const struct reel_op *op)
 {
-	struct pinfo *pi = pinfo(s, op->path), *p2;
+	struct pinfo *p2, *pi = pinfo(s, op->path);
 	int append, ret = op->ret < 0 ? (int)op->ret : 0, kind;
 	uint32_t id;
 
@@ -209,13 +213,12 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 	case REEL_OP_DUP:
 	case REEL_OP_DUP2:
 	case REEL_OP_DUP3:
-	case REEL_OP_FCNTL_DUPFD: {
-		uint64_t *v = replay_u64map__get(&s->fds, fdkey(op->pid, op->fd));
-
-		if (v && op->ret >= 0)
-			replay_u64map__put(&s->fds, fdkey(op->pid, (int32_t)op->ret), *v);
+	case REEL_OP_FCNTL_DUPFD:
+		id = fd_path(s, op, &append);
+		if (id && op->ret >= 0)
+			replay_u64map__put(&s->fds, fdkey(op->pid, (int32_t)op->ret),
+					   id | (uint64_t)append << 32);
 		break;
-	}
 	case REEL_OP_STAT:
 	case REEL_OP_LSTAT:
 	case REEL_OP_NEWFSTATAT:
@@ -223,6 +226,8 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 	case REEL_OP_ACCESS:
 	case REEL_OP_FACCESSAT:
 		decide(pi, ret, 0);
+		if (pi && op->ret == 0 && (op->mode & X_OK))
+			pi->exec = 1;
 		break;
 	case REEL_OP_UNLINK:
 	case REEL_OP_UNLINKAT:
@@ -316,7 +321,7 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 }
 
 static int fs__add(struct replay_fileset *fs, const struct replay_mapper *m, const char *path,
-		   int kind, uint64_t size)
+		   int kind, uint64_t size, int exec)
 {
 	char rel[PATH_MAX];
 	int root, r;
@@ -345,6 +350,7 @@ static int fs__add(struct replay_fileset *fs, const struct replay_mapper *m, con
 	fs->e[fs->n].root = root;
 	fs->e[fs->n].kind = kind;
 	fs->e[fs->n].size = size;
+	fs->e[fs->n].exec = exec;
 	fs->n++;
 	return 0;
 }
@@ -358,28 +364,53 @@ static int fentry__cmp(const void *a, const void *b)
 	return strcmp(x->rel, y->rel);
 }
 
-/* Parents of every traced path, except below directories the application made. */
+/*
+ * Parents of every traced path, except below directories the application made. A path that
+ * was absent (ENOENT) says less: its parent may have been absent too, but every ancestor
+ * known to exist was a directory (else the error would have been ENOTDIR). So for absent
+ * paths only the ancestors from the deepest one known to exist upwards are directories.
+ */
 static int collect_dirs(struct scan *s, struct reel_reader *r, struct replay_strset *created,
 			struct replay_strset *dirs)
 {
+	struct replay_strset existed = { 0 };
 	char buf[PATH_MAX];
+	int err = 0;
 
-	for (uint32_t id = 1; id < s->np; id++) {
+	for (uint32_t id = 1; id < s->np && !err; id++) {
 		const char *p = reel_reader__path(r, id);
-		char *slash;
 
-		if (!p || !s->p[id].state || replay_path__is_nonfile(p) || strlen(p) >= sizeof(buf))
-			continue;
-		strcpy(buf, p);
-		while ((slash = strrchr(buf, '/')) && slash != buf) {
-			*slash = '\0';
-			if (replay_strset__has(created, buf))
-				break;
-			if (replay_strset__add(dirs, buf) < 0)
-				return -ENOMEM;
+		if (p && s->p[id].state == P_EXISTED && replay_strset__add(&existed, p) < 0)
+			err = -ENOMEM;
+	}
+	for (int pass = 0; pass < 2 && !err; pass++) {
+		for (uint32_t id = 1; id < s->np && !err; id++) {
+			const char *p = reel_reader__path(r, id);
+			int absent = s->p[id].state == P_ABSENT, known = 0;
+			char *slash;
+
+			if (!p || !s->p[id].state || absent != pass || replay_path__is_nonfile(p) ||
+			    strlen(p) >= sizeof(buf))
+				continue;
+			strcpy(buf, p);
+			while ((slash = strrchr(buf, '/')) && slash != buf) {
+				*slash = '\0';
+				if (replay_strset__has(created, buf))
+					break;
+				if (absent && !known)
+					known = replay_strset__has(&existed, buf) ||
+						replay_strset__has(dirs, buf);
+				if (absent && !known)
+					continue;
+				if (replay_strset__add(dirs, buf) < 0) {
+					err = -ENOMEM;
+					break;
+				}
+			}
 		}
 	}
-	return 0;
+	replay_strset__free(&existed);
+	return err;
 }
 
 int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
@@ -446,7 +477,7 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 			err = -EPERM;
 			break;
 		}
-		err = fs__add(fs, m, dirs.str[i], REPLAY_F_DIR, 0);
+		err = fs__add(fs, m, dirs.str[i], REPLAY_F_DIR, 0, 0);
 	}
 	for (uint32_t id = 1; id < s.np && !err; id++) {
 		const char *p = reel_reader__path(r, id);
@@ -462,7 +493,7 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 		if (pi->state != P_EXISTED || replay_strset__has(&dirs, p))
 			continue;
 		err = fs__add(fs, m, p, pi->kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE,
-			      pi->kind == REPLAY_F_DIR ? 0 : pi->size);
+			      pi->kind == REPLAY_F_DIR ? 0 : pi->size, pi->exec);
 	}
 	if (!err && fs->n)
 		qsort(fs->e, fs->n, sizeof(*fs->e), fentry__cmp);

@@ -57,6 +57,7 @@ struct replay_fentry {
 	char *rel;
 	int root;
 	int kind;
+	int exec;
 	uint64_t size;
 };
 

@@ -4,7 +4,9 @@
  * prepare the file set, drop caches if asked, replay, summarise.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -56,6 +58,32 @@ static void notice(const struct replay_opts *o, const char *fmt, const char *a, 
 	o->notice(o->cb_ctx, line);
 }
 
+static int inside_roots(const struct replay_mapper *m, const char *path, const char *what)
+{
+	char buf[PATH_MAX], real[PATH_MAX], *slash;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	/* the result may not exist yet: its directory decides */
+	if (!realpath(buf, real)) {
+		slash = strrchr(buf, '/');
+		if (slash)
+			*slash = '\0';
+		if (!realpath(slash ? (buf[0] ? buf : "/") : ".", real))
+			return 0;
+	}
+	for (int i = 0; i < m->n_roots; i++) {
+		size_t n = strlen(m->roots[i].dir);
+
+		if (!strncmp(real, m->roots[i].dir, n) && (real[n] == '/' || !real[n])) {
+			replay_set_error("%s %s lies inside the target %s, which preparing may empty: "
+					 "put it elsewhere",
+					 what, path, m->roots[i].dir);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 {
 	struct replay_mapper m;
@@ -80,6 +108,14 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 	if (err) {
 		replay_mapper__free(&m);
 		return err;
+	}
+	/* preparing may empty the targets: the trace and the result must live elsewhere */
+	err = inside_roots(&m, o->trace, "the trace");
+	if (!err)
+		err = inside_roots(&m, o->result, "the result");
+	if (err) {
+		memset(&fs, 0, sizeof(fs));
+		goto out;
 	}
 	t = replay_now_ns();
 	err = replay_fileset__scan(o->trace, &m, &fs);
@@ -167,6 +203,16 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 	fprintf(out, "  ops: %llu in trace, %llu replayed by %llu threads, %llu non-file skipped\n",
 		(unsigned long long)s->ops_read, (unsigned long long)s->ops_issued,
 		(unsigned long long)s->threads, (unsigned long long)s->ops_nonfile);
+	if (s->interrupted)
+		fprintf(out, "  INTERRUPTED: the replay was stopped early; the ops after that were "
+			     "not replayed\n");
+	if (s->damaged)
+		fprintf(out, "  TRACE DAMAGED: %llu damaged chunks skipped, their ops not replayed\n",
+			(unsigned long long)s->damaged);
+	if (s->noop_closes)
+		fprintf(out, "  %llu closes of fds opened before the capture (or inherited) and "
+			     "never used: nothing to close\n",
+			(unsigned long long)s->noop_closes);
 	fmt_ns(a, sizeof(a), (double)s->duration_ns);
 	fmt_ns(b, sizeof(b), (double)s->orig_duration_ns);
 	fprintf(out, "  duration: %s (original %s, %.2fx)\n", a, b,
@@ -183,10 +229,20 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 		fprintf(out, "  O_DIRECT rejected by the target on %llu opens (--direct keep): "
 			     "those opens failed\n",
 			(unsigned long long)s->direct_failed);
-	for (int k = 0; k < REPLAY_FAIL__COUNT; k++)
-		nfail += s->fail[k];
-	fprintf(out, "  outcomes differing from the original: %llu\n", (unsigned long long)nfail);
 	for (int k = 0; k < REPLAY_FAIL__COUNT; k++) {
+		if (k == REPLAY_FAIL_UNKNOWN_FD) {
+			fprintf(out, "  ops not replayed: ");
+			nfail = 0;
+			for (int j = k; j < REPLAY_FAIL__COUNT; j++)
+				nfail += s->fail[j];
+			fprintf(out, "%llu\n", (unsigned long long)nfail);
+		} else if (k == 0) {
+			nfail = 0;
+			for (int j = 0; j < REPLAY_FAIL_UNKNOWN_FD; j++)
+				nfail += s->fail[j];
+			fprintf(out, "  outcomes differing from the original: %llu\n",
+				(unsigned long long)nfail);
+		}
 		if (!s->fail[k])
 			continue;
 		fprintf(out, "    %llu %s, e.g.\n", (unsigned long long)s->fail[k], fail_names[k]);

@@ -59,7 +59,7 @@ static char *manifest__build(const struct replay_fileset *fs, int root, size_t *
 		if (e->kind == REPLAY_F_DIR)
 			n += (size_t)snprintf(s + n, cap - n, "d %s\n", e->rel);
 		else
-			n += (size_t)snprintf(s + n, cap - n, "f %llu %s\n",
+			n += (size_t)snprintf(s + n, cap - n, "%s %llu %s\n", e->exec ? "x" : "f",
 					      (unsigned long long)e->size, e->rel);
 	}
 	*len = n;
@@ -206,7 +206,8 @@ static void fill__chunk(uint64_t *buf, size_t words, uint64_t *state)
 
 static int file__create(int rootfd, const struct replay_fentry *e, void *buf, uint64_t *seed)
 {
-	int fd = replay_path__open(rootfd, e->rel, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	int fd = replay_path__open(rootfd, e->rel, O_WRONLY | O_CREAT | O_EXCL,
+				   e->exec ? 0755 : 0644);
 	uint64_t off = 0;
 
 	if (fd < 0)

@@ -77,11 +77,22 @@ static void futex_wake(_Atomic uint32_t *addr)
 
 static uint32_t queue_cap;
 
+/*
+ * Both sides spin a little (~tens of µs) before sleeping on the futex: a handoff through
+ * futex_wait/futex_wake costs two context switches, several times an op's own cost.
+ */
+#define QUEUE_SPINS 1000
+
 static void queue__push(struct rworker *w, const struct ritem *it)
 {
 	uint32_t t = atomic_load(&w->tail), h;
+	unsigned spins = 0;
 
 	while (t - (h = atomic_load(&w->head)) >= queue_cap) {
+		if (spins++ < QUEUE_SPINS) {
+			__builtin_ia32_pause();
+			continue;
+		}
 		atomic_store(&w->prod_wait, 1);
 		if (t - atomic_load(&w->head) >= queue_cap)
 			futex_wait(&w->head, h);
@@ -97,10 +108,15 @@ static void queue__push(struct rworker *w, const struct ritem *it)
 static int queue__pop(struct rworker *w, struct ritem *it)
 {
 	uint32_t h = atomic_load(&w->head), t;
+	unsigned spins = 0;
 
 	while ((t = atomic_load(&w->tail)) == h) {
 		if (atomic_load(&w->eof) && atomic_load(&w->tail) == h)
 			return 0;
+		if (spins++ < QUEUE_SPINS) {
+			__builtin_ia32_pause();
+			continue;
+		}
 		atomic_store(&w->cons_wait, 1);
 		if (atomic_load(&w->tail) == h && !atomic_load(&w->eof))
 			futex_wait(&w->tail, t);
@@ -108,7 +124,8 @@ static int queue__pop(struct rworker *w, struct ritem *it)
 	}
 	*it = w->q[h % queue_cap];
 	atomic_store(&w->head, h + 1);
-	if (atomic_load(&w->prod_wait))
+	/* a blocked producer is woken once half the queue is free, not at every op */
+	if (atomic_load(&w->prod_wait) && t - (h + 1) <= queue_cap / 2)
 		futex_wake(&w->head);
 	return 1;
 }
@@ -119,8 +136,11 @@ static void dep__wait(struct run *run, const struct rdep *d)
 {
 	struct rworker *o = run->workers[d->w];
 
-	if (atomic_load(&o->done_seq) >= d->seq)
-		return;
+	for (unsigned spins = 0; spins < QUEUE_SPINS; spins++) {
+		if (atomic_load(&o->done_seq) >= d->seq)
+			return;
+		__builtin_ia32_pause();
+	}
 	atomic_fetch_add(&o->waiters, 1);
 	for (;;) {
 		uint32_t v = atomic_load(&o->done_word);
@@ -299,39 +319,98 @@ static uint64_t key_async(const struct reel_op *op)
 
 /* ---- workers ---- */
 
-static void sleep_until(uint64_t t, int spin_us)
+static int run__interrupted(const struct run *run)
 {
-	uint64_t wake = t;
+	return run->o->interrupt && *run->o->interrupt;
+}
+
+#define SLEEP_SLICE_NS 100000000ULL /* long sleeps look at the interrupt flag this often */
+
+static void sleep_until(const struct run *run, uint64_t t, int spin_us)
+{
+	uint64_t wake = t, now, to;
 	struct timespec ts;
 
 	if (spin_us >= 0)
 		wake = t > (uint64_t)spin_us * 1000 ? t - (uint64_t)spin_us * 1000 : 0;
-	if (replay_now_ns() < wake) {
-		ts.tv_sec = (time_t)(wake / 1000000000ULL);
-		ts.tv_nsec = (long)(wake % 1000000000ULL);
+	while ((now = replay_now_ns()) < wake && !run__interrupted(run)) {
+		/* the last slice ends exactly at wake: absolute, so slicing costs no accuracy */
+		to = wake - now > SLEEP_SLICE_NS ? now + SLEEP_SLICE_NS : wake;
+		ts.tv_sec = (time_t)(to / 1000000000ULL);
+		ts.tv_nsec = (long)(to % 1000000000ULL);
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			;
 	}
+	/* no pause instruction here: on KVM, pause loops exit to the hypervisor (PLE) */
 	if (spin_us >= 0) {
 		while (replay_now_ns() < t)
-			__builtin_ia32_pause();
+			;
 	}
 }
 
+/* Hands the worker's batch to the writer thread, and takes an empty one. */
 static void worker__flush(struct rworker *w)
 {
 	struct run *run = w->run;
-	int err = 0;
+	struct rbatch *b = w->out;
 
-	if (!w->nout)
+	if (!b || !b->n)
 		return;
-	pthread_mutex_lock(&run->wlock);
-	for (unsigned i = 0; i < w->nout && !err; i++)
-		err = reel_writer__add(run->w, &w->out[i]);
-	if (err && !run->werr)
-		run->werr = err;
-	pthread_mutex_unlock(&run->wlock);
-	w->nout = 0;
+	pthread_mutex_lock(&run->blk);
+	while (run->npending >= RUN_MAX_PENDING_BATCHES)
+		pthread_cond_wait(&run->bspace, &run->blk);
+	b->next = NULL;
+	if (run->btail)
+		run->btail->next = b;
+	else
+		run->bhead = b;
+	run->btail = b;
+	run->npending++;
+	w->out = run->bfree;
+	if (w->out)
+		run->bfree = w->out->next;
+	pthread_cond_signal(&run->bcond);
+	pthread_mutex_unlock(&run->blk);
+	if (!w->out)
+		w->out = malloc(sizeof(*w->out));
+	if (w->out)
+		w->out->n = 0;
+}
+
+static void *writer__main(void *arg)
+{
+	struct run *run = arg;
+	struct rbatch *b;
+	int err;
+
+	pthread_mutex_lock(&run->blk);
+	for (;;) {
+		while (!run->bhead && !run->bstop)
+			pthread_cond_wait(&run->bcond, &run->blk);
+		b = run->bhead;
+		if (!b)
+			break;
+		run->bhead = b->next;
+		if (!run->bhead)
+			run->btail = NULL;
+		pthread_mutex_unlock(&run->blk);
+
+		pthread_mutex_lock(&run->wlock);
+		for (unsigned i = 0; i < b->n; i++) {
+			err = reel_writer__add(run->w, &b->ops[i]);
+			if (err && !run->werr)
+				run->werr = err;
+		}
+		pthread_mutex_unlock(&run->wlock);
+
+		pthread_mutex_lock(&run->blk);
+		b->next = run->bfree;
+		run->bfree = b;
+		run->npending--;
+		pthread_cond_broadcast(&run->bspace);
+	}
+	pthread_mutex_unlock(&run->blk);
+	return NULL;
 }
 
 static int is_data(unsigned type)
@@ -378,9 +457,12 @@ static void worker__retire(struct rworker *w, struct reel_op *res, int64_t orig,
 	int64_t late;
 
 	worker__check(w, res, orig, p);
-	late = (int64_t)(res->start_ns - res->sched_ns);
-	replay_pctl__add(&w->lateness, late > 0 ? (uint64_t)late : 0);
-	atomic_store(&run->last_lateness, late);
+	/* a completion's start is its request's submission (FORMAT.md): no lateness of its own */
+	if (res->type != REEL_OP_AIO_COMPLETE && res->type != REEL_OP_URING_COMPLETE) {
+		late = (int64_t)(res->start_ns - res->sched_ns);
+		replay_pctl__add(&w->lateness, late > 0 ? (uint64_t)late : 0);
+		atomic_store(&run->last_lateness, late);
+	}
 	if (res->type < REEL_OP__COUNT) {
 		if (!w->lat[res->type])
 			w->lat[res->type] = calloc(1, sizeof(struct replay_pctl));
@@ -392,9 +474,13 @@ static void worker__retire(struct rworker *w, struct reel_op *res, int64_t orig,
 	res->end_ns -= run->t0;
 	if (res->end_ns > w->last_end)
 		w->last_end = res->end_ns;
-	w->out[w->nout++] = *res;
-	if (w->nout == RUN_BATCH)
-		worker__flush(w);
+	if (w->out) {
+		w->out->ops[w->out->n++] = *res;
+		if (w->out->n == RUN_BATCH)
+			worker__flush(w);
+	} else if (!run->werr) {
+		run->werr = -ENOMEM;
+	}
 	atomic_fetch_add(&run->ops_issued, 1);
 	worker__done(w, seq);
 }
@@ -485,7 +571,7 @@ static void worker__wait_until(struct rworker *w, uint64_t t)
 	/* with requests in flight, wait for their completions instead of sleeping blind */
 	while (w->infl_n && replay_now_ns() + (spin >= 0 ? (uint64_t)spin * 1000 : 0) < t)
 		worker__reap(w, 1, t - (spin >= 0 ? (uint64_t)spin * 1000 : 0));
-	sleep_until(t, spin);
+	sleep_until(w->run, t, spin);
 }
 
 static void *worker__main(void *arg)
@@ -502,9 +588,14 @@ static void *worker__main(void *arg)
 	while (queue__pop(w, &it)) {
 		const struct reel_op *op = &it.op;
 
+		/* interrupted: what is queued is dropped, in order, so that no one waits on it */
+		if (run__interrupted(run)) {
+			worker__done(w, it.seq);
+			continue;
+		}
 		/* nothing starts before time 0, in any mode: result times are relative to it */
 		if (!w->have_prev && replay_now_ns() < run->t0)
-			sleep_until(run->t0, -1);
+			sleep_until(run, run->t0, -1);
 
 		if (o->timing == REPLAY_TIMING_ORIGINAL) {
 			sched = run->t0 + it.sched_rel;
@@ -578,8 +669,10 @@ static struct rworker *worker__new(struct run *run, uint32_t pid, uint32_t tid)
 	w->tid = tid;
 	w->rp = run__pid(run, pid);
 	w->q = malloc(queue_cap * sizeof(*w->q));
-	if (!w->rp || !w->q)
+	w->out = malloc(sizeof(*w->out));
+	if (!w->rp || !w->q || !w->out)
 		goto fail;
+	w->out->n = 0;
 	if (run->o->engine != REPLAY_ENGINE_SYNC) {
 		w->infl = calloc(RUN_ASYNC_DEPTH, sizeof(*w->infl));
 		if (!w->infl || replay_engine__init(&w->eng, run->o->engine, RUN_ASYNC_DEPTH))
@@ -601,6 +694,7 @@ static struct rworker *worker__new(struct run *run, uint32_t pid, uint32_t tid)
 	return w;
 fail:
 	free(w->infl);
+	free(w->out);
 	free(w->q);
 	free(w);
 	return NULL;
@@ -767,18 +861,25 @@ static int disp__worker(struct disp *d, uint32_t pid, uint32_t tid, struct rwork
 	return 0;
 }
 
+static int is_complete(unsigned t)
+{
+	return t == REEL_OP_AIO_COMPLETE || t == REEL_OP_URING_COMPLETE;
+}
+
 static int disp__run(struct disp *d)
 {
 	struct run *run = d->run;
 	struct rworker *w;
 	struct ritem it;
+	uint64_t at;
 	int err;
 
 	memset(&it, 0, sizeof(it));
-	while ((err = reel_reader__next(d->r, &it.op)) != 0 && !atomic_load(&run->stop)) {
+	while ((err = reel_reader__next(d->r, &it.op)) != 0 && !run__interrupted(run)) {
 		if (err < 0) {
 			char msg[160];
 
+			run->sum->damaged++;
 			if (run->o->notice) {
 				snprintf(msg, sizeof(msg),
 					 "trace damaged at byte %llu (%s): skipping to the next chunk",
@@ -804,9 +905,10 @@ static int disp__run(struct disp *d)
 			return err;
 		}
 		it.seq = ++d->seq;
-		it.sched_rel = it.op.start_ns > d->base
-				       ? (uint64_t)((double)(it.op.start_ns - d->base) / run->o->speed)
-				       : 0;
+		/* a completion record's start is its request's submission: it is due when it
+		 * was reaped, its end (FORMAT.md, "Fields per op type") */
+		at = is_complete(it.op.type) ? it.op.end_ns : it.op.start_ns;
+		it.sched_rel = at > d->base ? (uint64_t)((double)(at - d->base) / run->o->speed) : 0;
 		disp__deps(d, &it, w->idx);
 		queue__push(w, &it);
 	}
@@ -904,6 +1006,7 @@ static void run__summary(struct run *run, struct replay_summary *s)
 
 	for (int k = 0; k < REPLAY_FAIL__COUNT; k++)
 		s->fail[k] = atomic_load(&run->fail[k]);
+	s->noop_closes = atomic_load(&run->noop_closes);
 	s->direct_dropped = atomic_load(&run->direct_dropped);
 	s->direct_failed = atomic_load(&run->direct_failed);
 	s->ops_issued = atomic_load(&run->ops_issued);
@@ -941,12 +1044,14 @@ static void run__free(struct run *run, struct disp *d)
 
 		for (int t = 0; t < REEL_OP__COUNT; t++)
 			free(w->lat[t]);
+		exec__pcache_clear(w);
 		if (w->eng_on)
 			replay_engine__cleanup(&w->eng);
 		for (unsigned j = 0; w->infl && j < RUN_ASYNC_DEPTH; j++)
 			free(w->infl[j].io.buf);
 		free(w->infl);
 		free(w->buf);
+		free(w->out);
 		free(w->q);
 		free(w);
 	}
@@ -955,11 +1060,15 @@ static void run__free(struct run *run, struct disp *d)
 		if (run->pids.used[i]) {
 			struct rpid *rp = (struct rpid *)(uintptr_t)run->pids.v[i];
 
-			for (int fd = 0; fd < RUN_FD_MAX; fd++) {
-				if (atomic_load(&rp->fd[fd]) >= 0)
-					close(atomic_load(&rp->fd[fd]));
+			for (int pg = 0; pg < RUN_FD_MAX / RUN_FD_PAGE; pg++) {
+				_Atomic int32_t *p = atomic_load(&rp->page[pg]);
+
+				for (int i = 0; p && i < RUN_FD_PAGE; i++) {
+					if (atomic_load(&p[i]) >= 0)
+						close(atomic_load(&p[i]));
+				}
+				free(p);
 			}
-			free(rp->fd);
 			free(rp);
 		}
 	}
@@ -985,8 +1094,8 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 {
 	struct run *run = calloc(1, sizeof(*run));
 	struct disp d = { 0 };
-	pthread_t mon;
-	int err, mon_on = 0;
+	pthread_t mon, wth;
+	int err, mon_on = 0, wth_on = 0;
 	char num[32];
 
 	if (!run)
@@ -997,11 +1106,15 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	run->sum = sum;
 	pthread_mutex_init(&run->lock, NULL);
 	pthread_mutex_init(&run->wlock, NULL);
+	pthread_mutex_init(&run->blk, NULL);
+	pthread_cond_init(&run->bcond, NULL);
+	pthread_cond_init(&run->bspace, NULL);
 	d.run = run;
 	d.base = fs->first_start_ns;
 	/* bounded memory whatever the thread count: ~64 MiB of queued ops at most */
 	queue_cap = RUN_QUEUE_CAP;
-	while (queue_cap > 16 && (uint64_t)queue_cap * sizeof(struct ritem) * fs->ntids > 64u << 20)
+	while (queue_cap > 16 &&
+	       (uint64_t)queue_cap * sizeof(struct ritem) * fs->ntids > RUN_QUEUE_BUDGET)
 		queue_cap /= 2;
 
 	err = reel_writer__open(o->result, NULL, &run->w);
@@ -1014,6 +1127,12 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		replay_set_error("cannot open trace %s: %s", o->trace, reel_strerror(err));
 		goto out;
 	}
+	if (pthread_create(&wth, NULL, writer__main, run)) {
+		err = -EAGAIN;
+		replay_set_error("cannot start the result writer thread");
+		goto out;
+	}
+	wth_on = 1;
 	/* workers first, so that thread creation does not make the first ops late */
 	for (size_t i = 0; i < fs->ntids && i < RUN_MAX_WORKERS; i++) {
 		struct rworker *w;
@@ -1041,7 +1160,24 @@ stop:
 	atomic_store(&run->stop, 1);
 	if (mon_on)
 		pthread_join(mon, NULL);
+	if (wth_on) {
+		pthread_mutex_lock(&run->blk);
+		run->bstop = 1;
+		pthread_cond_signal(&run->bcond);
+		pthread_mutex_unlock(&run->blk);
+		pthread_join(wth, NULL);
+	}
+	while (run->bfree || run->bhead) {
+		struct rbatch *b = run->bfree ? run->bfree : run->bhead;
+
+		if (b == run->bfree)
+			run->bfree = b->next;
+		else
+			run->bhead = b->next;
+		free(b);
+	}
 	run__summary(run, sum);
+	sum->interrupted = run__interrupted(run);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->direct_dropped);
 	reel_writer__meta(run->w, "replay.direct_dropped", num);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->ops_nonfile);
@@ -1064,6 +1200,9 @@ out:
 	run__free(run, &d);
 	pthread_mutex_destroy(&run->lock);
 	pthread_mutex_destroy(&run->wlock);
+	pthread_mutex_destroy(&run->blk);
+	pthread_cond_destroy(&run->bcond);
+	pthread_cond_destroy(&run->bspace);
 	free(run);
 	return err;
 }

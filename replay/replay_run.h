@@ -13,10 +13,18 @@
 
 #define RUN_MAX_WORKERS 4096
 #define RUN_MAX_DEPS 8
-#define RUN_QUEUE_CAP 512
+/*
+ * Per-thread read-ahead. A recorder writes ops in end order, so an op that took long comes
+ * late in the file; the dispatcher must be that far ahead of the schedule to hand it over in
+ * time. 8192 ops is ~0.8 s at 10 k ops/s per thread; with many threads the queues shrink to
+ * keep all of them within RUN_QUEUE_BUDGET.
+ */
+#define RUN_QUEUE_CAP 8192
+#define RUN_QUEUE_BUDGET (64u << 20)
 #define RUN_FD_MAX 65536
 #define RUN_BATCH 256
-#define RUN_ASYNC_DEPTH 64 /* --engine io_uring|libaio: sync ops in flight per thread */
+#define RUN_ASYNC_DEPTH 64
+#define RUN_PCACHE 8 /* parent directory fds kept per worker */ /* --engine io_uring|libaio: sync ops in flight per thread */
 
 /* replay fd table values besides real fds */
 #define RFD_UNKNOWN (-1) /* never seen: opened before the capture */
@@ -46,12 +54,25 @@ struct ritem {
 	struct rdep deps[RUN_MAX_DEPS];
 };
 
+#define RUN_FD_PAGE 256
+/* orig fd -> replay fd or RFD_*, in pages allocated on first use: thousands of processes
+ * (a build, a shell script) must not cost 256 KiB each */
 struct rpid {
 	uint32_t pid;
-	_Atomic int32_t *fd; /* orig fd -> replay fd or RFD_* */
+	_Atomic(_Atomic int32_t *) page[RUN_FD_MAX / RUN_FD_PAGE];
+	_Atomic int32_t spare; /* used only when a page cannot be allocated */
 };
 
 struct rworker;
+
+/* Results of one worker, handed to the writer thread whole (issue order kept). */
+struct rbatch {
+	struct rbatch *next;
+	unsigned n;
+	struct reel_op ops[RUN_BATCH];
+};
+
+#define RUN_MAX_PENDING_BATCHES 256 /* then workers wait for the writer: bounded memory */
 
 /* One async request of --engine io_uring|libaio for a sync op, in issue order. */
 struct rinflight {
@@ -89,11 +110,20 @@ struct rworker {
 	size_t bufsz;
 	uint64_t prev_orig_end, prev_end;
 	int have_prev;
-	struct reel_op out[RUN_BATCH];
-	unsigned nout;
+	struct rbatch *out; /* results not yet handed to the writer thread */
 	struct replay_pctl lateness;
 	struct replay_pctl *lat[REEL_OP__COUNT];
 	uint64_t last_end;
+	/* parent directory fds of recent path ops (see path__parent in replay_exec.c) */
+	struct {
+		char *dir;
+		size_t len;
+		int root;
+		int fd;
+		uint64_t used;
+	} pc[RUN_PCACHE];
+	uint64_t pc_tick;
+	uint32_t pc_gen;
 	/* async engine for sync ops */
 	struct replay_engine eng;
 	int eng_on;
@@ -106,9 +136,15 @@ struct run {
 	const struct replay_mapper *m;
 	const struct replay_fileset *fs;
 	struct reel_writer *w;
-	pthread_mutex_t wlock;
+	pthread_mutex_t wlock; /* the reel_writer: the writer thread and path interning */
 	uint64_t t0;
 	int werr;
+	/* batches waiting for the writer thread; compression never runs in a worker */
+	pthread_mutex_t blk;
+	pthread_cond_t bcond, bspace;
+	struct rbatch *bhead, *btail, *bfree;
+	unsigned npending;
+	int bstop;
 
 	struct rworker *workers[RUN_MAX_WORKERS];
 	_Atomic uint32_t nworkers;
@@ -119,6 +155,8 @@ struct run {
 	struct replay_summary *sum;
 	unsigned notices[REPLAY_FAIL__COUNT + 1];
 	_Atomic uint64_t fail[REPLAY_FAIL__COUNT];
+	_Atomic uint64_t noop_closes;
+	_Atomic uint32_t dirgen; /* bumped by renames and rmdirs: cached dir fds go stale */
 	_Atomic uint64_t direct_dropped, direct_failed, ops_issued, failures;
 	_Atomic int64_t last_lateness;
 	_Atomic int stop;
@@ -128,6 +166,7 @@ struct run {
 /* the op works on its fd (fd ops, fstat via newfstatat/statx AT_EMPTY_PATH), not a path */
 int replay_op__on_fd(const struct reel_op *op);
 struct rpid *run__pid(struct run *run, uint32_t pid);
+_Atomic int32_t *rpid__slot(struct rpid *rp, int fd); /* 0 <= fd < RUN_FD_MAX */
 /* Issues one op; fills res (ret, times). 0 issued, 1 left pending (async engine), or
  * -(1 + enum replay_fail_kind) when not issued. */
 int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res);
@@ -135,10 +174,12 @@ void exec__fail(struct run *run, enum replay_fail_kind k, const struct reel_op *
 		const struct rpath *p, const char *why);
 int exec__buf(struct rworker *w, size_t len);
 int exec__fd(struct rworker *w, const struct ritem *it, int for_write);
+void exec__pcache_clear(struct rworker *w);
 
 /* replay_async.c: the trace's own async ops (AIO_*, URING_*) */
-int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret);
-int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret);
+int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns);
+/* *submit_ns: when the request was submitted (a completion record's start, FORMAT.md) */
+int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns);
 void async__free_all(struct run *run);
 
 #endif

@@ -20,7 +20,7 @@ int report__compare(const char *trace, const char *const *results, size_t n,
 		    const struct report_opts *opts, FILE *out)
 {
 	static const struct report_opts defaults;
-	struct report rep = { .opts = opts ? opts : &defaults };
+	struct report rep = {.opts = opts ? opts : &defaults};
 	const char *failed = NULL;
 	int err = 0;
 
@@ -34,11 +34,16 @@ int report__compare(const char *trace, const char *const *results, size_t n,
 		rep.nruns = i + 1;
 		if (err)
 			failed = path;
+		/* Another capture given as a result (comparing two recordings): its file name. */
+		else if (i && !rep.runs[i].is_replay)
+			snprintf(rep.runs[i].label, sizeof(rep.runs[i].label), "%s",
+				 report_fmt__base(path));
 	}
 	if (!err)
 		err = report__analyze(&rep);
 	if (!err)
-		err = rep.opts->json ? report__write_json(&rep, out) : report__write_text(&rep, out);
+		err =
+		    rep.opts->json ? report__write_json(&rep, out) : report__write_text(&rep, out);
 	if (!err && rep.opts->html_path) {
 		err = write_html(&rep, rep.opts->html_path);
 		if (err)

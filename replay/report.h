@@ -31,10 +31,10 @@ enum report_by {
 
 struct report_opts {
 	enum report_by by;
-	unsigned top;		/* files listed in "hot files" and --by file; 0 = 5 */
-	int json;		/* write JSON to out instead of the text report */
-	const char *html_path;	/* also write the HTML page there; NULL = no page */
-	const char **failed;	/* if set, receives the path that failed when an error returns */
+	unsigned top;	       /* files listed in "hot files" and --by file; 0 = 5 */
+	int json;	       /* write JSON to out instead of the text report */
+	const char *html_path; /* also write the HTML page there; NULL = no page */
+	const char **failed;   /* if set, receives the path that failed when an error returns */
 };
 
 /* opts may be NULL (text, by op, top 5). */

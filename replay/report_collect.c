@@ -22,9 +22,9 @@ struct collect {
 	struct report_run *run;
 	struct reel_reader *r;
 	int by_file;
-	struct report_map fds;	 /* (pid, fd) -> path id */
-	struct report_map async; /* (pid, ctx, aux) -> submission start, subop | fd << 32 */
-	struct report_map tids;	 /* tid -> last op start */
+	struct report_map fds;		 /* (pid, fd) -> path id */
+	struct report_map async;	 /* (pid, ctx, aux) -> submission start, subop | fd << 32 */
+	struct report_map tids;		 /* tid -> last op start */
 	struct report_file **by_path_id; /* cache: reader path id -> file */
 	size_t by_path_cap;
 	char **prefixes; /* replay target roots, removed from paths */
@@ -75,7 +75,7 @@ static struct report_file *file_get(struct report_run *run, const char *path)
 		free(f);
 		return NULL;
 	}
-	uint64_t v[2] = { run->nfiles, 0 };
+	uint64_t v[2] = {run->nfiles, 0};
 	if (report_map__put(&run->file_index, k, v)) {
 		free(f->path);
 		free(f);
@@ -125,15 +125,15 @@ static struct report_file *file_of_path_id(struct collect *c, uint32_t id)
 
 static uint32_t fd_path(struct collect *c, uint32_t pid, int32_t fd)
 {
-	uint64_t k[3] = { KEY_FD, pid, (uint32_t)fd };
+	uint64_t k[3] = {KEY_FD, pid, (uint32_t)fd};
 	struct report_map_slot *s = report_map__get(&c->fds, k);
 	return s ? (uint32_t)s->v[0] : 0;
 }
 
 static int fd_remember(struct collect *c, uint32_t pid, int64_t fd, uint32_t path)
 {
-	uint64_t k[3] = { KEY_FD, pid, (uint32_t)fd };
-	uint64_t v[2] = { path, 0 };
+	uint64_t k[3] = {KEY_FD, pid, (uint32_t)fd};
+	uint64_t v[2] = {path, 0};
 	return path ? report_map__put(&c->fds, k, v) : 0;
 }
 
@@ -150,9 +150,10 @@ static int track_fds(struct collect *c, const struct reel_op *op)
 	case REEL_OP_DUP2:
 	case REEL_OP_DUP3:
 	case REEL_OP_FCNTL_DUPFD:
-		return op->ret >= 0 ? fd_remember(c, op->pid, op->ret, fd_path(c, op->pid, op->fd)) : 0;
+		return op->ret >= 0 ? fd_remember(c, op->pid, op->ret, fd_path(c, op->pid, op->fd))
+				    : 0;
 	case REEL_OP_CLOSE: {
-		uint64_t k[3] = { KEY_FD, op->pid, (uint32_t)op->fd };
+		uint64_t k[3] = {KEY_FD, op->pid, (uint32_t)op->fd};
 		struct report_map_slot *s = report_map__get(&c->fds, k);
 		if (s && op->ret >= 0)
 			report_map__del(&c->fds, s);
@@ -237,14 +238,14 @@ static int measure(struct collect *c, const struct reel_op *op, unsigned kind, u
 		run->last_ns = start + lat;
 
 	/* The thread's rhythm: start-to-start gap since its previous op. */
-	uint64_t k[3] = { KEY_TID, op->pid, op->tid };
+	uint64_t k[3] = {KEY_TID, op->pid, op->tid};
 	struct report_map_slot *s = report_map__get(&c->tids, k);
 	if (s) {
 		if (start >= s->v[0] && (err = hist__add(&run->gap, start - s->v[0])))
 			return err;
 		s->v[0] = start;
 	} else {
-		uint64_t v[2] = { start, 0 };
+		uint64_t v[2] = {start, 0};
 		if ((err = report_map__put(&c->tids, k, v)))
 			return err;
 	}
@@ -271,14 +272,14 @@ static int one_op(struct collect *c, const struct reel_op *op)
 		run->is_replay = 1;
 
 	if (op->type == REEL_OP_AIO_SUBMIT || op->type == REEL_OP_URING_SUBMIT) {
-		uint64_t k[3] = { KEY_ASYNC ^ ((uint64_t)op->pid << 8), op->ctx, op->aux };
-		uint64_t v[2] = { op->start_ns, op->subop | ((uint64_t)(uint32_t)op->fd << 32) };
+		uint64_t k[3] = {KEY_ASYNC ^ ((uint64_t)op->pid << 8), op->ctx, op->aux};
+		uint64_t v[2] = {op->start_ns, op->subop | ((uint64_t)(uint32_t)op->fd << 32)};
 		if ((err = schedule_add(run, op)))
 			return err;
 		return report_map__put(&c->async, k, v);
 	}
 	if (op->type == REEL_OP_AIO_COMPLETE || op->type == REEL_OP_URING_COMPLETE) {
-		uint64_t k[3] = { KEY_ASYNC ^ ((uint64_t)op->pid << 8), op->ctx, op->aux };
+		uint64_t k[3] = {KEY_ASYNC ^ ((uint64_t)op->pid << 8), op->ctx, op->aux};
 		struct report_map_slot *s = report_map__get(&c->async, k);
 		if (!s) {
 			run->unmatched++;
@@ -371,7 +372,7 @@ static int parse_targets(struct collect *c)
 
 int report_run__collect(struct report_run *run, const char *path, int by_file)
 {
-	struct collect c = { .run = run, .by_file = by_file };
+	struct collect c = {.run = run, .by_file = by_file};
 	struct reel_op op;
 	int err;
 

@@ -12,7 +12,7 @@
  */
 char *report_fmt__dur(uint64_t ns, char *buf, size_t len)
 {
-	static const char *const units[] = { "ns", "µs", "ms", "s" };
+	static const char *const units[] = {"ns", "µs", "ms", "s"};
 	unsigned u = 0;
 	double v = (double)ns;
 

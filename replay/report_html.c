@@ -12,10 +12,10 @@
 #include "report_int.h"
 
 /* Okabe-Ito: tells apart for the colour-blind; the original in near-black. */
-static const char *const colours[] = { "#222222", "#0072B2", "#D55E00", "#009E73",
-				       "#CC79A7", "#E69F00", "#56B4E9", "#F0E442" };
+static const char *const colours[] = {"#222222", "#0072B2", "#D55E00", "#009E73",
+				      "#CC79A7", "#E69F00", "#56B4E9", "#F0E442"};
 #define NCOLOURS (sizeof(colours) / sizeof(colours[0]))
-static const char *const dashes[] = { "", "6,3", "2,2", "8,3,2,3" };
+static const char *const dashes[] = {"", "6,3", "2,2", "8,3,2,3"};
 
 /* Plot geometry (SVG user units): two plots side by side per op type. */
 #define PW 530
@@ -24,6 +24,8 @@ static const char *const dashes[] = { "", "6,3", "2,2", "8,3,2,3" };
 #define MR 30
 #define MT 14
 #define MB 44
+/* Below this many ops in every run, a distribution is a few dots: the table says it all. */
+#define MIN_PLOT_OPS 3
 
 struct axis {
 	double lo, hi; /* log10 of the x range, whole decades */
@@ -52,7 +54,7 @@ static double py(const struct axis *a, double frac)
 
 static void tick_label(double v, char *buf, size_t len)
 {
-	static const char *const units[] = { "ns", "µs", "ms", "s" };
+	static const char *const units[] = {"ns", "µs", "ms", "s"};
 	unsigned u = 0;
 	while (u < 3 && v >= 1000) {
 		v /= 1000;
@@ -100,35 +102,38 @@ static void frame(FILE *out, const struct axis *a, const char *title)
 		"viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
 		PW, PH, PW, PH);
 	report_fmt__html_str(out, title);
-	fprintf(out, "\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fff\" "
-		     "stroke=\"#999\"/>\n",
+	fprintf(out,
+		"\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fff\" "
+		"stroke=\"#999\"/>\n",
 		ML, MT, PW - ML - MR, PH - MT - MB);
 	if (!a->tail) {
 		/* y grid: the quantiles the tables show. */
-		static const double ys[] = { 0, 0.25, 0.5, 0.75, 0.9, 1 };
+		static const double ys[] = {0, 0.25, 0.5, 0.75, 0.9, 1};
 		for (size_t i = 0; i < sizeof(ys) / sizeof(ys[0]); i++)
-			fprintf(out,
-				"<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-				"<text x=\"%d\" y=\"%.1f\" font-size=\"11\" "
-				"text-anchor=\"end\">%g</text>\n",
-				ML, PW - MR, py(a, ys[i]), py(a, ys[i]), ML - 4, py(a, ys[i]) + 4,
-				ys[i]);
+			fprintf(
+			    out,
+			    "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+			    "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" "
+			    "text-anchor=\"end\">%g</text>\n",
+			    ML, PW - MR, py(a, ys[i]), py(a, ys[i]), ML - 4, py(a, ys[i]) + 4,
+			    ys[i]);
 	} else {
-		static const char *const labels[] = { "100%", "10%", "1%", "0.1%", "0.01%",
-						      "0.001%" };
+		static const char *const labels[] = {"100%", "10%",   "1%",
+						     "0.1%", "0.01%", "0.001%"};
 		for (int d = 0; d <= (int)a->ydec && d < 6; d++) {
 			double y = py(a, 1 - pow(10, -d));
-			fprintf(out,
-				"<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-				"<text x=\"%d\" y=\"%.1f\" font-size=\"11\" "
-				"text-anchor=\"end\">%s</text>\n",
-				ML, PW - MR, y, y, ML - 4, y + 4, labels[d]);
+			fprintf(
+			    out,
+			    "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+			    "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" "
+			    "text-anchor=\"end\">%s</text>\n",
+			    ML, PW - MR, y, y, ML - 4, y + 4, labels[d]);
 		}
 	}
 	/* x ticks: decades, plus 2 and 5 when the range is narrow (1-2-5). */
 	int span = (int)(a->hi - a->lo);
 	for (int d = (int)a->lo; d <= (int)a->hi; d++) {
-		static const double steps[] = { 1, 2, 5 };
+		static const double steps[] = {1, 2, 5};
 		for (size_t s = 0; s < (span <= 2 ? 3 : 1); s++) {
 			double v = steps[s] * pow(10, d);
 			if (log10(v) > a->hi + 1e-9)
@@ -159,7 +164,7 @@ static void frame(FILE *out, const struct axis *a, const char *title)
 static void plot(FILE *out, const struct report *rep, const struct hist *const *hists,
 		 const char *title)
 {
-	struct axis a = { 0 };
+	struct axis a = {0};
 	uint64_t mn = UINT64_MAX, mx = 0, nmax = 0;
 	char b[32];
 
@@ -176,8 +181,10 @@ static void plot(FILE *out, const struct report *rep, const struct hist *const *
 		if (h->n > nmax)
 			nmax = h->n;
 	}
-	if (!nmax)
+	if (nmax < MIN_PLOT_OPS) {
+		fputs("<p class=\"note\">Too few ops to plot: see the table.</p>\n", out);
 		return;
+	}
 	a.lo = floor(log10(mn < 1 ? 1 : (double)mn));
 	a.hi = ceil(log10((double)(mx < 1 ? 1 : mx) * 1.0001));
 	if (a.hi <= a.lo)
@@ -239,20 +246,20 @@ static void op_table(FILE *out, const struct report *rep, int k)
 	for (size_t r = 0; r < rep->nruns; r++) {
 		const struct report_run *run = &rep->runs[r];
 		const struct report_cmp *c = &run->cmp[k];
-		fprintf(out, "<tr><td class=\"l\"><span class=\"sw\" style=\"background:%s\"></span>#%zu ",
-			colours[r % NCOLOURS], r);
+		fprintf(
+		    out,
+		    "<tr><td class=\"l\"><span class=\"sw\" style=\"background:%s\"></span>#%zu ",
+		    colours[r % NCOLOURS], r);
 		report_fmt__html_str(out, run->label);
 		fputs("</td>", out);
 		stat_cells(out, &run->kinds[k].lat);
 		fprintf(out, "<td>%llu</td>", (unsigned long long)run->kinds[k].errors);
 		if (r && c->valid && c->change != REPORT_MISSING) {
-			static const char *const words[] = { [REPORT_SAME] = "unchanged",
-							     [REPORT_FASTER] = "faster",
-							     [REPORT_SLOWER] = "slower",
-							     [REPORT_TAIL_ONLY] = "tail only",
-							     [REPORT_FEW_OPS] = "too few ops",
-							     [REPORT_MISSING] = "missing",
-							     [REPORT_MIXED] = "mixed" };
+			static const char *const words[] = {
+			    [REPORT_SAME] = "unchanged",      [REPORT_FASTER] = "faster",
+			    [REPORT_SLOWER] = "slower",	      [REPORT_TAIL_ONLY] = "tail only",
+			    [REPORT_FEW_OPS] = "too few ops", [REPORT_MISSING] = "missing",
+			    [REPORT_MIXED] = "mixed"};
 			fprintf(out, "<td>%s</td>", report_fmt__ratio(c->ratio_p50, b, sizeof(b)));
 			fprintf(out, "<td>%s</td>", report_fmt__ratio(c->ratio_p99, b, sizeof(b)));
 			fprintf(out, "<td>%s</td>", report_fmt__ratio(c->ratio_mean, b, sizeof(b)));
@@ -276,12 +283,16 @@ static void runs_table(FILE *out, const struct report *rep)
 	      out);
 	for (size_t i = 0; i < rep->nruns; i++) {
 		const struct report_run *r = &rep->runs[i];
-		fprintf(out, "<tr%s><td class=\"l\"><span class=\"sw\" style=\"background:%s\">"
-			     "</span>#%zu ",
+		fprintf(out,
+			"<tr%s><td class=\"l\"><span class=\"sw\" style=\"background:%s\">"
+			"</span>#%zu ",
 			r->fell_behind ? " class=\"behind\"" : "", colours[i % NCOLOURS], i);
 		report_fmt__html_str(out, r->label);
-		fputs("</td><td class=\"l\">", out);
+		/* The file name keeps the table narrow; the whole path shows on hover. */
+		fputs("</td><td class=\"l\" title=\"", out);
 		report_fmt__html_str(out, r->path);
+		fputs("\">", out);
+		report_fmt__html_str(out, report_fmt__base(r->path));
 		fputs("</td><td class=\"l\">", out);
 		if (r->is_replay) {
 			report_fmt__html_str(out, r->engine ? r->engine : "?");
@@ -293,8 +304,8 @@ static void runs_table(FILE *out, const struct report *rep)
 			report_fmt__dur(r->last_ns - r->first_ns, b, sizeof(b)),
 			(unsigned long long)r->errors);
 		if (r->lateness.n)
-			fprintf(out, "<td>%s / ", report_fmt__dur(hist__quantile(&r->lateness, 0.5), a,
-								   sizeof(a)));
+			fprintf(out, "<td>%s / ",
+				report_fmt__dur(hist__quantile(&r->lateness, 0.5), a, sizeof(a)));
 		if (r->lateness.n)
 			fprintf(out, "%s / %s%s</td><td>%.2f%%</td>",
 				report_fmt__dur(hist__quantile(&r->lateness, 0.99), b, sizeof(b)),
@@ -315,7 +326,8 @@ static void hot_table(FILE *out, const struct report *rep)
 
 	if (!rep->nhot)
 		return;
-	fputs("<h2>Hot files</h2>\n<p class=\"note\">The original's files with the most I/O time, and the same "
+	fputs("<h2>Hot files</h2>\n<p class=\"note\">The original's files with the most I/O time, "
+	      "and the same "
 	      "file's I/O time in each replay (replay / original).</p>\n<table><tr><th>file</th>"
 	      "<th>share</th><th>I/O time</th><th>ops</th><th>reads</th><th>writes</th>"
 	      "<th>syncs</th><th>metadata</th>",
@@ -332,14 +344,15 @@ static void hot_table(FILE *out, const struct report *rep)
 			report_fmt__dur(f->total_ns, a, sizeof(a)), (unsigned long long)f->ops);
 		for (int c = 0; c < REPORT_CLASS_OTHER; c++)
 			fprintf(out, "<td>%s</td>",
-				f->class_ns[c] ? report_fmt__dur(f->class_ns[c], a, sizeof(a)) : "");
+				f->class_ns[c] ? report_fmt__dur(f->class_ns[c], a, sizeof(a))
+					       : "");
 		for (size_t r = 1; r < rep->nruns; r++) {
 			const struct report_file *rf = report_run__file(&rep->runs[r], f->path);
 			fprintf(out, "<td>%s</td>",
-				rf && f->total_ns ? report_fmt__ratio((double)rf->total_ns /
-									     (double)f->total_ns,
-								     b, sizeof(b))
-						  : "-");
+				rf && f->total_ns
+				    ? report_fmt__ratio((double)rf->total_ns / (double)f->total_ns,
+							b, sizeof(b))
+				    : "-");
 		}
 		fputs("</tr>\n", out);
 	}
@@ -347,25 +360,25 @@ static void hot_table(FILE *out, const struct report *rep)
 }
 
 static const char css[] =
-	"body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px;color:#222;"
-	"background:#fafafa;max-width:1160px}"
-	"h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ccc}"
-	"table{border-collapse:collapse;font-size:13px;margin:8px 0;background:#fff}"
-	"th,td{border:1px solid #ddd;padding:3px 7px;text-align:right;white-space:nowrap}"
-	"th{background:#eef}td.l{text-align:left}"
-	".sw{display:inline-block;width:12px;height:12px;margin-right:5px;vertical-align:-1px}"
-	".fig svg{margin-right:8px}.legend{font-size:12px;margin:2px 0 6px 56px}"
-	".legend span{display:inline-block;margin-right:18px}.legend svg{vertical-align:middle}"
-	".verdict{background:#fff;border-left:5px solid #0072B2;padding:8px 16px}"
-	".verdict li{margin:4px 0}.v-fell_behind,.v-errors{color:#B00}"
-	"td.faster{color:#060;font-weight:bold}td.slower{color:#B00;font-weight:bold}"
-	"tr.behind td{background:#fee}.note{color:#666;font-size:12px}";
+    "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px;color:#222;"
+    "background:#fafafa;max-width:1160px}"
+    "h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ccc}"
+    "table{border-collapse:collapse;font-size:13px;margin:8px 0;background:#fff}"
+    "th,td{border:1px solid #ddd;padding:3px 7px;text-align:right;white-space:nowrap}"
+    "th{background:#eef}td.l{text-align:left}"
+    ".sw{display:inline-block;width:12px;height:12px;margin-right:5px;vertical-align:-1px}"
+    ".fig svg{margin-right:8px}.legend{font-size:12px;margin:2px 0 6px 56px}"
+    ".legend span{display:inline-block;margin-right:18px}.legend svg{vertical-align:middle}"
+    ".verdict{background:#fff;border-left:5px solid #0072B2;padding:8px 16px}"
+    ".verdict li{margin:4px 0}.v-fell_behind,.v-errors{color:#B00}"
+    "td.faster{color:#060;font-weight:bold}td.slower{color:#B00;font-weight:bold}"
+    "tr.behind td{background:#fee}.note{color:#666;font-size:12px}";
 
 int report__write_html(const struct report *rep, FILE *out)
 {
-	static const char *const tags[] = { "faster", "slower", "unchanged", "tail_only",
-					    "fell_behind", "errors", "dominant", "note",
-					    "mixed" };
+	static const char *const tags[] = {"faster",	"slower",      "unchanged",
+					   "tail_only", "fell_behind", "errors",
+					   "dominant",	"note",	       "mixed"};
 	char name[32], title[64];
 	const struct hist **hs = calloc(rep->nruns, sizeof(*hs));
 
@@ -387,12 +400,14 @@ int report__write_html(const struct report *rep, FILE *out)
 	fputs("</ul>\n<h2>Runs</h2>\n", out);
 	runs_table(out, rep);
 
-	fprintf(out, "<h2>Latency by op type</h2>\n<p class=\"note\">Cumulative distribution of "
-		     "each op type's latency (left) and its tail, the share of ops slower than x on a log "
-		     "scale (right); every run overlaid, further left is faster. "
-		     "Percentiles within %.1f%%; &#215; columns are replay / original (below 1 is "
-		     "faster); KS D is the largest gap between the two CDFs (0 same, 1 disjoint).</p>\n",
-		HIST_REL_ERROR * 100);
+	fprintf(
+	    out,
+	    "<h2>Latency by op type</h2>\n<p class=\"note\">Cumulative distribution of "
+	    "each op type's latency (left) and its tail, the share of ops slower than x on a log "
+	    "scale (right); every run overlaid, further left is faster. "
+	    "Percentiles within %.1f%%; &#215; columns are replay / original (below 1 is "
+	    "faster); KS D is the largest gap between the two CDFs (0 same, 1 disjoint).</p>\n",
+	    HIST_REL_ERROR * 100);
 	for (size_t i = 0; i < rep->norder; i++) {
 		int k = rep->order[i];
 		report_kind__name(k, name, sizeof(name));

@@ -64,7 +64,7 @@ struct report_map {
 
 /* Comparison of one kind of one replay against the original. */
 enum report_change {
-	REPORT_SAME = 0,	/* "unchanged" */
+	REPORT_SAME = 0, /* "unchanged" */
 	REPORT_FASTER,
 	REPORT_SLOWER,
 	REPORT_TAIL_ONLY, /* a percentile moved beyond the ratio but the bulk (KS D) did not */
@@ -82,20 +82,20 @@ struct report_cmp {
 
 struct report_run {
 	const char *path;
-	char label[256];  /* "original", or the replay's targets */
+	char label[256]; /* "original", or the replay's targets */
 	int is_replay;
 	const char *timing, *engine, *targets, *replay_of; /* meta (owned by meta[]) */
-	char **meta;	  /* key, value pairs */
+	char **meta;					   /* key, value pairs */
 	size_t nmeta;
 
 	uint64_t ops_read;    /* records read */
 	uint64_t ops_used;    /* ops measured */
 	uint64_t ops_nonfile; /* ops on pipes, sockets, ...: think time, left out */
 	uint64_t errors;
-	uint64_t damaged;     /* damaged chunks skipped */
-	uint64_t unmatched;   /* async completions without their submission */
+	uint64_t damaged;   /* damaged chunks skipped */
+	uint64_t unmatched; /* async completions without their submission */
 	uint64_t first_ns, last_ns;
-	uint64_t io_ns;	      /* sum of all measured latencies */
+	uint64_t io_ns; /* sum of all measured latencies */
 	uint64_t class_ns[REPORT_CLASSES];
 	uint64_t bytes_read, bytes_written;
 
@@ -127,9 +127,9 @@ enum report_verdict_tag {
 
 struct report_verdict {
 	enum report_verdict_tag tag;
-	int run;	/* run index, or -1 */
-	int kind;	/* kind, or -1 */
-	double ratio;	/* speed-up (original / replay) of the headline percentile, or 0 */
+	int run;      /* run index, or -1 */
+	int kind;     /* kind, or -1 */
+	double ratio; /* speed-up (original / replay) of the headline percentile, or 0 */
 	char text[512];
 };
 
@@ -140,7 +140,7 @@ struct report {
 	size_t nruns;
 	int order[REPORT_KINDS]; /* kinds with ops, by the original's total time, desc */
 	size_t norder;
-	size_t *hot;		 /* original's files[] indices, by I/O time, desc */
+	size_t *hot; /* original's files[] indices, by I/O time, desc */
 	size_t nhot;
 	struct report_verdict *verdicts;
 	size_t nverdicts;
@@ -171,8 +171,8 @@ void report__cmp(const struct hist *ho, const struct hist *hr, struct report_cmp
 extern const double report_quantiles[5]; /* p50, p90, p99, p99.9, and 1 (max) */
 
 /* report_fmt.c */
-char *report_fmt__dur(uint64_t ns, char *buf, size_t len);	/* "14.2 µs" */
-char *report_fmt__ratio(double r, char *buf, size_t len);	/* "1.02×" */
+char *report_fmt__dur(uint64_t ns, char *buf, size_t len); /* "14.2 µs" */
+char *report_fmt__ratio(double r, char *buf, size_t len);  /* "1.02×" */
 void report_fmt__json_str(FILE *f, const char *s);
 void report_fmt__html_str(FILE *f, const char *s);
 const char *report_fmt__base(const char *path);

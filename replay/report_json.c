@@ -39,24 +39,22 @@
 
 static const char *change_name(enum report_change c)
 {
-	static const char *const names[] = { [REPORT_SAME] = "unchanged",
-					     [REPORT_FASTER] = "faster",
-					     [REPORT_SLOWER] = "slower",
-					     [REPORT_TAIL_ONLY] = "tail_only",
-					     [REPORT_FEW_OPS] = "too_few_ops",
-					     [REPORT_MISSING] = "missing",
-					     [REPORT_MIXED] = "mixed" };
+	static const char *const names[] = {
+	    [REPORT_SAME] = "unchanged",      [REPORT_FASTER] = "faster",
+	    [REPORT_SLOWER] = "slower",	      [REPORT_TAIL_ONLY] = "tail_only",
+	    [REPORT_FEW_OPS] = "too_few_ops", [REPORT_MISSING] = "missing",
+	    [REPORT_MIXED] = "mixed"};
 	return names[c];
 }
 
 static const char *tag_name(enum report_verdict_tag t)
 {
 	static const char *const names[] = {
-		[REPORT_V_FASTER] = "faster",	    [REPORT_V_SLOWER] = "slower",
-		[REPORT_V_SAME] = "unchanged",	    [REPORT_V_TAIL] = "tail_only",
-		[REPORT_V_BEHIND] = "fell_behind", [REPORT_V_ERRORS] = "errors",
-		[REPORT_V_DOMINANT] = "dominant",  [REPORT_V_NOTE] = "note",
-		[REPORT_V_MIXED] = "mixed",
+	    [REPORT_V_FASTER] = "faster",      [REPORT_V_SLOWER] = "slower",
+	    [REPORT_V_SAME] = "unchanged",     [REPORT_V_TAIL] = "tail_only",
+	    [REPORT_V_BEHIND] = "fell_behind", [REPORT_V_ERRORS] = "errors",
+	    [REPORT_V_DOMINANT] = "dominant",  [REPORT_V_NOTE] = "note",
+	    [REPORT_V_MIXED] = "mixed",
 	};
 	return names[t];
 }
@@ -78,8 +76,8 @@ static void stats(FILE *out, const struct hist *h, uint64_t errors, const struct
 		"\"p90_ns\": %llu, \"p99_ns\": %llu, \"p999_ns\": %llu, \"max_ns\": %llu, "
 		"\"mean_ns\": %.0f, \"total_ns\": %llu, \"vs_original\": ",
 		(unsigned long long)h->n, (unsigned long long)errors,
-		(unsigned long long)(h->n ? h->min : 0),
-		(unsigned long long)hist__quantile(h, 0.5), (unsigned long long)hist__quantile(h, 0.9),
+		(unsigned long long)(h->n ? h->min : 0), (unsigned long long)hist__quantile(h, 0.5),
+		(unsigned long long)hist__quantile(h, 0.9),
 		(unsigned long long)hist__quantile(h, 0.99),
 		(unsigned long long)hist__quantile(h, 0.999), (unsigned long long)h->max,
 		hist__mean(h), (unsigned long long)h->total);
@@ -127,17 +125,19 @@ static void files(const struct report *rep, size_t ri, FILE *out)
 		fputs("{\"path\": ", out);
 		report_fmt__json_str(out, of->path);
 		if (!f) {
-			fputs(", \"ops\": 0, \"total_ns\": 0, \"errors\": 0, \"share_of_io\": 0}", out);
+			fputs(", \"ops\": 0, \"total_ns\": 0, \"errors\": 0, \"share_of_io\": 0}",
+			      out);
 			continue;
 		}
-		fprintf(out, ", \"ops\": %llu, \"total_ns\": %llu, \"errors\": %llu, \"share_of_io\": ",
+		fprintf(out,
+			", \"ops\": %llu, \"total_ns\": %llu, \"errors\": %llu, \"share_of_io\": ",
 			(unsigned long long)f->ops, (unsigned long long)f->total_ns,
 			(unsigned long long)f->errors);
 		num(out, run->io_ns ? (double)f->total_ns / (double)run->io_ns : 0);
 		if (rep->opts->by == REPORT_BY_FILE) {
 			fputs(", \"ops_by_type\": {", out);
 			for (size_t i = 0; i < f->nkinds; i++) {
-				struct report_cmp c = { 0 };
+				struct report_cmp c = {0};
 				const struct report_fkind *ofk = fkind(of, f->kinds[i].kind);
 				if (ri && ofk)
 					report__cmp(&ofk->lat, &f->kinds[i].lat, &c);
@@ -217,7 +217,8 @@ int report__write_json(const struct report *rep, FILE *out)
 {
 	char name[32];
 
-	fprintf(out, "{\n  \"ioreel_report\": 1,\n  \"percentile_rel_error\": %.6g,\n  \"runs\": [\n",
+	fprintf(out,
+		"{\n  \"ioreel_report\": 1,\n  \"percentile_rel_error\": %.6g,\n  \"runs\": [\n",
 		HIST_REL_ERROR);
 	for (size_t i = 0; i < rep->nruns; i++) {
 		run_json(rep, i, out);

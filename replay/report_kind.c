@@ -9,15 +9,15 @@
  * stores them as they were, so the names are spelled out here rather than taken from
  * headers that may differ on the machine that reads the trace. */
 static const char *const aio_names[16] = {
-	[0] = "pread", [1] = "pwrite", [2] = "fsync", [3] = "fdsync",
-	[5] = "poll",  [6] = "noop",   [7] = "preadv", [8] = "pwritev",
+    [0] = "pread", [1] = "pwrite", [2] = "fsync",  [3] = "fdsync",
+    [5] = "poll",  [6] = "noop",   [7] = "preadv", [8] = "pwritev",
 };
 static const char *const uring_names[64] = {
-	[0] = "nop",	     [1] = "readv",	 [2] = "writev",	  [3] = "fsync",
-	[4] = "read_fixed",  [5] = "write_fixed", [8] = "sync_file_range", [17] = "fallocate",
-	[18] = "openat",     [19] = "close",	 [21] = "statx",	  [22] = "read",
-	[23] = "write",	     [24] = "fadvise",	 [28] = "openat2",	  [35] = "renameat",
-	[36] = "unlinkat",   [37] = "mkdirat",
+    [0] = "nop",	[1] = "readv",	     [2] = "writev",	      [3] = "fsync",
+    [4] = "read_fixed", [5] = "write_fixed", [8] = "sync_file_range", [17] = "fallocate",
+    [18] = "openat",	[19] = "close",	     [21] = "statx",	      [22] = "read",
+    [23] = "write",	[24] = "fadvise",    [28] = "openat2",	      [35] = "renameat",
+    [36] = "unlinkat",	[37] = "mkdirat",
 };
 
 const char *report_kind__name(unsigned kind, char *buf, size_t len)
@@ -44,13 +44,25 @@ enum report_class report_kind__class(unsigned kind)
 {
 	if (kind >= REPORT_KIND_URING) {
 		switch (kind - REPORT_KIND_URING) {
-		case 1: case 4: case 22:
+		case 1:
+		case 4:
+		case 22:
 			return REPORT_CLASS_READ;
-		case 2: case 5: case 23:
+		case 2:
+		case 5:
+		case 23:
 			return REPORT_CLASS_WRITE;
-		case 3: case 8:
+		case 3:
+		case 8:
 			return REPORT_CLASS_SYNC;
-		case 17: case 18: case 19: case 21: case 28: case 35: case 36: case 37:
+		case 17:
+		case 18:
+		case 19:
+		case 21:
+		case 28:
+		case 35:
+		case 36:
+		case 37:
 			return REPORT_CLASS_META;
 		default:
 			return REPORT_CLASS_OTHER;
@@ -58,11 +70,14 @@ enum report_class report_kind__class(unsigned kind)
 	}
 	if (kind >= REPORT_KIND_AIO) {
 		switch (kind - REPORT_KIND_AIO) {
-		case 0: case 7:
+		case 0:
+		case 7:
 			return REPORT_CLASS_READ;
-		case 1: case 8:
+		case 1:
+		case 8:
 			return REPORT_CLASS_WRITE;
-		case 2: case 3:
+		case 2:
+		case 3:
 			return REPORT_CLASS_SYNC;
 		default:
 			return REPORT_CLASS_OTHER;
@@ -90,15 +105,15 @@ enum report_class report_kind__class(unsigned kind)
 
 const char *report_class__name(enum report_class c)
 {
-	static const char *const names[REPORT_CLASSES] = { "reads", "writes", "syncs", "metadata ops",
-							   "other ops" };
+	static const char *const names[REPORT_CLASSES] = {"reads", "writes", "syncs",
+							  "metadata ops", "other ops"};
 	return c < REPORT_CLASSES ? names[c] : "?";
 }
 
 /* JSON keys: stable, no spaces. */
 const char *report_class__key(enum report_class c)
 {
-	static const char *const keys[REPORT_CLASSES] = { "read", "write", "sync", "metadata",
-							  "other" };
+	static const char *const keys[REPORT_CLASSES] = {"read", "write", "sync", "metadata",
+							 "other"};
 	return c < REPORT_CLASSES ? keys[c] : "?";
 }

@@ -51,9 +51,9 @@ static const char *tail(const char *s, int cols, char *buf, size_t len)
 
 static void header(FILE *out, const char *first)
 {
-	static const char *const cols[] = { "count", "p50", "p90",  "p99",  "p99.9", "max",
-					    "mean",  "total", "×p50", "×p99", "×mean", "KS D" };
-	static const int w[] = { 9, 9, 9, 9, 9, 9, 9, 9, 8, 8, 8, 6 };
+	static const char *const cols[] = {"count", "p50",   "p90",  "p99",  "p99.9", "max",
+					   "mean",  "total", "×p50", "×p99", "×mean", "KS D"};
+	static const int w[] = {9, 9, 9, 9, 9, 9, 9, 9, 8, 8, 8, 6};
 	cell(out, first, W_OP, 1);
 	cell(out, "run", W_RUN, 1);
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
@@ -72,9 +72,12 @@ static void row(FILE *out, const char *first, size_t ri, const char *run, const 
 	snprintf(b, sizeof(b), "%llu", (unsigned long long)h->n);
 	cell(out, b, 9, 0);
 	for (size_t i = 0; i < 5; i++)
-		cell(out, h->n ? report_fmt__dur(hist__quantile(h, report_quantiles[i]), b, sizeof(b)) : "-",
+		cell(out,
+		     h->n ? report_fmt__dur(hist__quantile(h, report_quantiles[i]), b, sizeof(b))
+			  : "-",
 		     9, 0);
-	cell(out, h->n ? report_fmt__dur((uint64_t)(hist__mean(h) + 0.5), b, sizeof(b)) : "-", 9, 0);
+	cell(out, h->n ? report_fmt__dur((uint64_t)(hist__mean(h) + 0.5), b, sizeof(b)) : "-", 9,
+	     0);
 	cell(out, report_fmt__dur(h->total, b, sizeof(b)), 9, 0);
 	if (c && c->valid && h->n && c->change != REPORT_MISSING) {
 		cell(out, report_fmt__ratio(c->ratio_p50, b, sizeof(b)), 8, 0);
@@ -101,9 +104,11 @@ static void runs(const struct report *rep, FILE *out)
 			report_fmt__dur(r->last_ns - r->first_ns, b, sizeof(b)),
 			(unsigned long long)r->errors);
 		if (r->ops_nonfile)
-			fprintf(out, ", %llu non-file ops left out", (unsigned long long)r->ops_nonfile);
+			fprintf(out, ", %llu non-file ops left out",
+				(unsigned long long)r->ops_nonfile);
 		if (r->damaged)
-			fprintf(out, ", %llu damaged chunks skipped", (unsigned long long)r->damaged);
+			fprintf(out, ", %llu damaged chunks skipped",
+				(unsigned long long)r->damaged);
 		if (r->unmatched)
 			fprintf(out, ", %llu async completions without submission",
 				(unsigned long long)r->unmatched);
@@ -118,7 +123,8 @@ static void runs(const struct report *rep, FILE *out)
 		}
 		if (r->lateness.n)
 			fprintf(out,
-				"     lateness (start - schedule): p50 %s, p99 %s, max %s; %.2f%% of ops "
+				"     lateness (start - schedule): p50 %s, p99 %s, max %s; %.2f%% "
+				"of ops "
 				"> 1 ms late%s\n",
 				report_fmt__dur(hist__quantile(&r->lateness, 0.5), a, sizeof(a)),
 				report_fmt__dur(hist__quantile(&r->lateness, 0.99), b, sizeof(b)),
@@ -143,8 +149,8 @@ static void by_op(const struct report *rep, FILE *out)
 			const struct report_run *run = &rep->runs[r];
 			if (!run->kinds[k].lat.n && r)
 				continue;
-			row(out, r ? "" : name, r, run->label, &run->kinds[k].lat, run->kinds[k].errors,
-			    r ? &run->cmp[k] : NULL);
+			row(out, r ? "" : name, r, run->label, &run->kinds[k].lat,
+			    run->kinds[k].errors, r ? &run->cmp[k] : NULL);
 		}
 	}
 	fputc('\n', out);
@@ -174,12 +180,13 @@ static void by_file(const struct report *rep, FILE *out)
 			snprintf(pb, sizeof(pb), "  %s", report_kind__name(k, name, sizeof(name)));
 			for (size_t r = 0; r < rep->nruns; r++) {
 				const struct report_fkind *fk =
-					fkind(report_run__file(&rep->runs[r], f->path), k);
+				    fkind(report_run__file(&rep->runs[r], f->path), k);
 				if (!fk)
 					continue;
 				struct report_cmp c;
 				report__cmp(&f->kinds[i].lat, &fk->lat, &c);
-				row(out, r ? "" : pb, r, rep->runs[r].label, &fk->lat, 0, r ? &c : NULL);
+				row(out, r ? "" : pb, r, rep->runs[r].label, &fk->lat, 0,
+				    r ? &c : NULL);
 			}
 		}
 	}
@@ -202,12 +209,13 @@ static void hot_files(const struct report *rep, FILE *out)
 			f->path);
 		int first = 1;
 		for (int c = 0; c < REPORT_CLASSES; c++) {
-			double share = f->total_ns ? (double)f->class_ns[c] / (double)f->total_ns : 0;
+			double share =
+			    f->total_ns ? (double)f->class_ns[c] / (double)f->total_ns : 0;
 			if (!f->class_ns[c])
 				continue;
 			if (share >= 0.005)
-				fprintf(out, "%s%s %.0f%%", first ? "" : ", ", report_class__name(c),
-					share * 100);
+				fprintf(out, "%s%s %.0f%%", first ? "" : ", ",
+					report_class__name(c), share * 100);
 			else
 				fprintf(out, "%s%s <1%%", first ? "" : ", ", report_class__name(c));
 			first = 0;
@@ -217,9 +225,10 @@ static void hot_files(const struct report *rep, FILE *out)
 		for (size_t r = 1; r < rep->nruns; r++) {
 			const struct report_file *rf = report_run__file(&rep->runs[r], f->path);
 			if (rf && f->total_ns)
-				fprintf(out, " #%zu %s", r,
-					report_fmt__ratio((double)rf->total_ns / (double)f->total_ns, b,
-							  sizeof(b)));
+				fprintf(
+				    out, " #%zu %s", r,
+				    report_fmt__ratio((double)rf->total_ns / (double)f->total_ns, b,
+						      sizeof(b)));
 		}
 		fputc('\n', out);
 	}

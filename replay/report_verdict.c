@@ -44,7 +44,7 @@
 /* Per replay, at most this many faster/slower lines; the rest is in the table. */
 #define MAX_CHANGE_LINES 4
 
-const double report_quantiles[5] = { 0.5, 0.9, 0.99, 0.999, 1.0 };
+const double report_quantiles[5] = {0.5, 0.9, 0.99, 0.999, 1.0};
 
 static double ratio(uint64_t replay, uint64_t orig)
 {
@@ -80,23 +80,21 @@ void report__cmp(const struct hist *ho, const struct hist *hr, struct report_cmp
 	}
 	int faster50 = c->ratio_p50 <= 1 / RATIO_CHANGE, slower50 = c->ratio_p50 >= RATIO_CHANGE;
 	int faster99 = c->ratio_p99 <= 1 / RATIO_CHANGE, slower99 = c->ratio_p99 >= RATIO_CHANGE;
-	/* The median leads. A tail that moved decides alone only when the median did not lean
-	 * the other way; when they pull apart, say both. */
+	/* Both beyond the ratio, in opposite directions: say both. Else whichever moved
+	 * decides (the verdict line shows the other one beside it). */
 	if ((faster50 && slower99) || (slower50 && faster99))
 		c->change = REPORT_MIXED;
-	else if (faster50 || (faster99 && c->ratio_p50 <= 1))
+	else if (faster50 || faster99)
 		c->change = REPORT_FASTER;
-	else if (slower50 || (slower99 && c->ratio_p50 >= 1))
+	else if (slower50 || slower99)
 		c->change = REPORT_SLOWER;
-	else if (faster99 || slower99)
-		c->change = REPORT_MIXED;
 	else
 		c->change = REPORT_SAME;
 }
 
 static struct report_verdict *say(struct report *rep, enum report_verdict_tag tag, int run,
 				  int kind, double ratio, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
+    __attribute__((format(printf, 6, 7)));
 
 static struct report_verdict *say(struct report *rep, enum report_verdict_tag tag, int run,
 				  int kind, double ratio, const char *fmt, ...)
@@ -174,8 +172,8 @@ static int order_files(struct report *rep)
 	/* --by file rows: each file's op types by their time there. */
 	for (size_t i = 0; i < o->nfiles; i++)
 		if (o->files[i]->nkinds > 1)
-			qsort(o->files[i]->kinds, o->files[i]->nkinds,
-			      sizeof(struct report_fkind), cmp_fkind_total);
+			qsort(o->files[i]->kinds, o->files[i]->nkinds, sizeof(struct report_fkind),
+			      cmp_fkind_total);
 	size_t *idx = malloc((o->nfiles ? o->nfiles : 1) * sizeof(*idx));
 	if (!idx)
 		return -ENOMEM;
@@ -197,7 +195,14 @@ static void judge_lateness(struct report *rep, size_t ri)
 	struct report_run *run = &rep->runs[ri];
 	char a[32], b[32], c[64], d[32];
 
-	if (!run->lateness.n || is_afap(run))
+	if (is_afap(run)) {
+		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
+		    "replay on %s ran as fast as possible: its ops queued as they never did in the "
+		    "original, so latencies include that load and lateness is not judged",
+		    run->label);
+		return;
+	}
+	if (!run->lateness.n)
 		return;
 	uint64_t p99 = hist__quantile(&run->lateness, 0.99);
 	uint64_t gap = hist__quantile(&orig(rep)->gap, 0.5);
@@ -301,7 +306,7 @@ static void say_unchanged(struct report *rep, size_t ri)
 	const struct report_run *run = &rep->runs[ri], *o = orig(rep);
 	char classes[128] = "", list[384] = "", name[32], rs[32];
 	size_t clen = 0, len = 0, nk = 0;
-	int seen[REPORT_CLASSES] = { 0 }, cached = 1, reads = 0;
+	int seen[REPORT_CLASSES] = {0}, cached = 1, reads = 0;
 
 	for (size_t i = 0; i < rep->norder; i++) {
 		int k = rep->order[i];
@@ -373,7 +378,8 @@ static void judge_original(struct report *rep)
 	size_t len = 0;
 
 	if (!o->io_ns) {
-		say(rep, REPORT_V_NOTE, 0, -1, 0, "the original trace has no storage ops to compare");
+		say(rep, REPORT_V_NOTE, 0, -1, 0,
+		    "the original trace has no storage ops to compare");
 		return;
 	}
 	int top = 0;
@@ -428,11 +434,12 @@ static void judge_fidelity(struct report *rep, size_t ri)
 		    v);
 	if (run->damaged)
 		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
-		    "%s: %llu damaged chunks skipped while reading %s", ri ? run->label : "original",
-		    (unsigned long long)run->damaged, run->path);
+		    "%s: %llu damaged chunks skipped while reading %s",
+		    ri ? run->label : "original", (unsigned long long)run->damaged, run->path);
 	if (ri && (v = report_run__meta(run, "replay.direct_dropped")) && strtoull(v, NULL, 10))
 		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
-		    "replay on %s dropped O_DIRECT on %s opens (the target rejects it): their reads "
+		    "replay on %s dropped O_DIRECT on %s opens (the target rejects it): their "
+		    "reads "
 		    "and writes went through the page cache",
 		    run->label, v);
 }

@@ -59,7 +59,7 @@ static inline void t_rand_op(struct reel_op *op, unsigned type, uint32_t npaths)
 {
 	memset(op, 0, sizeof(*op));
 	op->type = type;
-	op->fd_kind = t_rand_field(8);
+	op->fd_kind = t_rand() % (REEL_FD_OTHER + 1);
 	op->subop = t_rand_field(8);
 	op->pid = t_rand() % 4 ? 1000 + t_rand() % 3 : (uint32_t)t_rand_field(32);
 	op->tid = op->pid + t_rand() % 5;

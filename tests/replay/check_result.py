@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_result.py ORIG RESULT [--allow-missing N]: the result trace of a replay has exactly
+"""check_result.py ORIG RESULT [--prefix P]: the result trace of a replay has exactly
 the ops of the original per (pid, tid), same types in the same order, every op with a
 scheduled time, a start not before it (bar clock granularity), and an end not before its
 start. Reads both with "ioreel dump --format jsonl" ($IOREEL)."""
@@ -12,17 +12,25 @@ from collections import defaultdict
 IOREEL = os.environ.get("IOREEL", "build/ioreel")
 
 
+PREFIX = None
+
+
 def ops(path):
     out = subprocess.run([IOREEL, "dump", "--format", "jsonl", path], check=True,
                          capture_output=True, text=True).stdout
     per = defaultdict(list)
     for line in out.splitlines():
         o = json.loads(line)
+        if PREFIX and not any((o.get(k) or "").startswith(PREFIX) for k in ("path", "path2")):
+            continue
         per[(o["pid"], o["tid"])].append(o)
     return per
 
 
 def main():
+    global PREFIX
+    if len(sys.argv) == 5 and sys.argv[3] == "--prefix":
+        PREFIX = sys.argv[4]
     orig, res = ops(sys.argv[1]), ops(sys.argv[2])
     ok = True
     if set(orig) != set(res):

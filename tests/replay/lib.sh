@@ -18,5 +18,5 @@ mk() {
 
 # same ops, same types, in the same order per (pid, tid); prints the counts
 check_same_ops() {
-	python3 "$HERE/check_result.py" "$1" "$2" || fail "result $2 does not match trace $1"
+	python3 "$HERE/check_result.py" "$@" || fail "result $2 does not match trace $1"
 }

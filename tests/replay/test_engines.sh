@@ -2,7 +2,8 @@
 # Engines: --engine io_uring and libaio replay the same ops as sync (result trace checked,
 # and strace sees the engine's syscalls); the trace's own async I/O (libaio iocbs, io_uring
 # SQEs) replays as async through libaio / io_uring with its queue depth, whatever the engine:
-# all submits in flight before the completions are reaped, completions carry the result.
+# all submits in flight before the completions are reaped, completions carry the result and
+# start at their request's submission.
 source "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || exit 77
 # LeakSanitizer cannot run under ptrace (sanitizer builds)
@@ -39,8 +40,8 @@ grep -q io_submit "$T/st.libaio" || fail "libaio engine issued no io_submit"
 		echo "100 100 $((200 + i)) $((200 + i)) uring_submit fd=3 ctx=9 aux=$((100 + i)) subop=$((i % 2 ? 22 : 23)) off=$((i * 8192)) len=4096 ret=1"
 	done
 	for i in $(seq 1 8); do
-		echo "100 101 $((50000 + i)) $((50000 + i)) aio_complete ctx=0x77 aux=$i ret=4096"
-		echo "100 101 $((50100 + i)) $((50100 + i)) uring_complete ctx=9 aux=$((100 + i)) ret=4096"
+		echo "100 101 $((100 + i)) $((50000 + i)) aio_complete ctx=0x77 aux=$i ret=4096"
+		echo "100 101 $((200 + i)) $((50100 + i)) uring_complete ctx=9 aux=$((100 + i)) ret=4096"
 	done
 	echo "100 100 90000 90010 close fd=3 ret=0"
 } | mk async
@@ -58,10 +59,13 @@ done
 "$IOREEL" dump --format jsonl "$T/a.sync.reel" | python3 -c '
 import json, sys
 ops = [json.loads(l) for l in sys.stdin]
-subs = [o["start_ns"] for o in ops if o["op"].endswith("_submit")]
+subs = {(o["op"][:3], o["aux"]): o["start_ns"] for o in ops if o["op"].endswith("_submit")}
 comps = [o for o in ops if o["op"].endswith("_complete")]
-# queue depth 16: every submit went in before the first completion was reaped
-ok = len(subs) == 16 and len(comps) == 16 and max(subs) < min(o["start_ns"] for o in comps)
+# queue depth 16: every submit went in before the first completion was reaped (end_ns);
+# a completion record starts at the submission of its request (FORMAT.md)
+ok = len(subs) == 16 and len(comps) == 16
+ok = ok and max(subs.values()) < min(o["end_ns"] for o in comps)
+ok = ok and all(o["start_ns"] == subs[(o["op"][:3], o["aux"])] for o in comps)
 ok = ok and all(o["ret"] == 4096 for o in comps)
 sys.exit(0 if ok else 1)' || fail "async replay lost its queue depth or results"
 echo PASS

@@ -14,6 +14,8 @@ mk t <<'SPEC'
 100 101 950 960 pwrite64 fd=4 off=1000 len=24 ret=24
 100 100 1000 1010 newfstatat path=/srv/app/db ret=0
 100 102 1000 1010 stat path=/srv/app/missing ret=-ENOENT
+100 102 1010 1020 stat path=/srv/nodir/x ret=-ENOENT
+100 102 1020 1030 openat path=/srv/nodir/y flags=O_RDONLY ret=-ENOENT
 100 102 1100 1200 openat path=/srv/app/idx flags=O_RDWR ret=5
 100 102 1300 1400 pread64 fd=5 off=12288 len=4096 ret=4096
 100 102 1500 1600 pwrite64 fd=5 off=0 len=512 ret=512
@@ -40,6 +42,7 @@ size() { stat -c %s "$1"; }
 [ "$(size "$T/tgt/srv/app/idx")" = 16384 ] || fail "idx size"
 [ "$(size "$T/tgt/srv/app/log")" = 1024 ] || fail "log size $(size "$T/tgt/srv/app/log")"
 [ ! -e "$T/tgt/srv/app/missing" ] || fail "missing file was prepared"
+[ ! -e "$T/tgt/srv/nodir" ] || fail "parent of missing files was prepared"
 for f in db idx; do
 	p="$T/tgt/srv/app/$f"
 	blocks=$(stat -c %b "$p")

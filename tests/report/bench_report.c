@@ -40,7 +40,7 @@ int main(int argc, char **argv)
 {
 	char paths[4][4096];
 	const char *files[4];
-	static const char *const names[] = { "orig", "fast", "equal", "late" };
+	static const char *const names[] = {"orig", "fast", "equal", "late"};
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: bench_report DIR [ROUNDS]\n");
@@ -60,10 +60,10 @@ int main(int argc, char **argv)
 		struct report_opts o;
 		double best;
 	} cases[] = {
-		{ "reader loop (peer)", { 0 }, 1e9 },
-		{ "report text", { .top = 5 }, 1e9 },
-		{ "report json", { .top = 5, .json = 1 }, 1e9 },
-		{ "report --by file + html", { .top = 5, .by = REPORT_BY_FILE, .html_path = html }, 1e9 },
+	    {"reader loop (peer)", {0}, 1e9},
+	    {"report text", {.top = 5}, 1e9},
+	    {"report json", {.top = 5, .json = 1}, 1e9},
+	    {"report --by file + html", {.top = 5, .by = REPORT_BY_FILE, .html_path = html}, 1e9},
 	};
 	long ops = 0;
 	for (int r = 0; r < rounds; r++) {
@@ -80,8 +80,7 @@ int main(int argc, char **argv)
 	}
 	if (ops <= 0)
 		return 1;
-	printf("%-26s %12s %10s %10s %8s\n", "case (4 traces)", "ops", "best s", "Mops/s",
-	       "ratio");
+	printf("%-26s %12s %10s %10s %8s\n", "case (4 traces)", "ops", "best s", "Mops/s", "ratio");
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
 		printf("%-26s %12ld %10.3f %10.2f %7.2fx\n", cases[c].name, ops, cases[c].best,
 		       ops / cases[c].best / 1e6, cases[c].best / cases[0].best);

@@ -46,7 +46,7 @@ int main(void)
 
 	/* Shifted lognormals: D = 2 Phi(dmu / 2 sigma) - 1. Sampling error of D at N each is
 	 * about 1.36 * sqrt(2 / N) = 0.0043 at 95%; allow 2.0 * sqrt(2/N) (99.9%+). */
-	static const double shifts[] = { 0.05, 0.2, 0.5, 1.0, 3.0 };
+	static const double shifts[] = {0.05, 0.2, 0.5, 1.0, 3.0};
 	for (size_t s = 0; s < sizeof(shifts) / sizeof(shifts[0]); s++) {
 		double sigma = 0.8, dmu = shifts[s];
 		hist__reset(&a);

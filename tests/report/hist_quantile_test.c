@@ -56,7 +56,7 @@ static int check(const char *name, uint64_t *v, size_t n)
 		printf("%s: merged summary differs\n", name);
 		fail = 1;
 	}
-	static const double qs[] = { 0, 0.001, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 0.9999, 1 };
+	static const double qs[] = {0, 0.001, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 0.9999, 1};
 	double worst = 0;
 	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
 		uint64_t want = exact_quantile(v, n, qs[i]);
@@ -93,8 +93,8 @@ static int check(const char *name, uint64_t *v, size_t n)
 	printf("%-10s n=%zu p50=%llu p99=%llu max=%llu worst quantile error %.4f%% (bound %.4f%%)"
 	       " %s\n",
 	       name, n, (unsigned long long)hist__quantile(&h, 0.5),
-	       (unsigned long long)hist__quantile(&h, 0.99), (unsigned long long)h.max,
-	       worst * 100, HIST_REL_ERROR * 100, fail ? "FAIL" : "ok");
+	       (unsigned long long)hist__quantile(&h, 0.99), (unsigned long long)h.max, worst * 100,
+	       HIST_REL_ERROR * 100, fail ? "FAIL" : "ok");
 	hist__free(&h);
 	hist__free(&a);
 	hist__free(&b);

@@ -14,17 +14,17 @@
 
 static int fail;
 
-#define CHECK(cond, ...)                                  \
-	do {                                              \
-		if (!(cond)) {                            \
-			printf("FAIL: " __VA_ARGS__);     \
-			printf("\n");                     \
-			fail = 1;                         \
-		}                                         \
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			printf("FAIL: " __VA_ARGS__);                                              \
+			printf("\n");                                                              \
+			fail = 1;                                                                  \
+		}                                                                                  \
 	} while (0)
 
-static char *run(const char *trace, const char *const *res, size_t n,
-		 const struct report_opts *o, int *err)
+static char *run(const char *trace, const char *const *res, size_t n, const struct report_opts *o,
+		 int *err)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 	snprintf(orig, sizeof(orig), "%s/orig.reel", argv[1]);
 	snprintf(fast, sizeof(fast), "%s/fast.reel", argv[1]);
 	snprintf(missing, sizeof(missing), "%s/missing.reel", argv[1]);
-	const char *res[] = { fast };
+	const char *res[] = {fast};
 
 	char *out = run(orig, res, 1, NULL, &err);
 	CHECK(!err, "text report failed: %d", err);
@@ -55,14 +55,14 @@ int main(int argc, char **argv)
 	CHECK(!err && strstr(out, "nothing to compare"), "original alone");
 	free(out);
 
-	struct report_opts o = { .json = 1 };
+	struct report_opts o = {.json = 1};
 	out = run(orig, res, 1, &o, &err);
 	CHECK(!err && out[0] == '{' && strstr(out, "\"verdict\""), "json report");
 	free(out);
 
 	const char *failed = NULL;
-	const char *bad[] = { fast, missing };
-	o = (struct report_opts){ .failed = &failed };
+	const char *bad[] = {fast, missing};
+	o = (struct report_opts){.failed = &failed};
 	out = run(orig, bad, 2, &o, &err);
 	CHECK(err == -ENOENT, "missing result: %d", err);
 	CHECK(failed && !strcmp(failed, missing), "failed names the missing input");
@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 
 	snprintf(html, sizeof(html), "%s/no/such/dir/r.html", argv[1]);
 	failed = NULL;
-	o = (struct report_opts){ .failed = &failed, .html_path = html };
+	o = (struct report_opts){.failed = &failed, .html_path = html};
 	out = run(orig, res, 1, &o, &err);
 	CHECK(err == -ENOENT && failed && !strcmp(failed, html), "html path error: %d", err);
 	free(out);

@@ -10,10 +10,11 @@
 #include "report_int.h"
 #include "test_rand.h"
 
-static const char *const names[] = { [REPORT_SAME] = "unchanged", [REPORT_FASTER] = "faster",
-				     [REPORT_SLOWER] = "slower",   [REPORT_TAIL_ONLY] = "tail_only",
-				     [REPORT_FEW_OPS] = "too_few_ops", [REPORT_MISSING] = "missing",
-				     [REPORT_MIXED] = "mixed" };
+static const char *const names[] = {
+    [REPORT_SAME] = "unchanged",      [REPORT_FASTER] = "faster",
+    [REPORT_SLOWER] = "slower",	      [REPORT_TAIL_ONLY] = "tail_only",
+    [REPORT_FEW_OPS] = "too_few_ops", [REPORT_MISSING] = "missing",
+    [REPORT_MIXED] = "mixed"};
 
 /* n lognormal values around median m; a share `slow` of them `factor` times slower. */
 static void fill(struct hist *h, int n, double m, double sigma, double slow, double factor)

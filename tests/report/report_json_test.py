@@ -40,7 +40,7 @@ def main():
     try:
         subprocess.run([mktrace, tmp, "1500"], check=True)
         truth = json.load(open(os.path.join(tmp, "truth.json")))
-        names = ["orig", "fast", "equal", "late"]
+        names = ["orig", "fast", "equal", "late", "afap"]
         out = subprocess.run(
             [ioreel, "report", "--json"] + [truth[n]["path"] for n in names],
             check=True, capture_output=True, text=True).stdout
@@ -60,8 +60,8 @@ def run_checks(doc, truth, names):
     check(abs(rel - 2 ** -8) < 1e-9, "percentile_rel_error is 2^-8, got %r" % rel)
     check(doc["ioreel_report"] == 1, "document version")
     runs = doc["runs"]
-    check(len(runs) == 4, "4 runs")
-    check([r["role"] for r in runs] == ["original"] + ["replay"] * 3, "roles")
+    check(len(runs) == 5, "5 runs")
+    check([r["role"] for r in runs] == ["original"] + ["replay"] * 4, "roles")
     check(runs[1]["label"] == "/dev/shm/t", "replay label from replay.targets")
     check(runs[1]["meta"].get("replay.engine") == "sync", "meta copied")
 
@@ -133,8 +133,8 @@ def run_checks(doc, truth, names):
                   (v["speedup"], want))
             check(close(float(m.group(2)), want, 0.01), "speed-up in words %s vs %.1f" %
                   (m.group(2), want))
-    check(not any(t in ("faster", "slower", "tail_only") and run in (2, 3)
-                  for t, run, _ in tags), "no change claimed for equal/late: %r" % tags)
+    check(not any(t in ("faster", "slower", "tail_only", "mixed") and run in (2, 3, 4)
+                  for t, run, _ in tags), "no change claimed for equal/late/afap: %r" % tags)
     check(any(t == "unchanged" and run == 2 for t, run, _ in tags), "equal replay: unchanged line")
     behind = [v for v in verdict if v["tag"] == "fell_behind"]
     check(len(behind) == 1 and behind[0]["run"] == 3 and "fell behind" in behind[0]["text"],
@@ -146,6 +146,8 @@ def run_checks(doc, truth, names):
     check(runs[1]["ops_by_type"]["pread64"]["errors"] == 30, "errors counted per op type")
     notes = [v["text"] for v in verdict if v["tag"] == "note"]
     check(any("lost 3 events" in n for n in notes), "lost events said: %r" % notes)
+    check(any(v["run"] == 4 and "as fast as possible" in v["text"] for v in verdict),
+          "afap replay: said that lateness is not judged")
     check(any("dropped O_DIRECT on 2 opens" in n and "/dev/shm/t" in n for n in notes),
           "O_DIRECT dropped said: %r" % notes)
 

@@ -4,11 +4,13 @@
 
     check_record.py check --log L --dump D.jsonl --info I.json --roots DIR[,DIR...]
     check_record.py run --ioreel BIN --workload BIN [--threads N] [--rounds N] [--keep]
+                        [--attach [--attach-wait S]]
     check_record.py coverage --log L
 
 check: every op the workload logged must be in the trace, one to one, with the same type,
 path, fd, offset, length, return value (and whatever else the log line states), from the
-same pid and tid, and in the same order within the thread as in the log. The trace's ops
+same pid and tid, and in the same order within the thread as in the log; its entry and
+exit times must lie within the times the workload noted around the call. The trace's ops
 are first cut down to the workload's files: ops whose path - given, or found through the
 trace's own fd table (opens, dups, closes; fds inherited across fork and exec), or through
 an mmap for msync - lies under one of the roots. Trace ops on those files that the log does
@@ -17,8 +19,9 @@ not have are reported too. lost_events must be in the trace meta and be 0.
   io_uring completions are matched by (pid, user_data) alone: the kernel may
   complete a request on any task, so their tid and place in a thread say nothing.
 
-run: makes scratch dirs, records the workload under "ioreel record", dumps, checks, cleans
-up. Exit 77 only when this ioreel has no "record", "dump" or "info" yet.
+run: makes scratch dirs, records the workload under "ioreel record -- CMD" (or, with
+--attach, starts it, lets it open a file and chdir, and attaches "ioreel record -p PID":
+then that fd and the cwd must come from /proc), dumps, checks, cleans up. Exit 77 only when this ioreel has no "record", "dump" or "info" yet.
 
 coverage: the log itself covers every op type that ioreel records (a test of the workload).
 
@@ -30,9 +33,11 @@ import difflib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter, defaultdict
 
 # Every op type of format/reel.h, by reel_op__name(): the workload must cover them all.
@@ -50,8 +55,8 @@ DUPS = {"dup", "dup2", "dup3", "fcntl_dupfd"}
 SUBMITS = {"aio_submit", "uring_submit"}
 COMPLETES = {"aio_complete": "aio_submit", "uring_complete": "uring_submit"}
 # Fields a log line may state; the trace must agree on each one the line has.
-COMPARED = ["op", "pid", "tid", "path", "path2", "fd", "fd2", "offset", "len", "ret", "flags",
-            "mode", "subop", "aux", "ctx"]
+COMPARED = ["op", "pid", "tid", "path", "path2", "fd", "fd_kind", "fd2", "offset", "len", "ret",
+            "flags", "mode", "subop", "aux", "ctx"]
 # The trace keeps these as unsigned 64-bit: lseek's -10 is stored as 2^64 - 10.
 U64 = {"offset", "len", "aux", "ctx"}
 
@@ -172,22 +177,30 @@ class Checker:
     def __init__(self, log, trace_ops, meta, roots, exclude=()):
         self.problems = []
         self.kinds = Counter()
+        self.by_field = Counter()
+        self.by_op = Counter()
         self.matched = 0
-        self.log = [l for l in log if not l.get("info")]
+        # info lines are context; ops before an attach ("record -p") are not in any trace
+        self.log = [l for l in log if not l.get("info") and not l.get("before_capture")
+                    and not l.get("nonfile")]
+        self.nonfile = [l for l in log if l.get("nonfile") and not l.get("before_capture")]
         forks = {}
         for l in log:
             if l.get("info") and l["op"] == "fork":
                 forks[l["ret"]] = l["pid"]
         self.trace = Trace(trace_ops, forks)
         self.meta = meta
+        self.mono = int(meta["start_mono_ns"]) if "start_mono_ns" in meta else None
         self.roots = [os.path.realpath(r) for r in roots]
         self.exclude = set(exclude)
         # ops on an fd that is not open (EBADF) have no path in the log or the trace
         self.pathless = {(l["tid"], l["op"], l["fd"]) for l in self.log
                          if "path" not in l and "fd" in l and l["op"] not in COMPLETES}
 
-    def problem(self, kind, text):
+    def problem(self, kind, text, op=None):
         self.kinds[kind] += 1
+        if op:
+            self.by_op[(kind, op)] += 1
         self.problems.append("%s: %s" % (kind, text))
 
     def in_scope(self, op):
@@ -211,11 +224,56 @@ class Checker:
                 bad.append("%s: log %s, trace %s" % (k, want, got))
         if tr.get("end_ns", 0) < tr.get("start_ns", 0):
             bad.append("end_ns %s before start_ns %s" % (tr["end_ns"], tr["start_ns"]))
+        bad += self.check_times(lg, tr)
+        for b in bad:
+            self.by_field[(lg["op"], b.split(":")[0].split(" ")[0])] += 1
         if bad:
             self.problem("field", "tid %s seq %s %s %s: %s" % (
                 lg.get("tid", "-"), lg["seq"], lg["op"], lg.get("path", ""), "; ".join(bad)))
         else:
             self.matched += 1
+
+    def check_times(self, lg, tr):
+        """The trace's clock is CLOCK_MONOTONIC from start_mono_ns; the log noted that clock
+        just before and just after each call, so a syscall's entry and exit fall between."""
+        if self.mono is None or "t_begin" not in lg:
+            return []
+        t0, t1 = lg["t_begin"] - self.mono, lg["t_end"] - self.mono
+        name = lg["op"]
+        if name == "uring_complete":
+            # the kernel completes a request any time before it is reaped
+            checks = [("end_ns", None, t1)]
+        elif name == "aio_complete":
+            checks = [("end_ns", t0, t1)]  # its time is io_getevents' return
+        else:
+            checks = [("start_ns", t0, t1)]
+            if name not in SUBMITS:
+                checks.append(("end_ns", t0, t1))
+        bad = []
+        for k, lo, hi in checks:
+            v = tr.get(k)
+            if v is None or (lo is not None and v < lo) or v > hi:
+                bad.append("%s %s outside the call [%s, %s]" % (k, v, lo, hi))
+        return bad
+
+    def check_nonfile(self):
+        """Pipe, socket and eventfd I/O may be left out of the trace; what is kept must
+        name its fd's kind, and never a file's path."""
+        if self.mono is None:
+            return
+        for l in self.nonfile:
+            t0, t1 = l["t_begin"] - self.mono, l["t_end"] - self.mono
+            for tr in self.trace.ops:
+                if tr["tid"] != l["tid"] or tr["op"] != l["op"] or tr.get("fd") != l["fd"] \
+                        or not t0 <= tr["start_ns"] <= t1:
+                    continue
+                bad = ["%s: log %s, trace %s" % (k, l[k], tr.get(k))
+                       for k in ("fd_kind", "len", "ret") if tr.get(k) != l[k]]
+                if tr.get("_path") is not None:
+                    bad.append("path: none, trace %s" % tr["_path"])
+                if bad:
+                    self.problem("nonfile", "tid %s seq %s %s on a %s: %s" % (
+                        l["tid"], l["seq"], l["op"], l["fd_kind"], "; ".join(bad)))
 
     def check_thread(self, tid, logged, traced):
         a = [key(l) for l in logged]
@@ -226,10 +284,10 @@ class Checker:
             for k in range(pairs):
                 self.compare(logged[i1 + k], traced[j1 + k])
             for lg in logged[i1 + pairs:i2]:
-                self.problem("missing", "not in the trace: " + describe(lg))
+                self.problem("missing", "not in the trace: " + describe(lg), key(lg))
             for tr in traced[j1 + pairs:j2]:
                 self.problem("extra", "in the trace, not in the log: tid %s %s (path %s)" % (
-                    tid, describe(tr), tr.get("_path")))
+                    tid, describe(tr), tr.get("_path")), key(tr))
         last = None
         for tr in traced:
             if last is not None and when(tr) < when(last):
@@ -254,14 +312,16 @@ class Checker:
                     tr = got.pop(0)
                     self.compare({k: v for k, v in l.items() if k != "tid"}, tr)
                 else:
-                    self.problem("missing", "not in the trace: " + describe(l))
+                    self.problem("missing", "not in the trace: " + describe(l), l["op"])
             else:
                 log_tid[l["tid"]].append(l)
         for rest in uring_done.values():
             for tr in rest:
-                self.problem("extra", "in the trace, not in the log: " + describe(tr))
+                self.problem("extra", "in the trace, not in the log: " + describe(tr), tr["op"])
         for tid in sorted(set(log_tid) | set(by_tid)):
             self.check_thread(tid, log_tid.get(tid, []), by_tid.get(tid, []))
+
+        self.check_nonfile()
 
         lost = self.meta.get("lost_events")
         if lost is None:
@@ -273,6 +333,12 @@ class Checker:
     def report(self, out=sys.stdout):
         for p in self.problems:
             print(p, file=out)
+        if self.by_field or self.by_op:
+            print("in short:", file=out)
+            for (op, field), n in sorted(self.by_field.items()):
+                print("  %5d  %s: wrong %s" % (n, op, field), file=out)
+            for (kind, op), n in sorted(self.by_op.items()):
+                print("  %5d  %s: %s" % (n, op, kind), file=out)
         logged = Counter(l["op"] for l in self.log)
         print("checked %d logged ops (%d types) against %d trace ops (%d on the workload's "
               "files): %d matched, problems: %s" % (
@@ -282,7 +348,7 @@ class Checker:
 
 
 def coverage(log):
-    ops = {l["op"] for l in log if not l.get("info")}
+    ops = {l["op"] for l in log if not l.get("info") and not l.get("nonfile")}
     missing = [o for o in RECORDED_OPS if o not in ops]
     unknown = sorted(ops - set(RECORDED_OPS))
     procs = {l["pid"] for l in log}
@@ -325,6 +391,45 @@ def cmd_coverage(a):
     return 0 if coverage(read_jsonl(a.log, "log")) else 1
 
 
+def record_command(a, trace, wl_cmd):
+    """Records wl_cmd; returns (exit code of ioreel record, its output, problems)."""
+    if not a.attach:
+        cmd = [a.ioreel, "record", "-o", trace, "--"] + wl_cmd
+        print("+ " + " ".join(cmd))
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return r.returncode, r.stdout, []
+    # attach to a running workload that already has shared.dat open and its cwd set
+    print("+ " + " ".join(wl_cmd + ["--wait-attach"]))
+    wl = subprocess.Popen(wl_cmd + ["--wait-attach"], stdout=subprocess.PIPE, text=True)
+    problems = []
+    try:
+        ready = wl.stdout.readline()
+        if not ready.startswith("ready "):
+            return 1, "the workload did not get ready: %r" % ready, []
+        cmd = [a.ioreel, "record", "-o", trace, "-p", str(wl.pid)]
+        print("+ " + " ".join(cmd))
+        rec = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        # "record -p" says nothing when its probes are attached: give it time
+        time.sleep(a.attach_wait)
+        if rec.poll() is not None:
+            return rec.returncode, rec.stdout.read(), []
+        os.kill(wl.pid, signal.SIGUSR1)
+        if wl.wait() != 0:
+            problems.append("workload: exited %d under record -p" % wl.returncode)
+        try:
+            out, _ = rec.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            problems.append("record -p: still running 15 s after every process it followed "
+                            "had exited")
+            rec.send_signal(signal.SIGINT)
+            out, _ = rec.communicate(timeout=60)
+        return rec.returncode, out, problems
+    finally:
+        if wl.poll() is None:
+            wl.kill()
+            wl.wait()
+
+
 def cmd_run(a):
     tmp = tempfile.mkdtemp(prefix="ioreel-chk.", dir="/var/tmp")
     shm = tempfile.mkdtemp(prefix="ioreel-chk.", dir="/dev/shm")
@@ -333,22 +438,21 @@ def cmd_run(a):
         os.mkdir(scratch)
         log = os.path.join(tmp, "workload.log")
         trace = os.path.join(tmp, "t.reel")
-        cmd = [a.ioreel, "record", "-o", trace, "--", a.workload, "--dir", scratch, "--log",
-               log, "--shm-dir", shm, "--threads", str(a.threads), "--rounds", str(a.rounds)]
-        print("+ " + " ".join(cmd))
-        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        print(r.stdout, end="")
-        if r.returncode != 0:
-            if "not built yet" in r.stdout:
+        wl_cmd = [a.workload, "--dir", scratch, "--log", log, "--shm-dir", shm, "--threads",
+                  str(a.threads), "--rounds", str(a.rounds)]
+        rc, out, extra = record_command(a, trace, wl_cmd)
+        print(out, end="")
+        if rc != 0:
+            if "not built yet" in out:
                 print("SKIP: this ioreel cannot record yet")
                 return 77
-            print("FAIL: ioreel record exited %d" % r.returncode)
+            print("FAIL: ioreel record exited %d" % rc)
             return 1
         dump = os.path.join(tmp, "t.jsonl")
         info = os.path.join(tmp, "t.info.json")
-        for args, out in (([a.ioreel, "dump", trace, "--format", "jsonl"], dump),
-                          ([a.ioreel, "info", trace, "--json"], info)):
-            with open(out, "w") as f:
+        for args, path in (([a.ioreel, "dump", trace, "--format", "jsonl"], dump),
+                           ([a.ioreel, "info", trace, "--json"], info)):
+            with open(path, "w") as f:
                 r = subprocess.run(args, stdout=f, stderr=subprocess.PIPE, text=True)
             if r.returncode != 0:
                 if "not built yet" in r.stderr:
@@ -364,10 +468,13 @@ def cmd_run(a):
         with open(info, encoding="utf-8") as f:
             meta = json.load(f).get("meta", {})
         c = Checker(logl, ops, meta, [scratch, shm], exclude=[os.path.realpath(log)])
-        ok = c.run()
+        for p in extra:
+            c.problem("capture", p)
+        ok = c.run() and not extra
         c.report()
         if a.keep or not ok:
-            keep = os.path.join("/var/tmp", "ioreel-check-record.last")
+            keep = os.path.join("/var/tmp", "ioreel-check-record%s.last" % (
+                "-attach" if a.attach else ""))
             shutil.rmtree(keep, ignore_errors=True)
             shutil.copytree(tmp, keep, ignore=shutil.ignore_patterns("scratch"))
             print("log, trace, dump and info kept in " + keep)
@@ -393,6 +500,10 @@ def main():
     r.add_argument("--threads", type=int, default=3)
     r.add_argument("--rounds", type=int, default=2)
     r.add_argument("--keep", action="store_true", help="keep log and trace even on success")
+    r.add_argument("--attach", action="store_true",
+                   help="attach with record -p to the running workload instead of -- CMD")
+    r.add_argument("--attach-wait", type=float, default=2.0,
+                   help="seconds to let record -p attach before the workload goes on")
     v = sub.add_parser("coverage")
     v.add_argument("--log", required=True)
     a = p.parse_args()

@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,7 @@
 
 #include "ioworkload.h"
 
-struct wl_opts wl_opt = {.threads = 3, .rounds = 2, .inherit_fd = -1};
+struct wl_opts wl_opt = { .threads = 3, .rounds = 2, .inherit_fd = -1 };
 
 static void usage(FILE *f)
 {
@@ -46,6 +47,9 @@ static void usage(FILE *f)
 	    "  --shm-dir D      where the O_DIRECT attempts go (default DIR; tmpfs may refuse)\n"
 	    "  --verify         check the kept file positions against /proc/self/fdinfo\n"
 	    "                   (adds ops of its own: not for recordings)\n"
+	    "  --wait-attach    after opening shared.dat, print \"ready PID\" and wait for\n"
+	    "                   SIGUSR1 (attach \"ioreel record -p PID\" meanwhile); ops\n"
+	    "                   before it are logged with \"before_capture\":1\n"
 	    "  --bench-preads   4 KiB preads of F (page cache) for S seconds, at full speed or\n"
 	    "                   at --rate; prints ops/s and, at a rate, pread latency p50/p99\n"
 	    "\n"
@@ -91,11 +95,19 @@ static void *worker_main(void *arg)
 
 static void run_threads(int proc)
 {
-	int n = wl_opt.threads;
+	int n = wl_opt.threads, cfd;
 	struct worker *ws = calloc(n, sizeof(*ws));
+	char name[64], abs[PATH_MAX];
+	struct ofd common;
 
 	if (!ws)
 		wl__die("out of memory");
+	snprintf(name, sizeof(name), "common_p%d.dat", proc);
+	wl__join(abs, wl_opt.root, name);
+	cfd = wl__open(&common, "open", SYS_open, AT_FDCWD, name, abs, O_RDWR | O_CREAT | O_TRUNC,
+		       0644);
+	if (cfd < 0)
+		wl__die("open %s: %s", abs, strerror(-cfd));
 	for (int i = 0; i < n; i++) {
 		struct worker *w = &ws[i];
 
@@ -105,18 +117,51 @@ static void run_threads(int proc)
 		wl__join(w->dir, wl_opt.root, w->rel);
 		w->aio = i == 0;
 		w->uring = i == (n > 1 ? 1 : 0);
+		w->common_fd = cfd;
+		w->common = &common;
 		if (pthread_create(&w->th, NULL, worker_main, w))
 			wl__die("pthread_create failed");
 	}
 	for (int i = 0; i < n; i++)
 		pthread_join(ws[i].th, NULL);
+	wl__close(cfd, &common);
 	free(ws);
+}
+
+/* The capture follows the cwd through fchdir and chdir ("..") too. */
+static void cwd_moves(void)
+{
+	char abs[PATH_MAX], dir[PATH_MAX];
+	struct ofd o;
+	struct stat st;
+	long r;
+	int dfd;
+
+	wl__join(dir, wl_opt.root, "p1t0");
+	dfd = wl__open(&o, "open", SYS_open, AT_FDCWD, "p1t0", dir, O_RDONLY | O_DIRECTORY, 0);
+	if (dfd < 0)
+		wl__die("open %s: %s", dir, strerror(-dfd));
+	r = SC(SYS_fchdir, dfd);
+	EMIT(.op = "fchdir", .path = dir, .ret = r, .info = true, .has = H_PATH | H_RET);
+	if (r)
+		wl__die("fchdir: %s", strerror(-r));
+	wl__join(abs, dir, "final0");
+	r = SC(SYS_stat, "final0", &st);
+	EMIT(.op = "stat", .path = abs, .ret = r, .has = H_PATH | H_RET);
+	r = SC(SYS_chdir, "..");
+	EMIT(.op = "chdir", .path = wl_opt.root, .ret = r, .info = true, .has = H_PATH | H_RET);
+	if (r)
+		wl__die("chdir ..: %s", strerror(-r));
+	wl__join(abs, wl_opt.root, "shared.dat");
+	r = SC(SYS_access, "shared.dat", F_OK);
+	EMIT(.op = "access", .path = abs, .mode = F_OK, .ret = r, .has = H_PATH | H_MODE | H_RET);
+	wl__close(dfd, &o);
 }
 
 /* The exec'd child: goes on reading the fd it inherited, then runs its own threads. */
 static int child_main(void)
 {
-	struct ofd o = {.pos = wl_opt.inherit_pos};
+	struct ofd o = { .pos = wl_opt.inherit_pos, .kind = "reg" };
 	char buf[4096];
 
 	wl_log__start(wl_opt.seq_base);
@@ -124,8 +169,9 @@ static int child_main(void)
 	wl__read(wl_opt.inherit_fd, &o, buf, sizeof(buf));
 	wl__pread(wl_opt.inherit_fd, &o, buf, 100, 50000);
 	wl__close(wl_opt.inherit_fd, &o);
-	wl_log__flush();
 	run_threads(1);
+	cwd_moves();
+	wl_log__flush();
 	return 0;
 }
 
@@ -150,6 +196,19 @@ static int parent_main(const char *self)
 	wl__write(fd, &o, wl_pat, sizeof(wl_pat));
 	wl__lseek(fd, &o, 4096, SEEK_SET);
 	wl_log__flush();
+	if (wl_opt.wait_attach) {
+		/* the capture attaches now: shared.dat is an fd it has to find in /proc */
+		sigset_t set;
+		int sig;
+
+		sigemptyset(&set);
+		sigaddset(&set, SIGUSR1);
+		printf("ready %d\n", getpid());
+		fflush(stdout);
+		if (sigwait(&set, &sig))
+			wl__die("sigwait failed");
+		wl_opt.before_capture = false;
+	}
 
 	pid = fork();
 	if (pid < 0)
@@ -211,13 +270,21 @@ static int parent_main(const char *self)
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
-	    {"dir", required_argument, NULL, 'd'},     {"log", required_argument, NULL, 'l'},
-	    {"threads", required_argument, NULL, 't'}, {"rounds", required_argument, NULL, 'r'},
-	    {"aio-dir", required_argument, NULL, 'a'}, {"shm-dir", required_argument, NULL, 's'},
-	    {"verify", no_argument, NULL, 'v'},	       {"proc-child", required_argument, NULL, 'P'},
-	    {"bench-preads", no_argument, NULL, 'B'},  {"file", required_argument, NULL, 'f'},
-	    {"seconds", required_argument, NULL, 'S'}, {"rate", required_argument, NULL, 'R'},
-	    {"help", no_argument, NULL, 'h'},	       {},
+		{ "dir", required_argument, NULL, 'd' },
+		{ "log", required_argument, NULL, 'l' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "aio-dir", required_argument, NULL, 'a' },
+		{ "shm-dir", required_argument, NULL, 's' },
+		{ "verify", no_argument, NULL, 'v' },
+		{ "wait-attach", no_argument, NULL, 'W' },
+		{ "proc-child", required_argument, NULL, 'P' },
+		{ "bench-preads", no_argument, NULL, 'B' },
+		{ "file", required_argument, NULL, 'f' },
+		{ "seconds", required_argument, NULL, 'S' },
+		{ "rate", required_argument, NULL, 'R' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
 	};
 	const char *bench_file = NULL;
 	double seconds = 3, rate = 0;
@@ -247,6 +314,9 @@ int main(int argc, char **argv)
 			break;
 		case 'v':
 			wl_opt.verify = true;
+			break;
+		case 'W':
+			wl_opt.wait_attach = true;
 			break;
 		case 'P':
 			/* --proc-child FD POS SEQ: internal, set by the first process's exec */
@@ -302,6 +372,14 @@ int main(int argc, char **argv)
 		wl__die("chdir %s: %s", wl_opt.root, strerror(errno));
 	if (wl_opt.proc == 1)
 		return child_main();
+	if (wl_opt.wait_attach) {
+		sigset_t set;
+
+		sigemptyset(&set);
+		sigaddset(&set, SIGUSR1);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		wl_opt.before_capture = true;
+	}
 	if (!realpath("/proc/self/exe", self))
 		wl__die("realpath /proc/self/exe: %s", strerror(errno));
 	return parent_main(self);

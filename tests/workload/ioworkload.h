@@ -27,8 +27,9 @@ enum {
 };
 
 struct wl_rec {
-	const char *op; /* the syscall name the kernel saw */
+	const char *op; /* reel_op__name(): the syscall the kernel saw; async ops per request */
 	const char *path, *path2;
+	const char *kind; /* reel_fd_kind__name() of fd: "reg", "dir" */
 	int fd, fd2;
 	int64_t off, len, ret;
 	uint32_t flags, mode, subop;
@@ -38,7 +39,8 @@ struct wl_rec {
 	int dirfd;	    /* 0 = none (never a dirfd: stdin) */
 	const char *alt_op; /* another name the trace may give the same op */
 	const char *note;
-	bool info; /* fork/exec/chdir: context, not an op */
+	bool info;    /* fork/exec/chdir: context, not an op */
+	bool nonfile; /* I/O on a pipe, socket or eventfd: the trace may leave it out */
 };
 
 #define EMIT(...) wl__emit(&(struct wl_rec){__VA_ARGS__})
@@ -47,6 +49,8 @@ struct wl_opts {
 	const char *dir, *log, *aio_dir, *shm_dir;
 	int threads, rounds;
 	bool verify;
+	bool wait_attach;     /* pause (SIGUSR1) after the first ops, for "record -p" */
+	bool before_capture;  /* ops logged now happened before the capture attached */
 	int proc;	     /* 0 = first process, 1 = the exec'd child */
 	int inherit_fd;	     /* exec'd child: fd inherited from the parent, or -1 */
 	int64_t inherit_pos; /* its position at exec */
@@ -77,10 +81,12 @@ struct ofd {
 	int64_t pos;
 	bool append;
 	int64_t size; /* decides where an O_APPEND write lands */
+	const char *kind;
 	char path[PATH_MAX];
 };
 
 void wl__join(char *out, const char *dir, const char *rel);
+long wl__pwrite(int fd, struct ofd *o, const void *buf, size_t len, int64_t off);
 
 /* wl_sync.c: one op each (issue, book-keep, log), and the mixes */
 long wl__read(int fd, struct ofd *o, void *buf, size_t len);
@@ -97,6 +103,8 @@ struct worker {
 	char rel[64];	    /* its directory, relative to the scratch dir (the cwd) */
 	char dir[PATH_MAX]; /* the same, absolute */
 	bool aio, uring;
+	int common_fd;	   /* one fd all threads of the process use at once */
+	struct ofd *common;
 };
 
 void wl_sync__round(struct worker *w, int dirfd, int round);

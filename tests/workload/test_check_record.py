@@ -145,11 +145,13 @@ def synthesize(log, logpath):
         start = l["t_begin"] if start is None else min(start, l["t_begin"])
         if l["pid"] not in pids:
             pids.append(l["pid"])
-    for l in sorted((l for l in log if not l.get("info")), key=lambda l: l["t_begin"]):
+    for l in sorted((l for l in log if not l.get("info") and not l.get("nonfile")),
+                    key=lambda l: l["t_begin"]):
         t = {"op": l["op"], "pid": l["pid"], "tid": l["tid"],
              "start_ns": l["t_begin"] - start, "end_ns": l["t_end"] - start,
              "path": None if "fd" in l or l["op"] in cr.COMPLETES else l.get("path"),
-             "fd": l.get("fd", -1), "offset": l.get("offset", 0), "len": l.get("len", 0),
+             "fd": l.get("fd", -1), "fd_kind": l.get("fd_kind", "unknown"),
+             "offset": l.get("offset", 0), "len": l.get("len", 0),
              "ret": l.get("ret", 0), "fd2": l.get("fd2", -1), "path2": l.get("path2"),
              "flags": l.get("flags", 0), "mode": l.get("mode", 0), "subop": l.get("subop", 0),
              "aux": l.get("aux", 0), "ctx": l.get("ctx", 0)}
@@ -174,7 +176,7 @@ def synthesize(log, logpath):
     ops.sort(key=lambda o: o["start_ns"])
     # a writer keeps issue order per tid; completions come when reaped
     ops.sort(key=lambda o: o["end_ns"] if o["op"] in cr.COMPLETES else o["start_ns"])
-    return ops
+    return ops, start
 
 
 def workload_cases(workload):
@@ -186,8 +188,8 @@ def workload_cases(workload):
         subprocess.run([workload, "--dir", scratch, "--log", logpath, "--threads", "2"],
                        check=True)
         log = cr.read_jsonl(logpath, "log")
-        ops = synthesize(log, logpath)
-        meta = {"lost_events": "0"}
+        ops, mono = synthesize(log, logpath)
+        meta = {"lost_events": "0", "start_mono_ns": str(mono)}
         roots = [scratch]
 
         def v(o):
@@ -202,6 +204,25 @@ def workload_cases(workload):
         bad[find(bad, op="preadv2")]["offset"] += 1
         expect("full workload: one wrong offset fails, once", v(bad), False, {"field": 1},
                "offset")
+        pipe_w = next(l for l in log if l.get("nonfile") and l["fd_kind"] == "fifo")
+        kept = dict(op="write", pid=pipe_w["pid"], tid=pipe_w["tid"],
+                    start_ns=pipe_w["t_begin"] - mono, end_ns=pipe_w["t_end"] - mono,
+                    path=None, fd=pipe_w["fd"], fd_kind="fifo", len=8, ret=8)
+        good = sorted(copy.deepcopy(ops) + [kept], key=cr.when)
+        expect("full workload: a pipe write kept with its kind passes", v(good), True, {})
+        kept["fd_kind"] = "reg"
+        bad = sorted(copy.deepcopy(ops) + [kept], key=cr.when)
+        expect("full workload: a pipe write kept as a file's fails", v(bad), False,
+               {"nonfile": 1}, "fd_kind: log fifo, trace reg")
+        bad = copy.deepcopy(ops)
+        bad[find(bad, op="getdents64")]["fd_kind"] = "reg"
+        expect("full workload: a directory fd recorded as a file fails", v(bad), False,
+               {"field": 1}, "fd_kind: log dir, trace reg")
+        bad = copy.deepcopy(ops)
+        i = find(bad, op="fsync")
+        bad[i]["end_ns"] += 50000000
+        expect("full workload: a time outside the call fails", v(bad), False, None,
+               "outside the call")
         bad = [o for o in ops if o["op"] != "aio_complete"]
         ok, kinds, text = v(bad)
         expect("full workload: lost aio completions fail", (ok, kinds, text), False, None,

@@ -60,7 +60,7 @@ static void aio_batch(struct worker *w, aio_context_t ctx, struct ofd *o, struct
 		if (cb->aio_lio_opcode == IOCB_CMD_PWRITEV || cb->aio_lio_opcode == IOCB_CMD_PREADV)
 			len = iov_total((const void *)(uintptr_t)cb->aio_buf, cb->aio_nbytes);
 		wl_log__times(t0, t1);
-		EMIT(.op = OP_AIO_SUBMIT, .path = o->path, .fd = cb->aio_fildes,
+		EMIT(.op = OP_AIO_SUBMIT, .path = o->path, .kind = o->kind, .fd = cb->aio_fildes,
 		     .off = cb->aio_offset, .len = len, .subop = cb->aio_lio_opcode,
 		     .aux = cb->aio_data, .ctx = ctx,
 		     .has = H_PATH | H_FD | H_OFF | H_LEN | H_SUBOP | H_AUX | H_CTX);
@@ -197,7 +197,7 @@ static void uring_batch(struct io_uring *ring, struct ofd *o, struct io_uring_sq
 		if (s->opcode == IORING_OP_READV || s->opcode == IORING_OP_WRITEV)
 			len = iov_total((const void *)(uintptr_t)s->addr, s->len);
 		wl_log__times(t0, t1);
-		EMIT(.op = OP_URING_SUBMIT, .path = o->path, .fd = s->fd, .off = s->off, .len = len,
+		EMIT(.op = OP_URING_SUBMIT, .path = o->path, .kind = o->kind, .fd = s->fd, .off = s->off, .len = len,
 		     .subop = s->opcode, .aux = s->user_data, .ctx = ring->ring_fd,
 		     .has = H_PATH | H_FD | H_OFF | H_LEN | H_SUBOP | H_AUX | H_CTX);
 	}

@@ -146,6 +146,8 @@ void wl__emit(const struct wl_rec *r)
 		put_str("path2", r->path2);
 	if (r->has & H_FD)
 		putf(",\"fd\":%d", r->fd);
+	if ((r->has & H_FD) && r->kind)
+		put_str("fd_kind", r->kind);
 	if (r->has & H_FD2)
 		putf(",\"fd2\":%d", r->fd2);
 	if (r->has & H_OFF)
@@ -173,6 +175,10 @@ void wl__emit(const struct wl_rec *r)
 		put_str("alt_op", r->alt_op);
 	if (r->note)
 		put_str("note", r->note);
+	if (wl_opt.before_capture)
+		putf(",\"before_capture\":1");
+	if (r->nonfile)
+		putf(",\"nonfile\":1");
 	if (r->info)
 		putf(",\"info\":1");
 	put("}\n", 2);
