@@ -36,10 +36,10 @@ struct replay_map_rule {
 
 struct replay_progress {
 	uint64_t ops_done;
-	uint64_t ops_total;	/* from the trace's footer; 0 when unknown */
+	uint64_t ops_total; /* from the trace's footer; 0 when unknown */
 	uint64_t elapsed_ns;
-	uint64_t left_ns;	/* original timing: schedule left; else estimated; 0 unknown */
-	int64_t lateness_ns;	/* the most recent lateness seen (start - scheduled) */
+	uint64_t left_ns;    /* original timing: schedule left; else estimated; 0 unknown */
+	int64_t lateness_ns; /* the most recent lateness seen (start - scheduled) */
 	uint64_t failures;
 };
 
@@ -49,13 +49,13 @@ struct replay_opts {
 	const struct replay_map_rule *maps;
 	size_t n_maps;
 	enum replay_timing timing;
-	double speed;		/* 1.0: as recorded; 2.0: twice as fast */
+	double speed; /* 1.0: as recorded; 2.0: twice as fast */
 	enum replay_engine_kind engine;
-	int cold;		/* drop the file set from the page cache first */
-	int direct_keep;	/* O_DIRECT rejected by the target: 1 fail the op, 0 drop the flag */
-	int spin_us;		/* < 0: sleep only; else sleep until spin_us before, spin the rest */
-	int fresh;		/* wipe and prepare the target again */
-	const char *result;	/* result trace path */
+	int cold;	    /* drop the file set from the page cache first */
+	int direct_keep;    /* O_DIRECT rejected by the target: 1 fail the op, 0 drop the flag */
+	int spin_us;	    /* < 0: sleep only; else sleep until spin_us before, spin the rest */
+	int fresh;	    /* wipe and prepare the target again */
+	const char *result; /* result trace path */
 	/* Optional: one-line notices (rate-limited by the library) and progress (<= 4/s). */
 	void (*notice)(void *ctx, const char *line);
 	void (*progress)(void *ctx, const struct replay_progress *p);
@@ -86,18 +86,18 @@ enum replay_fail_kind {
 #define REPLAY_EXAMPLES 3
 
 struct replay_summary {
-	uint64_t ops_read;	/* ops in the trace */
-	uint64_t ops_issued;	/* ops the replay issued (and wrote to RESULT) */
-	uint64_t ops_nonfile;	/* ops on pipes, sockets, /proc ...: think time, not replayed */
+	uint64_t ops_read;    /* ops in the trace */
+	uint64_t ops_issued;  /* ops the replay issued (and wrote to RESULT) */
+	uint64_t ops_nonfile; /* ops on pipes, sockets, /proc ...: think time, not replayed */
 	uint64_t threads;
-	uint64_t damaged;	/* damaged trace chunks skipped */
-	int interrupted;	/* stopped early through opts.interrupt */
-	uint64_t noop_closes;	/* closes of fds the replay never had (pre-capture, inherited) */
+	uint64_t damaged;     /* damaged trace chunks skipped */
+	int interrupted;      /* stopped early through opts.interrupt */
+	uint64_t noop_closes; /* closes of fds the replay never had (pre-capture, inherited) */
 	uint64_t fail[REPLAY_FAIL__COUNT];
 	char fail_example[REPLAY_FAIL__COUNT][REPLAY_EXAMPLES][160];
 	uint64_t direct_dropped;
 	uint64_t direct_failed;
-	uint64_t duration_ns;	/* replay wall time, first op to last end */
+	uint64_t duration_ns; /* replay wall time, first op to last end */
 	uint64_t orig_duration_ns;
 	struct replay_pct lateness;
 	struct replay_pct lat[REEL_OP__COUNT];

@@ -43,7 +43,7 @@ enum pstate { P_UNKNOWN = 0, P_EXISTED, P_CREATED, P_MAYBE, P_ABSENT };
 
 struct pinfo {
 	uint8_t state;
-	uint8_t kind; /* 0 unknown, REPLAY_F_FILE, REPLAY_F_DIR */
+	uint8_t kind;	   /* 0 unknown, REPLAY_F_FILE, REPLAY_F_DIR */
 	uint8_t app_owned; /* truncated or written: later reads say nothing about the old size */
 	uint8_t written;
 	uint8_t exec; /* access(X_OK) succeeded: prepared executable */
@@ -184,7 +184,7 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 	case REEL_OP_OPENAT2:
 	case REEL_OP_CREAT:
 		kind = (op->flags & O_DIRECTORY) || op->fd_kind == REEL_FD_DIR ? REPLAY_F_DIR
-										: REPLAY_F_FILE;
+									       : REPLAY_F_FILE;
 		if (op->ret >= 0) {
 			if (op->type == REEL_OP_CREAT ||
 			    (op->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
@@ -199,8 +199,8 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 				s->fs->mutates = 1;
 			if (op->path)
 				replay_u64map__put(&s->fds, fdkey(op->pid, (int32_t)op->ret),
-						   op->path | (uint64_t)!!(op->flags & O_APPEND)
-								      << 32);
+						   op->path | (uint64_t) !!(op->flags & O_APPEND)
+								  << 32);
 		} else if (op->ret == -EEXIST && (op->flags & O_EXCL)) {
 			decide(pi, 0, REPLAY_F_FILE);
 		} else {
@@ -373,7 +373,7 @@ static int fentry__cmp(const void *a, const void *b)
 static int collect_dirs(struct scan *s, struct reel_reader *r, struct replay_strset *created,
 			struct replay_strset *dirs)
 {
-	struct replay_strset existed = { 0 };
+	struct replay_strset existed = {0};
 	char buf[PATH_MAX];
 	int err = 0;
 
@@ -416,8 +416,8 @@ static int collect_dirs(struct scan *s, struct reel_reader *r, struct replay_str
 int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 			 struct replay_fileset *fs)
 {
-	struct replay_strset created = { 0 }, dirs = { 0 };
-	struct scan s = { .fs = fs };
+	struct replay_strset created = {0}, dirs = {0};
+	struct scan s = {.fs = fs};
 	struct reel_reader *r;
 	struct reel_op op;
 	struct stat st;

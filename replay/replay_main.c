@@ -75,9 +75,10 @@ static int inside_roots(const struct replay_mapper *m, const char *path, const c
 		size_t n = strlen(m->roots[i].dir);
 
 		if (!strncmp(real, m->roots[i].dir, n) && (real[n] == '/' || !real[n])) {
-			replay_set_error("%s %s lies inside the target %s, which preparing may empty: "
-					 "put it elsewhere",
-					 what, path, m->roots[i].dir);
+			replay_set_error(
+			    "%s %s lies inside the target %s, which preparing may empty: "
+			    "put it elsewhere",
+			    what, path, m->roots[i].dir);
 			return -EINVAL;
 		}
 	}
@@ -143,8 +144,9 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 		char n[32];
 
 		snprintf(n, sizeof(n), "%llu", (unsigned long long)(fs.refused + prep.refused));
-		notice(o, "%s traced paths lead out of the target (.., symlinks): not prepared, "
-			  "their ops are refused%s",
+		notice(o,
+		       "%s traced paths lead out of the target (.., symlinks): not prepared, "
+		       "their ops are refused%s",
 		       n, "");
 	}
 	if (prep.reused)
@@ -180,13 +182,13 @@ static void fmt_ns(char *buf, size_t sz, double ns)
 }
 
 static const char *const fail_names[REPLAY_FAIL__COUNT] = {
-	[REPLAY_FAIL_NEW_ERROR] = "failed where the original succeeded",
-	[REPLAY_FAIL_NEW_SUCCESS] = "succeeded where the original failed",
-	[REPLAY_FAIL_SHORT] = "short read/write",
-	[REPLAY_FAIL_OTHER_ERRNO] = "failed with another errno",
-	[REPLAY_FAIL_UNKNOWN_FD] = "not replayed: unknown fd",
-	[REPLAY_FAIL_UNSUPPORTED] = "not replayed: unsupported",
-	[REPLAY_FAIL_REFUSED] = "not replayed: path escapes the target",
+    [REPLAY_FAIL_NEW_ERROR] = "failed where the original succeeded",
+    [REPLAY_FAIL_NEW_SUCCESS] = "succeeded where the original failed",
+    [REPLAY_FAIL_SHORT] = "short read/write",
+    [REPLAY_FAIL_OTHER_ERRNO] = "failed with another errno",
+    [REPLAY_FAIL_UNKNOWN_FD] = "not replayed: unknown fd",
+    [REPLAY_FAIL_UNSUPPORTED] = "not replayed: unsupported",
+    [REPLAY_FAIL_REFUSED] = "not replayed: path escapes the target",
 };
 
 void replay_summary__print(const struct replay_summary *s, FILE *out)
@@ -194,8 +196,8 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 	char a[32], b[32], c[32], d[32], e[32];
 	uint64_t nfail = 0;
 
-	fprintf(out, "replay of %s -> %s (timing %s, speed %g, engine %s)\n", s->target,
-		s->result, s->timing, s->speed, s->engine);
+	fprintf(out, "replay of %s -> %s (timing %s, speed %g, engine %s)\n", s->target, s->result,
+		s->timing, s->speed, s->engine);
 	fmt_ns(a, sizeof(a), (double)s->prep_ns);
 	fprintf(out, "  file set: %llu files, %llu dirs, %.1f MiB %s (%s)\n",
 		(unsigned long long)s->prep_files, (unsigned long long)s->prep_dirs,
@@ -207,11 +209,13 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 		fprintf(out, "  INTERRUPTED: the replay was stopped early; the ops after that were "
 			     "not replayed\n");
 	if (s->damaged)
-		fprintf(out, "  TRACE DAMAGED: %llu damaged chunks skipped, their ops not replayed\n",
+		fprintf(out,
+			"  TRACE DAMAGED: %llu damaged chunks skipped, their ops not replayed\n",
 			(unsigned long long)s->damaged);
 	if (s->noop_closes)
-		fprintf(out, "  %llu closes of fds opened before the capture (or inherited) and "
-			     "never used: nothing to close\n",
+		fprintf(out,
+			"  %llu closes of fds opened before the capture (or inherited) and "
+			"never used: nothing to close\n",
 			(unsigned long long)s->noop_closes);
 	fmt_ns(a, sizeof(a), (double)s->duration_ns);
 	fmt_ns(b, sizeof(b), (double)s->orig_duration_ns);
@@ -222,12 +226,14 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 	fmt_ns(c, sizeof(c), (double)s->lateness.max);
 	fprintf(out, "  lateness (start - scheduled): p50 %s  p99 %s  max %s\n", a, b, c);
 	if (s->direct_dropped)
-		fprintf(out, "  O_DIRECT rejected by the target and dropped on %llu opens "
-			     "(--direct drop): those files went through the page cache\n",
+		fprintf(out,
+			"  O_DIRECT rejected by the target and dropped on %llu opens "
+			"(--direct drop): those files went through the page cache\n",
 			(unsigned long long)s->direct_dropped);
 	if (s->direct_failed)
-		fprintf(out, "  O_DIRECT rejected by the target on %llu opens (--direct keep): "
-			     "those opens failed\n",
+		fprintf(out,
+			"  O_DIRECT rejected by the target on %llu opens (--direct keep): "
+			"those opens failed\n",
 			(unsigned long long)s->direct_failed);
 	for (int k = 0; k < REPLAY_FAIL__COUNT; k++) {
 		if (k == REPLAY_FAIL_UNKNOWN_FD) {

@@ -423,8 +423,8 @@ static void errname(char *buf, size_t sz, int64_t ret)
 	if (ret >= 0)
 		snprintf(buf, sz, "%lld", (long long)ret);
 	else
-		snprintf(buf, sz, "-%s", strerrorname_np((int)-ret) ? strerrorname_np((int)-ret)
-								  : "E?");
+		snprintf(buf, sz, "-%s",
+			 strerrorname_np((int)-ret) ? strerrorname_np((int)-ret) : "E?");
 }
 
 /* an outcome that differs from the original's is counted and named, never hidden */
@@ -600,8 +600,8 @@ static void *worker__main(void *arg)
 		if (o->timing == REPLAY_TIMING_ORIGINAL) {
 			sched = run->t0 + it.sched_rel;
 		} else if (o->timing == REPLAY_TIMING_THINK && w->have_prev) {
-			uint64_t gap = op->start_ns > w->prev_orig_end ? op->start_ns - w->prev_orig_end
-								       : 0;
+			uint64_t gap =
+			    op->start_ns > w->prev_orig_end ? op->start_ns - w->prev_orig_end : 0;
 			sched = w->prev_end + (uint64_t)((double)gap / o->speed);
 		} else if (o->timing == REPLAY_TIMING_THINK) {
 			sched = run->t0 + it.sched_rel;
@@ -629,7 +629,7 @@ static void *worker__main(void *arg)
 		end_abs = res.end_ns; /* retiring makes res's times relative to t0 */
 		if (r == 1) {
 			struct rinflight *f =
-				&w->infl[(w->infl_head + w->infl_n - 1) % RUN_ASYNC_DEPTH];
+			    &w->infl[(w->infl_head + w->infl_n - 1) % RUN_ASYNC_DEPTH];
 
 			f->res.sched_ns = sched;
 			f->orig_ret = op->ret;
@@ -792,7 +792,7 @@ static int disp__nonfile(struct disp *d, const struct reel_op *op, const struct 
 static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 {
 	const struct reel_op *op = &it->op;
-	struct depset ds = { .n = 0 };
+	struct depset ds = {.n = 0};
 	struct deptrack *dt = &d->dt;
 	unsigned t = op->type;
 
@@ -881,10 +881,11 @@ static int disp__run(struct disp *d)
 
 			run->sum->damaged++;
 			if (run->o->notice) {
-				snprintf(msg, sizeof(msg),
-					 "trace damaged at byte %llu (%s): skipping to the next chunk",
-					 (unsigned long long)reel_reader__damage_offset(d->r),
-					 reel_strerror(err));
+				snprintf(
+				    msg, sizeof(msg),
+				    "trace damaged at byte %llu (%s): skipping to the next chunk",
+				    (unsigned long long)reel_reader__damage_offset(d->r),
+				    reel_strerror(err));
 				run->o->notice(run->o->cb_ctx, msg);
 			}
 			if (err == -REEL_E_TRUNCATED || err == -EIO)
@@ -908,7 +909,8 @@ static int disp__run(struct disp *d)
 		/* a completion record's start is its request's submission: it is due when it
 		 * was reaped, its end (FORMAT.md, "Fields per op type") */
 		at = is_complete(it.op.type) ? it.op.end_ns : it.op.start_ns;
-		it.sched_rel = at > d->base ? (uint64_t)((double)(at - d->base) / run->o->speed) : 0;
+		it.sched_rel =
+		    at > d->base ? (uint64_t)((double)(at - d->base) / run->o->speed) : 0;
 		disp__deps(d, &it, w->idx);
 		queue__push(w, &it);
 	}
@@ -920,11 +922,11 @@ static void *monitor__main(void *arg)
 	struct run *run = arg;
 	struct replay_progress p;
 	uint64_t orig_span = run->fs->last_start_ns > run->fs->first_start_ns
-				     ? run->fs->last_start_ns - run->fs->first_start_ns
-				     : 0;
+				 ? run->fs->last_start_ns - run->fs->first_start_ns
+				 : 0;
 
 	while (!atomic_load(&run->stop)) {
-		struct timespec ts = { 0, 250000000 };
+		struct timespec ts = {0, 250000000};
 		uint64_t now;
 
 		nanosleep(&ts, NULL);
@@ -1031,8 +1033,8 @@ static void run__summary(struct run *run, struct replay_summary *s)
 	}
 	s->duration_ns = last_end;
 	s->orig_duration_ns = run->fs->last_end_ns > run->fs->first_start_ns
-				      ? run->fs->last_end_ns - run->fs->first_start_ns
-				      : 0;
+				  ? run->fs->last_end_ns - run->fs->first_start_ns
+				  : 0;
 	free(late);
 	free(lat);
 }
@@ -1093,7 +1095,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		       const struct replay_fileset *fs, struct replay_summary *sum)
 {
 	struct run *run = calloc(1, sizeof(*run));
-	struct disp d = { 0 };
+	struct disp d = {0};
 	pthread_t mon, wth;
 	int err, mon_on = 0, wth_on = 0;
 	char num[32];
@@ -1192,7 +1194,8 @@ out:
 
 		if (!err && e) {
 			err = e;
-			replay_set_error("cannot finish result %s: %s", o->result, reel_strerror(e));
+			replay_set_error("cannot finish result %s: %s", o->result,
+					 reel_strerror(e));
 		}
 	}
 	if (d.r)

@@ -24,7 +24,9 @@
 #define RUN_FD_MAX 65536
 #define RUN_BATCH 256
 #define RUN_ASYNC_DEPTH 64
-#define RUN_PCACHE 8 /* parent directory fds kept per worker */ /* --engine io_uring|libaio: sync ops in flight per thread */
+#define RUN_PCACHE                                                                                 \
+	8 /* parent directory fds kept per worker */ /* --engine io_uring|libaio: sync ops in      \
+							flight per thread */
 
 /* replay fd table values besides real fds */
 #define RFD_UNKNOWN (-1) /* never seen: opened before the capture */
@@ -149,7 +151,7 @@ struct run {
 	struct rworker *workers[RUN_MAX_WORKERS];
 	_Atomic uint32_t nworkers;
 
-	pthread_mutex_t lock; /* failures, notices, pid tables, async contexts */
+	pthread_mutex_t lock;	   /* failures, notices, pid tables, async contexts */
 	struct replay_u64map pids; /* pid -> struct rpid * */
 	struct replay_u64map actx; /* (kind, pid, ctx) -> struct ractx * */
 	struct replay_summary *sum;

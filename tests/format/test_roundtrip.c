@@ -39,7 +39,8 @@ static char *rand_path(size_t i)
 		return s;
 	}
 	case 2:
-		CHECK(asprintf(&s, "/var/lib/db/base/%zu/\xc3\xa9t\xc3\xa9-%" PRIu64, i, t_rand()) > 0,
+		CHECK(asprintf(&s, "/var/lib/db/base/%zu/\xc3\xa9t\xc3\xa9-%" PRIu64, i, t_rand()) >
+			  0,
 		      "asprintf");
 		return s;
 	default:
@@ -52,7 +53,7 @@ static char *rand_path(size_t i)
 static void write_trace(const char *path, struct expect *x)
 {
 	struct reel_writer *w;
-	struct reel_writer_opts opts = { .ops_per_chunk = 97 };
+	struct reel_writer_opts opts = {.ops_per_chunk = 97};
 	CHECK(reel_writer__open(path, &opts, &w) == 0, "writer open");
 	CHECK(reel_writer__meta(w, REEL_META_TOOL, "test_roundtrip") == 0, "meta");
 	CHECK(reel_writer__meta(w, REEL_META_HOST, "first") == 0, "meta");
@@ -178,7 +179,7 @@ int main(void)
 	char path[512], fifo[512];
 	snprintf(path, sizeof(path), "%s/t.reel", dir);
 	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
-	struct expect x = { 0 };
+	struct expect x = {0};
 	write_trace(path, &x);
 
 	struct reel_reader *r;
@@ -213,8 +214,7 @@ int main(void)
 	read_back(r, &x, false);
 	reel_reader__close(r);
 	int status;
-	CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) &&
-		      WEXITSTATUS(status) == 0,
+	CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	      "fifo writer");
 
 	free(buf);
