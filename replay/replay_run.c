@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -377,12 +378,24 @@ static void worker__flush(struct rworker *w)
 		w->out->n = 0;
 }
 
+/*
+ * With a schedule to keep, the dispatcher and the writer are background work: nice 10, so
+ * that a worker waking up for its op preempts them (zstd bursts would otherwise delay it).
+ * As fast as possible, they are the pace: left alone.
+ */
+static void background__enter(const struct run *run)
+{
+	if (run->o->timing != REPLAY_TIMING_AFAP)
+		setpriority(PRIO_PROCESS, (id_t)gettid(), 10);
+}
+
 static void *writer__main(void *arg)
 {
 	struct run *run = arg;
 	struct rbatch *b;
 	int err;
 
+	background__enter(run);
 	pthread_mutex_lock(&run->blk);
 	for (;;) {
 		while (!run->bhead && !run->bstop)
@@ -1097,7 +1110,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	struct run *run = calloc(1, sizeof(*run));
 	struct disp d = {0};
 	pthread_t mon, wth;
-	int err, mon_on = 0, wth_on = 0;
+	int err, mon_on = 0, wth_on = 0, prio;
 	char num[32];
 
 	if (!run)
@@ -1149,7 +1162,10 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	run__meta(run);
 	if (o->progress && !pthread_create(&mon, NULL, monitor__main, run))
 		mon_on = 1;
+	prio = getpriority(PRIO_PROCESS, (id_t)gettid());
+	background__enter(run);
 	err = disp__run(&d);
+	setpriority(PRIO_PROCESS, (id_t)gettid(), prio);
 stop:
 	for (uint32_t i = 0; i < atomic_load(&run->nworkers); i++) {
 		struct rworker *w = run->workers[i];
