@@ -19,6 +19,8 @@
 #define DEFAULT_ZSTD_LEVEL 3
 /* Pending path definitions beyond this end the chunk early, keeping payloads bounded. */
 #define MAX_PENDING_PATH_BYTES (16U << 20)
+/* A plane or varint stream shorter than this gets no zstd block of its own. */
+#define MIN_BLOCK_RUN 1024
 
 struct path_entry {
 	char *s;
@@ -96,7 +98,8 @@ static size_t compress_payload(struct reel_writer *w, uint8_t *dst, size_t cap, 
 	size_t done = 0;
 	for (size_t k = 0; k <= ncuts; k++) {
 		size_t to = k < ncuts ? cuts[k] : w->raw.len;
-		if (to <= done && k < ncuts)
+		/* small streams share a block: their own tables would cost more than they save */
+		if (k < ncuts && to - done < MIN_BLOCK_RUN)
 			continue;
 		ZSTD_inBuffer in = {w->raw.data + done, to - done, 0};
 		ZSTD_EndDirective mode = k < ncuts ? ZSTD_e_flush : ZSTD_e_end;
@@ -126,6 +129,9 @@ static int write_chunk(struct reel_writer *w, unsigned type, uint32_t nops, cons
 		return w->packed.err;
 	uint8_t *env = w->packed.data;
 	size_t csize = compress_payload(w, env + REEL_ENVELOPE_LEN, bound, cuts, ncuts);
+	/* FORMAT.md bounds csize by ZSTD_COMPRESSBOUND(usize): block ends must not break it */
+	if (ZSTD_isError(csize) || csize > ZSTD_compressBound(w->raw.len))
+		csize = compress_payload(w, env + REEL_ENVELOPE_LEN, bound, NULL, 0);
 	if (ZSTD_isError(csize))
 		return -ENOMEM;
 	memset(env, 0, REEL_ENVELOPE_LEN);
