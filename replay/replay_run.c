@@ -5,10 +5,11 @@
  * their time.
  *
  * Cross-thread order. The dispatcher numbers ops in trace order (seq) and keeps, per key (an
- * fd of a process, a path, an async request), the last "structural" op (open, close, dup,
- * create, unlink, rename, mkdir, rmdir, truncate, async submit) and the last "use" of each
- * other thread since. A use depends on the last structural op of another thread; a structural
- * op depends on that too and on every other thread's last use. A dependency is (worker, seq),
+ * fd of a process, a path, a directory by name, an async request), the last "structural" op (open,
+ * close, dup, create, unlink, rename, mkdir, rmdir, truncate, async submit) and the last "use" of
+ * each other thread since. A use depends on the last structural op of another thread; a structural
+ * op depends on that too and on every other thread's last use. A path op also uses its parent
+ * directory, on which mkdir, rmdir and rename are structural. A dependency is (worker, seq),
  * satisfied once that worker has retired its ops up to seq (ops of a worker retire in seq
  * order, so one counter per worker suffices); waiters sleep on a futex. Deps always point to
  * earlier, already queued ops, so they cannot deadlock. Uses do not depend on each other:
@@ -311,6 +312,16 @@ static uint64_t key_fd(uint32_t pid, int64_t fd)
 static uint64_t key_path(const struct rpath *p)
 {
 	return replay_hash__key('P', (uintptr_t)p, 0);
+}
+
+/* a directory by name: a file made in it waits for the mkdir (or rename) that made it */
+static uint64_t key_dir(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return replay_hash__key('D', h, n);
 }
 
 static uint64_t key_async(const struct reel_op *op)
@@ -748,6 +759,8 @@ static struct rpath *disp__path(struct disp *d, uint32_t id)
 		strcpy(rel, "."); /* too long: refused when used (ENAMETOOLONG) */
 	p->rel = strdup(rel);
 	p->nonfile = (uint8_t)replay_path__is_nonfile(s);
+	p->dkey = key_dir(s, strlen(s));
+	p->pkey = key_dir(s, strrchr(s, '/') ? (size_t)(strrchr(s, '/') - s) : 0);
 	pthread_mutex_lock(&d->run->wlock);
 	reel_writer__path(d->run->w, s, &p->wid);
 	pthread_mutex_unlock(&d->run->wlock);
@@ -809,6 +822,17 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 	struct deptrack *dt = &d->dt;
 	unsigned t = op->type;
 
+	/* a path op waits for what last made, moved or removed its parent directory */
+	if (it->p1 && !replay_op__on_fd(op))
+		dt__use(dt, it->p1->pkey, self, it->seq, &ds);
+	if (it->p2)
+		dt__use(dt, it->p2->pkey, self, it->seq, &ds);
+	if (it->p1 && (t == REEL_OP_MKDIR || t == REEL_OP_MKDIRAT || t == REEL_OP_RMDIR ||
+		       t == REEL_OP_RENAME || t == REEL_OP_RENAMEAT || t == REEL_OP_RENAMEAT2 ||
+		       (t == REEL_OP_UNLINKAT && (op->flags & AT_REMOVEDIR))))
+		dt__struct(dt, it->p1->dkey, self, it->seq, &ds);
+	if (it->p2)
+		dt__struct(dt, it->p2->dkey, self, it->seq, &ds);
 	if (op__is_open(t)) {
 		if (it->p1) {
 			if (t == REEL_OP_CREAT || (op->flags & (O_CREAT | O_TRUNC)))

@@ -40,6 +40,8 @@ struct rpath {
 	int root;
 	uint32_t wid; /* path id in the result trace */
 	uint8_t nonfile;
+	uint64_t dkey; /* dependency key of this path as a directory */
+	uint64_t pkey; /* dependency key of its parent directory */
 };
 
 struct rdep {
