@@ -121,6 +121,10 @@ rb_fio_job() {
 	shift 3
 	rm -rf "$d"
 	mkdir -p "$d"
+	if ! command -v fio >/dev/null; then
+		echo "fio is not installed" >"$d/note"
+		return 1
+	fi
 	if ! "$IOREEL" export fio "$trace" -o "$d/iolog" --root "$tgt" >"$d/export.log" 2>&1; then
 		echo "ioreel export fio failed: $(tail -1 "$d/export.log")" >"$d/note"
 		return 1

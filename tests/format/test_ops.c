@@ -2,6 +2,7 @@
 /* Op names, classes and error names: every value named, names unique, classes as specified. */
 #include <errno.h>
 
+#include "reel_internal.h"
 #include "reel_test.h"
 
 int main(void)
@@ -52,5 +53,10 @@ int main(void)
 		seen[e - REEL_E_MAGIC] = s;
 	}
 	CHECK(strcmp(reel_strerror(-(REEL_E_CORRUPT + 1)), "unknown ioreel error") == 0, "beyond");
+	/* FORMAT.md, "Conventions": the CRC32C check value, whole and in pieces */
+	CHECK(reel_crc32c(0, "123456789", 9) == 0xe3069283U, "crc32c %#x",
+	      reel_crc32c(0, "123456789", 9));
+	CHECK(reel_crc32c(reel_crc32c(0, "1234", 4), "56789", 5) == 0xe3069283U, "crc32c chained");
+	CHECK(reel_crc32c(0, "", 0) == 0, "crc32c of nothing");
 	return T_PASS;
 }
