@@ -2,6 +2,8 @@
 /* cmd_replay.c - "ioreel replay": reissue a trace on one or more targets, timing kept. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,67 +16,77 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"usage: ioreel replay TRACE --target DIR [--target DIR...] [OPTIONS]\n"
-		"\n"
-		"Reissue the file I/O of TRACE under each target directory, one worker thread per\n"
-		"traced thread, with the original timing, and write what happened as a result\n"
-		"trace (same format; every op with its scheduled time, real start and end, ret).\n"
-		"\n"
-		"  -t, --target DIR      replay under DIR (repeat: one replay per target, in turn)\n"
-		"  -m, --map FROM=TO     replay the paths FROM names under directory TO instead\n"
-		"  -T, --timing MODE     original (default): each op at its recorded time, open loop\n"
-		"                        think: each thread keeps its think time after its previous\n"
-		"                               op completed (closed loop)\n"
-		"                        afap: as fast as possible, order kept\n"
-		"  -s, --speed X         scale the schedule: 2 replays twice as fast (default 1)\n"
-		"  -e, --engine E        sync (default: the same syscalls, from the worker threads),\n"
-		"                        io_uring or libaio: reads/writes are submitted through the\n"
-		"                        engine without waiting (up to 64 in flight per thread)\n"
-		"      --cold            drop the file set from the page cache before replaying\n"
-		"                        (posix_fadvise DONTNEED per file; drop_caches when root)\n"
-		"      --direct POLICY   where the target rejects O_DIRECT (tmpfs): drop (default)\n"
-		"                        the flag and say so, or keep it and fail those opens\n"
-		"      --spin[=US]       sleep until US µs (default 100) before each op and spin the\n"
-		"                        rest: lower lateness, one busy core per waiting thread\n"
-		"      --fresh           wipe the target and prepare the file set again\n"
-		"  -o, --output RESULT   result trace (default: TRACE's name + .replay.reel in the\n"
-		"                        current directory); with several targets RESULT.0,\n"
-		"                        RESULT.1, ... in --target order\n"
-		"  -q, --quiet           no summary, no comparison report\n"
-		"  -h, --help            this text\n"
-		"\n"
-		"Paths: a traced path P is replayed at TARGET/P. --map rules are tried in order,\n"
-		"the first that matches wins:\n"
-		"  prefix  /var/lib/pg/pg_wal=/dev/shm/wal   P equal to or below FROM goes to\n"
-		"          TO/<the rest of P>: /var/lib/pg/pg_wal/0001 -> /dev/shm/wal/0001\n"
-		"  glob    '*/pg_wal=/dev/shm/wal'  FROM with * ? [ is a pattern ('*' crosses '/',\n"
-		"          a trailing '/*' is ignored); the shortest leading part of P it matches is\n"
-		"          replaced by TO. A pattern matching whole file paths ('*.tmp') puts the\n"
-		"          files at TO/<file name>.\n"
-		"Every path is resolved beneath its target (openat2 RESOLVE_BENEATH): '..' and\n"
-		"symlinks leading out are refused. Targets must be directories (created when\n"
-		"missing), not '/', not containing traced paths, and not nested in one another.\n"
-		"Paths under /proc, /sys and /dev (except /dev/shm), and I/O on pipes, sockets and\n"
-		"devices, are the application's think time and are not replayed.\n"
-		"\n"
-		"File set: before replaying, every file and directory the application found (read,\n"
-		"opened without O_CREAT, stat'ed...) is created under the target, each file at least\n"
-		"as large as the furthest byte read from it and filled with non-zero data (no holes);\n"
-		"files the application created are left for the replay to create. The set is\n"
-		"recorded in TARGET/.ioreel-prepared and reused by the next replay of the same trace\n"
-		"(\"reusing prepared file set\") unless a replay changed it (created, deleted,\n"
-		"renamed, truncated files) or --fresh is given. A non-empty target without that\n"
-		"manifest is never wiped without --fresh.\n"
-		"\n"
-		"EXAMPLES\n"
-		"  ioreel replay app.reel --target /var/tmp/t\n"
-		"  ioreel replay app.reel --target /var/tmp/t --target /dev/shm/t -o run.reel\n"
-		"      # run.reel.0 (ext4) and run.reel.1 (tmpfs), then a comparison\n"
-		"  ioreel replay pg.reel --target /var/tmp/t --map /var/lib/pg/pg_wal=/dev/shm/wal\n"
-		"      # WAL on tmpfs, the rest on disk\n"
-		"  ioreel replay app.reel --target /var/tmp/t --timing afap --engine io_uring\n"
-		"  ioreel replay app.reel --target /var/tmp/t --cold --spin=50\n");
+	fprintf(
+	    out,
+	    "usage: ioreel replay TRACE --target DIR [--target DIR...] [OPTIONS]\n"
+	    "\n"
+	    "Reissue the file I/O of TRACE under each target directory, one worker thread per\n"
+	    "traced thread, with the original timing, and write what happened as a result\n"
+	    "trace (same format; every op with its scheduled time, real start and end, ret).\n"
+	    "\n"
+	    "  -t, --target DIR      replay under DIR (repeat: one replay per target, in turn)\n"
+	    "  -m, --map FROM=TO     replay the paths FROM names under directory TO instead\n"
+	    "  -T, --timing MODE     original (default): each op at its recorded time, open loop\n"
+	    "                        think: each thread keeps its think time after its previous\n"
+	    "                               op completed (closed loop)\n"
+	    "                        afap: as fast as possible, order kept\n"
+	    "  -s, --speed X         scale the schedule: 2 replays twice as fast (default 1)\n"
+	    "  -e, --engine E        sync (default: the same syscalls, from the worker threads),\n"
+	    "                        io_uring or libaio: reads/writes are submitted through the\n"
+	    "                        engine without waiting (up to 64 in flight per thread)\n"
+	    "      --cold            drop the file set from the page cache before replaying\n"
+	    "                        (posix_fadvise DONTNEED per file; drop_caches when root)\n"
+	    "      --direct POLICY   where the target rejects O_DIRECT (tmpfs): drop (default)\n"
+	    "                        the flag and say so, or keep it and fail those opens\n"
+	    "      --spin[=US]       sleep until US µs (default 100) before each op and spin the\n"
+	    "                        rest: lower lateness, one busy core per waiting thread\n"
+	    "      --fresh           wipe the target and prepare the file set again\n"
+	    "  -o, --output RESULT   result trace (default: TRACE's name + .replay.reel in the\n"
+	    "                        current directory); with several targets RESULT.0,\n"
+	    "                        RESULT.1, ... in --target order\n"
+	    "  -q, --quiet           no summary, no comparison report\n"
+	    "  -h, --help            this text\n"
+	    "\n"
+	    "Paths: a traced path P is replayed at TARGET/P. --map rules are tried in order,\n"
+	    "the first that matches wins:\n"
+	    "  prefix  /var/lib/pg/pg_wal=/dev/shm/wal   P equal to or below FROM goes to\n"
+	    "          TO/<the rest of P>: /var/lib/pg/pg_wal/0001 -> /dev/shm/wal/0001\n"
+	    "  glob    '*/pg_wal=/dev/shm/wal'  FROM with * ? [ is a pattern ('*' crosses '/',\n"
+	    "          a trailing '/*' is ignored); the shortest leading part of P it matches is\n"
+	    "          replaced by TO. A pattern matching whole file paths ('*.tmp') puts the\n"
+	    "          files at TO/<file name>.\n"
+	    "Every path is resolved beneath its target (openat2 RESOLVE_BENEATH): '..' and\n"
+	    "symlinks leading out are refused. Targets must be directories (created when\n"
+	    "missing), not '/', not containing traced paths, and not nested in one another;\n"
+	    "TRACE and RESULT must lie outside them.\n"
+	    "Paths under /proc, /sys and /dev (except /dev/shm), and I/O on pipes, sockets and\n"
+	    "devices, are the application's think time and are not replayed.\n"
+	    "\n"
+	    "File set: before replaying, every file and directory the application found (read,\n"
+	    "opened without O_CREAT, stat'ed...) is created under the target, each file at least\n"
+	    "as large as the furthest byte read from it and filled with non-zero data (no holes);\n"
+	    "files the application created are left for the replay to create. The set is\n"
+	    "recorded in TARGET/.ioreel-prepared and reused by the next replay of the same trace\n"
+	    "(\"reusing prepared file set\") unless a replay changed it (created, deleted,\n"
+	    "renamed, truncated files) or --fresh is given. A non-empty target without that\n"
+	    "manifest is never wiped without --fresh.\n"
+	    "\n"
+	    "EXAMPLES\n"
+	    "  ioreel replay app.reel --target /var/tmp/t\n"
+	    "  ioreel replay app.reel --target /var/tmp/t --target /dev/shm/t -o run.reel\n"
+	    "      # run.reel.0 (ext4) and run.reel.1 (tmpfs), then a comparison\n"
+	    "  ioreel replay pg.reel --target /var/tmp/t --map /var/lib/pg/pg_wal=/dev/shm/wal\n"
+	    "      # WAL on tmpfs, the rest on disk\n"
+	    "  ioreel replay app.reel --target /var/tmp/t --timing afap --engine io_uring\n"
+	    "  ioreel replay app.reel --target /var/tmp/t --cold --spin=50\n");
+}
+
+/* lock-free atomics are async-signal-safe, and the workers read it */
+static _Atomic int interrupted;
+
+static void on_signal(int sig)
+{
+	atomic_store(&interrupted, sig);
 }
 
 struct cli_ctx {
@@ -99,8 +111,8 @@ static void on_progress(void *ctx, const struct replay_progress *p)
 
 	if (p->ops_total)
 		fprintf(stderr, "\r\033[K%llu/%llu ops (%.0f%%)", (unsigned long long)p->ops_done,
-			(unsigned long long)p->ops_total, 100.0 * (double)p->ops_done /
-							       (double)p->ops_total);
+			(unsigned long long)p->ops_total,
+			100.0 * (double)p->ops_done / (double)p->ops_total);
 	else
 		fprintf(stderr, "\r\033[K%llu ops", (unsigned long long)p->ops_done);
 	fprintf(stderr, "  late %.0fus  elapsed %.1fs", (double)p->lateness_ns / 1e3,
@@ -132,25 +144,26 @@ static char *default_result(const char *trace)
 int cmd_replay(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "target", required_argument, NULL, 't' },
-		{ "map", required_argument, NULL, 'm' },
-		{ "timing", required_argument, NULL, 'T' },
-		{ "speed", required_argument, NULL, 's' },
-		{ "engine", required_argument, NULL, 'e' },
-		{ "cold", no_argument, NULL, 'C' },
-		{ "direct", required_argument, NULL, 'D' },
-		{ "spin", optional_argument, NULL, 'S' },
-		{ "fresh", no_argument, NULL, 'F' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+	    {"target", required_argument, NULL, 't'},
+	    {"map", required_argument, NULL, 'm'},
+	    {"timing", required_argument, NULL, 'T'},
+	    {"speed", required_argument, NULL, 's'},
+	    {"engine", required_argument, NULL, 'e'},
+	    {"cold", no_argument, NULL, 'C'},
+	    {"direct", required_argument, NULL, 'D'},
+	    {"spin", optional_argument, NULL, 'S'},
+	    {"fresh", no_argument, NULL, 'F'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
 	};
 	const char *targets[MAX_TARGETS];
 	struct replay_map_rule maps[MAX_TARGETS];
-	char *results[MAX_TARGETS] = { 0 };
-	struct replay_opts o = { .speed = 1.0, .spin_us = -1 };
-	struct cli_ctx cc = { .tty = isatty(2) };
+	char *results[MAX_TARGETS] = {0};
+	struct replay_opts o = {.speed = 1.0, .spin_us = -1};
+	struct cli_ctx cc = {.tty = isatty(2)};
+	struct sigaction sa = {.sa_handler = on_signal};
 	struct replay_summary *sum = NULL;
 	size_t nt = 0, nm = 0;
 	char *result = NULL, *end;
@@ -161,7 +174,8 @@ int cmd_replay(int argc, char **argv)
 		switch (c) {
 		case 't':
 			if (nt == MAX_TARGETS) {
-				fprintf(stderr, "ioreel: failed to parse arguments: too many targets\n");
+				fprintf(stderr,
+					"ioreel: failed to parse arguments: too many targets\n");
 				return 2;
 			}
 			targets[nt++] = optarg;
@@ -170,7 +184,8 @@ int cmd_replay(int argc, char **argv)
 			char *eq = strchr(optarg, '=');
 
 			if (!eq || eq == optarg || !eq[1] || nm == MAX_TARGETS) {
-				fprintf(stderr, "ioreel: failed to parse --map %s: expected FROM=TO\n",
+				fprintf(stderr,
+					"ioreel: failed to parse --map %s: expected FROM=TO\n",
 					optarg);
 				return 2;
 			}
@@ -181,8 +196,9 @@ int cmd_replay(int argc, char **argv)
 		}
 		case 'T':
 			if (replay_timing__parse(optarg, &o.timing)) {
-				fprintf(stderr, "ioreel: failed to parse --timing %s: expected original, "
-						"think or afap\n",
+				fprintf(stderr,
+					"ioreel: failed to parse --timing %s: expected original, "
+					"think or afap\n",
 					optarg);
 				return 2;
 			}
@@ -190,16 +206,18 @@ int cmd_replay(int argc, char **argv)
 		case 's':
 			o.speed = strtod(optarg, &end);
 			if (*end || !(o.speed > 0)) {
-				fprintf(stderr, "ioreel: failed to parse --speed %s: expected a number "
-						"> 0\n",
+				fprintf(stderr,
+					"ioreel: failed to parse --speed %s: expected a number "
+					"> 0\n",
 					optarg);
 				return 2;
 			}
 			break;
 		case 'e':
 			if (replay_engine__parse(optarg, &o.engine)) {
-				fprintf(stderr, "ioreel: failed to parse --engine %s: expected sync, "
-						"io_uring or libaio\n",
+				fprintf(stderr,
+					"ioreel: failed to parse --engine %s: expected sync, "
+					"io_uring or libaio\n",
 					optarg);
 				return 2;
 			}
@@ -209,8 +227,9 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case 'D':
 			if (strcmp(optarg, "keep") && strcmp(optarg, "drop")) {
-				fprintf(stderr, "ioreel: failed to parse --direct %s: expected keep or "
-						"drop\n",
+				fprintf(stderr,
+					"ioreel: failed to parse --direct %s: expected keep or "
+					"drop\n",
 					optarg);
 				return 2;
 			}
@@ -222,8 +241,9 @@ int cmd_replay(int argc, char **argv)
 				long v = strtol(optarg, &end, 10);
 
 				if (*end || v < 0 || v > 1000000) {
-					fprintf(stderr, "ioreel: failed to parse --spin=%s: expected "
-							"microseconds\n",
+					fprintf(stderr,
+						"ioreel: failed to parse --spin=%s: expected "
+						"microseconds\n",
 						optarg);
 					return 2;
 				}
@@ -249,8 +269,9 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (optind != argc - 1 || !nt) {
 		fprintf(stderr, "ioreel: failed to parse arguments: %s\n",
-			optind >= argc ? "no TRACE given" : !nt ? "no --target given"
-								: "more than one TRACE");
+			optind >= argc ? "no TRACE given"
+			: !nt	       ? "no --target given"
+				       : "more than one TRACE");
 		usage(stderr);
 		return 2;
 	}
@@ -260,6 +281,10 @@ int cmd_replay(int argc, char **argv)
 	o.notice = on_notice;
 	o.progress = cc.tty ? on_progress : NULL;
 	o.cb_ctx = &cc;
+	o.interrupt = &interrupted;
+	/* Ctrl-C stops the replay and still closes the result whole */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	sum = calloc(1, sizeof(*sum));
 	if (!sum)
 		goto out;
@@ -297,6 +322,13 @@ int cmd_replay(int argc, char **argv)
 		if (!quiet)
 			replay_summary__print(sum, stdout);
 		fflush(stdout);
+		if (atomic_load(&interrupted)) {
+			fprintf(stderr,
+				"ioreel: failed to replay %s: interrupted (result %s kept)\n",
+				o.trace, results[i]);
+			rc = 130;
+			goto out;
+		}
 	}
 	err = quiet ? 0 : replay__compare(o.trace, (const char *const *)results, nt, stdout);
 	if (err) {

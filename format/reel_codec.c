@@ -312,7 +312,7 @@ static int enc_threads(struct reel_enc *e, const struct reel_op *ops, size_t n)
 				e->threads = t;
 				e->threads_cap = cap;
 			}
-			e->threads[e->nthreads] = (struct reel_thread){ ops[i].pid, ops[i].tid };
+			e->threads[e->nthreads] = (struct reel_thread){ops[i].pid, ops[i].tid};
 			slot = ++e->nthreads;
 			e->hash[s & (e->hash_cap - 1)] = slot;
 		}
@@ -507,7 +507,8 @@ int reel_enc__ops(struct reel_enc *e, const struct reel_op *ops, size_t n, struc
 			break;
 		case REEL_COL_TIME:
 			for (size_t i = 0; i < n; i++) {
-				uint64_t t = time_mode == REEL_TIME_END ? ops[i].end_ns : ops[i].start_ns;
+				uint64_t t =
+				    time_mode == REEL_TIME_END ? ops[i].end_ns : ops[i].start_ns;
 				v[i] = reel_zigzag((int64_t)(t - prev));
 				prev = t;
 			}
@@ -631,17 +632,18 @@ static int dec_batch(struct reel_col_state *s, uint64_t *v, size_t count)
 			break;
 		case 3:
 			for (size_t i = 0; i < count; i++)
-				v[i] = p[i] | (uint64_t)p[n + i] << 8 | (uint64_t)p[2 * n + i] << 16;
+				v[i] =
+				    p[i] | (uint64_t)p[n + i] << 8 | (uint64_t)p[2 * n + i] << 16;
 			break;
 		case 4:
 			for (size_t i = 0; i < count; i++)
-				v[i] = p[i] | (uint64_t)p[n + i] << 8 | (uint64_t)p[2 * n + i] << 16 |
-				       (uint64_t)p[3 * n + i] << 24;
+				v[i] = p[i] | (uint64_t)p[n + i] << 8 |
+				       (uint64_t)p[2 * n + i] << 16 | (uint64_t)p[3 * n + i] << 24;
 			break;
 		default:
 			for (size_t i = 0; i < count; i++)
-				v[i] = p[i] | (uint64_t)p[n + i] << 8 | (uint64_t)p[2 * n + i] << 16 |
-				       (uint64_t)p[3 * n + i] << 24;
+				v[i] = p[i] | (uint64_t)p[n + i] << 8 |
+				       (uint64_t)p[2 * n + i] << 16 | (uint64_t)p[3 * n + i] << 24;
 			for (unsigned k = 4; k < s->param; k++) {
 				const uint8_t *pl = p + k * n;
 				for (size_t i = 0; i < count; i++)
@@ -682,10 +684,10 @@ static int dec_batch(struct reel_col_state *s, uint64_t *v, size_t count)
 
 /* Which types predict their offset, as a table: this is on the decoder's hot path. */
 static const uint8_t predicts[REEL_OP__COUNT] = {
-	[REEL_OP_READ] = 1,	   [REEL_OP_PREAD64] = 1,  [REEL_OP_READV] = 1,
-	[REEL_OP_PREADV] = 1,	   [REEL_OP_PREADV2] = 1,  [REEL_OP_WRITE] = 1,
-	[REEL_OP_PWRITE64] = 1,	   [REEL_OP_PWRITEV] = 1,  [REEL_OP_WRITEV] = 1,
-	[REEL_OP_PWRITEV2] = 1,	   [REEL_OP_AIO_SUBMIT] = 1, [REEL_OP_URING_SUBMIT] = 1,
+    [REEL_OP_READ] = 1,	    [REEL_OP_PREAD64] = 1,    [REEL_OP_READV] = 1,
+    [REEL_OP_PREADV] = 1,   [REEL_OP_PREADV2] = 1,    [REEL_OP_WRITE] = 1,
+    [REEL_OP_PWRITE64] = 1, [REEL_OP_PWRITEV] = 1,    [REEL_OP_WRITEV] = 1,
+    [REEL_OP_PWRITEV2] = 1, [REEL_OP_AIO_SUBMIT] = 1, [REEL_OP_URING_SUBMIT] = 1,
 };
 
 static inline bool dec_predicts(unsigned type)
@@ -738,7 +740,8 @@ static int dec_check(const struct reel_dec *d, unsigned col, const uint64_t *v, 
 	switch (col) {
 	case REEL_COL_TYPE:
 		for (size_t i = 0; i < count; i++)
-			if (!v[i] || v[i] > UINT16_MAX || (d->known_types && v[i] >= d->known_types))
+			if (!v[i] || v[i] > UINT16_MAX ||
+			    (d->known_types && v[i] >= d->known_types))
 				return -REEL_E_CORRUPT;
 		return 0;
 	case REEL_COL_THREAD:
@@ -864,7 +867,8 @@ static void dec_apply(struct reel_dec *d, unsigned col, const uint64_t *v, struc
 				continue;
 			}
 			uint32_t t = d->thread[i];
-			o->offset = reel_pred__get(&d->pred, t, o->fd) + (uint64_t)reel_unzigzag(v[i]);
+			o->offset =
+			    reel_pred__get(&d->pred, t, o->fd) + (uint64_t)reel_unzigzag(v[i]);
 			reel_pred__set(&d->pred, t, o->fd, o->offset + o->len);
 		}
 		break;
@@ -912,7 +916,7 @@ static int dec_header(struct reel_dec *d, struct reel_cur *c, size_t n)
 		uint64_t pid = reel_cur__varint(c), tid = reel_cur__varint(c);
 		if (pid > UINT32_MAX || tid > UINT32_MAX)
 			return -REEL_E_CORRUPT;
-		d->threads[t] = (struct reel_thread){ pid, tid };
+		d->threads[t] = (struct reel_thread){pid, tid};
 	}
 	d->time_mode = time_mode;
 	d->nthreads = nthreads;

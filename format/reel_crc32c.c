@@ -23,8 +23,8 @@ static void crc_init(void)
 	}
 	for (uint32_t i = 0; i < 256; i++)
 		for (int t = 1; t < 8; t++)
-			crc_table[t][i] = (crc_table[t - 1][i] >> 8) ^
-					  crc_table[0][crc_table[t - 1][i] & 0xff];
+			crc_table[t][i] =
+			    (crc_table[t - 1][i] >> 8) ^ crc_table[0][crc_table[t - 1][i] & 0xff];
 }
 
 static uint32_t crc_sw(uint32_t c, const uint8_t *p, size_t n)

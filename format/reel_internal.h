@@ -219,13 +219,13 @@ struct reel_thread {
 };
 
 struct reel_enc {
-	uint64_t *vals;	   /* one column's transformed values */
+	uint64_t *vals; /* one column's transformed values */
 	struct reel_pred pred;
-	struct reel_buf cols; /* column data */
-	struct reel_buf trial;	 /* scratch for trial compressions */
+	struct reel_buf cols;		  /* column data */
+	struct reel_buf trial;		  /* scratch for trial compressions */
 	size_t cuts[REEL_COL__COUNT * 8]; /* where each plane or varint stream starts in b */
 	size_t ncuts;
-	void *trial_cctx;	 /* ZSTD_CCtx */
+	void *trial_cctx; /* ZSTD_CCtx */
 	struct reel_thread *threads;
 	uint32_t *thread_idx; /* per op */
 	size_t nthreads;
@@ -270,8 +270,8 @@ struct reel_dec {
 	unsigned known_types;
 	uint64_t prev_time;
 	uint64_t prev_sched;
-	size_t n;    /* ops in the chunk */
-	size_t done; /* ops decoded so far */
+	size_t n;			 /* ops in the chunk */
+	size_t done;			 /* ops decoded so far */
 	uint32_t thread[REEL_DEC_BATCH]; /* the batch's thread indexes, for the offset column */
 };
 

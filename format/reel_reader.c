@@ -118,7 +118,8 @@ static ssize_t src_get(struct reel_reader *r, uint64_t off, size_t len, const ui
 			ssize_t n;
 			size_t room = r->win_cap - r->win_len;
 			if (r->seekable)
-				n = pread(r->fd, r->win + r->win_len, room, r->win_off + r->win_len);
+				n = pread(r->fd, r->win + r->win_len, room,
+					  r->win_off + r->win_len);
 			else
 				n = read(r->fd, r->win + r->win_len, room);
 			if (n < 0) {
@@ -133,8 +134,8 @@ static ssize_t src_get(struct reel_reader *r, uint64_t off, size_t len, const ui
 			r->win_len += n;
 			/* a pipe skipping forward: drop bytes before off as they arrive */
 			if (off > r->win_off) {
-				size_t drop = off - r->win_off < r->win_len ? off - r->win_off
-									      : r->win_len;
+				size_t drop =
+				    off - r->win_off < r->win_len ? off - r->win_off : r->win_len;
 				memmove(r->win, r->win + drop, r->win_len - drop);
 				r->win_len -= drop;
 				r->win_off += drop;
@@ -228,7 +229,7 @@ static int read_chunk(struct reel_reader *r, uint64_t off, struct chunk *ch)
 static int rebuild_meta(struct reel_reader *r)
 {
 	reel_meta__free(&r->all);
-	const struct reel_meta *src[2] = { &r->head, &r->foot };
+	const struct reel_meta *src[2] = {&r->head, &r->foot};
 	for (int k = 0; k < 2; k++) {
 		for (size_t i = 0; i < src[k]->count; i++) {
 			const char *key = src[k]->keys[i], *v = src[k]->values[i];
@@ -250,8 +251,8 @@ static int parse_flags(struct reel_cur *c)
 
 static int parse_meta_chunk(struct reel_reader *r, const struct chunk *ch)
 {
-	struct reel_cur c = { r->payload, r->payload + ch->usize, 0 };
-	struct reel_meta m = { 0 };
+	struct reel_cur c = {r->payload, r->payload + ch->usize, 0};
+	struct reel_meta m = {0};
 	int err = parse_flags(&c);
 	if (!err)
 		err = reel_meta__decode(&m, &c);
@@ -268,8 +269,8 @@ static int parse_meta_chunk(struct reel_reader *r, const struct chunk *ch)
 
 static int parse_footer(struct reel_reader *r, const struct chunk *ch)
 {
-	struct reel_cur c = { r->payload, r->payload + ch->usize, 0 };
-	struct reel_meta m = { 0 };
+	struct reel_cur c = {r->payload, r->payload + ch->usize, 0};
+	struct reel_meta m = {0};
 	struct reel_totals t;
 	int err = parse_flags(&c);
 	if (!err)
@@ -311,13 +312,13 @@ static int add_path(struct reel_reader *r, uint32_t id, const uint8_t *s, size_t
 	char *copy = strndup((const char *)s, n);
 	if (!copy)
 		return -ENOMEM;
-	r->paths[r->npaths++] = (struct path_def){ id, copy };
+	r->paths[r->npaths++] = (struct path_def){id, copy};
 	return 0;
 }
 
 static int parse_ops(struct reel_reader *r, const struct chunk *ch)
 {
-	struct reel_cur c = { r->payload, r->payload + ch->usize, 0 };
+	struct reel_cur c = {r->payload, r->payload + ch->usize, 0};
 	int err = parse_flags(&c);
 	if (err)
 		return err;
@@ -344,7 +345,7 @@ static int parse_ops(struct reel_reader *r, const struct chunk *ch)
 		return err;
 
 	/* the chunk is whole: now its path definitions count */
-	struct reel_cur d = { defs, c.end, 0 };
+	struct reel_cur d = {defs, c.end, 0};
 	for (uint64_t i = 0; i < ndefs; i++) {
 		size_t n;
 		const uint8_t *s = reel_cur__string(&d, &n);

@@ -19,6 +19,8 @@
 #define DEFAULT_ZSTD_LEVEL 3
 /* Pending path definitions beyond this end the chunk early, keeping payloads bounded. */
 #define MAX_PENDING_PATH_BYTES (16U << 20)
+/* A plane or varint stream shorter than this gets no zstd block of its own. */
+#define MIN_BLOCK_RUN 1024
 
 struct path_entry {
 	char *s;
@@ -84,21 +86,22 @@ static int write_all(struct reel_writer *w, const void *buf, size_t len)
  * Compresses w->raw into one zstd frame, ending a zstd block at each of cuts[0..ncuts)
  * so that every plane or varint stream gets entropy tables of its own.
  */
-static size_t compress_payload(struct reel_writer *w, uint8_t *dst, size_t cap,
-			       const size_t *cuts, size_t ncuts)
+static size_t compress_payload(struct reel_writer *w, uint8_t *dst, size_t cap, const size_t *cuts,
+			       size_t ncuts)
 {
 	size_t r = ZSTD_CCtx_reset(w->zc, ZSTD_reset_session_only);
 	if (!ZSTD_isError(r))
 		r = ZSTD_CCtx_setPledgedSrcSize(w->zc, w->raw.len);
 	if (ZSTD_isError(r))
 		return r;
-	ZSTD_outBuffer out = { dst, cap, 0 };
+	ZSTD_outBuffer out = {dst, cap, 0};
 	size_t done = 0;
 	for (size_t k = 0; k <= ncuts; k++) {
 		size_t to = k < ncuts ? cuts[k] : w->raw.len;
-		if (to <= done && k < ncuts)
+		/* small streams share a block: their own tables would cost more than they save */
+		if (k < ncuts && to - done < MIN_BLOCK_RUN)
 			continue;
-		ZSTD_inBuffer in = { w->raw.data + done, to - done, 0 };
+		ZSTD_inBuffer in = {w->raw.data + done, to - done, 0};
 		ZSTD_EndDirective mode = k < ncuts ? ZSTD_e_flush : ZSTD_e_end;
 		do {
 			r = ZSTD_compressStream2(w->zc, &out, &in, mode);
@@ -126,6 +129,9 @@ static int write_chunk(struct reel_writer *w, unsigned type, uint32_t nops, cons
 		return w->packed.err;
 	uint8_t *env = w->packed.data;
 	size_t csize = compress_payload(w, env + REEL_ENVELOPE_LEN, bound, cuts, ncuts);
+	/* FORMAT.md bounds csize by ZSTD_COMPRESSBOUND(usize): block ends must not break it */
+	if (ZSTD_isError(csize) || csize > ZSTD_compressBound(w->raw.len))
+		csize = compress_payload(w, env + REEL_ENVELOPE_LEN, bound, NULL, 0);
 	if (ZSTD_isError(csize))
 		return -ENOMEM;
 	memset(env, 0, REEL_ENVELOPE_LEN);
@@ -174,7 +180,7 @@ static int flush_ops(struct reel_writer *w)
 	if (err)
 		return err;
 
-	struct reel_index_entry ent = { .offset = w->off, .ops = w->nops };
+	struct reel_index_entry ent = {.offset = w->off, .ops = w->nops};
 	if (w->nops) {
 		ent.first_start_ns = UINT64_MAX;
 		for (size_t i = 0; i < w->nops; i++) {
@@ -212,8 +218,8 @@ int reel_writer__open(const char *path, const struct reel_writer_opts *opts,
 		return -ENOMEM;
 	w->fd = -1;
 	w->first_pending = 1;
-	w->ops_per_chunk = opts && opts->ops_per_chunk ? opts->ops_per_chunk
-						       : DEFAULT_OPS_PER_CHUNK;
+	w->ops_per_chunk =
+	    opts && opts->ops_per_chunk ? opts->ops_per_chunk : DEFAULT_OPS_PER_CHUNK;
 	if (w->ops_per_chunk > REEL_MAX_CHUNK_OPS / 4)
 		w->ops_per_chunk = REEL_MAX_CHUNK_OPS / 4;
 	w->level = opts && opts->zstd_level ? opts->zstd_level : DEFAULT_ZSTD_LEVEL;
@@ -232,7 +238,7 @@ int reel_writer__open(const char *path, const struct reel_writer_opts *opts,
 		err = -errno;
 		goto fail;
 	}
-	uint8_t hdr[REEL_HEADER_LEN] = { 0 };
+	uint8_t hdr[REEL_HEADER_LEN] = {0};
 	memcpy(hdr, REEL_FILE_MAGIC, REEL_FILE_MAGIC_LEN);
 	reel_put16(hdr + 8, REEL_VERSION_MAJOR);
 	reel_put16(hdr + 10, REEL_VERSION_MINOR);
@@ -278,7 +284,8 @@ int reel_writer__path(struct reel_writer *w, const char *path, uint32_t *id)
 			uint32_t slot = w->path_hash[s & (w->path_hash_cap - 1)];
 			if (!slot)
 				break;
-			if (w->paths[slot - 1].hash == h && strcmp(w->paths[slot - 1].s, path) == 0) {
+			if (w->paths[slot - 1].hash == h &&
+			    strcmp(w->paths[slot - 1].s, path) == 0) {
 				*id = slot;
 				return 0;
 			}
@@ -312,7 +319,7 @@ int reel_writer__path(struct reel_writer *w, const char *path, uint32_t *id)
 	char *copy = strdup(path);
 	if (!copy)
 		return -ENOMEM;
-	w->paths[w->npaths] = (struct path_entry){ copy, h, w->npaths + 1 };
+	w->paths[w->npaths] = (struct path_entry){copy, h, w->npaths + 1};
 	uint32_t s = h;
 	while (w->path_hash[s & (w->path_hash_cap - 1)])
 		s++;
@@ -383,7 +390,7 @@ static int write_footer(struct reel_writer *w)
 	int err = write_chunk(w, REEL_CHUNK_FOOTER, 0, NULL, 0);
 	if (err)
 		return err;
-	uint8_t tr[REEL_TRAILER_LEN] = { 0 };
+	uint8_t tr[REEL_TRAILER_LEN] = {0};
 	reel_put32(tr, REEL_TRAILER_MAGIC);
 	reel_put64(tr + 8, footer_off);
 	return write_all(w, tr, sizeof(tr));

@@ -4,7 +4,21 @@
  * its original timing and concurrency, and write what happened as a result trace.
  *
  * One call, replay__run(), does one target: check the target, prepare (or reuse) the file
- * set, replay, write RESULT, fill a summary. Library code never prints: notices and progress
+ * set, replay, write RESULT, fill a summary.
+ *
+ * The result trace (same format, written with reel_writer) holds every op the replay issued,
+ * each thread's ops in issue order:
+ *   - pid, tid, fd, fd2, flags, mode, offset, len, aux, ctx, subop, fd_kind: the original's
+ *     (so results line up with the trace op by op); path/path2: the original paths;
+ *   - sched_ns: when the op was due, start_ns/end_ns: when the main syscall really started
+ *     and ended, all ns after the replay's time 0 (meta start_mono_ns / start_wall_ns);
+ *     lateness is start_ns - sched_ns. A completion record (aio_complete, uring_complete)
+ *     starts at its request's submission and ends when it was reaped, as in FORMAT.md;
+ *   - ret: the replay's result (for opens, the replay's own fd number).
+ * Ops not issued (non-file I/O, unknown fds, unsupported, refused paths) are not in it; the
+ * summary counts them. Meta: tool, replay.of, replay.targets, replay.map, replay.engine,
+ * replay.timing, replay.speed, replay.spin_us, replay.cold, replay.direct, host, kernel,
+ * start_wall_ns, start_mono_ns; in the footer replay.direct_dropped, replay.nonfile_ops. Library code never prints: notices and progress
  * go to callbacks, and replay_summary__print() formats the summary onto a FILE the caller
  * chooses.
  */
@@ -36,10 +50,10 @@ struct replay_map_rule {
 
 struct replay_progress {
 	uint64_t ops_done;
-	uint64_t ops_total;	/* from the trace's footer; 0 when unknown */
+	uint64_t ops_total; /* from the trace's footer; 0 when unknown */
 	uint64_t elapsed_ns;
-	uint64_t left_ns;	/* original timing: schedule left; else estimated; 0 unknown */
-	int64_t lateness_ns;	/* the most recent lateness seen (start - scheduled) */
+	uint64_t left_ns;    /* original timing: schedule left; else estimated; 0 unknown */
+	int64_t lateness_ns; /* the most recent lateness seen (start - scheduled) */
 	uint64_t failures;
 };
 
@@ -49,17 +63,20 @@ struct replay_opts {
 	const struct replay_map_rule *maps;
 	size_t n_maps;
 	enum replay_timing timing;
-	double speed;		/* 1.0: as recorded; 2.0: twice as fast */
+	double speed; /* 1.0: as recorded; 2.0: twice as fast */
 	enum replay_engine_kind engine;
-	int cold;		/* drop the file set from the page cache first */
-	int direct_keep;	/* O_DIRECT rejected by the target: 1 fail the op, 0 drop the flag */
-	int spin_us;		/* < 0: sleep only; else sleep until spin_us before, spin the rest */
-	int fresh;		/* wipe and prepare the target again */
-	const char *result;	/* result trace path */
+	int cold;	    /* drop the file set from the page cache first */
+	int direct_keep;    /* O_DIRECT rejected by the target: 1 fail the op, 0 drop the flag */
+	int spin_us;	    /* < 0: sleep only; else sleep until spin_us before, spin the rest */
+	int fresh;	    /* wipe and prepare the target again */
+	const char *result; /* result trace path */
 	/* Optional: one-line notices (rate-limited by the library) and progress (<= 4/s). */
 	void (*notice)(void *ctx, const char *line);
 	void (*progress)(void *ctx, const struct replay_progress *p);
 	void *cb_ctx;
+	/* Optional: set non-zero (from a signal handler) to stop early; the ops not yet issued
+	 * are dropped, the result is closed whole and the summary says so. */
+	_Atomic int *interrupt;
 };
 
 /* Latency/lateness summary of one op type (or of lateness), in ns. */
@@ -83,17 +100,18 @@ enum replay_fail_kind {
 #define REPLAY_EXAMPLES 3
 
 struct replay_summary {
-	uint64_t ops_read;	/* ops in the trace */
-	uint64_t ops_issued;	/* ops the replay issued (and wrote to RESULT) */
-	uint64_t ops_nonfile;	/* ops on pipes, sockets, /proc ...: think time, not replayed */
+	uint64_t ops_read;    /* ops in the trace */
+	uint64_t ops_issued;  /* ops the replay issued (and wrote to RESULT) */
+	uint64_t ops_nonfile; /* ops on pipes, sockets, /proc ...: think time, not replayed */
 	uint64_t threads;
-	uint64_t damaged;	/* damaged trace chunks skipped */
-	uint64_t noop_closes;	/* closes of fds the replay never had (pre-capture, inherited) */
+	uint64_t damaged;     /* damaged trace chunks skipped */
+	int interrupted;      /* stopped early through opts.interrupt */
+	uint64_t noop_closes; /* closes of fds the replay never had (pre-capture, inherited) */
 	uint64_t fail[REPLAY_FAIL__COUNT];
 	char fail_example[REPLAY_FAIL__COUNT][REPLAY_EXAMPLES][160];
 	uint64_t direct_dropped;
 	uint64_t direct_failed;
-	uint64_t duration_ns;	/* replay wall time, first op to last end */
+	uint64_t duration_ns; /* replay wall time, first op to last end */
 	uint64_t orig_duration_ns;
 	struct replay_pct lateness;
 	struct replay_pct lat[REEL_OP__COUNT];

@@ -49,9 +49,8 @@ static struct ractx *actx__get(struct run *run, const struct reel_op *op, int is
 	c = calloc(1, sizeof(*c));
 	if (c) {
 		pthread_mutex_init(&c->lock, NULL);
-		c->ok = !replay_engine__init(&c->eng,
-					     is_uring ? REPLAY_ENGINE_URING : REPLAY_ENGINE_AIO,
-					     ACTX_DEPTH);
+		c->ok = !replay_engine__init(
+		    &c->eng, is_uring ? REPLAY_ENGINE_URING : REPLAY_ENGINE_AIO, ACTX_DEPTH);
 		replay_u64map__put(&run->actx, key, (uintptr_t)c);
 	}
 	pthread_mutex_unlock(&run->lock);
@@ -117,7 +116,8 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 		return -(1 + REPLAY_FAIL_UNSUPPORTED);
 	}
 	rq = calloc(1, sizeof(*rq));
-	if (!rq || posix_memalign(&rq->io.buf, 4096, op->len ? (op->len + 4095) & ~4095ULL : 4096)) {
+	if (!rq ||
+	    posix_memalign(&rq->io.buf, 4096, op->len ? (op->len + 4095) & ~4095ULL : 4096)) {
 		free(rq);
 		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1, "out of memory");
 		return -(1 + REPLAY_FAIL_UNSUPPORTED);
@@ -153,7 +153,7 @@ int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret, uin
 {
 	const struct reel_op *op = &it->op;
 	int is_uring = op->type == REEL_OP_URING_COMPLETE;
-	struct timespec ms = { 0, 1000000 };
+	struct timespec ms = {0, 1000000};
 	struct ractx *c = actx__get(w->run, op, is_uring);
 	struct areq *rq = NULL;
 	uint64_t *v;

@@ -29,7 +29,7 @@ struct replay_io {
 	uint64_t off;
 	int64_t ret;
 	uint64_t done_ns;
-	void *owner; /* the caller's */
+	void *owner;					    /* the caller's */
 	unsigned char priv[64] __attribute__((aligned(8))); /* the engine's (libaio: iocb) */
 };
 

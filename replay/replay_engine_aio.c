@@ -160,11 +160,11 @@ static void aio__cleanup(struct replay_engine *e)
 }
 
 const struct replay_engine_ops replay_engine_aio = {
-	.name = "libaio",
-	.init = aio__init,
-	.queue = aio__queue,
-	.commit = aio__commit,
-	.getevents = aio__getevents,
-	.event = aio__event,
-	.cleanup = aio__cleanup,
+    .name = "libaio",
+    .init = aio__init,
+    .queue = aio__queue,
+    .commit = aio__commit,
+    .getevents = aio__getevents,
+    .event = aio__event,
+    .cleanup = aio__cleanup,
 };

@@ -100,20 +100,20 @@ static void sync__cleanup(struct replay_engine *e)
 }
 
 const struct replay_engine_ops replay_engine_sync = {
-	.name = "sync",
-	.init = sync__init,
-	.queue = sync__queue,
-	.commit = sync__commit,
-	.getevents = sync__getevents,
-	.event = sync__event,
-	.cleanup = sync__cleanup,
+    .name = "sync",
+    .init = sync__init,
+    .queue = sync__queue,
+    .commit = sync__commit,
+    .getevents = sync__getevents,
+    .event = sync__event,
+    .cleanup = sync__cleanup,
 };
 
 int replay_engine__init(struct replay_engine *e, enum replay_engine_kind kind, unsigned depth)
 {
 	e->ops = kind == REPLAY_ENGINE_URING ? &replay_engine_uring
 		 : kind == REPLAY_ENGINE_AIO ? &replay_engine_aio
-					       : &replay_engine_sync;
+					     : &replay_engine_sync;
 	e->depth = depth;
 	e->priv = NULL;
 	return e->ops->init(e, depth);

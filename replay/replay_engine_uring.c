@@ -132,11 +132,11 @@ static void uring__cleanup(struct replay_engine *e)
 }
 
 const struct replay_engine_ops replay_engine_uring = {
-	.name = "io_uring",
-	.init = uring__init,
-	.queue = uring__queue,
-	.commit = uring__commit,
-	.getevents = uring__getevents,
-	.event = uring__event,
-	.cleanup = uring__cleanup,
+    .name = "io_uring",
+    .init = uring__init,
+    .queue = uring__queue,
+    .commit = uring__commit,
+    .getevents = uring__getevents,
+    .event = uring__event,
+    .cleanup = uring__cleanup,
 };

@@ -23,9 +23,9 @@
 #include "replay_run.h"
 
 #define BUF_MAX (256u << 20)
-#define OPEN_FLAGS_OK                                                                      \
-	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_DSYNC | \
-	 O_SYNC | O_DIRECT | O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME | O_PATH |    \
+#define OPEN_FLAGS_OK                                                                              \
+	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_DSYNC |     \
+	 O_SYNC | O_DIRECT | O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME | O_PATH |         \
 	 __O_TMPFILE)
 
 int replay_op__on_fd(const struct reel_op *op)
@@ -151,9 +151,10 @@ int exec__fd(struct rworker *w, const struct ritem *it, int for_write)
 		return -EBADF; /* the open that made it failed, and was counted */
 	if (!it->p1) {
 		exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, NULL,
-			   v == RFD_CLOSED ? "fd already closed in the replay"
-					   : "unknown fd (opened before the capture, no path in the "
-					     "trace): not replayed");
+			   v == RFD_CLOSED
+			       ? "fd already closed in the replay"
+			       : "unknown fd (opened before the capture, no path in the "
+				 "trace): not replayed");
 		return -EBADF;
 	}
 	/* the fd's access mode is not in the trace: read-write when the file allows it, so
@@ -195,13 +196,13 @@ static void fd__set(struct rworker *w, int32_t orig, int fd)
 		close(old);
 }
 
-#define TIMED(res, expr)                           \
-	({                                         \
-		long __r;                          \
-		(res)->start_ns = replay_now_ns(); \
-		__r = (long)(expr);                \
-		(res)->end_ns = replay_now_ns();   \
-		__r < 0 ? -(long)errno : __r;      \
+#define TIMED(res, expr)                                                                           \
+	({                                                                                         \
+		long __r;                                                                          \
+		(res)->start_ns = replay_now_ns();                                                 \
+		__r = (long)(expr);                                                                \
+		(res)->end_ns = replay_now_ns();                                                   \
+		__r < 0 ? -(long)errno : __r;                                                      \
 	})
 
 static int exec__open(struct rworker *w, const struct ritem *it, struct reel_op *res)
@@ -223,7 +224,8 @@ static int exec__open(struct rworker *w, const struct ritem *it, struct reel_op 
 		} else {
 			/* the target rejects O_DIRECT (tmpfs): drop it, and say so in the result */
 			res->start_ns = replay_now_ns();
-			/* an O_EXCL open failing with EINVAL, not EEXIST, created the file already */
+			/* an O_EXCL open failing with EINVAL, not EEXIST, created the file already
+			 */
 			fd = replay_path__open(rootfd, it->p1->rel, flags & ~(O_DIRECT | O_EXCL),
 					       op->mode);
 			res->end_ns = replay_now_ns();
@@ -232,7 +234,8 @@ static int exec__open(struct rworker *w, const struct ritem *it, struct reel_op 
 	}
 	res->ret = fd;
 	if (fd == -EXDEV) {
-		exec__fail(run, REPLAY_FAIL_REFUSED, op, it->p1, "path escapes the target: refused");
+		exec__fail(run, REPLAY_FAIL_REFUSED, op, it->p1,
+			   "path escapes the target: refused");
 		return -(1 + REPLAY_FAIL_REFUSED);
 	}
 	if (op->ret >= 0)
@@ -334,8 +337,8 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 		r = TIMED(res, fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW));
 		break;
 	case REEL_OP_STATX:
-		r = TIMED(res, statx(pfd, base, AT_SYMLINK_NOFOLLOW, op->mode ? op->mode : STATX_BASIC_STATS,
-				     &stx));
+		r = TIMED(res, statx(pfd, base, AT_SYMLINK_NOFOLLOW,
+				     op->mode ? op->mode : STATX_BASIC_STATS, &stx));
 		break;
 	case REEL_OP_ACCESS:
 	case REEL_OP_FACCESSAT:
@@ -359,7 +362,8 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 	case REEL_OP_RENAMEAT:
 	case REEL_OP_RENAMEAT2:
 		if (!it->p2) {
-			exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1, "rename without a new path");
+			exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
+				   "rename without a new path");
 			return -(1 + REPLAY_FAIL_UNSUPPORTED);
 		}
 		pfd2 = path__parent(w, it, it->p2, &base2);
@@ -385,7 +389,8 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 		close(fd);
 		break;
 	default:
-		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1, "op not supported by replay");
+		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
+			   "op not supported by replay");
 		return -(1 + REPLAY_FAIL_UNSUPPORTED);
 	}
 	/* a directory may have moved or gone: every worker's cached dir fds are stale */
@@ -438,8 +443,7 @@ static int exec__data(struct rworker *w, const struct ritem *it, struct reel_op 
 }
 
 /* --engine io_uring|libaio: a sync read/write goes to the worker's engine, not awaited */
-static int exec__data_async(struct rworker *w, const struct ritem *it, struct reel_op *res,
-			    int fd)
+static int exec__data_async(struct rworker *w, const struct ritem *it, struct reel_op *res, int fd)
 {
 	const struct reel_op *op = &it->op;
 	unsigned slot = (w->infl_head + w->infl_n) % RUN_ASYNC_DEPTH;
@@ -546,8 +550,7 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 			break;
 		return exec__path(w, it, res);
 	case REEL_OP_AIO_SUBMIT:
-	case REEL_OP_URING_SUBMIT:
-	{
+	case REEL_OP_URING_SUBMIT: {
 		uint64_t sub = 0;
 
 		res->start_ns = replay_now_ns();
@@ -559,8 +562,7 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		return r;
 	}
 	case REEL_OP_AIO_COMPLETE:
-	case REEL_OP_URING_COMPLETE:
-	{
+	case REEL_OP_URING_COMPLETE: {
 		uint64_t sub = 0;
 
 		res->start_ns = replay_now_ns();
@@ -577,12 +579,14 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	default:
 		if (op->type >= REEL_OP__COUNT)
 			break;
-		fd = exec__fd(w, it, reel_op__is_write(op->type) || op->type == REEL_OP_FTRUNCATE ||
-					     op->type == REEL_OP_FALLOCATE);
+		fd = exec__fd(w, it,
+			      reel_op__is_write(op->type) || op->type == REEL_OP_FTRUNCATE ||
+				  op->type == REEL_OP_FALLOCATE);
 		if (fd < 0)
 			return -(1 + REPLAY_FAIL_UNKNOWN_FD);
 		if (reel_op__is_read(op->type) || reel_op__is_write(op->type)) {
-			if (w->eng_on && op->type != REEL_OP_PREADV2 && op->type != REEL_OP_PWRITEV2)
+			if (w->eng_on && op->type != REEL_OP_PREADV2 &&
+			    op->type != REEL_OP_PWRITEV2)
 				return exec__data_async(w, it, res, fd);
 			return exec__data(w, it, res, fd);
 		}
@@ -602,8 +606,8 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 			ret = TIMED(res, fdatasync(fd));
 			break;
 		case REEL_OP_SYNC_FILE_RANGE:
-			ret = TIMED(res, sync_file_range(fd, (off_t)op->offset, (off_t)op->len,
-							 op->flags));
+			ret = TIMED(
+			    res, sync_file_range(fd, (off_t)op->offset, (off_t)op->len, op->flags));
 			break;
 		case REEL_OP_SYNCFS:
 			ret = TIMED(res, syncfs(fd));
@@ -618,8 +622,8 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 			ret = TIMED(res, ftruncate(fd, (off_t)op->len));
 			break;
 		case REEL_OP_FALLOCATE:
-			ret = TIMED(res, fallocate(fd, (int)op->mode, (off_t)op->offset,
-						   (off_t)op->len));
+			ret = TIMED(
+			    res, fallocate(fd, (int)op->mode, (off_t)op->offset, (off_t)op->len));
 			break;
 		case REEL_OP_FADVISE64:
 			res->start_ns = replay_now_ns();
@@ -629,8 +633,8 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		case REEL_OP_GETDENTS64:
 			if (exec__buf(w, op->len ? op->len : 32768))
 				return -(1 + REPLAY_FAIL_UNSUPPORTED);
-			ret = TIMED(res, syscall(SYS_getdents64, fd, w->buf,
-						 op->len ? op->len : 32768));
+			ret = TIMED(res,
+				    syscall(SYS_getdents64, fd, w->buf, op->len ? op->len : 32768));
 			break;
 		case REEL_OP_DUP:
 		case REEL_OP_DUP2:
@@ -652,7 +656,7 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	}
 	exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
 		   it->p1 || op->type == REEL_OP_MMAP || op->type == REEL_OP_MSYNC
-			   ? "op not supported by replay"
-			   : "path op without a path");
+		       ? "op not supported by replay"
+		       : "path op without a path");
 	return -(1 + REPLAY_FAIL_UNSUPPORTED);
 }

@@ -16,8 +16,9 @@
  * An existing path of unknown kind (only stat'd, say) is a directory when other traced paths
  * lie below it, else a file. Every ancestor directory of a traced path is prepared, except
  * those the application made itself with mkdir, and, for a path that was absent, those above
- * it not known to exist (the error then stays ENOENT, not ENOTDIR or success). access(X_OK)
- * that succeeded makes the file executable.
+ * it not known to exist (the error then stays ENOENT, not ENOTDIR or success). Nothing below
+ * a directory the application made is prepared: it cannot have existed before the capture.
+ * access(X_OK) that succeeded makes the file executable.
  * Size of an existing file: at least the furthest byte read from it (read-type ops by ret,
  * async reads, mmap by length), the size an lseek(SEEK_END) returned, and the position of the
  * first O_APPEND write; bytes read after the application truncated or wrote them don't count.
@@ -43,7 +44,7 @@ enum pstate { P_UNKNOWN = 0, P_EXISTED, P_CREATED, P_MAYBE, P_ABSENT };
 
 struct pinfo {
 	uint8_t state;
-	uint8_t kind; /* 0 unknown, REPLAY_F_FILE, REPLAY_F_DIR */
+	uint8_t kind;	   /* 0 unknown, REPLAY_F_FILE, REPLAY_F_DIR */
 	uint8_t app_owned; /* truncated or written: later reads say nothing about the old size */
 	uint8_t written;
 	uint8_t exec; /* access(X_OK) succeeded: prepared executable */
@@ -184,7 +185,7 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 	case REEL_OP_OPENAT2:
 	case REEL_OP_CREAT:
 		kind = (op->flags & O_DIRECTORY) || op->fd_kind == REEL_FD_DIR ? REPLAY_F_DIR
-										: REPLAY_F_FILE;
+									       : REPLAY_F_FILE;
 		if (op->ret >= 0) {
 			if (op->type == REEL_OP_CREAT ||
 			    (op->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
@@ -199,8 +200,8 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 				s->fs->mutates = 1;
 			if (op->path)
 				replay_u64map__put(&s->fds, fdkey(op->pid, (int32_t)op->ret),
-						   op->path | (uint64_t)!!(op->flags & O_APPEND)
-								      << 32);
+						   op->path | (uint64_t) !!(op->flags & O_APPEND)
+								  << 32);
 		} else if (op->ret == -EEXIST && (op->flags & O_EXCL)) {
 			decide(pi, 0, REPLAY_F_FILE);
 		} else {
@@ -364,6 +365,22 @@ static int fentry__cmp(const void *a, const void *b)
 	return strcmp(x->rel, y->rel);
 }
 
+/* Below a directory the application made: could not exist before the capture either. */
+static int below_created(const struct replay_strset *created, const char *p)
+{
+	char buf[PATH_MAX], *slash;
+
+	if (strlen(p) >= sizeof(buf))
+		return 0;
+	strcpy(buf, p);
+	while ((slash = strrchr(buf, '/')) && slash != buf) {
+		*slash = '\0';
+		if (replay_strset__has(created, buf))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Parents of every traced path, except below directories the application made. A path that
  * was absent (ENOENT) says less: its parent may have been absent too, but every ancestor
@@ -373,7 +390,7 @@ static int fentry__cmp(const void *a, const void *b)
 static int collect_dirs(struct scan *s, struct reel_reader *r, struct replay_strset *created,
 			struct replay_strset *dirs)
 {
-	struct replay_strset existed = { 0 };
+	struct replay_strset existed = {0};
 	char buf[PATH_MAX];
 	int err = 0;
 
@@ -390,7 +407,7 @@ static int collect_dirs(struct scan *s, struct reel_reader *r, struct replay_str
 			char *slash;
 
 			if (!p || !s->p[id].state || absent != pass || replay_path__is_nonfile(p) ||
-			    strlen(p) >= sizeof(buf))
+			    strlen(p) >= sizeof(buf) || below_created(created, p))
 				continue;
 			strcpy(buf, p);
 			while ((slash = strrchr(buf, '/')) && slash != buf) {
@@ -416,8 +433,8 @@ static int collect_dirs(struct scan *s, struct reel_reader *r, struct replay_str
 int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 			 struct replay_fileset *fs)
 {
-	struct replay_strset created = { 0 }, dirs = { 0 };
-	struct scan s = { .fs = fs };
+	struct replay_strset created = {0}, dirs = {0};
+	struct scan s = {.fs = fs};
 	struct reel_reader *r;
 	struct reel_op op;
 	struct stat st;
@@ -490,7 +507,10 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 			err = -EPERM;
 			break;
 		}
-		if (pi->state != P_EXISTED || replay_strset__has(&dirs, p))
+		/* seen to exist, but inside a directory the application made: made by it too,
+		 * through ops the trace lacks (a rename whose new name was not captured...) */
+		if (pi->state != P_EXISTED || replay_strset__has(&dirs, p) ||
+		    below_created(&created, p))
 			continue;
 		err = fs__add(fs, m, p, pi->kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE,
 			      pi->kind == REPLAY_F_DIR ? 0 : pi->size, pi->exec);

@@ -27,7 +27,7 @@ uint64_t replay_hash__key(uint64_t a, uint64_t b, uint64_t c)
 
 static int map__grow(struct replay_u64map *m)
 {
-	struct replay_u64map n = { 0 };
+	struct replay_u64map n = {0};
 
 	n.cap = m->cap ? m->cap * 2 : 64;
 	n.k = calloc(n.cap, sizeof(*n.k));

@@ -64,16 +64,16 @@ struct replay_fentry {
 struct replay_fileset {
 	struct replay_fentry *e;
 	size_t n, cap;
-	uint64_t refused;	/* paths not prepared: they lead out of the target */
-	int mutates;		/* creates, deletes, renames or truncates: target changes */
+	uint64_t refused; /* paths not prepared: they lead out of the target */
+	int mutates;	  /* creates, deletes, renames or truncates: target changes */
 	uint64_t nops;
 	uint64_t first_start_ns;
 	uint64_t last_start_ns;
 	uint64_t last_end_ns;
-	uint64_t *tids;		/* pid << 32 | tid, in order of first appearance */
+	uint64_t *tids; /* pid << 32 | tid, in order of first appearance */
 	size_t ntids;
-	char overlap[4096];	/* a traced path the target overlaps, when refused */
-	char identity[512];	/* trace identity + map rules, for the manifest */
+	char overlap[4096]; /* a traced path the target overlaps, when refused */
+	char identity[512]; /* trace identity + map rules, for the manifest */
 };
 
 int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
@@ -89,8 +89,8 @@ struct replay_prep_result {
 };
 
 /* Reuses (manifest matches) or wipes and creates the file set under every root. */
-int replay_prepare__run(const struct replay_mapper *m, const struct replay_fileset *fs,
-			int fresh, struct replay_prep_result *res, char *err, size_t errsz);
+int replay_prepare__run(const struct replay_mapper *m, const struct replay_fileset *fs, int fresh,
+			struct replay_prep_result *res, char *err, size_t errsz);
 /* Marks every root's manifest stale (a replay that mutates the file set starts). */
 int replay_prepare__mark_dirty(const struct replay_mapper *m);
 /* syncfs, posix_fadvise(DONTNEED) every file, drop_caches when root. */

@@ -4,7 +4,9 @@
  * prepare the file set, drop caches if asked, replay, summarise.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -56,6 +58,33 @@ static void notice(const struct replay_opts *o, const char *fmt, const char *a, 
 	o->notice(o->cb_ctx, line);
 }
 
+static int inside_roots(const struct replay_mapper *m, const char *path, const char *what)
+{
+	char buf[PATH_MAX], real[PATH_MAX], *slash;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	/* the result may not exist yet: its directory decides */
+	if (!realpath(buf, real)) {
+		slash = strrchr(buf, '/');
+		if (slash)
+			*slash = '\0';
+		if (!realpath(slash ? (buf[0] ? buf : "/") : ".", real))
+			return 0;
+	}
+	for (int i = 0; i < m->n_roots; i++) {
+		size_t n = strlen(m->roots[i].dir);
+
+		if (!strncmp(real, m->roots[i].dir, n) && (real[n] == '/' || !real[n])) {
+			replay_set_error(
+			    "%s %s lies inside the target %s, which preparing may empty: "
+			    "put it elsewhere",
+			    what, path, m->roots[i].dir);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 {
 	struct replay_mapper m;
@@ -80,6 +109,14 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 	if (err) {
 		replay_mapper__free(&m);
 		return err;
+	}
+	/* preparing may empty the targets: the trace and the result must live elsewhere */
+	err = inside_roots(&m, o->trace, "the trace");
+	if (!err)
+		err = inside_roots(&m, o->result, "the result");
+	if (err) {
+		memset(&fs, 0, sizeof(fs));
+		goto out;
 	}
 	t = replay_now_ns();
 	err = replay_fileset__scan(o->trace, &m, &fs);
@@ -107,8 +144,9 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 		char n[32];
 
 		snprintf(n, sizeof(n), "%llu", (unsigned long long)(fs.refused + prep.refused));
-		notice(o, "%s traced paths lead out of the target (.., symlinks): not prepared, "
-			  "their ops are refused%s",
+		notice(o,
+		       "%s traced paths lead out of the target (.., symlinks): not prepared, "
+		       "their ops are refused%s",
 		       n, "");
 	}
 	if (prep.reused)
@@ -144,13 +182,13 @@ static void fmt_ns(char *buf, size_t sz, double ns)
 }
 
 static const char *const fail_names[REPLAY_FAIL__COUNT] = {
-	[REPLAY_FAIL_NEW_ERROR] = "failed where the original succeeded",
-	[REPLAY_FAIL_NEW_SUCCESS] = "succeeded where the original failed",
-	[REPLAY_FAIL_SHORT] = "short read/write",
-	[REPLAY_FAIL_OTHER_ERRNO] = "failed with another errno",
-	[REPLAY_FAIL_UNKNOWN_FD] = "not replayed: unknown fd",
-	[REPLAY_FAIL_UNSUPPORTED] = "not replayed: unsupported",
-	[REPLAY_FAIL_REFUSED] = "not replayed: path escapes the target",
+    [REPLAY_FAIL_NEW_ERROR] = "failed where the original succeeded",
+    [REPLAY_FAIL_NEW_SUCCESS] = "succeeded where the original failed",
+    [REPLAY_FAIL_SHORT] = "short read/write",
+    [REPLAY_FAIL_OTHER_ERRNO] = "failed with another errno",
+    [REPLAY_FAIL_UNKNOWN_FD] = "not replayed: unknown fd",
+    [REPLAY_FAIL_UNSUPPORTED] = "not replayed: unsupported",
+    [REPLAY_FAIL_REFUSED] = "not replayed: path escapes the target",
 };
 
 void replay_summary__print(const struct replay_summary *s, FILE *out)
@@ -158,8 +196,8 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 	char a[32], b[32], c[32], d[32], e[32];
 	uint64_t nfail = 0;
 
-	fprintf(out, "replay of %s -> %s (timing %s, speed %g, engine %s)\n", s->target,
-		s->result, s->timing, s->speed, s->engine);
+	fprintf(out, "replay of %s -> %s (timing %s, speed %g, engine %s)\n", s->target, s->result,
+		s->timing, s->speed, s->engine);
 	fmt_ns(a, sizeof(a), (double)s->prep_ns);
 	fprintf(out, "  file set: %llu files, %llu dirs, %.1f MiB %s (%s)\n",
 		(unsigned long long)s->prep_files, (unsigned long long)s->prep_dirs,
@@ -167,12 +205,17 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 	fprintf(out, "  ops: %llu in trace, %llu replayed by %llu threads, %llu non-file skipped\n",
 		(unsigned long long)s->ops_read, (unsigned long long)s->ops_issued,
 		(unsigned long long)s->threads, (unsigned long long)s->ops_nonfile);
+	if (s->interrupted)
+		fprintf(out, "  INTERRUPTED: the replay was stopped early; the ops after that were "
+			     "not replayed\n");
 	if (s->damaged)
-		fprintf(out, "  TRACE DAMAGED: %llu damaged chunks skipped, their ops not replayed\n",
+		fprintf(out,
+			"  TRACE DAMAGED: %llu damaged chunks skipped, their ops not replayed\n",
 			(unsigned long long)s->damaged);
 	if (s->noop_closes)
-		fprintf(out, "  %llu closes of fds opened before the capture (or inherited) and "
-			     "never used: nothing to close\n",
+		fprintf(out,
+			"  %llu closes of fds opened before the capture (or inherited) and "
+			"never used: nothing to close\n",
 			(unsigned long long)s->noop_closes);
 	fmt_ns(a, sizeof(a), (double)s->duration_ns);
 	fmt_ns(b, sizeof(b), (double)s->orig_duration_ns);
@@ -183,12 +226,14 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 	fmt_ns(c, sizeof(c), (double)s->lateness.max);
 	fprintf(out, "  lateness (start - scheduled): p50 %s  p99 %s  max %s\n", a, b, c);
 	if (s->direct_dropped)
-		fprintf(out, "  O_DIRECT rejected by the target and dropped on %llu opens "
-			     "(--direct drop): those files went through the page cache\n",
+		fprintf(out,
+			"  O_DIRECT rejected by the target and dropped on %llu opens "
+			"(--direct drop): those files went through the page cache\n",
 			(unsigned long long)s->direct_dropped);
 	if (s->direct_failed)
-		fprintf(out, "  O_DIRECT rejected by the target on %llu opens (--direct keep): "
-			     "those opens failed\n",
+		fprintf(out,
+			"  O_DIRECT rejected by the target on %llu opens (--direct keep): "
+			"those opens failed\n",
 			(unsigned long long)s->direct_failed);
 	for (int k = 0; k < REPLAY_FAIL__COUNT; k++) {
 		if (k == REPLAY_FAIL_UNKNOWN_FD) {

@@ -69,8 +69,9 @@ static int root__add(struct replay_mapper *m, const char *dir)
 		if (!strcmp(m->roots[i].dir, real))
 			return i;
 		if (path_is_below(real, m->roots[i].dir) || path_is_below(m->roots[i].dir, real)) {
-			replay_set_error("refusing nested targets %s and %s: use separate directories",
-					 m->roots[i].dir, real);
+			replay_set_error(
+			    "refusing nested targets %s and %s: use separate directories",
+			    m->roots[i].dir, real);
 			return -EINVAL;
 		}
 	}
@@ -220,7 +221,7 @@ int replay_mapper__overlaps(const struct replay_mapper *m, const char *path)
 
 int replay_path__open(int rootfd, const char *rel, int flags, mode_t mode)
 {
-	struct open_how how = { 0 };
+	struct open_how how = {0};
 	long fd;
 
 	how.flags = (unsigned)flags | O_CLOEXEC;
@@ -256,7 +257,7 @@ int replay_path__parent(int rootfd, const char *rel, const char **base)
 
 int replay_path__is_nonfile(const char *path)
 {
-	static const char *const pseudo[] = { "/proc", "/sys", "/dev" };
+	static const char *const pseudo[] = {"/proc", "/sys", "/dev"};
 
 	/* /dev/shm is tmpfs: files there are storage like any other */
 	if (path_is_below(path, "/dev/shm"))

@@ -111,8 +111,9 @@ static int root__matches(const struct replay_mapper *m, const struct replay_file
 		if (pfd < 0)
 			return 0;
 		ok = !fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) &&
-		     (e->kind == REPLAY_F_DIR ? S_ISDIR(st.st_mode)
-					      : S_ISREG(st.st_mode) && (uint64_t)st.st_size == e->size);
+		     (e->kind == REPLAY_F_DIR
+			  ? S_ISDIR(st.st_mode)
+			  : S_ISREG(st.st_mode) && (uint64_t)st.st_size == e->size);
 		close(pfd);
 	}
 	return ok;
@@ -149,7 +150,8 @@ static int tree__empty(int dirfd, dev_t dev)
 				err = -EXDEV;
 				break;
 			}
-			sub = openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			sub =
+			    openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (sub < 0) {
 				err = -errno;
 				break;
@@ -206,8 +208,8 @@ static void fill__chunk(uint64_t *buf, size_t words, uint64_t *state)
 
 static int file__create(int rootfd, const struct replay_fentry *e, void *buf, uint64_t *seed)
 {
-	int fd = replay_path__open(rootfd, e->rel, O_WRONLY | O_CREAT | O_EXCL,
-				   e->exec ? 0755 : 0644);
+	int fd =
+	    replay_path__open(rootfd, e->rel, O_WRONLY | O_CREAT | O_EXCL, e->exec ? 0755 : 0644);
 	uint64_t off = 0;
 
 	if (fd < 0)
@@ -273,8 +275,8 @@ static int manifest__write(int rootfd, const struct replay_fileset *fs, int root
 	return err;
 }
 
-int replay_prepare__run(const struct replay_mapper *m, const struct replay_fileset *fs,
-			int fresh, struct replay_prep_result *res, char *err, size_t errsz)
+int replay_prepare__run(const struct replay_mapper *m, const struct replay_fileset *fs, int fresh,
+			struct replay_prep_result *res, char *err, size_t errsz)
 {
 	uint64_t seed = 0x2545f4914f6cdd1dULL;
 	int reuse = !fresh, r = 0;
@@ -305,10 +307,11 @@ int replay_prepare__run(const struct replay_mapper *m, const struct replay_files
 		have = file__slurp(m->roots[i].fd, MANIFEST, &l);
 		free(have);
 		if (!have && !fresh && !root__is_empty(m->roots[i].fd)) {
-			snprintf(err, errsz,
-				 "target %s is not empty and was not prepared by ioreel: refusing to "
-				 "wipe it (empty it, or pass --fresh)",
-				 m->roots[i].dir);
+			snprintf(
+			    err, errsz,
+			    "target %s is not empty and was not prepared by ioreel: refusing to "
+			    "wipe it (empty it, or pass --fresh)",
+			    m->roots[i].dir);
 			return -ENOTEMPTY;
 		}
 		r = tree__empty(m->roots[i].fd, st.st_dev);

@@ -5,10 +5,11 @@
  * their time.
  *
  * Cross-thread order. The dispatcher numbers ops in trace order (seq) and keeps, per key (an
- * fd of a process, a path, an async request), the last "structural" op (open, close, dup,
- * create, unlink, rename, mkdir, rmdir, truncate, async submit) and the last "use" of each
- * other thread since. A use depends on the last structural op of another thread; a structural
- * op depends on that too and on every other thread's last use. A dependency is (worker, seq),
+ * fd of a process, a path, a directory by name, an async request), the last "structural" op (open,
+ * close, dup, create, unlink, rename, mkdir, rmdir, truncate, async submit) and the last "use" of
+ * each other thread since. A use depends on the last structural op of another thread; a structural
+ * op depends on that too and on every other thread's last use. A path op also uses its parent
+ * directory, on which mkdir, rmdir and rename are structural. A dependency is (worker, seq),
  * satisfied once that worker has retired its ops up to seq (ops of a worker retire in seq
  * order, so one counter per worker suffices); waiters sleep on a futex. Deps always point to
  * earlier, already queued ops, so they cannot deadlock. Uses do not depend on each other:
@@ -32,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -312,6 +314,16 @@ static uint64_t key_path(const struct rpath *p)
 	return replay_hash__key('P', (uintptr_t)p, 0);
 }
 
+/* a directory by name: a file made in it waits for the mkdir (or rename) that made it */
+static uint64_t key_dir(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return replay_hash__key('D', h, n);
+}
+
 static uint64_t key_async(const struct reel_op *op)
 {
 	return replay_hash__key('A', (uint64_t)op->pid << 32 ^ op->ctx, op->aux);
@@ -319,16 +331,25 @@ static uint64_t key_async(const struct reel_op *op)
 
 /* ---- workers ---- */
 
-static void sleep_until(uint64_t t, int spin_us)
+static int run__interrupted(const struct run *run)
 {
-	uint64_t wake = t;
+	return run->o->interrupt && atomic_load(run->o->interrupt);
+}
+
+#define SLEEP_SLICE_NS 100000000ULL /* long sleeps look at the interrupt flag this often */
+
+static void sleep_until(const struct run *run, uint64_t t, int spin_us)
+{
+	uint64_t wake = t, now, to;
 	struct timespec ts;
 
 	if (spin_us >= 0)
 		wake = t > (uint64_t)spin_us * 1000 ? t - (uint64_t)spin_us * 1000 : 0;
-	if (replay_now_ns() < wake) {
-		ts.tv_sec = (time_t)(wake / 1000000000ULL);
-		ts.tv_nsec = (long)(wake % 1000000000ULL);
+	while ((now = replay_now_ns()) < wake && !run__interrupted(run)) {
+		/* the last slice ends exactly at wake: absolute, so slicing costs no accuracy */
+		to = wake - now > SLEEP_SLICE_NS ? now + SLEEP_SLICE_NS : wake;
+		ts.tv_sec = (time_t)(to / 1000000000ULL);
+		ts.tv_nsec = (long)(to % 1000000000ULL);
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			;
 	}
@@ -368,12 +389,24 @@ static void worker__flush(struct rworker *w)
 		w->out->n = 0;
 }
 
+/*
+ * With a schedule to keep, the dispatcher and the writer are background work: nice 10, so
+ * that a worker waking up for its op preempts them (zstd bursts would otherwise delay it).
+ * As fast as possible, they are the pace: left alone.
+ */
+static void background__enter(const struct run *run)
+{
+	if (run->o->timing != REPLAY_TIMING_AFAP)
+		setpriority(PRIO_PROCESS, (id_t)gettid(), 10);
+}
+
 static void *writer__main(void *arg)
 {
 	struct run *run = arg;
 	struct rbatch *b;
 	int err;
 
+	background__enter(run);
 	pthread_mutex_lock(&run->blk);
 	for (;;) {
 		while (!run->bhead && !run->bstop)
@@ -414,8 +447,8 @@ static void errname(char *buf, size_t sz, int64_t ret)
 	if (ret >= 0)
 		snprintf(buf, sz, "%lld", (long long)ret);
 	else
-		snprintf(buf, sz, "-%s", strerrorname_np((int)-ret) ? strerrorname_np((int)-ret)
-								  : "E?");
+		snprintf(buf, sz, "-%s",
+			 strerrorname_np((int)-ret) ? strerrorname_np((int)-ret) : "E?");
 }
 
 /* an outcome that differs from the original's is counted and named, never hidden */
@@ -562,7 +595,7 @@ static void worker__wait_until(struct rworker *w, uint64_t t)
 	/* with requests in flight, wait for their completions instead of sleeping blind */
 	while (w->infl_n && replay_now_ns() + (spin >= 0 ? (uint64_t)spin * 1000 : 0) < t)
 		worker__reap(w, 1, t - (spin >= 0 ? (uint64_t)spin * 1000 : 0));
-	sleep_until(t, spin);
+	sleep_until(w->run, t, spin);
 }
 
 static void *worker__main(void *arg)
@@ -579,15 +612,20 @@ static void *worker__main(void *arg)
 	while (queue__pop(w, &it)) {
 		const struct reel_op *op = &it.op;
 
+		/* interrupted: what is queued is dropped, in order, so that no one waits on it */
+		if (run__interrupted(run)) {
+			worker__done(w, it.seq);
+			continue;
+		}
 		/* nothing starts before time 0, in any mode: result times are relative to it */
 		if (!w->have_prev && replay_now_ns() < run->t0)
-			sleep_until(run->t0, -1);
+			sleep_until(run, run->t0, -1);
 
 		if (o->timing == REPLAY_TIMING_ORIGINAL) {
 			sched = run->t0 + it.sched_rel;
 		} else if (o->timing == REPLAY_TIMING_THINK && w->have_prev) {
-			uint64_t gap = op->start_ns > w->prev_orig_end ? op->start_ns - w->prev_orig_end
-								       : 0;
+			uint64_t gap =
+			    op->start_ns > w->prev_orig_end ? op->start_ns - w->prev_orig_end : 0;
 			sched = w->prev_end + (uint64_t)((double)gap / o->speed);
 		} else if (o->timing == REPLAY_TIMING_THINK) {
 			sched = run->t0 + it.sched_rel;
@@ -615,7 +653,7 @@ static void *worker__main(void *arg)
 		end_abs = res.end_ns; /* retiring makes res's times relative to t0 */
 		if (r == 1) {
 			struct rinflight *f =
-				&w->infl[(w->infl_head + w->infl_n - 1) % RUN_ASYNC_DEPTH];
+			    &w->infl[(w->infl_head + w->infl_n - 1) % RUN_ASYNC_DEPTH];
 
 			f->res.sched_ns = sched;
 			f->orig_ret = op->ret;
@@ -721,6 +759,8 @@ static struct rpath *disp__path(struct disp *d, uint32_t id)
 		strcpy(rel, "."); /* too long: refused when used (ENAMETOOLONG) */
 	p->rel = strdup(rel);
 	p->nonfile = (uint8_t)replay_path__is_nonfile(s);
+	p->dkey = key_dir(s, strlen(s));
+	p->pkey = key_dir(s, strrchr(s, '/') ? (size_t)(strrchr(s, '/') - s) : 0);
 	pthread_mutex_lock(&d->run->wlock);
 	reel_writer__path(d->run->w, s, &p->wid);
 	pthread_mutex_unlock(&d->run->wlock);
@@ -778,10 +818,21 @@ static int disp__nonfile(struct disp *d, const struct reel_op *op, const struct 
 static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 {
 	const struct reel_op *op = &it->op;
-	struct depset ds = { .n = 0 };
+	struct depset ds = {.n = 0};
 	struct deptrack *dt = &d->dt;
 	unsigned t = op->type;
 
+	/* a path op waits for what last made, moved or removed its parent directory */
+	if (it->p1 && !replay_op__on_fd(op))
+		dt__use(dt, it->p1->pkey, self, it->seq, &ds);
+	if (it->p2)
+		dt__use(dt, it->p2->pkey, self, it->seq, &ds);
+	if (it->p1 && (t == REEL_OP_MKDIR || t == REEL_OP_MKDIRAT || t == REEL_OP_RMDIR ||
+		       t == REEL_OP_RENAME || t == REEL_OP_RENAMEAT || t == REEL_OP_RENAMEAT2 ||
+		       (t == REEL_OP_UNLINKAT && (op->flags & AT_REMOVEDIR))))
+		dt__struct(dt, it->p1->dkey, self, it->seq, &ds);
+	if (it->p2)
+		dt__struct(dt, it->p2->dkey, self, it->seq, &ds);
 	if (op__is_open(t)) {
 		if (it->p1) {
 			if (t == REEL_OP_CREAT || (op->flags & (O_CREAT | O_TRUNC)))
@@ -861,16 +912,17 @@ static int disp__run(struct disp *d)
 	int err;
 
 	memset(&it, 0, sizeof(it));
-	while ((err = reel_reader__next(d->r, &it.op)) != 0 && !atomic_load(&run->stop)) {
+	while ((err = reel_reader__next(d->r, &it.op)) != 0 && !run__interrupted(run)) {
 		if (err < 0) {
 			char msg[160];
 
 			run->sum->damaged++;
 			if (run->o->notice) {
-				snprintf(msg, sizeof(msg),
-					 "trace damaged at byte %llu (%s): skipping to the next chunk",
-					 (unsigned long long)reel_reader__damage_offset(d->r),
-					 reel_strerror(err));
+				snprintf(
+				    msg, sizeof(msg),
+				    "trace damaged at byte %llu (%s): skipping to the next chunk",
+				    (unsigned long long)reel_reader__damage_offset(d->r),
+				    reel_strerror(err));
 				run->o->notice(run->o->cb_ctx, msg);
 			}
 			if (err == -REEL_E_TRUNCATED || err == -EIO)
@@ -894,7 +946,8 @@ static int disp__run(struct disp *d)
 		/* a completion record's start is its request's submission: it is due when it
 		 * was reaped, its end (FORMAT.md, "Fields per op type") */
 		at = is_complete(it.op.type) ? it.op.end_ns : it.op.start_ns;
-		it.sched_rel = at > d->base ? (uint64_t)((double)(at - d->base) / run->o->speed) : 0;
+		it.sched_rel =
+		    at > d->base ? (uint64_t)((double)(at - d->base) / run->o->speed) : 0;
 		disp__deps(d, &it, w->idx);
 		queue__push(w, &it);
 	}
@@ -906,11 +959,11 @@ static void *monitor__main(void *arg)
 	struct run *run = arg;
 	struct replay_progress p;
 	uint64_t orig_span = run->fs->last_start_ns > run->fs->first_start_ns
-				     ? run->fs->last_start_ns - run->fs->first_start_ns
-				     : 0;
+				 ? run->fs->last_start_ns - run->fs->first_start_ns
+				 : 0;
 
 	while (!atomic_load(&run->stop)) {
-		struct timespec ts = { 0, 250000000 };
+		struct timespec ts = {0, 250000000};
 		uint64_t now;
 
 		nanosleep(&ts, NULL);
@@ -1017,8 +1070,8 @@ static void run__summary(struct run *run, struct replay_summary *s)
 	}
 	s->duration_ns = last_end;
 	s->orig_duration_ns = run->fs->last_end_ns > run->fs->first_start_ns
-				      ? run->fs->last_end_ns - run->fs->first_start_ns
-				      : 0;
+				  ? run->fs->last_end_ns - run->fs->first_start_ns
+				  : 0;
 	free(late);
 	free(lat);
 }
@@ -1079,9 +1132,9 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		       const struct replay_fileset *fs, struct replay_summary *sum)
 {
 	struct run *run = calloc(1, sizeof(*run));
-	struct disp d = { 0 };
+	struct disp d = {0};
 	pthread_t mon, wth;
-	int err, mon_on = 0, wth_on = 0;
+	int err, mon_on = 0, wth_on = 0, prio;
 	char num[32];
 
 	if (!run)
@@ -1099,7 +1152,8 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	d.base = fs->first_start_ns;
 	/* bounded memory whatever the thread count: ~64 MiB of queued ops at most */
 	queue_cap = RUN_QUEUE_CAP;
-	while (queue_cap > 16 && (uint64_t)queue_cap * sizeof(struct ritem) * fs->ntids > 64u << 20)
+	while (queue_cap > 16 &&
+	       (uint64_t)queue_cap * sizeof(struct ritem) * fs->ntids > RUN_QUEUE_BUDGET)
 		queue_cap /= 2;
 
 	err = reel_writer__open(o->result, NULL, &run->w);
@@ -1132,7 +1186,10 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	run__meta(run);
 	if (o->progress && !pthread_create(&mon, NULL, monitor__main, run))
 		mon_on = 1;
+	prio = getpriority(PRIO_PROCESS, (id_t)gettid());
+	background__enter(run);
 	err = disp__run(&d);
+	setpriority(PRIO_PROCESS, (id_t)gettid(), prio);
 stop:
 	for (uint32_t i = 0; i < atomic_load(&run->nworkers); i++) {
 		struct rworker *w = run->workers[i];
@@ -1162,6 +1219,7 @@ stop:
 		free(b);
 	}
 	run__summary(run, sum);
+	sum->interrupted = run__interrupted(run);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->direct_dropped);
 	reel_writer__meta(run->w, "replay.direct_dropped", num);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->ops_nonfile);
@@ -1176,7 +1234,8 @@ out:
 
 		if (!err && e) {
 			err = e;
-			replay_set_error("cannot finish result %s: %s", o->result, reel_strerror(e));
+			replay_set_error("cannot finish result %s: %s", o->result,
+					 reel_strerror(e));
 		}
 	}
 	if (d.r)

@@ -13,11 +13,20 @@
 
 #define RUN_MAX_WORKERS 4096
 #define RUN_MAX_DEPS 8
-#define RUN_QUEUE_CAP 512
+/*
+ * Per-thread read-ahead. A recorder writes ops in end order, so an op that took long comes
+ * late in the file; the dispatcher must be that far ahead of the schedule to hand it over in
+ * time. 8192 ops is ~0.8 s at 10 k ops/s per thread; with many threads the queues shrink to
+ * keep all of them within RUN_QUEUE_BUDGET.
+ */
+#define RUN_QUEUE_CAP 8192
+#define RUN_QUEUE_BUDGET (64u << 20)
 #define RUN_FD_MAX 65536
 #define RUN_BATCH 256
 #define RUN_ASYNC_DEPTH 64
-#define RUN_PCACHE 8 /* parent directory fds kept per worker */ /* --engine io_uring|libaio: sync ops in flight per thread */
+#define RUN_PCACHE                                                                                 \
+	8 /* parent directory fds kept per worker */ /* --engine io_uring|libaio: sync ops in      \
+							flight per thread */
 
 /* replay fd table values besides real fds */
 #define RFD_UNKNOWN (-1) /* never seen: opened before the capture */
@@ -31,6 +40,8 @@ struct rpath {
 	int root;
 	uint32_t wid; /* path id in the result trace */
 	uint8_t nonfile;
+	uint64_t dkey; /* dependency key of this path as a directory */
+	uint64_t pkey; /* dependency key of its parent directory */
 };
 
 struct rdep {
@@ -142,7 +153,7 @@ struct run {
 	struct rworker *workers[RUN_MAX_WORKERS];
 	_Atomic uint32_t nworkers;
 
-	pthread_mutex_t lock; /* failures, notices, pid tables, async contexts */
+	pthread_mutex_t lock;	   /* failures, notices, pid tables, async contexts */
 	struct replay_u64map pids; /* pid -> struct rpid * */
 	struct replay_u64map actx; /* (kind, pid, ctx) -> struct ractx * */
 	struct replay_summary *sum;

@@ -8,7 +8,7 @@
  *   Files are TARGET_DIR + the recorded path; missing or short ones are created and filled
  *   with non-zero data up to the extent the trace touches.
  *   --prepare: only create the files (for peers such as fio that need them in place).
- * prints: ops=.. ns=.. ops_per_s=..
+ * prints: ops=.. ns=.. ops_per_s=.. cpu_ns_per_op=.. (CPU time of the loop threads only)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,8 +30,18 @@ struct ceil_thread {
 	const int *fds;
 	pthread_barrier_t *go;
 	uint64_t end_ns;
+	uint64_t cpu_ns; /* user + system time of the loop */
 	int err;
 };
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
+}
 
 static int mkdirs(char *path)
 {
@@ -83,6 +94,7 @@ static void *ceil_run(void *arg)
 	}
 	memset(buf, 0xa5, max);
 	pthread_barrier_wait(c->go);
+	c->cpu_ns = thread_cpu_ns();
 	for (size_t i = 0; i < c->th->n; i++) {
 		const struct rbench_op *o = &c->th->ops[i];
 		ssize_t r = o->is_write ? pwrite(c->fds[o->file], buf, o->len, (off_t)o->offset)
@@ -92,6 +104,7 @@ static void *ceil_run(void *arg)
 			c->err = -errno;
 	}
 	c->end_ns = rbench__now_ns();
+	c->cpu_ns = thread_cpu_ns() - c->cpu_ns;
 	free(buf);
 	return NULL;
 }
@@ -101,7 +114,7 @@ int main(int argc, char **argv)
 	struct ceil_thread *ct;
 	struct rbench_trace t;
 	pthread_barrier_t go;
-	uint64_t t0, end = 0;
+	uint64_t t0, end = 0, cpu = 0;
 	char path[PATH_MAX];
 	int *fds, err, prep_only = 0;
 
@@ -157,9 +170,12 @@ int main(int argc, char **argv)
 		}
 		if (ct[i].end_ns > end)
 			end = ct[i].end_ns;
+		cpu += ct[i].cpu_ns;
 	}
-	printf("ops=%zu ns=%llu ops_per_s=%.0f\n", t.nops, (unsigned long long)(end - t0),
-	       end > t0 ? (double)t.nops * 1e9 / (double)(end - t0) : 0.0);
+	printf("ops=%zu ns=%llu ops_per_s=%.0f cpu_ns_per_op=%.0f\n", t.nops,
+	       (unsigned long long)(end - t0),
+	       end > t0 ? (double)t.nops * 1e9 / (double)(end - t0) : 0.0,
+	       t.nops ? (double)cpu / (double)t.nops : 0.0);
 	for (size_t i = 0; i < t.nfiles; i++)
 		close(fds[i]);
 	free(fds);

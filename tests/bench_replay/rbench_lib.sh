@@ -53,7 +53,8 @@ rb_init() {
 	RB_OUT=$RBENCH_RESULTS/$name-$([ $RB_FULL = 1 ] && echo full || echo short).txt
 	: >"$RB_OUT"
 	rb_say "# $name ($([ $RB_FULL = 1 ] && echo full || echo short) form) $(date -u +%FT%TZ)" \
-		"on $(nproc) cores, kernel $(uname -r), $(git -C "$RB_ROOT" describe --always --dirty 2>/dev/null)"
+		"on $(nproc) cores, kernel $(uname -r), $(git -C "$RB_ROOT" describe --always --dirty 2>/dev/null)," \
+		"load average $(cut -d' ' -f1-3 /proc/loadavg) (a shared machine: noise)"
 }
 
 # Prints to stdout and the results file.
@@ -120,6 +121,10 @@ rb_fio_job() {
 	shift 3
 	rm -rf "$d"
 	mkdir -p "$d"
+	if ! command -v fio >/dev/null; then
+		echo "fio is not installed" >"$d/note"
+		return 1
+	fi
 	if ! "$IOREEL" export fio "$trace" -o "$d/iolog" --root "$tgt" >"$d/export.log" 2>&1; then
 		echo "ioreel export fio failed: $(tail -1 "$d/export.log")" >"$d/note"
 		return 1
@@ -135,4 +140,16 @@ rb_fio_job() {
 		/^[ \t]*read_iolog[ \t]*=/ { n = split(extra, e, " "); for (i = 1; i <= n; i++) print e[i] }
 	' "$d/iolog.fio" >"$d/job.fio"
 	grep -q '^read_iolog=' "$d/job.fio" || rb_fail "no read_iolog line in the exported job"
+}
+
+# rb_cpu TIMES_FILE LOG CMD...: runs CMD (output to LOG); TIMES_FILE gets the CPU seconds
+# (user + system) CMD and its threads used, from the shell's own accounting ("times").
+rb_cpu() {
+	local tf=$1 log=$2
+	shift 2
+	# times must run in this subshell itself (not in a pipeline) to see CMD as its child
+	("$@" >"$log" 2>&1 || exit 1
+	 times >"$tf.raw") || return 1
+	awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); n += a[1] * 60 + a[2] }
+	     print n }' "$tf.raw" >"$tf"
 }

@@ -4,7 +4,10 @@
  * each sleeping with clock_nanosleep(TIMER_ABSTIME) to the absolute times of its ops in the
  * trace (timer slack 1 ns), issuing no I/O, measuring wake - target.
  *
- * usage: sleep_floor TRACE
+ * With --spin US each thread sleeps until US microseconds before the op and spins the rest:
+ * the floor of a spinning replayer (ioreel replay --spin=US) on this machine.
+ *
+ * usage: sleep_floor [--spin US] TRACE
  * prints: n=.. p50_ns=.. p99_ns=.. max_ns=.. dur_ns=.. orig_dur_ns=..
  */
 #include <pthread.h>
@@ -20,6 +23,7 @@ struct floor_thread {
 	pthread_t pt;
 	const struct rbench_thread *th;
 	uint64_t t0_ns;
+	int64_t spin_ns; /* < 0: sleep only */
 	int64_t *late; /* one per op */
 	uint64_t first_wake_ns, last_wake_ns;
 };
@@ -31,12 +35,14 @@ static void *floor_run(void *arg)
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	for (size_t i = 0; i < f->th->n; i++) {
 		uint64_t target = f->t0_ns + f->th->ops[i].start_ns, now;
-		struct timespec ts = { .tv_sec = (time_t)(target / 1000000000ull),
-				       .tv_nsec = (long)(target % 1000000000ull) };
+		uint64_t wake = f->spin_ns < 0 ? target : target - (uint64_t)f->spin_ns;
+		struct timespec ts = { .tv_sec = (time_t)(wake / 1000000000ull),
+				       .tv_nsec = (long)(wake % 1000000000ull) };
 
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
 			;
-		now = rbench__now_ns();
+		while ((now = rbench__now_ns()) < target && f->spin_ns >= 0)
+			__builtin_ia32_pause();
 		f->late[i] = (int64_t)(now - target);
 		if (!i)
 			f->first_wake_ns = now;
@@ -51,11 +57,17 @@ int main(int argc, char **argv)
 	struct rbench_trace t;
 	uint64_t t0, first = UINT64_MAX, last = 0;
 	int64_t *all;
+	int64_t spin_ns = -1;
 	size_t k = 0;
 	int err;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: sleep_floor TRACE\n");
+	if (argc == 4 && !strcmp(argv[1], "--spin")) {
+		spin_ns = strtoll(argv[2], NULL, 0) * 1000;
+		argv += 2;
+		argc -= 2;
+	}
+	if (argc != 2 || spin_ns < -1) {
+		fprintf(stderr, "usage: sleep_floor [--spin US] TRACE\n");
 		return 2;
 	}
 	err = rbench_trace__load(argv[1], &t);
@@ -74,6 +86,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < t.nthreads; i++) {
 		ft[i].th = &t.threads[i];
 		ft[i].t0_ns = t0;
+		ft[i].spin_ns = spin_ns;
 		ft[i].late = all + k;
 		k += t.threads[i].n;
 		if (pthread_create(&ft[i].pt, NULL, floor_run, &ft[i])) {

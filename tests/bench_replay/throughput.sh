@@ -14,8 +14,11 @@
 #                 first start .. last end); the wall time of the whole command (trace
 #                 loading, file preparation, result writing included) is shown beside it
 #   fio           "ioreel export fio --root TARGET" + fio with replay_no_stall=1 added to each
-#                 job of the exported job file; ops/s = read IOPS from fio's terse
-#                 output, --group_reporting: all ops over the longest job's runtime)
+#                 job of the exported job file; ops/s = all ops over the longest job's
+#                 runtime (fio's terse output; fio's own group IOPS sums the jobs' IOPS,
+#                 which overstates jobs that did not run side by side)
+# Beside ops/s, CPU microseconds per op (user + system): of the ceiling's loop threads, and of
+# the whole ioreel and fio commands (so an upper bound for them).
 # Targets: ioreel >= 95 % of the ceiling, and a ratio to the ceiling no lower than fio's.
 # Missed targets print "TARGET MISSED:" and do not fail; a broken run exits 1; 77: no replay.
 set -u
@@ -30,26 +33,35 @@ fi
 S=$RB_SCRATCH
 SIZE=$((64 << 20))
 rb_say "trace: $OPS x 4 KiB pread64 (afap), one 64 MiB file per thread on tmpfs; $REPS reps"
+rb_say "CPU us/op: ceiling: its loop threads only; ioreel and fio: the whole command (trace or"
+rb_say "iolog parsing, file set, result writing included): steadier than ops/s on a busy machine."
 rb_say ""
-rb_say "$(printf '%-9s | %-24s | %12s | %8s | %s' threads config 'ops/s' 'vs ceil' 'notes')"
+rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | %s' threads config 'ops/s' 'vs ceil' \
+	'CPU us/op' 'notes')"
+
+us_per_op() { # us_per_op CPU_SECONDS -> microseconds of CPU per op
+	awk -v c="$1" -v n="$OPS" 'BEGIN { printf "%.2f", c * 1e6 / n }'
+}
 
 for thr in 1 2; do
 	T=$S/t$thr.reel
 	"$RBENCH_BIN/gen_trace" --mode afap -o "$T" -t "$thr" -n "$OPS" -s "$SIZE" --seed "$thr" ||
 		rb_fail "gen_trace"
-	CE=() IO=() WALL=() FI=()
+	CE=() CEC=() IO=() IOC=() WALL=() FI=() FIC=()
 	fio_ok=1
 	rb_fio_job "$T" "$S/fio" "$S/fiotgt" replay_no_stall=1 || fio_ok=0
 	for r in $(seq "$REPS"); do
 		l=$("$RBENCH_BIN/ceiling" "$T" "$S/ceiltgt") || rb_fail "ceiling"
 		CE+=("$(rb_kv "$l" ops_per_s)")
+		CEC+=("$(awk -v n="$(rb_kv "$l" cpu_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
 
 		rm -rf "$S/tgt" "$S/res.reel"
 		mkdir -p "$S/tgt"
 		t0=$(date +%s%N)
-		"$IOREEL" replay "$T" --target "$S/tgt" --timing afap -o "$S/res.reel" \
-			>"$S/replay.log" 2>&1 || { tail -5 "$S/replay.log" >&2; rb_fail "ioreel replay"; }
+		rb_cpu "$S/cpu" "$S/replay.log" "$IOREEL" replay "$T" --target "$S/tgt" --timing afap \
+			-q -o "$S/res.reel" || { tail -5 "$S/replay.log" >&2; rb_fail "ioreel replay"; }
 		t1=$(date +%s%N)
+		IOC+=("$(us_per_op "$(cat "$S/cpu")")")
 		l=$("$RBENCH_BIN/bench_stats" result "$T" "$S/res.reel") || rb_fail "bench_stats"
 		[ "$(rb_kv "$l" n)" = "$OPS" ] || rb_fail "replay issued $(rb_kv "$l" n) of $OPS ops"
 		[ "$(rb_kv "$l" errors)" = 0 ] || rb_fail "replay had $(rb_kv "$l" errors) failed ops"
@@ -57,34 +69,37 @@ for thr in 1 2; do
 		WALL+=("$(awk -v n="$OPS" -v ns=$((t1 - t0)) 'BEGIN { printf "%.0f", n * 1e9 / ns }')")
 
 		if [ $fio_ok = 1 ]; then
-			(cd "$S/fio" && fio --group_reporting --output-format=terse --terse-version=3 \
-				--output="$S/fio.out" job.fio) >"$S/fio.log" 2>&1 ||
+			(cd "$S/fio" && rb_cpu "$S/cpu" "$S/fio.log" fio \
+				--output-format=terse --terse-version=3 --output="$S/fio.out" job.fio) ||
 				{ tail -5 "$S/fio.log" >&2; rb_fail "fio"; }
-			# terse v3: field 6 read KiB, field 8 read IOPS, per job
-			FI+=("$(awk -F';' '{ kb += $6; iops += $8 } END { printf "%.0f %.0f", iops, kb / 4 }' \
-				"$S/fio.out")")
+			FIC+=("$(us_per_op "$(cat "$S/cpu")")")
+			# terse v3, one line per job: field 6 read KiB, field 9 read runtime (ms)
+			FI+=("$(awk -F';' '{ kb += $6; if ($9 > rt) rt = $9 }
+				END { printf "%.0f %.0f", rt ? kb / 4 * 1000 / rt : 0, kb / 4 }' "$S/fio.out")")
 			[ "${FI[-1]#* }" = "$OPS" ] || rb_fail "fio read ${FI[-1]#* } of $OPS ops"
 			FI[-1]=${FI[-1]% *}
 		fi
-		echo "threads $thr rep $r: ceiling ${CE[-1]} ioreel ${IO[-1]} (wall ${WALL[-1]})" \
-			"fio ${FI[-1]:-}" >>"$RB_OUT"
+		echo "threads $thr rep $r: ceiling ${CE[-1]} (${CEC[-1]} us/op) ioreel ${IO[-1]}" \
+			"(${IOC[-1]} us/op, wall ${WALL[-1]}) fio ${FI[-1]:-} (${FIC[-1]:-} us/op)" >>"$RB_OUT"
 	done
 	ce=$(rb_median "${CE[@]}")
 	io=$(rb_median "${IO[@]}")
 	wall=$(rb_median "${WALL[@]}")
-	rb_say "$(printf '%-9s | %-24s | %12s | %8s |' "$thr" "ceiling (pread64 loop)" "$ce" 1.00)"
-	rb_say "$(printf '%-9s | %-24s | %12s | %8s | whole command: %s ops/s' "$thr" \
-		"ioreel replay afap" "$io" "$(rb_ratio "$io" "$ce")" "$wall")"
+	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s |' "$thr" "ceiling (pread64 loop)" "$ce" \
+		1.00 "$(rb_median "${CEC[@]}")")"
+	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | whole command: %s ops/s' "$thr" \
+		"ioreel replay afap" "$io" "$(rb_ratio "$io" "$ce")" "$(rb_median "${IOC[@]}")" "$wall")"
 	if [ $fio_ok = 1 ]; then
 		fi=$(rb_median "${FI[@]}")
-		rb_say "$(printf '%-9s | %-24s | %12s | %8s |' "$thr" "fio replay_no_stall=1" "$fi" \
-			"$(rb_ratio "$fi" "$ce")")"
+		rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s |' "$thr" "fio replay_no_stall=1" \
+			"$fi" "$(rb_ratio "$fi" "$ce")" "$(rb_median "${FIC[@]}")")"
 		[ "$thr" -gt 1 ] && ! rb_le "$fi" "$ce" &&
-			rb_say "NOTE: fio above the ceiling: fio counts all ops over its longest job's" \
-				"runtime, so jobs that did not run at the same time look faster than they were"
+			rb_say "NOTE: fio above the ceiling: its jobs' runtimes are measured apart (each" \
+				"from its own start), so jobs that did not run side by side look faster"
 	else
 		fi=""
-		rb_say "$(printf '%-9s | %-24s | %12s | %8s | %s' "$thr" fio - - "$(cat "$S/fio/note")")"
+		rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | %s' "$thr" fio - - - \
+			"$(cat "$S/fio/note")")"
 	fi
 	eval "CE_$thr=$ce IO_$thr=$io FI_$thr=$fi"
 done

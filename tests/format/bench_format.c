@@ -20,29 +20,30 @@
 #include "reel.h"
 
 static const char usage[] =
-	"Usage: bench_format [--ops N] [--full] [--dir DIR] [--out FILE] [--max-bytes-per-op X]\n"
-	"\n"
-	"Generates N database-like ops (random and sequential 4/8/16 KiB preads over four\n"
-	"1 GiB data files, random 8 KiB pwrites, WAL appends each followed by fdatasync,\n"
-	"WAL segment switches, lseek/fstat/openat/newfstatat/close; 8 worker threads, a WAL\n"
-	"writer and a checkpointer in 2 processes; nanosecond times with exponential jitter,\n"
-	"ops in completion order as a capture emits them), writes them as a trace, reads\n"
-	"the trace back, and renders the same ops as strace and fio iolog v3 text.\n"
-	"\n"
-	"  --ops N              ops to generate (default 300000, the CI size)\n"
-	"  --full               4000000 ops: the size the numbers in FORMAT.md come from\n"
-	"  --dir DIR            where the trace file goes (default /dev/shm)\n"
-	"  --out FILE           also write the numbers as key=value lines\n"
-	"  --max-bytes-per-op X exit 1 when the trace is larger (default 6; 0 = no check)\n"
-	"  --level L            zstd level for the writer (default: the writer's)\n"
-	"  --chunk N            ops per chunk (default: the writer's)\n"
-	"\n"
-	"Speeds are one core, CPU time, best of 3 runs; they are reported, not asserted\n"
-	"(the CI machine is shared).\n"
-	"\n"
-	"EXAMPLES\n"
-	"  bench_format                 # the short run ctest does\n"
-	"  bench_format --full --out bench.txt\n";
+    "Usage: bench_format [--ops N] [--full] [--dir DIR] [--out FILE] [--max-bytes-per-op X]\n"
+    "\n"
+    "Generates N database-like ops (random and sequential 4/8/16 KiB preads over four\n"
+    "1 GiB data files, random 8 KiB pwrites, WAL appends each followed by fdatasync,\n"
+    "WAL segment switches, lseek/fstat/openat/newfstatat/close; 8 worker threads, a WAL\n"
+    "writer and a checkpointer in 2 processes; nanosecond times with exponential jitter,\n"
+    "ops in completion order as a capture emits them), writes them as a trace, reads\n"
+    "the trace back, and renders the same ops as strace and fio iolog v3 text. The peer\n"
+    "for speed and size is the naive format: the array of struct reel_op written as is.\n"
+    "\n"
+    "  --ops N              ops to generate (default 300000, the CI size)\n"
+    "  --full               4000000 ops: the size the numbers in FORMAT.md come from\n"
+    "  --dir DIR            where the trace file goes (default /dev/shm)\n"
+    "  --out FILE           also write the numbers as key=value lines\n"
+    "  --max-bytes-per-op X exit 1 when the trace is larger (default 6; 0 = no check)\n"
+    "  --level L            zstd level for the writer (default: the writer's)\n"
+    "  --chunk N            ops per chunk (default: the writer's)\n"
+    "\n"
+    "Speeds are one core, CPU time, best of 3 runs; they are reported, not asserted\n"
+    "(the CI machine is shared).\n"
+    "\n"
+    "EXAMPLES\n"
+    "  bench_format                 # the short run ctest does\n"
+    "  bench_format --full --out bench.txt\n";
 
 /* ---- deterministic randomness ---- */
 
@@ -81,7 +82,7 @@ enum role { WORKER, WALWRITER, CHECKPOINTER };
 struct thread {
 	enum role role;
 	uint32_t pid, tid;
-	uint64_t now; /* when the thread may issue its next op */
+	uint64_t now;		/* when the thread may issue its next op */
 	struct reel_op pending; /* generated, not yet completed */
 	bool has_pending;
 	int scan_fd;
@@ -147,7 +148,7 @@ static void gen_worker(struct workload *wl, struct thread *t, struct reel_op *op
 		return;
 	}
 	if (r < 520) { /* random page read */
-		static const uint64_t sizes[] = { 4096, 8192, 8192, 8192, 16384 };
+		static const uint64_t sizes[] = {4096, 8192, 8192, 8192, 16384};
 		uint64_t len = sizes[rnd() % 5];
 		int f = rnd() % NDATA;
 		op_init(op, t, REEL_OP_PREAD64, 10 + f);
@@ -199,8 +200,8 @@ static void gen_wal(struct workload *wl, struct thread *t, struct reel_op *op)
 {
 	if (wl->wal_state == 1) {
 		op_init(op, t, REEL_OP_OPENAT, -100);
-		op->path = wl->wal_path = add_path(wl, "/var/lib/db/pg_wal/0000000100000000000000%02X",
-						   ++wl->wal_seg);
+		op->path = wl->wal_path =
+		    add_path(wl, "/var/lib/db/pg_wal/0000000100000000000000%02X", ++wl->wal_seg);
 		op->flags = 02 | 02000000 | 040000; /* O_RDWR | O_CLOEXEC | O_DIRECT-ish */
 		op->mode = 0600;
 		op->ret = FD_WAL;
@@ -327,10 +328,11 @@ static void sink_put(struct sink *s, const char *p, size_t n, bool end)
 	s->bytes += n;
 	if (!s->zc)
 		return;
-	ZSTD_inBuffer in = { p, n, 0 };
+	ZSTD_inBuffer in = {p, n, 0};
 	for (;;) {
-		ZSTD_outBuffer out = { s->zout, sizeof(s->zout), 0 };
-		size_t left = ZSTD_compressStream2(s->zc, &out, &in, end ? ZSTD_e_end : ZSTD_e_continue);
+		ZSTD_outBuffer out = {s->zout, sizeof(s->zout), 0};
+		size_t left =
+		    ZSTD_compressStream2(s->zc, &out, &in, end ? ZSTD_e_end : ZSTD_e_continue);
 		s->zbytes += out.pos;
 		if (ZSTD_isError(left))
 			return;
@@ -365,7 +367,7 @@ static const uint64_t epoch_ns = 1764450000000000000ULL;
 static void render_strace(const struct workload *wl, const struct reel_op *ops, size_t n,
 			  struct sink *s)
 {
-	uint32_t fdmap[64] = { 0 };
+	uint32_t fdmap[64] = {0};
 	for (int f = 0; f < NDATA; f++)
 		fdmap[10 + f] = wl->data_path[f];
 	fdmap[FD_WAL] = 1 + 4 + 64; /* the first WAL segment's path id */
@@ -381,9 +383,10 @@ static void render_strace(const struct workload *wl, const struct reel_op *ops, 
 		case REEL_OP_PREAD64:
 		case REEL_OP_PWRITE64:
 			render_buf(buf, i);
-			k += sprintf(line + k, "%s(%d<%s>, %s, %llu, %llu) = %lld", reel_op__name(o->type),
-				     o->fd, p, buf, (unsigned long long)o->len,
-				     (unsigned long long)o->offset, (long long)o->ret);
+			k += sprintf(line + k, "%s(%d<%s>, %s, %llu, %llu) = %lld",
+				     reel_op__name(o->type), o->fd, p, buf,
+				     (unsigned long long)o->len, (unsigned long long)o->offset,
+				     (long long)o->ret);
 			break;
 		case REEL_OP_LSEEK:
 			k += sprintf(line + k, "lseek(%d<%s>, 0, SEEK_END) = %lld", o->fd, p,
@@ -408,17 +411,18 @@ static void render_strace(const struct workload *wl, const struct reel_op *ops, 
 					     "st_size=8192, ...}, 0) = 0",
 					     wl->paths[o->path - 1]);
 			else
-				k += sprintf(line + k,
-					     "newfstatat(AT_FDCWD, \"%s\", %p, 0) = -1 ENOENT (No such "
-					     "file or directory)",
-					     wl->paths[o->path - 1], (void *)0x7ffc5e2a1b40);
+				k += sprintf(
+				    line + k,
+				    "newfstatat(AT_FDCWD, \"%s\", %p, 0) = -1 ENOENT (No such "
+				    "file or directory)",
+				    wl->paths[o->path - 1], (void *)0x7ffc5e2a1b40);
 			break;
 		case REEL_OP_OPENAT:
 			if (o->ret >= 0 && o->ret < 64)
 				fdmap[o->ret] = o->path;
-			k += sprintf(line + k, "openat(AT_FDCWD, \"%s\", O_RDWR|O_CLOEXEC) = %lld<%s>",
-				     wl->paths[o->path - 1], (long long)o->ret,
-				     wl->paths[o->path - 1]);
+			k += sprintf(
+			    line + k, "openat(AT_FDCWD, \"%s\", O_RDWR|O_CLOEXEC) = %lld<%s>",
+			    wl->paths[o->path - 1], (long long)o->ret, wl->paths[o->path - 1]);
 			break;
 		default:
 			k += sprintf(line + k, "%s(%d) = %lld", reel_op__name(o->type), o->fd,
@@ -438,8 +442,8 @@ static void render_strace(const struct workload *wl, const struct reel_op *ops, 
 static void render_iolog(const struct workload *wl, const struct reel_op *ops, size_t n,
 			 struct sink *s)
 {
-	uint32_t fdmap[64] = { 0 };
-	bool added[1024] = { false };
+	uint32_t fdmap[64] = {0};
+	bool added[1024] = {false};
 	for (int f = 0; f < NDATA; f++)
 		fdmap[10 + f] = wl->data_path[f];
 	fdmap[FD_WAL] = 1 + 4 + 64;
@@ -459,8 +463,8 @@ static void render_iolog(const struct workload *wl, const struct reel_op *ops, s
 			k += sprintf(line + k, "%llu %s open\n", us, wl->paths[pid - 1]);
 		} else if (pid && !added[pid]) {
 			added[pid] = true;
-			k += sprintf(line + k, "%llu %s add\n%llu %s open\n", us, wl->paths[pid - 1],
-				     us, wl->paths[pid - 1]);
+			k += sprintf(line + k, "%llu %s add\n%llu %s open\n", us,
+				     wl->paths[pid - 1], us, wl->paths[pid - 1]);
 		}
 		const char *f = pid ? wl->paths[pid - 1] : NULL;
 		switch (o->type) {
@@ -526,6 +530,41 @@ static bool op_equal(const struct reel_op *a, const struct reel_op *b)
 	       a->start_ns == b->start_ns && a->end_ns == b->end_ns && a->sched_ns == b->sched_ns;
 }
 
+/*
+ * The peer: the naive format, an array of struct reel_op written as is (88 bytes/op), read
+ * back through a 1 MiB buffer and copied out op by op, as a reader of it would.
+ */
+static int raw_write(const char *path, const struct reel_op *ops, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -errno;
+	size_t w = fwrite(ops, sizeof(*ops), n, f);
+	return fclose(f) || w != n ? -EIO : 0;
+}
+
+static long long raw_read(const char *path, uint64_t *sum)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -errno;
+	static struct reel_op buf[(1 << 20) / sizeof(struct reel_op)];
+	struct reel_op op;
+	long long n = 0;
+	uint64_t acc = 0;
+	size_t got;
+	while ((got = fread(buf, sizeof(buf[0]), sizeof(buf) / sizeof(buf[0]), f)) > 0) {
+		for (size_t i = 0; i < got; i++) {
+			memcpy(&op, &buf[i], sizeof(op));
+			acc += op.offset ^ op.end_ns;
+		}
+		n += got;
+	}
+	fclose(f);
+	*sum = acc;
+	return n;
+}
+
 /* Reads the trace back; checks every op when ops is given. Returns ops read or -error. */
 static long long read_trace(const char *path, const struct reel_op *ops, uint64_t *sum)
 {
@@ -554,11 +593,17 @@ int main(int argc, char **argv)
 	size_t n = 300000;
 	const char *dir = "/dev/shm", *out = NULL;
 	double max_bpo = 6.0;
-	struct reel_writer_opts opts = { 0 };
+	struct reel_writer_opts opts = {0};
 	static const struct option lo[] = {
-		{ "ops", 1, 0, 'n' },  { "full", 0, 0, 'F' },	  { "dir", 1, 0, 'd' },
-		{ "out", 1, 0, 'o' },  { "max-bytes-per-op", 1, 0, 'm' }, { "level", 1, 0, 'l' },
-		{ "chunk", 1, 0, 'c' }, { "help", 0, 0, 'h' },	  { 0 },
+	    {"ops", 1, 0, 'n'},
+	    {"full", 0, 0, 'F'},
+	    {"dir", 1, 0, 'd'},
+	    {"out", 1, 0, 'o'},
+	    {"max-bytes-per-op", 1, 0, 'm'},
+	    {"level", 1, 0, 'l'},
+	    {"chunk", 1, 0, 'c'},
+	    {"help", 0, 0, 'h'},
+	    {0},
 	};
 	int c;
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
@@ -630,12 +675,36 @@ int main(int argc, char **argv)
 		if (t1 - t0 < dec)
 			dec = t1 - t0;
 	}
+	/* the peer, in the same run and the same directory */
+	char rawpath[600];
+	snprintf(rawpath, sizeof(rawpath), "%s.raw", path);
+	double raw_enc = 1e9, raw_dec = 1e9;
+	for (int rep = 0; rep < 3; rep++) {
+		double t0 = now_s();
+		int rerr = raw_write(rawpath, ops, n);
+		double t1 = now_s();
+		uint64_t rsum = 0;
+		long long rgot = rerr ? rerr : raw_read(rawpath, &rsum);
+		double t2 = now_s();
+		if (rgot != (long long)n || rsum != sum) {
+			fprintf(stderr, "bench_format: raw peer failed\n");
+			unlink(rawpath);
+			unlink(path);
+			return 1;
+		}
+		if (t1 - t0 < raw_enc)
+			raw_enc = t1 - t0;
+		if (t2 - t1 < raw_dec)
+			raw_dec = t2 - t1;
+	}
+	unlink(rawpath);
+
 	struct stat st;
 	stat(path, &st);
 	if (!getenv("BENCH_KEEP"))
 		unlink(path);
 
-	struct sink strace = { 0 }, iolog = { 0 };
+	struct sink strace = {0}, iolog = {0};
 	strace.zc = ZSTD_createCCtx();
 	iolog.zc = ZSTD_createCCtx();
 	render_strace(&wl, ops, n, &strace);
@@ -652,6 +721,9 @@ int main(int argc, char **argv)
 	       (double)strace.bytes / st.st_size);
 	printf("%-34s %14llu %10.2f %10.1f\n", "  same, zstd -3", (unsigned long long)strace.zbytes,
 	       (double)strace.zbytes / n, (double)strace.zbytes / st.st_size);
+	printf("%-34s %14llu %10.2f %10.1f\n", "raw struct reel_op array",
+	       (unsigned long long)n * sizeof(struct reel_op), (double)sizeof(struct reel_op),
+	       (double)n * sizeof(struct reel_op) / st.st_size);
 	printf("%-34s %14llu %10.2f %10.1f\n", "fio iolog v3 text (I/O ops only)",
 	       (unsigned long long)iolog.bytes, (double)iolog.bytes / n,
 	       (double)iolog.bytes / st.st_size);
@@ -659,17 +731,24 @@ int main(int argc, char **argv)
 	       (double)iolog.zbytes / n, (double)iolog.zbytes / st.st_size);
 	printf("%-34s %10.2f M ops/s (%.3f s)\n", "encode (write, one core)", n / enc / 1e6, enc);
 	printf("%-34s %10.2f M ops/s (%.3f s)\n", "decode (read, one core)", n / dec / 1e6, dec);
+	printf("%-34s %10.2f M ops/s (%.3f s)\n", "  peer: raw array write", n / raw_enc / 1e6,
+	       raw_enc);
+	printf("%-34s %10.2f M ops/s (%.3f s)\n", "  peer: raw array read", n / raw_dec / 1e6,
+	       raw_dec);
 	if (out) {
 		FILE *f = fopen(out, "w");
 		if (f) {
-			fprintf(f, "ops=%zu\nbytes=%lld\nbytes_per_op=%.3f\n", n, (long long)st.st_size,
-				bpo);
+			fprintf(f, "ops=%zu\nbytes=%lld\nbytes_per_op=%.3f\n", n,
+				(long long)st.st_size, bpo);
 			fprintf(f, "strace_bytes=%llu\nstrace_zstd_bytes=%llu\n",
-				(unsigned long long)strace.bytes, (unsigned long long)strace.zbytes);
+				(unsigned long long)strace.bytes,
+				(unsigned long long)strace.zbytes);
 			fprintf(f, "iolog_bytes=%llu\niolog_zstd_bytes=%llu\n",
 				(unsigned long long)iolog.bytes, (unsigned long long)iolog.zbytes);
 			fprintf(f, "encode_mops=%.3f\ndecode_mops=%.3f\n", n / enc / 1e6,
 				n / dec / 1e6);
+			fprintf(f, "raw_write_mops=%.3f\nraw_read_mops=%.3f\n", n / raw_enc / 1e6,
+				n / raw_dec / 1e6);
 			fclose(f);
 		}
 	}

@@ -15,14 +15,14 @@
 #define T_FAIL 1
 #define T_SKIP 77
 
-#define CHECK(cond, ...)                                                                          \
-	do {                                                                                      \
-		if (!(cond)) {                                                                    \
-			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                                             \
-			fputc('\n', stderr);                                                      \
-			exit(T_FAIL);                                                             \
-		}                                                                                 \
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);   \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+			exit(T_FAIL);                                                              \
+		}                                                                                  \
 	} while (0)
 
 static uint64_t t_rng_state = 0x9e3779b97f4a7c15ULL;

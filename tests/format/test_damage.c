@@ -34,7 +34,8 @@ static void walk(const uint8_t *buf, size_t len, struct layout *l)
 	uint64_t off = 16;
 	l->n = 0;
 	while (off + 32 <= len - 16) {
-		CHECK(le32(buf + off) == 0x4b43528a, "chunk magic at %llu", (unsigned long long)off);
+		CHECK(le32(buf + off) == 0x4b43528a, "chunk magic at %llu",
+		      (unsigned long long)off);
 		l->off[l->n] = off;
 		l->type[l->n] = buf[off + 4];
 		off += 32 + le32(buf + off + 8);
@@ -49,7 +50,7 @@ static uint8_t *make_trace(const char *dir, size_t *len)
 	char path[512];
 	snprintf(path, sizeof(path), "%s/d.reel", dir);
 	struct reel_writer *w;
-	struct reel_writer_opts opts = { .ops_per_chunk = PER_CHUNK };
+	struct reel_writer_opts opts = {.ops_per_chunk = PER_CHUNK};
 	CHECK(reel_writer__open(path, &opts, &w) == 0, "open");
 	CHECK(reel_writer__meta(w, REEL_META_TOOL, "test_damage") == 0, "meta");
 	uint32_t id;
@@ -96,7 +97,8 @@ static void read_all(const uint8_t *buf, size_t len, struct outcome *o)
 			continue;
 		}
 		size_t i = op.start_ns / 1000;
-		CHECK(i < NOPS && i >= next && t_op_equal(&op, &ops[i]), "op read was never written");
+		CHECK(i < NOPS && i >= next && t_op_equal(&op, &ops[i]),
+		      "op read was never written");
 		o->idx[o->nops++] = i;
 		next = i + 1;
 	}
@@ -128,8 +130,8 @@ static void test_truncation(const uint8_t *buf, size_t len, const struct layout 
 		CHECK(o.nops == want, "cut %zu: %zu ops, want %zu", cut, o.nops, want);
 		for (size_t i = 0; i < o.nops; i++)
 			CHECK(o.idx[i] == i, "cut %zu: op %zu", cut, i);
-		CHECK(o.nerrs == 1 && o.errs[0] == -REEL_E_TRUNCATED, "cut %zu: errors %zu (%s)", cut,
-		      o.nerrs, o.nerrs ? reel_strerror(o.errs[0]) : "none");
+		CHECK(o.nerrs == 1 && o.errs[0] == -REEL_E_TRUNCATED, "cut %zu: errors %zu (%s)",
+		      cut, o.nerrs, o.nerrs ? reel_strerror(o.errs[0]) : "none");
 		CHECK(o.err_off[0] <= cut, "cut %zu: damage offset %llu", cut,
 		      (unsigned long long)o.err_off[0]);
 	}
@@ -160,7 +162,9 @@ static void test_bit_flips(uint8_t *buf, size_t len, const struct layout *l)
 				CHECK(o.open_err == 0 && o.nops == NOPS, "flip %zu: minor", p);
 				continue;
 			}
-			int want = p < 8 ? -REEL_E_MAGIC : p < 10 ? -REEL_E_VERSION : -REEL_E_RESERVED;
+			int want = p < 8    ? -REEL_E_MAGIC
+				   : p < 10 ? -REEL_E_VERSION
+					    : -REEL_E_RESERVED;
 			CHECK(o.open_err == want, "flip %zu: open %d", p, o.open_err);
 			continue;
 		}
@@ -171,19 +175,21 @@ static void test_bit_flips(uint8_t *buf, size_t len, const struct layout *l)
 			CHECK(o.nops == NOPS && o.nerrs == 1 && o.err_off[0] == l->trailer,
 			      "flip %zu in trailer", p);
 			CHECK(o.errs[0] == (p < l->trailer + 4 || p >= l->trailer + 8
-						    ? -REEL_E_CORRUPT
-						    : -REEL_E_RESERVED),
+						? -REEL_E_CORRUPT
+						: -REEL_E_RESERVED),
 			      "flip %zu in trailer: %d", p, o.errs[0]);
 			continue;
 		}
 		CHECK(o.err_off[0] == l->off[c], "flip %zu: damage at %llu, chunk at %llu", p,
 		      (unsigned long long)o.err_off[0], (unsigned long long)l->off[c]);
-		CHECK(o.errs[0] == -REEL_E_CHECKSUM || (p < l->off[c] + 4 && o.errs[0] == -REEL_E_CORRUPT),
+		CHECK(o.errs[0] == -REEL_E_CHECKSUM ||
+			  (p < l->off[c] + 4 && o.errs[0] == -REEL_E_CORRUPT),
 		      "flip %zu: error %d", p, o.errs[0]);
 		size_t lost = l->type[c] == 2 ? PER_CHUNK : 0;
 		CHECK(o.nops == NOPS - lost, "flip %zu (chunk %zu): %zu ops", p, c, o.nops);
 		if (l->type[c] == 3)
-			CHECK(o.nerrs == 2 && o.errs[1] == -REEL_E_TRUNCATED, "flip %zu in footer", p);
+			CHECK(o.nerrs == 2 && o.errs[1] == -REEL_E_TRUNCATED, "flip %zu in footer",
+			      p);
 		else
 			CHECK(o.nerrs == 1, "flip %zu: %zu errors", p, o.nerrs);
 	}

@@ -45,7 +45,7 @@ int main(void)
 
 	/* flushed ops are on disk while the writer is open */
 	struct reel_writer *w;
-	struct reel_writer_opts opts = { .ops_per_chunk = 1000, .zstd_level = 19 };
+	struct reel_writer_opts opts = {.ops_per_chunk = 1000, .zstd_level = 19};
 	CHECK(reel_writer__open(path, &opts, &w) == 0, "writer");
 	CHECK(reel_writer__meta(w, REEL_META_TOOL, "test_flush") == 0, "meta");
 	int last;
@@ -70,8 +70,8 @@ int main(void)
 	CHECK(child >= 0, "fork");
 	if (child == 0) {
 		struct reel_writer *cw;
-		if (reel_writer__open(path, NULL, &cw) || reel_writer__meta(cw, REEL_META_TOOL,
-									   "test_flush"))
+		if (reel_writer__open(path, NULL, &cw) ||
+		    reel_writer__meta(cw, REEL_META_TOOL, "test_flush"))
 			_exit(1);
 		for (size_t i = 0; i < 5000; i++) {
 			if (reel_writer__add(cw, &ops[i]))

@@ -9,20 +9,20 @@
 
 struct golden {
 	const char *name;
-	int open_err;	 /* expected from open, or 0 */
-	int first_err;	 /* expected first error from next(), or 0 for none */
-	size_t min_ops;	 /* ops that must still be read */
+	int open_err;	/* expected from open, or 0 */
+	int first_err;	/* expected first error from next(), or 0 for none */
+	size_t min_ops; /* ops that must still be read */
 };
 
 static const struct golden goldens[] = {
-	{ "small.reel", 0, 0, 52 },
-	{ "truncated.reel", 0, -REEL_E_TRUNCATED, 32 },
-	{ "bad-magic.reel", -REEL_E_MAGIC, 0, 0 },
-	{ "bad-version.reel", -REEL_E_VERSION, 0, 0 },
-	{ "bad-checksum.reel", 0, -REEL_E_CHECKSUM, 36 },
-	{ "reserved-header.reel", -REEL_E_RESERVED, 0, 0 },
-	{ "reserved-chunk.reel", 0, -REEL_E_RESERVED, 36 },
-	{ "newer-minor.reel", 0, 0, 52 },
+    {"small.reel", 0, 0, 52},
+    {"truncated.reel", 0, -REEL_E_TRUNCATED, 32},
+    {"bad-magic.reel", -REEL_E_MAGIC, 0, 0},
+    {"bad-version.reel", -REEL_E_VERSION, 0, 0},
+    {"bad-checksum.reel", 0, -REEL_E_CHECKSUM, 36},
+    {"reserved-header.reel", -REEL_E_RESERVED, 0, 0},
+    {"reserved-chunk.reel", 0, -REEL_E_RESERVED, 36},
+    {"newer-minor.reel", 0, 0, 52},
 };
 
 int main(int argc, char **argv)

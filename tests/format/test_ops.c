@@ -2,6 +2,7 @@
 /* Op names, classes and error names: every value named, names unique, classes as specified. */
 #include <errno.h>
 
+#include "reel_internal.h"
 #include "reel_test.h"
 
 int main(void)
@@ -16,11 +17,12 @@ int main(void)
 		CHECK(!(reel_op__has_path(t) && (reel_op__is_read(t) || reel_op__is_write(t))),
 		      "%s: data op with path", name);
 	}
-	CHECK(strcmp(reel_op__name(0), "?") == 0 && strcmp(reel_op__name(REEL_OP__COUNT), "?") == 0 &&
-		      strcmp(reel_op__name(~0u), "?") == 0,
+	CHECK(strcmp(reel_op__name(0), "?") == 0 &&
+		  strcmp(reel_op__name(REEL_OP__COUNT), "?") == 0 &&
+		  strcmp(reel_op__name(~0u), "?") == 0,
 	      "unknown types");
 	CHECK(reel_op__from_name("nosuch") == -EINVAL && reel_op__from_name(NULL) == -EINVAL &&
-		      reel_op__from_name("none") == -EINVAL,
+		  reel_op__from_name("none") == -EINVAL,
 	      "unknown names");
 	CHECK(strcmp(reel_op__name(REEL_OP_PREAD64), "pread64") == 0, "pread64");
 	CHECK(strcmp(reel_op__name(REEL_OP_URING_COMPLETE), "uring_complete") == 0, "last type");
@@ -32,17 +34,17 @@ int main(void)
 	}
 	CHECK(reads == 5 && writes == 5, "5 read and 5 write types: %u %u", reads, writes);
 	CHECK(reel_op__is_read(REEL_OP_READ) && reel_op__is_read(REEL_OP_PREADV2) &&
-		      reel_op__is_write(REEL_OP_WRITE) && reel_op__is_write(REEL_OP_PWRITEV2),
+		  reel_op__is_write(REEL_OP_WRITE) && reel_op__is_write(REEL_OP_PWRITEV2),
 	      "class bounds");
 	CHECK(reel_op__has_path(REEL_OP_OPENAT) && reel_op__has_path(REEL_OP_RENAMEAT2) &&
-		      !reel_op__has_path(REEL_OP_FSTAT) && !reel_op__has_path(REEL_OP_CLOSE),
+		  !reel_op__has_path(REEL_OP_FSTAT) && !reel_op__has_path(REEL_OP_CLOSE),
 	      "path class");
 	CHECK(paths == 19, "path types %u", paths);
 	CHECK(strcmp(reel_fd_kind__name(REEL_FD_REG), "reg") == 0 &&
-		      strcmp(reel_fd_kind__name(REEL_FD_OTHER), "other") == 0 &&
-		      strcmp(reel_fd_kind__name(99), "?") == 0,
+		  strcmp(reel_fd_kind__name(REEL_FD_OTHER), "other") == 0 &&
+		  strcmp(reel_fd_kind__name(99), "?") == 0,
 	      "fd kinds");
-	const char *seen[8] = { 0 };
+	const char *seen[8] = {0};
 	for (int e = REEL_E_MAGIC; e <= REEL_E_CORRUPT; e++) {
 		const char *s = reel_strerror(-e);
 		CHECK(s && *s && strcmp(s, "unknown ioreel error") != 0, "error %d unnamed", e);
@@ -51,5 +53,10 @@ int main(void)
 		seen[e - REEL_E_MAGIC] = s;
 	}
 	CHECK(strcmp(reel_strerror(-(REEL_E_CORRUPT + 1)), "unknown ioreel error") == 0, "beyond");
+	/* FORMAT.md, "Conventions": the CRC32C check value, whole and in pieces */
+	CHECK(reel_crc32c(0, "123456789", 9) == 0xe3069283U, "crc32c %#x",
+	      reel_crc32c(0, "123456789", 9));
+	CHECK(reel_crc32c(reel_crc32c(0, "1234", 4), "56789", 5) == 0xe3069283U, "crc32c chained");
+	CHECK(reel_crc32c(0, "", 0) == 0, "crc32c of nothing");
 	return T_PASS;
 }

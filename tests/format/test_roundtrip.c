@@ -39,7 +39,8 @@ static char *rand_path(size_t i)
 		return s;
 	}
 	case 2:
-		CHECK(asprintf(&s, "/var/lib/db/base/%zu/\xc3\xa9t\xc3\xa9-%" PRIu64, i, t_rand()) > 0,
+		CHECK(asprintf(&s, "/var/lib/db/base/%zu/\xc3\xa9t\xc3\xa9-%" PRIu64, i, t_rand()) >
+			  0,
 		      "asprintf");
 		return s;
 	default:
@@ -52,7 +53,7 @@ static char *rand_path(size_t i)
 static void write_trace(const char *path, struct expect *x)
 {
 	struct reel_writer *w;
-	struct reel_writer_opts opts = { .ops_per_chunk = 97 };
+	struct reel_writer_opts opts = {.ops_per_chunk = 97};
 	CHECK(reel_writer__open(path, &opts, &w) == 0, "writer open");
 	CHECK(reel_writer__meta(w, REEL_META_TOOL, "test_roundtrip") == 0, "meta");
 	CHECK(reel_writer__meta(w, REEL_META_HOST, "first") == 0, "meta");
@@ -172,13 +173,60 @@ static void read_back(struct reel_reader *r, const struct expect *x, bool seekab
 	CHECK(memcmp(t, &want, sizeof(*t)) == 0, "totals");
 }
 
+/*
+ * Tiny chunks (a recorder flushing every second with few ops): 1 to 8 ops per chunk, of
+ * small varied values, where every column is a short stream and block overheads weigh most.
+ */
+static void tiny_chunks(const char *dir)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/tiny.reel", dir);
+	static struct reel_op ops[2000];
+	struct reel_writer *w;
+	CHECK(reel_writer__open(path, NULL, &w) == 0, "open");
+	size_t in_chunk = 0, chunk = 1;
+	for (size_t i = 0; i < 2000; i++) {
+		t_rand_op(&ops[i], 1 + t_rand() % (REEL_OP__COUNT - 1), 0);
+		/* values of random byte widths: planes of every width, each a short stream */
+		uint64_t *wide[] = {&ops[i].offset,   &ops[i].len,    &ops[i].aux,     &ops[i].ctx,
+				    &ops[i].start_ns, &ops[i].end_ns, &ops[i].sched_ns};
+		for (size_t k = 0; k < sizeof(wide) / sizeof(wide[0]); k++)
+			*wide[k] = t_rand() >> (8 * (t_rand() % 9) % 64);
+		ops[i].ret = (int64_t)(t_rand() >> (8 * (t_rand() % 8)));
+		uint32_t *narrow[] = {&ops[i].tid, &ops[i].flags, &ops[i].mode, &ops[i].pid};
+		for (size_t k = 0; k < sizeof(narrow) / sizeof(narrow[0]); k++)
+			*narrow[k] = (uint32_t)t_rand() >> (8 * (t_rand() % 4));
+		ops[i].pid %= 4;
+		ops[i].fd = (int32_t)((uint32_t)t_rand() >> (8 * (t_rand() % 4)));
+		ops[i].fd2 = (int32_t)((uint32_t)t_rand() >> (8 * (t_rand() % 4)));
+		CHECK(reel_writer__add(w, &ops[i]) == 0, "add");
+		if (++in_chunk == chunk) {
+			CHECK(reel_writer__flush(w) == 0, "flush");
+			in_chunk = 0;
+			chunk = chunk % 8 + 1;
+		}
+	}
+	CHECK(reel_writer__close(w) == 0, "close");
+	struct reel_reader *r;
+	CHECK(reel_reader__open(path, &r) == 0, "open tiny");
+	struct reel_op op;
+	size_t n = 0;
+	int rc;
+	while ((rc = reel_reader__next(r, &op)) == 1) {
+		CHECK(n < 2000 && t_op_equal(&op, &ops[n]), "tiny op %zu", n);
+		n++;
+	}
+	CHECK(rc == 0 && n == 2000, "tiny: %d after %zu ops", rc, n);
+	reel_reader__close(r);
+}
+
 int main(void)
 {
 	const char *dir = t_scratch_dir();
 	char path[512], fifo[512];
 	snprintf(path, sizeof(path), "%s/t.reel", dir);
 	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
-	struct expect x = { 0 };
+	struct expect x = {0};
 	write_trace(path, &x);
 
 	struct reel_reader *r;
@@ -213,9 +261,10 @@ int main(void)
 	read_back(r, &x, false);
 	reel_reader__close(r);
 	int status;
-	CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) &&
-		      WEXITSTATUS(status) == 0,
+	CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	      "fifo writer");
+
+	tiny_chunks(dir);
 
 	free(buf);
 	for (size_t i = 0; i < x.npaths; i++)

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct reel_op *ops = malloc((n ? n : 1) * sizeof(*ops));
 	if (!ops)
 		return 0;
-	struct reel_cur c = { data + 2, data + size, 0 };
+	struct reel_cur c = {data + 2, data + size, 0};
 	int err = reel_dec__ops(&dec, &c, ops, n, known);
 	if (!err) {
 		/* a chunk that decodes must decode to in-range values */

@@ -18,7 +18,7 @@ trap cleanup EXIT
 CC=clang cmake -S "$src" -B "$scratch/build" -DIOREEL_FUZZ=ON -DBUILD_TESTING=ON \
 	-DCMAKE_BUILD_TYPE=RelWithDebInfo >"$scratch/configure.log" 2>&1 ||
 	{ cat "$scratch/configure.log"; exit 1; }
-cmake --build "$scratch/build" --target fuzz_reader fuzz_ops_payload -j2 >"$scratch/build.log" 2>&1 ||
+cmake --build "$scratch/build" --target fuzz_reader fuzz_ops_payload fuzz_roundtrip -j2 >"$scratch/build.log" 2>&1 ||
 	{ tail -50 "$scratch/build.log"; exit 1; }
 
 run() { # target seconds seed-dirs...
@@ -39,6 +39,7 @@ run() { # target seconds seed-dirs...
 
 run fuzz_reader "$seconds" "$src/tests/format/golden" "$src/tests/fuzz/corpus"
 run fuzz_ops_payload $(( (seconds + 1) / 2 )) "$src/tests/fuzz/seeds-ops"
+run fuzz_roundtrip $(( (seconds + 1) / 2 )) "$src/tests/fuzz/seeds-ops"
 if [ -n "${FUZZ_KEEP:-}" ]; then
 	mkdir -p "$FUZZ_KEEP"
 	cp -r "$scratch"/corpus-* "$FUZZ_KEEP"/

@@ -25,15 +25,32 @@ static const struct {
 	const char *name;
 	long v;
 } names[] = {
-	{ "O_RDONLY", O_RDONLY },	{ "O_WRONLY", O_WRONLY },	{ "O_RDWR", O_RDWR },
-	{ "O_CREAT", O_CREAT },		{ "O_EXCL", O_EXCL },		{ "O_TRUNC", O_TRUNC },
-	{ "O_APPEND", O_APPEND },	{ "O_DIRECT", O_DIRECT },	{ "O_DIRECTORY", O_DIRECTORY },
-	{ "O_SYNC", O_SYNC },		{ "O_DSYNC", O_DSYNC },		{ "O_CLOEXEC", O_CLOEXEC },
-	{ "AT_REMOVEDIR", AT_REMOVEDIR }, { "AT_EMPTY_PATH", AT_EMPTY_PATH },
-	{ "SEEK_SET", SEEK_SET },	{ "SEEK_CUR", SEEK_CUR },	{ "SEEK_END", SEEK_END },
-	{ "ENOENT", ENOENT },		{ "EEXIST", EEXIST },		{ "EBADF", EBADF },
-	{ "EINVAL", EINVAL },		{ "EACCES", EACCES },		{ "ENOTDIR", ENOTDIR },
-	{ "EISDIR", EISDIR },		{ "ENOTEMPTY", ENOTEMPTY },	{ "EXDEV", EXDEV },
+    {"O_RDONLY", O_RDONLY},
+    {"O_WRONLY", O_WRONLY},
+    {"O_RDWR", O_RDWR},
+    {"O_CREAT", O_CREAT},
+    {"O_EXCL", O_EXCL},
+    {"O_TRUNC", O_TRUNC},
+    {"O_APPEND", O_APPEND},
+    {"O_DIRECT", O_DIRECT},
+    {"O_DIRECTORY", O_DIRECTORY},
+    {"O_SYNC", O_SYNC},
+    {"O_DSYNC", O_DSYNC},
+    {"O_CLOEXEC", O_CLOEXEC},
+    {"AT_REMOVEDIR", AT_REMOVEDIR},
+    {"AT_EMPTY_PATH", AT_EMPTY_PATH},
+    {"SEEK_SET", SEEK_SET},
+    {"SEEK_CUR", SEEK_CUR},
+    {"SEEK_END", SEEK_END},
+    {"ENOENT", ENOENT},
+    {"EEXIST", EEXIST},
+    {"EBADF", EBADF},
+    {"EINVAL", EINVAL},
+    {"EACCES", EACCES},
+    {"ENOTDIR", ENOTDIR},
+    {"EISDIR", EISDIR},
+    {"ENOTEMPTY", ENOTEMPTY},
+    {"EXDEV", EXDEV},
 };
 
 static long num(const char *s)
@@ -69,7 +86,7 @@ static long num(const char *s)
 
 static int kind(const char *s)
 {
-	static const char *k[] = { "unknown", "reg", "dir", "blk", "chr", "fifo", "sock", "other" };
+	static const char *k[] = {"unknown", "reg", "dir", "blk", "chr", "fifo", "sock", "other"};
 
 	for (int i = 0; i < 8; i++) {
 		if (!strcmp(s, k[i]))
@@ -101,7 +118,8 @@ int main(int argc, char **argv)
 
 		lineno++;
 		line[strcspn(line, "\n")] = '\0';
-		for (t = strtok_r(line, " \t", &save); t && n < 64; t = strtok_r(NULL, " \t", &save))
+		for (t = strtok_r(line, " \t", &save); t && n < 64;
+		     t = strtok_r(NULL, " \t", &save))
 			tok[n++] = t;
 		if (!n || tok[0][0] == '#')
 			continue;
@@ -127,7 +145,8 @@ int main(int argc, char **argv)
 			const char *k = tok[i], *v;
 
 			if (!eq) {
-				fprintf(stderr, "replay_mktrace: line %d: bad field %s\n", lineno, k);
+				fprintf(stderr, "replay_mktrace: line %d: bad field %s\n", lineno,
+					k);
 				return 2;
 			}
 			*eq = '\0';
@@ -165,13 +184,15 @@ int main(int argc, char **argv)
 			else if (!strcmp(k, "subop"))
 				op.subop = (uint8_t)num(v);
 			else {
-				fprintf(stderr, "replay_mktrace: line %d: unknown key %s\n", lineno, k);
+				fprintf(stderr, "replay_mktrace: line %d: unknown key %s\n", lineno,
+					k);
 				return 2;
 			}
 		}
 		err = reel_writer__add(w, &op);
 		if (err) {
-			fprintf(stderr, "replay_mktrace: line %d: %s\n", lineno, reel_strerror(err));
+			fprintf(stderr, "replay_mktrace: line %d: %s\n", lineno,
+				reel_strerror(err));
 			return 1;
 		}
 	}

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Cross-thread order holds even as fast as possible: an fd opened by one thread before
 # another thread uses it, a close after the other threads' last uses, a rename before
-# another thread opens the new name. Without the dependencies these ops would fail
+# another thread opens the new name, a mkdir before another thread creates a file in the new
+# directory. Without the dependencies these ops would fail
 # (unknown fd, EBADF, ENOENT): the test asserts none does, in every timing mode.
 source "$(dirname "$0")/lib.sh"
 
@@ -31,6 +32,13 @@ source "$(dirname "$0")/lib.sh"
 	echo "100 104 3000 3010 pread64 fd=7 off=0 len=100 ret=100"
 	echo "100 104 3020 3030 close fd=7 ret=0"
 	echo "100 102 3040 3050 close fd=4 ret=0"
+	# thread 105 makes a directory after some work; thread 106 creates a file in it
+	for i in $(seq 0 499); do
+		echo "100 105 $((3100 + i)) $((3100 + i)) stat path=/d/a ret=0"
+	done
+	echo "100 105 3700 3710 mkdir path=/d/newdir mode=0755 ret=0"
+	echo "100 106 3720 3730 openat path=/d/newdir/f flags=O_WRONLY|O_CREAT|O_EXCL mode=0644 ret=8"
+	echo "100 106 3740 3750 close fd=8 ret=0"
 } | mk t
 for mode in afap think original; do
 	"$IOREEL" replay "$T/t.reel" --target "$T/tgt" --timing $mode -o "$T/r.reel" >"$T/out" 2>&1 ||

@@ -56,4 +56,13 @@ SPEC
 	fail "target holding the traced files accepted"
 grep -q "refusing target: traced path" "$T/err3" || fail "bad message: $(cat "$T/err3")"
 [ ! -e "$T/live/.ioreel-prepared" ] || fail "refused target was written"
+# the trace or the result inside the target (which preparing empties) is refused
+mkdir -p "$T/tgt4" && cp "$T/t.reel" "$T/tgt4/t.reel"
+"$IOREEL" replay "$T/tgt4/t.reel" --target "$T/tgt4" --fresh -o "$T/r4.reel" 2>"$T/err4" &&
+	fail "trace inside the target accepted"
+grep -q "the trace .* lies inside the target" "$T/err4" || fail "bad message: $(cat "$T/err4")"
+[ -e "$T/tgt4/t.reel" ] || fail "the trace was wiped"
+"$IOREEL" replay "$T/t.reel" --target "$T/tgt5" -o "$T/tgt5/r.reel" 2>"$T/err5" &&
+	fail "result inside the target accepted"
+grep -q "the result .* lies inside the target" "$T/err5" || fail "bad message: $(cat "$T/err5")"
 echo PASS

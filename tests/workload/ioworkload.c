@@ -19,6 +19,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,9 @@ static void *worker_main(void *arg)
 	long r;
 
 	wl_log__start(0);
+	/* databases rename their threads: the capture must follow tids, not names */
+	snprintf(abs, sizeof(abs), "renamed-%d", w->idx);
+	prctl(PR_SET_NAME, abs);
 	wl__join(abs, wl_opt.root, w->rel);
 	r = SC(SYS_mkdir, w->rel, 0755);
 	EMIT(.op = "mkdir", .path = abs, .mode = 0755, .ret = r, .has = H_PATH | H_MODE | H_RET);

@@ -46,8 +46,8 @@ static void fix_envelope_crc(uint8_t *env)
 static size_t chunks(const uint8_t *b, size_t len, uint64_t *off)
 {
 	size_t n = 0;
-	for (uint64_t o = 16; o + 32 <= len - 16; o += 32 + (b[o + 8] | b[o + 9] << 8 |
-							   b[o + 10] << 16 | (uint32_t)b[o + 11] << 24))
+	for (uint64_t o = 16; o + 32 <= len - 16;
+	     o += 32 + (b[o + 8] | b[o + 9] << 8 | b[o + 10] << 16 | (uint32_t)b[o + 11] << 24))
 		off[n++] = o;
 	return n;
 }
@@ -55,7 +55,7 @@ static size_t chunks(const uint8_t *b, size_t len, uint64_t *off)
 static void write_small(const char *path)
 {
 	struct reel_writer *w;
-	struct reel_writer_opts opts = { .ops_per_chunk = 16 };
+	struct reel_writer_opts opts = {.ops_per_chunk = 16};
 	CHECK(reel_writer__open(path, &opts, &w) == 0, "open");
 	reel_writer__meta(w, REEL_META_TOOL, "gen_golden 1.0");
 	reel_writer__meta(w, REEL_META_HOST, "golden-host");
@@ -64,8 +64,8 @@ static void write_small(const char *path)
 	reel_writer__meta(w, REEL_META_START_MONO_NS, "123456789");
 	reel_writer__meta(w, REEL_META_COMMAND, "postgres -D /var/lib/db");
 	reel_writer__meta(w, REEL_META_PIDS, "4242,4243");
-	const char *paths[] = { "/var/lib/db/base/16384/2600", "/var/lib/db/pg_wal/000000010000",
-				"relative/\xc3\xa9t\xc3\xa9.dat", "", "/tmp/new name" };
+	const char *paths[] = {"/var/lib/db/base/16384/2600", "/var/lib/db/pg_wal/000000010000",
+			       "relative/\xc3\xa9t\xc3\xa9.dat", "", "/tmp/new name"};
 	uint32_t id[5];
 	for (int i = 0; i < 5; i++)
 		CHECK(reel_writer__path(w, paths[i], &id[i]) == 0, "path");
@@ -74,8 +74,12 @@ static void write_small(const char *path)
 	uint64_t now = 1000;
 	/* every op type once, fields as a recorder would fill them */
 	for (unsigned type = 1; type < REEL_OP__COUNT; type++) {
-		struct reel_op o = { .type = type, .pid = 4242, .tid = 4242 + type % 3, .fd = -1,
-				     .fd2 = -1, .fd_kind = REEL_FD_REG };
+		struct reel_op o = {.type = type,
+				    .pid = 4242,
+				    .tid = 4242 + type % 3,
+				    .fd = -1,
+				    .fd2 = -1,
+				    .fd_kind = REEL_FD_REG};
 		o.start_ns = now + t_rand() % 5000;
 		o.end_ns = o.start_ns + 200 + t_rand() % 100000;
 		now = o.start_ns;
@@ -108,11 +112,22 @@ static void write_small(const char *path)
 		CHECK(reel_writer__add(w, &o) == 0, "add %u", type);
 	}
 	/* extremes */
-	struct reel_op x = { .type = REEL_OP_PREAD64, .fd_kind = REEL_FD_BLK, .pid = UINT32_MAX,
-			     .tid = 1, .fd = INT32_MAX, .fd2 = INT32_MIN, .flags = UINT32_MAX,
-			     .mode = UINT32_MAX, .offset = UINT64_MAX, .len = UINT64_MAX,
-			     .aux = UINT64_MAX, .ctx = 1, .ret = INT64_MIN, .start_ns = UINT64_MAX,
-			     .end_ns = 0, .sched_ns = UINT64_MAX };
+	struct reel_op x = {.type = REEL_OP_PREAD64,
+			    .fd_kind = REEL_FD_BLK,
+			    .pid = UINT32_MAX,
+			    .tid = 1,
+			    .fd = INT32_MAX,
+			    .fd2 = INT32_MIN,
+			    .flags = UINT32_MAX,
+			    .mode = UINT32_MAX,
+			    .offset = UINT64_MAX,
+			    .len = UINT64_MAX,
+			    .aux = UINT64_MAX,
+			    .ctx = 1,
+			    .ret = INT64_MIN,
+			    .start_ns = UINT64_MAX,
+			    .end_ns = 0,
+			    .sched_ns = UINT64_MAX};
 	CHECK(reel_writer__add(w, &x) == 0, "add extreme");
 	x.ret = -EIO;
 	x.start_ns = 0;
@@ -147,11 +162,11 @@ static void write_ops_seeds(const char *seeds)
 	while (n < 64 && reel_reader__next(r, &ops[n]) == 1)
 		n++;
 	reel_reader__close(r);
-	size_t sizes[] = { 1, 7, n };
+	size_t sizes[] = {1, 7, n};
 	for (int k = 0; k < 3; k++) {
-		struct reel_enc e = { 0 };
-		struct reel_buf b = { 0 };
-		uint8_t hdr[2] = { sizes[k] & 0xff, sizes[k] >> 8 };
+		struct reel_enc e = {0};
+		struct reel_buf b = {0};
+		uint8_t hdr[2] = {sizes[k] & 0xff, sizes[k] >> 8};
 		reel_buf__put(&b, hdr, 2);
 		CHECK(reel_enc__ops(&e, ops + n - sizes[k], sizes[k], &b) == 0, "encode");
 		char path[512];
@@ -230,9 +245,9 @@ int main(int argc, char **argv)
 		c[len + grow - 8 + i] = (foot + grow) >> (8 * i);
 	t_spit(at("newer-minor.reel"), c, len + grow);
 
-	const char *names[] = { "small.reel",	  "truncated.reel",	  "bad-magic.reel",
-				"bad-version.reel", "bad-checksum.reel",  "reserved-header.reel",
-				"reserved-chunk.reel", "newer-minor.reel" };
+	const char *names[] = {"small.reel",	      "truncated.reel",	   "bad-magic.reel",
+			       "bad-version.reel",    "bad-checksum.reel", "reserved-header.reel",
+			       "reserved-chunk.reel", "newer-minor.reel"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		dump(names[i]);
 	write_ops_seeds(argv[2]);
