@@ -138,6 +138,42 @@ static __always_inline __u8 file_kind(struct file *f)
 	return (BPF_CORE_READ(f, f_inode, i_mode) & S_IFMT) >> 12;
 }
 
+/* Byte count of iovec array iov[n] in user memory (at most IOREEL_REQ_IOV_MAX entries). */
+static __always_inline __u64 iov_bytes(__u64 iov, __u64 n)
+{
+	__u64 sum = 0, len;
+	int j;
+
+	for (j = 0; j < IOREEL_REQ_IOV_MAX; j++) {
+		if (j >= n)
+			break;
+		if (bpf_probe_read_user(&len, sizeof(len), (void *)(iov + j * 16 + 8)))
+			break;
+		sum += len;
+	}
+	return sum;
+}
+
+/*
+ * IOCB_CMD_PREADV/PWRITEV count iovecs in aio_nbytes: replace that, in our copy of iocb i,
+ * with the byte count, which is what a replay needs.
+ */
+static __always_inline void aio_iov_bytes(struct ioreel_sys_event *ev, int i)
+{
+	__u16 opcode;
+	__u64 buf, nbytes;
+	int base = (i & (IOREEL_AIO_MAX - 1)) * 64;
+
+	opcode = *(__u16 *)(ev->data + base + 16);
+	if (opcode != 7 && opcode != 8)
+		return;
+	buf = *(__u64 *)(ev->data + base + 24);
+	nbytes = *(__u64 *)(ev->data + base + 32);
+	if (nbytes > IOREEL_REQ_IOV_MAX)
+		ev->lost_items++;
+	*(__u64 *)(ev->data + base + 32) = iov_bytes(buf, nbytes);
+}
+
 SEC("raw_tp/sys_enter")
 int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 {
@@ -235,6 +271,8 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	ev->items = 0;
 	ev->lost_items = 0;
 	bpf_map_delete_elem(&entries, &tid);
+	if (flags & IOREEL_SYS_NOSEND)
+		return 0;
 
 	if (flags & (IOREEL_SYS_PATH0 | IOREEL_SYS_PATH1)) {
 		len = bpf_probe_read_user_str(ev->data, IOREEL_PATH_MAX,
@@ -244,12 +282,12 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 		total = len;
 		ev->len0 = len;
 	}
-	if (flags & (IOREEL_SYS_PATH2 | IOREEL_SYS_PATH3)) {
+	if (flags & (IOREEL_SYS_NEWPATH1 | IOREEL_SYS_NEWPATH3)) {
 		off = total;
 		if (off > IOREEL_PATH_MAX)
 			off = IOREEL_PATH_MAX;
 		len = bpf_probe_read_user_str(ev->data + off, IOREEL_PATH_MAX,
-					      (void *)ev->args[flags & IOREEL_SYS_PATH2 ? 2 : 3]);
+					      (void *)ev->args[flags & IOREEL_SYS_NEWPATH1 ? 1 : 3]);
 		if (len < 0)
 			len = 0;
 		total = off + len;
@@ -292,8 +330,11 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 				if (i >= n)
 					break;
 				p = *(__u64 *)(ev->data + AIO_PTRS + i * 8);
-				if (bpf_probe_read_user(ev->data + i * 64, 64, (void *)p))
+				if (bpf_probe_read_user(ev->data + i * 64, 64, (void *)p)) {
 					__builtin_memset(ev->data + i * 64, 0xff, 64);
+					continue;
+				}
+				aio_iov_bytes(ev, i);
 			}
 			off = n * 64;
 			if (off > IOREEL_AIO_MAX * 64)
@@ -421,8 +462,9 @@ int ioreel_uring_submit(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct io_kiocb *req = (struct io_kiocb *)ctx->args[0];
 	struct ioreel_uring_event ev = {};
+	struct entry *e;
 	__u64 id, ring;
-	__u32 tgid;
+	__u32 tgid, tid;
 	__u8 op;
 
 	if (noop)
@@ -445,12 +487,18 @@ int ioreel_uring_submit(struct bpf_raw_tracepoint_args *ctx)
 	ev.user_data = BPF_CORE_READ(req, cqe.user_data);
 	ev.fd = BPF_CORE_READ(req, cqe.fd);
 	ev.sqe_flags = BPF_CORE_READ(req, flags);
+	tid = (__u32)id;
+	e = bpf_map_lookup_elem(&entries, &tid);
+	ev.ring_fd = e && e->nr == 426 ? (__s32)e->args[0] : -1; /* inside io_uring_enter */
 	/* the request's command area is the opcode's struct, filled by its prep() already */
 	if (uring_is_rw(op)) {
 		struct io_rw *rw = (struct io_rw *)&req->cmd;
 
 		ev.offset = BPF_CORE_READ(rw, kiocb.ki_pos);
 		ev.len = BPF_CORE_READ(rw, len);
+		/* READV/WRITEV: len counts iovecs; the submitter's memory is ours to read */
+		if (op == 1 || op == 2)
+			ev.len = iov_bytes(BPF_CORE_READ(rw, addr), ev.len);
 	} else if (uring_is_sync(op)) {
 		struct io_sync *s = (struct io_sync *)&req->cmd;
 
@@ -485,6 +533,7 @@ int ioreel_uring_complete(struct bpf_raw_tracepoint_args *ctx)
 	ev.time_ns = bpf_ktime_get_ns();
 	ev.ctx = ring;
 	ev.req = ctx->args[1];
+	ev.ring_fd = -1;
 	ev.user_data = BPF_CORE_READ(cqe, user_data);
 	ev.res = BPF_CORE_READ(cqe, res);
 	send(&ev, sizeof(ev));

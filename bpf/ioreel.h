@@ -18,6 +18,8 @@
 /* io_submit / io_getevents / readv: items copied per syscall; beyond that they are counted. */
 #define IOREEL_AIO_MAX 64
 #define IOREEL_IOV_MAX 64
+/* vectored aio / io_uring requests: iovecs summed per request */
+#define IOREEL_REQ_IOV_MAX 8
 
 enum ioreel_event_type {
 	IOREEL_EV_SYS = 1,	   /* one syscall, entry and exit paired */
@@ -36,13 +38,14 @@ enum ioreel_sys_flags {
 	IOREEL_SYS_FD4 = 1 << 3,
 	IOREEL_SYS_PATH0 = 1 << 4,    /* args[0] is a path string */
 	IOREEL_SYS_PATH1 = 1 << 5,    /* args[1] is a path string */
-	IOREEL_SYS_PATH2 = 1 << 6,    /* second path: args[2] (rename) */
-	IOREEL_SYS_PATH3 = 1 << 7,    /* second path: args[3] (renameat*) */
+	IOREEL_SYS_NEWPATH1 = 1 << 6, /* second path: args[1] (rename) */
+	IOREEL_SYS_NEWPATH3 = 1 << 7, /* second path: args[3] (renameat*) */
 	IOREEL_SYS_RETFD = 1 << 8,    /* ret is a new fd: read its kind at exit */
 	IOREEL_SYS_IOV1 = 1 << 9,     /* args[1] is an iovec array of args[2] entries */
 	IOREEL_SYS_AIO_SUBMIT = 1 << 10, /* args[2] is iocb *[args[1]] */
 	IOREEL_SYS_AIO_EVENTS = 1 << 11, /* args[3] is io_event[ret] */
 	IOREEL_SYS_FDATCWD = 1 << 12, /* args[0] is a dirfd (AT_FDCWD allowed) */
+	IOREEL_SYS_NOSEND = 1 << 13,  /* entry kept for other probes (io_uring_enter), no event */
 };
 
 struct ioreel_sys_info {
@@ -94,6 +97,8 @@ struct ioreel_uring_event {
 	__u64 offset;
 	__u64 len;
 	__s32 fd;	 /* SQE fd (registered-file index with IOSQE_FIXED_FILE) */
+	__s32 ring_fd;	 /* the io_uring_enter fd it came from, -1 when unknown (SQPOLL) */
+	__u32 pad2;
 	__s32 res;	 /* completion result */
 	__u32 sqe_flags;
 	__u8 fd_kind;

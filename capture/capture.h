@@ -25,6 +25,9 @@ struct capture_opts {
 	bool anonymize;		   /* --anonymize-paths */
 	bool noop_probes;	   /* benchmark floor: the same hooks, programs return at once */
 	const char *command_line;  /* meta "command" (NULL: argv joined) */
+	/* called once the probes are attached (before a held command is released) */
+	void (*on_attached)(void *arg);
+	void *arg;
 };
 
 struct capture_stats {

@@ -19,8 +19,6 @@
 #define AT_EMPTY_PATH 0x1000
 #endif
 #define CLOSE_RANGE_CLOEXEC_FLAG 4
-#define IOCB_CMD_PREADV_ 7
-#define IOCB_CMD_PWRITEV_ 8
 
 struct conv_ctx {
 	struct capture_conv *c;
@@ -40,7 +38,8 @@ int capture_conv__init(struct capture_conv *c, struct reel_writer *w, uint64_t s
 	capture_procs__init(&c->procs);
 	c->aio = capture_inflight__new();
 	c->uring = capture_inflight__new();
-	if (!c->aio || !c->uring) {
+	c->rings = capture_inflight__new();
+	if (!c->aio || !c->uring || !c->rings) {
 		capture_conv__free(c);
 		return -ENOMEM;
 	}
@@ -52,7 +51,8 @@ void capture_conv__free(struct capture_conv *c)
 	capture_procs__free(&c->procs);
 	capture_inflight__free(c->aio);
 	capture_inflight__free(c->uring);
-	c->aio = c->uring = NULL;
+	capture_inflight__free(c->rings);
+	c->aio = c->uring = c->rings = NULL;
 }
 
 /* S_IFMT >> 12 as the BPF side reads it from the inode. */
@@ -82,6 +82,19 @@ static unsigned kind_from_raw(unsigned raw, bool found)
 static bool is_file(unsigned kind)
 {
 	return kind == REEL_FD_REG || kind == REEL_FD_DIR || kind == REEL_FD_BLK;
+}
+
+/*
+ * Whether an fd op is storage work: known to be a file, or unknown (a bad fd: the failed
+ * op is part of what the application did). Pipes, sockets, devices, eventfds are not.
+ */
+static bool keep_fd_op(struct conv_ctx *x, int fd)
+{
+	struct capture_fd *f;
+
+	if (x->kind == REEL_FD_UNKNOWN && (f = capture_proc__fd(x->p, fd)))
+		x->kind = f->kind;
+	return x->kind == REEL_FD_UNKNOWN || is_file(x->kind);
 }
 
 static uint64_t rel_time(const struct capture_conv *c, uint64_t t)
@@ -253,8 +266,8 @@ static void conv_aio_submit(struct conv_ctx *x, struct reel_op *tmpl)
 		op.subop = opcode;
 		op.fd = (int32_t)fd;
 		op.offset = off;
-		/* the vectored commands count iovecs in aio_nbytes, not bytes */
-		op.len = opcode == IOCB_CMD_PREADV_ || opcode == IOCB_CMD_PWRITEV_ ? 0 : buf_nbytes;
+		/* vectored commands: the BPF side put the iovecs' byte count in aio_nbytes */
+		op.len = buf_nbytes;
 		op.aux = data;
 		op.ctx = ev->args[0];
 		op.end_ns = op.start_ns;
@@ -304,7 +317,7 @@ static void conv_fstatat(struct conv_ctx *x, struct reel_op *op, int dirfd, uint
 {
 	/* glibc's fstat(fd) is newfstatat(fd, "", buf, AT_EMPTY_PATH) */
 	if ((flags & AT_EMPTY_PATH) && (!x->path0 || !*x->path0)) {
-		if (!is_file(x->kind)) {
+		if (!keep_fd_op(x, dirfd)) {
 			x->c->nonfile_ops++;
 			return;
 		}
@@ -322,7 +335,7 @@ static void conv_fstatat(struct conv_ctx *x, struct reel_op *op, int dirfd, uint
 /* fd-based ops on pipes, sockets, eventfds: counted, not replayed */
 #define NEED_FILE()                                                                             \
 	do {                                                                                   \
-		if (!is_file(x->kind)) {                                                       \
+		if (!keep_fd_op(x, (int)a[ev->hdr.nr == __NR_mmap ? 4 : 0])) {                 \
 			c->nonfile_ops++;                                                      \
 			return 0;                                                              \
 		}                                                                              \
@@ -386,7 +399,7 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 		break;
 	case __NR_close:
 		op.fd = (int)a[0];
-		if (!is_file(x->kind)) {
+		if (!keep_fd_op(x, op.fd)) {
 			c->nonfile_ops++;
 		} else {
 			op.fd_kind = x->kind;
@@ -586,6 +599,26 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 	return c->err;
 }
 
+/*
+ * The trace names a ring by its fd, as the application knows it. The kernel event names it
+ * by its io_ring_ctx address; submissions made inside io_uring_enter(fd) teach us the fd,
+ * and SQPOLL submissions (no syscall) reuse what was learnt, else keep the address.
+ */
+static uint64_t ring_fd(struct capture_conv *c, const struct ioreel_uring_event *ev)
+{
+	struct reel_op r = { 0 };
+
+	if (ev->ring_fd >= 0) {
+		r.fd = ev->ring_fd;
+		r.pid = ev->hdr.pid;
+		capture_inflight__put(c->rings, ev->ctx, &r);
+		return ev->ring_fd;
+	}
+	if (capture_inflight__get(c->rings, ev->ctx, &r) == 0 && r.pid == ev->hdr.pid)
+		return r.fd;
+	return ev->ctx;
+}
+
 static int conv_uring(struct capture_conv *c, const struct ioreel_uring_event *ev)
 {
 	struct reel_op op = { 0 }, sub;
@@ -604,7 +637,7 @@ static int conv_uring(struct capture_conv *c, const struct ioreel_uring_event *e
 		op.offset = ev->offset;
 		op.len = ev->len;
 		op.aux = ev->user_data;
-		op.ctx = ev->ctx;
+		op.ctx = ring_fd(c, ev);
 		op.start_ns = op.end_ns = rel_time(c, ev->time_ns);
 		op.fd_kind = fixed ? REEL_FD_UNKNOWN : kind;
 		/* sockets, timeouts, polls: remembered so that their completion is skipped too */
@@ -631,7 +664,7 @@ static int conv_uring(struct capture_conv *c, const struct ioreel_uring_event *e
 		op.tid = ev->hdr.tid;
 		op.fd = op.fd2 = -1;
 		op.aux = ev->user_data;
-		op.ctx = ev->ctx;
+		op.ctx = ring_fd(c, ev);
 		op.start_ns = rel_time(c, ev->time_ns);
 	}
 	op.type = REEL_OP_URING_COMPLETE;

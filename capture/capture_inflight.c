@@ -87,3 +87,14 @@ int capture_inflight__take(struct capture_inflight *m, uint64_t key, struct reel
 	}
 	return -ENOENT;
 }
+
+int capture_inflight__get(const struct capture_inflight *m, uint64_t key, struct reel_op *op)
+{
+	for (struct node *n = m->buckets[slot(key)]; n; n = n->next) {
+		if (n->key == key) {
+			*op = n->op;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}

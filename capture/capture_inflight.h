@@ -14,5 +14,7 @@ void capture_inflight__free(struct capture_inflight *m);
 int capture_inflight__put(struct capture_inflight *m, uint64_t key, const struct reel_op *op);
 /* Removes key's entry into *op; -ENOENT when there is none. */
 int capture_inflight__take(struct capture_inflight *m, uint64_t key, struct reel_op *op);
+/* Copies key's entry into *op, keeping it; -ENOENT when there is none. */
+int capture_inflight__get(const struct capture_inflight *m, uint64_t key, struct reel_op *op);
 
 #endif

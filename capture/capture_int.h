@@ -102,6 +102,7 @@ struct capture_conv {
 	struct capture_procs procs;
 	struct capture_inflight *aio;	/* iocb pointer -> its submission */
 	struct capture_inflight *uring; /* io_kiocb pointer -> its submission */
+	struct capture_inflight *rings; /* io_ring_ctx pointer -> its fd (in op.fd) */
 	const struct capture_anon *anon; /* NULL: paths kept */
 	uint64_t start_ns;		/* CLOCK_MONOTONIC at time 0 */
 	uint64_t events;

@@ -376,6 +376,8 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 		if (p)
 			capture_procfs__snapshot(p);
 	}
+	if (o->on_attached)
+		o->on_attached(o->arg);
 	if (release_fd >= 0) {
 		if (write(release_fd, &one, 1) != 1) {
 			err = -errno;
@@ -391,7 +393,11 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	while (!stop_requested) {
 		uint64_t t;
 
+		/* events are sent without a wakeup until an eighth of the buffer is full (see
+		 * send() in ioreel.bpf.c): a poll that times out must still consume */
 		err = ring_buffer__poll(rb, 50);
+		if (err == 0)
+			err = ring_buffer__consume(rb);
 		if (err == -EINTR) {
 			err = 0;
 			continue;

@@ -42,9 +42,9 @@ static const struct capture_sysdef sysdefs[] = {
 	{ __NR_faccessat2, REEL_OP_FACCESSAT, T | F(PATH1) | F(FDATCWD) },
 	{ __NR_unlink, REEL_OP_UNLINK, T | F(PATH0) },
 	{ __NR_unlinkat, REEL_OP_UNLINKAT, T | F(PATH1) | F(FDATCWD) },
-	{ __NR_rename, REEL_OP_RENAME, T | F(PATH0) | F(PATH2) },
-	{ __NR_renameat, REEL_OP_RENAMEAT, T | F(PATH1) | F(PATH3) | F(FDATCWD) },
-	{ __NR_renameat2, REEL_OP_RENAMEAT2, T | F(PATH1) | F(PATH3) | F(FDATCWD) },
+	{ __NR_rename, REEL_OP_RENAME, T | F(PATH0) | F(NEWPATH1) },
+	{ __NR_renameat, REEL_OP_RENAMEAT, T | F(PATH1) | F(NEWPATH3) | F(FDATCWD) },
+	{ __NR_renameat2, REEL_OP_RENAMEAT2, T | F(PATH1) | F(NEWPATH3) | F(FDATCWD) },
 	{ __NR_mkdir, REEL_OP_MKDIR, T | F(PATH0) },
 	{ __NR_mkdirat, REEL_OP_MKDIRAT, T | F(PATH1) | F(FDATCWD) },
 	{ __NR_rmdir, REEL_OP_RMDIR, T | F(PATH0) },
@@ -66,6 +66,8 @@ static const struct capture_sysdef sysdefs[] = {
 	{ __NR_chdir, REEL_OP_NONE, T | F(PATH0) },
 	{ __NR_fchdir, REEL_OP_NONE, T | F(FD0) },
 	{ __NR_close_range, REEL_OP_NONE, T },
+	/* the io_uring probes read the ring fd from this entry */
+	{ __NR_io_uring_enter, REEL_OP_NONE, T | F(NOSEND) },
 };
 
 const struct capture_sysdef *capture_sys__table(size_t *n)

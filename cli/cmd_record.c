@@ -49,6 +49,14 @@ static void on_signal(int sig)
 	capture__stop();
 }
 
+static void on_attached(void *arg)
+{
+	const struct capture_opts *o = arg;
+
+	fprintf(stderr, "ioreel: recording to %s%s\n", o->output,
+		o->duration_s > 0 ? "" : " (Ctrl-C to stop)");
+}
+
 static int parse_pids(const char *arg, pid_t **pids, size_t *n)
 {
 	const char *s = arg;
@@ -197,6 +205,10 @@ int cmd_record(int argc, char **argv)
 		o.argv = argv + optind;
 	o.pids = pids;
 	o.npids = npids;
+	if (!quiet) {
+		o.on_attached = on_attached;
+		o.arg = &o;
+	}
 	if (!o.output || (!!o.argv + !!npids + !!o.cgroup) != 1) {
 		fprintf(stderr, "ioreel: failed to parse arguments: need -o and exactly one of "
 				"-p, --cgroup, -- CMD (see 'ioreel record --help')\n");

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,11 +81,12 @@ static void usage(FILE *out)
 	    "  ioreel replay app.reel --target /var/tmp/t --cold --spin=50\n");
 }
 
-static volatile int interrupted;
+/* lock-free atomics are async-signal-safe, and the workers read it */
+static _Atomic int interrupted;
 
 static void on_signal(int sig)
 {
-	interrupted = sig;
+	atomic_store(&interrupted, sig);
 }
 
 struct cli_ctx {
@@ -320,7 +322,7 @@ int cmd_replay(int argc, char **argv)
 		if (!quiet)
 			replay_summary__print(sum, stdout);
 		fflush(stdout);
-		if (interrupted) {
+		if (atomic_load(&interrupted)) {
 			fprintf(stderr,
 				"ioreel: failed to replay %s: interrupted (result %s kept)\n",
 				o.trace, results[i]);

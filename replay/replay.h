@@ -4,7 +4,21 @@
  * its original timing and concurrency, and write what happened as a result trace.
  *
  * One call, replay__run(), does one target: check the target, prepare (or reuse) the file
- * set, replay, write RESULT, fill a summary. Library code never prints: notices and progress
+ * set, replay, write RESULT, fill a summary.
+ *
+ * The result trace (same format, written with reel_writer) holds every op the replay issued,
+ * each thread's ops in issue order:
+ *   - pid, tid, fd, fd2, flags, mode, offset, len, aux, ctx, subop, fd_kind: the original's
+ *     (so results line up with the trace op by op); path/path2: the original paths;
+ *   - sched_ns: when the op was due, start_ns/end_ns: when the main syscall really started
+ *     and ended, all ns after the replay's time 0 (meta start_mono_ns / start_wall_ns);
+ *     lateness is start_ns - sched_ns. A completion record (aio_complete, uring_complete)
+ *     starts at its request's submission and ends when it was reaped, as in FORMAT.md;
+ *   - ret: the replay's result (for opens, the replay's own fd number).
+ * Ops not issued (non-file I/O, unknown fds, unsupported, refused paths) are not in it; the
+ * summary counts them. Meta: tool, replay.of, replay.targets, replay.map, replay.engine,
+ * replay.timing, replay.speed, replay.spin_us, replay.cold, replay.direct, host, kernel,
+ * start_wall_ns, start_mono_ns; in the footer replay.direct_dropped, replay.nonfile_ops. Library code never prints: notices and progress
  * go to callbacks, and replay_summary__print() formats the summary onto a FILE the caller
  * chooses.
  */
@@ -62,7 +76,7 @@ struct replay_opts {
 	void *cb_ctx;
 	/* Optional: set non-zero (from a signal handler) to stop early; the ops not yet issued
 	 * are dropped, the result is closed whole and the summary says so. */
-	volatile int *interrupt;
+	_Atomic int *interrupt;
 };
 
 /* Latency/lateness summary of one op type (or of lateness), in ns. */

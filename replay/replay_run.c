@@ -333,7 +333,7 @@ static uint64_t key_async(const struct reel_op *op)
 
 static int run__interrupted(const struct run *run)
 {
-	return run->o->interrupt && *run->o->interrupt;
+	return run->o->interrupt && atomic_load(run->o->interrupt);
 }
 
 #define SLEEP_SLICE_NS 100000000ULL /* long sleeps look at the interrupt flag this often */
