@@ -158,8 +158,11 @@ int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret, uin
 	struct areq *rq = NULL;
 	uint64_t *v;
 
-	if (!c || !c->ok)
+	if (!c || !c->ok) {
+		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
+			   is_uring ? "cannot set up an io_uring" : "cannot set up an AIO context");
 		return -(1 + REPLAY_FAIL_UNSUPPORTED);
+	}
 	for (;;) {
 		pthread_mutex_lock(&c->lock);
 		v = replay_u64map__get(&c->reqs, op->aux);

@@ -11,7 +11,8 @@
 #include "replay_hash.h"
 #include "replay_int.h"
 
-#define RUN_MAX_WORKERS 4096
+#define RUN_MAX_WORKERS 4096 /* threads alive at once; ended ones' workers are reused */
+#define RUN_PRESPAWN 256     /* workers started before time 0 (the first threads seen) */
 #define RUN_MAX_DEPS 8
 /*
  * Per-thread read-ahead. A recorder writes ops in end order, so an op that took long comes

@@ -33,8 +33,12 @@ def main():
     types = {k: v["count"] for k, v in info["ops_by_type"].items()}
     common = sorted(k for k, n in types.items() if n >= 10)
     check(len(common) >= 5, f"at least 5 op types with >= 10 ops each ({', '.join(common)})")
-    check(program in info["meta"].get("command", ""),
-          f"meta command runs {program} ({info['meta'].get('command', '')[:60]}...)")
+    if program:
+        check(program in info["meta"].get("command", ""),
+              f"meta command runs {program} ({info['meta'].get('command', '')[:60]}...)")
+    else:
+        check(bool(info["meta"].get("pids")), f"meta pids of a -p recording "
+              f"({info['meta'].get('pids')})")
     per_tid = Counter(o["tid"] for o in ops)
     busy = [t for t, n in per_tid.items() if n >= 100]
     check(len(busy) >= int(min_threads),

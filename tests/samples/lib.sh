@@ -1,6 +1,6 @@
 # Sourced by the samples tests with the sample's name in $1: where its trace is and what it
 # must look like. Sets SAMPLE, TRACE, SCRATCH (the dir it was recorded in), PROGRAM (in the
-# trace's meta command), DBFILES (regex: the application's data files), DATAOPS (the op types
+# trace's meta command; empty for traces recorded with -p), DBFILES (regex: the application's data files), DATAOPS (the op types
 # that carry the workload, compared closely by the fidelity test), MIN_THREADS.
 set -u
 IOREEL=${IOREEL:-build/ioreel}
@@ -24,6 +24,15 @@ rocksdb)
 	DATAOPS="write pread64 fdatasync"
 	# main, 2 writer and 2 reader client threads, flush and compaction threads
 	MIN_THREADS=5
+	;;
+postgres)
+	TRACE=$SAMPLES/postgres/pgbench.reel
+	SCRATCH=/var/tmp/ioreel-sample-postgres
+	PROGRAM= # recorded with -p: no command in the meta
+	DBFILES='/data/(base/[0-9]+/[0-9]+(_fsm|_vm)?|pg_wal/[0-9A-F]{24})$'
+	DATAOPS="pwrite64 fdatasync lseek"
+	# the backends of pgbench's 4 clients
+	MIN_THREADS=4
 	;;
 *)
 	echo "unknown sample $SAMPLE" >&2

@@ -473,10 +473,11 @@ def cmd_run(a):
         ok = c.run() and not extra
         c.report()
         if a.keep or not ok:
-            keep = os.path.join("/var/tmp", "ioreel-check-record%s.last" % (
-                "-attach" if a.attach else ""))
-            shutil.rmtree(keep, ignore_errors=True)
-            shutil.copytree(tmp, keep, ignore=shutil.ignore_patterns("scratch"))
+            keep = tempfile.mkdtemp(prefix="ioreel-check-record%s." % (
+                "-attach" if a.attach else ""), dir="/var/tmp")
+            for name in os.listdir(tmp):
+                if name != "scratch":
+                    shutil.copy(os.path.join(tmp, name), keep)
             print("log, trace, dump and info kept in " + keep)
         print("PASS" if ok else "FAIL")
         return 0 if ok else 1
