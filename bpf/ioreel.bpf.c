@@ -177,7 +177,7 @@ static __always_inline void aio_iov_bytes(struct ioreel_sys_event *ev, int i)
 SEC("raw_tp/sys_enter")
 int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 {
-	struct pt_regs *regs;
+	struct pt_regs regs;
 	struct entry e = {};
 	__u64 nr, id;
 	__u32 flags, tid;
@@ -196,14 +196,17 @@ int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	if (!traced(id >> 32))
 		return 0;
 	tid = (__u32)id;
-	regs = (struct pt_regs *)ctx->args[0];
+	/* one copy of the user registers instead of a helper call per argument (x86-64's
+	 * pt_regs is user ABI: its layout does not move between kernels) */
+	if (bpf_probe_read_kernel(&regs, sizeof(regs), (void *)ctx->args[0]))
+		return 0;
 	e.nr = nr;
-	e.args[0] = BPF_CORE_READ(regs, di);
-	e.args[1] = BPF_CORE_READ(regs, si);
-	e.args[2] = BPF_CORE_READ(regs, dx);
-	e.args[3] = BPF_CORE_READ(regs, r10);
-	e.args[4] = BPF_CORE_READ(regs, r8);
-	e.args[5] = BPF_CORE_READ(regs, r9);
+	e.args[0] = regs.di;
+	e.args[1] = regs.si;
+	e.args[2] = regs.dx;
+	e.args[3] = regs.r10;
+	e.args[4] = regs.r8;
+	e.args[5] = regs.r9;
 	if (flags & IOREEL_SYS_FD0)
 		fdarg = 0;
 	else if (flags & IOREEL_SYS_FD1)
