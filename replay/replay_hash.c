@@ -71,7 +71,7 @@ int replay_u64map__put(struct replay_u64map *m, uint64_t k, uint64_t v)
 
 uint64_t *replay_u64map__get(const struct replay_u64map *m, uint64_t k)
 {
-	if (!m->cap)
+	if (!m->n)
 		return NULL;
 	for (size_t i = mix64(k) & (m->cap - 1); m->used[i]; i = (i + 1) & (m->cap - 1)) {
 		if (m->k[i] == k)

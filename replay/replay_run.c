@@ -109,15 +109,20 @@ static void queue__push(struct rworker *w, const struct ritem *it)
 		futex_wake(&w->tail);
 }
 
-/* 1 with *it, 0 at the end of this thread's ops */
-static int queue__pop(struct rworker *w, struct ritem *it)
+/*
+ * The next item, left in its slot until queue__advance (no copy of it): NULL at the end of
+ * this thread's ops. *waited: the queue was empty (the op was not ready before now).
+ */
+static struct ritem *queue__peek(struct rworker *w, uint32_t *tail, int *waited)
 {
-	uint32_t h = atomic_load(&w->head), t;
+	uint32_t h = atomic_load_explicit(&w->head, memory_order_relaxed), t;
 	unsigned spins = 0;
 
-	while ((t = atomic_load(&w->tail)) == h) {
+	*waited = 0;
+	while ((t = atomic_load_explicit(&w->tail, memory_order_acquire)) == h) {
+		*waited = 1;
 		if (atomic_load(&w->eof) && atomic_load(&w->tail) == h)
-			return 0;
+			return NULL;
 		if (spins++ < queue_spins) {
 			__builtin_ia32_pause();
 			continue;
@@ -127,12 +132,25 @@ static int queue__pop(struct rworker *w, struct ritem *it)
 			futex_wait(&w->tail, t);
 		atomic_store(&w->cons_wait, 0);
 	}
-	*it = w->q[h % queue_cap];
-	atomic_store(&w->head, h + 1);
-	/* a blocked producer is woken once half the queue is free, not at every op */
-	if (atomic_load(&w->prod_wait) && t - (h + 1) <= queue_cap / 2)
-		futex_wake(&w->head);
-	return 1;
+	*tail = t;
+	return &w->q[h % queue_cap];
+}
+
+/*
+ * Frees the slot of the item queue__peek gave. A plain release store: the producer only
+ * sleeps on a full queue, and a blocked producer is woken once half the queue is free, so
+ * the full fence (the Dekker pair with queue__push's prod_wait) is only needed from then on.
+ */
+static void queue__advance(struct rworker *w, uint32_t t)
+{
+	uint32_t h = atomic_load_explicit(&w->head, memory_order_relaxed) + 1;
+
+	atomic_store_explicit(&w->head, h, memory_order_release);
+	if (t - h <= queue_cap / 2) {
+		atomic_thread_fence(memory_order_seq_cst);
+		if (atomic_load_explicit(&w->prod_wait, memory_order_relaxed))
+			futex_wake(&w->head);
+	}
 }
 
 /* ---- dependencies ---- */
@@ -159,11 +177,15 @@ static void dep__wait(struct run *run, const struct rdep *d)
 
 static void worker__done(struct rworker *w, uint64_t seq)
 {
+	/* seq_cst store, then the waiters load: either a waiter sees done_seq, or we see it
+	 * registered and bump the futex word (the pair of dep__wait's increment and load) */
 	atomic_store(&w->done_seq, seq);
-	atomic_fetch_add(&w->done_word, 1);
-	atomic_fetch_add(&w->ops_done, 1);
-	if (atomic_load(&w->waiters))
+	if (atomic_load(&w->waiters)) {
+		atomic_fetch_add(&w->done_word, 1);
 		futex_wake(&w->done_word);
+	}
+	/* only this worker writes it: a plain store, no locked add */
+	atomic_store_explicit(&w->ops_done, ++w->ndone, memory_order_relaxed);
 }
 
 struct kent {
@@ -416,6 +438,24 @@ static void background__enter(const struct run *run)
 		setpriority(PRIO_PROCESS, (id_t)gettid(), 10);
 }
 
+/* latency and lateness histograms of one result op (the writer thread's only) */
+static void writer__measure(struct run *run, const struct reel_op *res)
+{
+	int64_t late;
+
+	/* a completion's start is its request's submission (FORMAT.md): no lateness of its own */
+	if (res->type != REEL_OP_AIO_COMPLETE && res->type != REEL_OP_URING_COMPLETE) {
+		late = (int64_t)(res->start_ns - res->sched_ns);
+		replay_pctl__add(&run->lateness, late > 0 ? (uint64_t)late : 0);
+	}
+	if (res->type < REEL_OP__COUNT) {
+		if (!run->lat[res->type])
+			run->lat[res->type] = calloc(1, sizeof(struct replay_pctl));
+		if (run->lat[res->type])
+			replay_pctl__add(run->lat[res->type], res->end_ns - res->start_ns);
+	}
+}
+
 static void *writer__main(void *arg)
 {
 	struct run *run = arg;
@@ -435,6 +475,8 @@ static void *writer__main(void *arg)
 			run->btail = NULL;
 		pthread_mutex_unlock(&run->blk);
 
+		for (unsigned i = 0; i < b->n; i++)
+			writer__measure(run, &b->ops[i]);
 		pthread_mutex_lock(&run->wlock);
 		for (unsigned i = 0; i < b->n; i++) {
 			err = reel_writer__add(run->w, &b->ops[i]);
@@ -494,34 +536,27 @@ static void worker__retire(struct rworker *w, struct reel_op *res, int64_t orig,
 			   const struct rpath *p, uint64_t seq)
 {
 	struct run *run = w->run;
-	int64_t late;
 
 	worker__check(w, res, orig, p);
 	/* a completion's start is its request's submission (FORMAT.md): no lateness of its own */
-	if (res->type != REEL_OP_AIO_COMPLETE && res->type != REEL_OP_URING_COMPLETE) {
-		late = (int64_t)(res->start_ns - res->sched_ns);
-		replay_pctl__add(&w->lateness, late > 0 ? (uint64_t)late : 0);
-		atomic_store(&run->last_lateness, late);
-	}
-	if (res->type < REEL_OP__COUNT) {
-		if (!w->lat[res->type])
-			w->lat[res->type] = calloc(1, sizeof(struct replay_pctl));
-		if (w->lat[res->type])
-			replay_pctl__add(w->lat[res->type], res->end_ns - res->start_ns);
-	}
+	if (res->type != REEL_OP_AIO_COMPLETE && res->type != REEL_OP_URING_COMPLETE)
+		atomic_store_explicit(&w->last_late, (int64_t)(res->start_ns - res->sched_ns),
+				      memory_order_relaxed);
 	res->sched_ns -= run->t0;
 	res->start_ns -= run->t0;
 	res->end_ns -= run->t0;
 	if (res->end_ns > w->last_end)
 		w->last_end = res->end_ns;
 	if (w->out) {
-		w->out->ops[w->out->n++] = *res;
-		if (w->out->n == RUN_BATCH)
+		/* the worker may have measured straight into the batch's next slot */
+		if (res != &w->out->ops[w->out->n])
+			w->out->ops[w->out->n] = *res;
+		if (++w->out->n == RUN_BATCH)
 			worker__flush(w);
 	} else if (!run->werr) {
 		run->werr = -ENOMEM;
 	}
-	atomic_fetch_add(&run->ops_issued, 1);
+	w->issued++;
 	worker__done(w, seq);
 }
 
@@ -619,14 +654,15 @@ static void *worker__main(void *arg)
 	struct rworker *w = arg;
 	struct run *run = w->run;
 	const struct replay_opts *o = run->o;
-	struct ritem it;
-	struct reel_op res;
+	const struct ritem *it;
+	struct reel_op lres, *res;
 	uint64_t sched, end_abs;
-	int r;
+	uint32_t tail;
+	int r, waited;
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	while (queue__pop(w, &it)) {
-		const struct reel_op *op = &it.op;
+	while ((it = queue__peek(w, &tail, &waited))) {
+		const struct reel_op *op = &it->op;
 
 		if (op->type == REEL_OP_NONE) {
 			/* from now on this worker replays another (new) thread */
@@ -635,12 +671,14 @@ static void *worker__main(void *arg)
 			w->pid = op->pid;
 			w->tid = op->tid;
 			w->have_prev = 0;
+			queue__advance(w, tail);
 			continue;
 		}
 
 		/* interrupted: what is queued is dropped, in order, so that no one waits on it */
 		if (run__interrupted(run)) {
-			worker__done(w, it.seq);
+			worker__done(w, it->seq);
+			queue__advance(w, tail);
 			continue;
 		}
 		/* nothing starts before time 0, in any mode: result times are relative to it */
@@ -648,22 +686,26 @@ static void *worker__main(void *arg)
 			sleep_until(run, run->t0, -1);
 
 		if (o->timing == REPLAY_TIMING_ORIGINAL) {
-			sched = run->t0 + it.sched_rel;
+			sched = run->t0 + it->sched_rel;
 		} else if (o->timing == REPLAY_TIMING_THINK && w->have_prev) {
 			uint64_t gap =
 			    op->start_ns > w->prev_orig_end ? op->start_ns - w->prev_orig_end : 0;
 			sched = w->prev_end + (uint64_t)((double)gap / o->speed);
 		} else if (o->timing == REPLAY_TIMING_THINK) {
-			sched = run->t0 + it.sched_rel;
+			sched = run->t0 + it->sched_rel;
+		} else if (w->have_prev && !waited && !w->infl_n) {
+			/* afap: the op was queued before this worker was free again, so it was due
+			 * when the previous op ended; no clock read needed to know it */
+			sched = w->prev_end;
 		} else {
 			sched = replay_now_ns();
 		}
 		if (o->timing != REPLAY_TIMING_AFAP)
 			worker__wait_until(w, sched);
-		if (it.ndeps) {
+		if (it->ndeps) {
 			worker__drain(w); /* our pending ops may be what the others wait for */
-			for (unsigned i = 0; i < it.ndeps; i++)
-				dep__wait(run, &it.deps[i]);
+			for (unsigned i = 0; i < it->ndeps; i++)
+				dep__wait(run, &it->deps[i]);
 		}
 		if (w->eng_on) {
 			if (!is_data(op->type))
@@ -671,29 +713,31 @@ static void *worker__main(void *arg)
 			while (w->infl_n == RUN_ASYNC_DEPTH)
 				worker__reap(w, 1, 0);
 		}
-		res = *op;
-		res.path = it.p1 ? it.p1->wid : 0;
-		res.path2 = it.p2 ? it.p2->wid : 0;
-		res.sched_ns = sched;
-		r = exec__op(w, &it, &res);
-		end_abs = res.end_ns; /* retiring makes res's times relative to t0 */
+		/* measured straight into the result batch when it goes there next */
+		res = w->out && !w->infl_n ? &w->out->ops[w->out->n] : &lres;
+		*res = *op;
+		res->path = it->p1 ? it->p1->wid : 0;
+		res->path2 = it->p2 ? it->p2->wid : 0;
+		res->sched_ns = sched;
+		r = exec__op(w, it, res);
+		end_abs = res->end_ns; /* retiring makes res's times relative to t0 */
 		if (r == 1) {
 			struct rinflight *f =
 			    &w->infl[(w->infl_head + w->infl_n - 1) % RUN_ASYNC_DEPTH];
 
 			f->res.sched_ns = sched;
 			f->orig_ret = op->ret;
-			f->p = it.p1;
+			f->p = it->p1;
 			f->skip = 0;
-			res.end_ns = res.start_ns;
 		} else {
-			worker__finish(w, &res, op->ret, it.p1, it.seq, r < 0);
+			worker__finish(w, res, op->ret, it->p1, it->seq, r < 0);
 		}
 		if (r >= 0) {
 			w->prev_orig_end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
-			w->prev_end = r == 1 ? res.start_ns : end_abs;
+			w->prev_end = r == 1 ? res->start_ns : end_abs;
 			w->have_prev = 1;
 		}
+		queue__advance(w, tail);
 		if (w->infl_n)
 			worker__reap(w, 0, 0);
 	}
@@ -765,6 +809,11 @@ struct disp {
 	struct replay_u64map left; /* pid << 32 | tid -> ops not dispatched yet */
 	uint32_t *idle;		   /* oldest first: the longest released is the likeliest done */
 	size_t idle_head, nidle, capidle;
+	/* the thread of the previous op (runs of one thread's ops are the rule): no lookups */
+	uint64_t ctk;
+	uint64_t *cleft;
+	struct rworker *cw;
+	int cvalid;
 };
 
 static struct rpath *disp__path(struct disp *d, uint32_t id)
@@ -1008,17 +1057,27 @@ static int disp__run(struct disp *d)
 		}
 		run->sum->ops_read++;
 		tk = (uint64_t)it.op.pid << 32 | it.op.tid;
-		left = replay_u64map__get(&d->left, tk);
+		if (!d->cvalid || tk != d->ctk) {
+			d->cleft = replay_u64map__get(&d->left, tk);
+			d->ctk = tk;
+			d->cw = NULL;
+			d->cvalid = 1;
+		}
+		left = d->cleft;
 		last = left && *left && !--*left;
 		it.p1 = disp__path(d, it.op.path);
 		it.p2 = disp__path(d, it.op.path2);
 		if (disp__nonfile(d, &it.op, it.p1)) {
 			run->sum->ops_nonfile++;
-			if (last)
+			if (last) {
 				disp__release(d, tk);
+				d->cvalid = 0;
+			}
 			continue;
 		}
-		err = disp__worker(d, it.op.pid, it.op.tid, &w);
+		w = d->cw;
+		err = w ? 0 : disp__worker(d, it.op.pid, it.op.tid, &w);
+		d->cw = w;
 		if (err) {
 			replay_set_error("cannot start a worker thread for tid %u (max %d threads)",
 					 it.op.tid, RUN_MAX_WORKERS);
@@ -1032,8 +1091,10 @@ static int disp__run(struct disp *d)
 		    at > d->base ? (uint64_t)((double)(at - d->base) / run->o->speed) : 0;
 		disp__deps(d, &it, w->idx);
 		queue__push(w, &it);
-		if (last)
+		if (last) {
 			disp__release(d, tk);
+			d->cvalid = 0;
+		}
 	}
 	return 0;
 }
@@ -1067,7 +1128,14 @@ static void *monitor__main(void *arg)
 			p.left_ns = (uint64_t)((double)p.elapsed_ns / (double)p.ops_done *
 					       (double)(p.ops_total - p.ops_done));
 		}
-		p.lateness_ns = atomic_load(&run->last_lateness);
+		/* of each thread's latest op, the latest start past its schedule */
+		for (uint32_t i = 0; i < atomic_load(&run->nworkers); i++) {
+			int64_t l = atomic_load_explicit(&run->workers[i]->last_late,
+							 memory_order_relaxed);
+
+			if (!i || l > p.lateness_ns)
+				p.lateness_ns = l;
+		}
 		p.failures = atomic_load(&run->failures);
 		run->o->progress(run->o->cb_ctx, &p);
 	}
@@ -1124,7 +1192,6 @@ static void run__meta(struct run *run)
 
 static void run__summary(struct run *run, struct replay_summary *s)
 {
-	struct replay_pctl *late = calloc(1, sizeof(*late)), *lat = calloc(1, sizeof(*lat));
 	uint64_t last_end = 0;
 
 	for (int k = 0; k < REPLAY_FAIL__COUNT; k++)
@@ -1132,32 +1199,26 @@ static void run__summary(struct run *run, struct replay_summary *s)
 	s->noop_closes = atomic_load(&run->noop_closes);
 	s->direct_dropped = atomic_load(&run->direct_dropped);
 	s->direct_failed = atomic_load(&run->direct_failed);
-	s->ops_issued = atomic_load(&run->ops_issued);
 	s->threads = atomic_load(&run->nworkers);
+	s->ops_issued = 0;
 	for (uint32_t i = 0; i < s->threads; i++) {
 		struct rworker *w = run->workers[i];
 
-		if (late)
-			replay_pctl__merge(late, &w->lateness);
+		s->ops_issued += w->issued;
 		if (w->last_end > last_end)
 			last_end = w->last_end;
 	}
-	if (late)
-		replay_pctl__summary(late, &s->lateness);
-	for (unsigned t = 0; t < REEL_OP__COUNT && lat; t++) {
-		memset(lat, 0, sizeof(*lat));
-		for (uint32_t i = 0; i < s->threads; i++) {
-			if (run->workers[i]->lat[t])
-				replay_pctl__merge(lat, run->workers[i]->lat[t]);
-		}
-		replay_pctl__summary(lat, &s->lat[t]);
+	replay_pctl__summary(&run->lateness, &s->lateness);
+	for (unsigned t = 0; t < REEL_OP__COUNT; t++) {
+		if (run->lat[t])
+			replay_pctl__summary(run->lat[t], &s->lat[t]);
+		else
+			memset(&s->lat[t], 0, sizeof(s->lat[t]));
 	}
 	s->duration_ns = last_end;
 	s->orig_duration_ns = run->fs->last_end_ns > run->fs->first_start_ns
 				  ? run->fs->last_end_ns - run->fs->first_start_ns
 				  : 0;
-	free(late);
-	free(lat);
 }
 
 static void run__free(struct run *run, struct disp *d)
@@ -1165,8 +1226,6 @@ static void run__free(struct run *run, struct disp *d)
 	for (uint32_t i = 0; i < atomic_load(&run->nworkers); i++) {
 		struct rworker *w = run->workers[i];
 
-		for (int t = 0; t < REEL_OP__COUNT; t++)
-			free(w->lat[t]);
 		exec__pcache_clear(w);
 		if (w->eng_on)
 			replay_engine__cleanup(&w->eng);
@@ -1180,6 +1239,8 @@ static void run__free(struct run *run, struct disp *d)
 	}
 	async__free_all(run);
 	mmaps__free(run);
+	for (int t = 0; t < REEL_OP__COUNT; t++)
+		free(run->lat[t]);
 	for (size_t i = 0; i < run->pids.cap; i++) {
 		if (run->pids.used[i]) {
 			struct rpid *rp = (struct rpid *)(uintptr_t)run->pids.v[i];

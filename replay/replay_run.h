@@ -110,6 +110,7 @@ struct rworker {
 	_Atomic uint32_t done_word;
 	_Atomic int waiters;
 	_Atomic uint64_t ops_done;
+	_Atomic int64_t last_late; /* lateness of its latest op, for progress */
 
 	/* worker-private */
 	void *buf;
@@ -117,8 +118,7 @@ struct rworker {
 	uint64_t prev_orig_end, prev_end;
 	int have_prev;
 	struct rbatch *out; /* results not yet handed to the writer thread */
-	struct replay_pctl lateness;
-	struct replay_pctl *lat[REEL_OP__COUNT];
+	uint64_t ndone, issued;
 	uint64_t last_end;
 	/* parent directory fds of recent path ops (see path__parent in replay_exec.c) */
 	struct {
@@ -149,6 +149,10 @@ struct run {
 	pthread_mutex_t blk;
 	pthread_cond_t bcond, bspace;
 	struct rbatch *bhead, *btail, *bfree;
+	/* the summary's histograms, kept by the writer thread from the results it writes: the
+	 * workers only measure */
+	struct replay_pctl lateness;
+	struct replay_pctl *lat[REEL_OP__COUNT];
 	unsigned npending;
 	int bstop;
 
@@ -163,8 +167,7 @@ struct run {
 	_Atomic uint64_t fail[REPLAY_FAIL__COUNT];
 	_Atomic uint64_t noop_closes;
 	_Atomic uint32_t dirgen; /* bumped by renames and rmdirs: cached dir fds go stale */
-	_Atomic uint64_t direct_dropped, direct_failed, ops_issued, failures;
-	_Atomic int64_t last_lateness;
+	_Atomic uint64_t direct_dropped, direct_failed, failures;
 	_Atomic int stop;
 	struct rmaps *maps; /* replay_mmap.c */
 };
