@@ -199,9 +199,9 @@ static void fd__set(struct rworker *w, int32_t orig, int fd)
 #define TIMED(res, expr)                                                                           \
 	({                                                                                         \
 		long __r;                                                                          \
-		(res)->start_ns = replay_now_ns();                                                 \
+		(res)->start_ns = worker__now(w);                                                 \
 		__r = (long)(expr);                                                                \
-		(res)->end_ns = replay_now_ns();                                                   \
+		(res)->end_ns = worker__now(w);                                                   \
 		__r < 0 ? -(long)errno : __r;                                                      \
 	})
 
@@ -215,20 +215,20 @@ static int exec__open(struct rworker *w, const struct ritem *it, struct reel_op 
 
 	if (op->type == REEL_OP_CREAT)
 		flags = O_CREAT | O_WRONLY | O_TRUNC;
-	res->start_ns = replay_now_ns();
+	res->start_ns = worker__now(w);
 	fd = replay_path__open(rootfd, it->p1->rel, flags, op->mode);
-	res->end_ns = replay_now_ns();
+	res->end_ns = worker__now(w);
 	if (fd == -EINVAL && (flags & O_DIRECT)) {
 		if (run->o->direct_keep) {
 			atomic_fetch_add(&run->direct_failed, 1);
 		} else {
 			/* the target rejects O_DIRECT (tmpfs): drop it, and say so in the result */
-			res->start_ns = replay_now_ns();
+			res->start_ns = worker__now(w);
 			/* an O_EXCL open failing with EINVAL, not EEXIST, created the file already
 			 */
 			fd = replay_path__open(rootfd, it->p1->rel, flags & ~(O_DIRECT | O_EXCL),
 					       op->mode);
-			res->end_ns = replay_now_ns();
+			res->end_ns = worker__now(w);
 			atomic_fetch_add(&run->direct_dropped, 1);
 		}
 	}
@@ -326,7 +326,7 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 		return -(1 + REPLAY_FAIL_REFUSED);
 	if (pfd < 0) {
 		/* the parent is missing: the op fails as it would have (ENOENT, ENOTDIR) */
-		res->start_ns = res->end_ns = replay_now_ns();
+		res->start_ns = res->end_ns = worker__now(w);
 		res->ret = pfd;
 		return 0;
 	}
@@ -371,7 +371,7 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 			return -(1 + REPLAY_FAIL_REFUSED);
 		if (pfd2 < 0) {
 			r = pfd2;
-			res->start_ns = res->end_ns = replay_now_ns();
+			res->start_ns = res->end_ns = worker__now(w);
 			break;
 		}
 		r = TIMED(res, renameat2(pfd, base, pfd2, base2,
@@ -381,7 +381,7 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 		/* truncate(2) follows a last symlink: open it beneath the root instead */
 		fd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel, O_WRONLY, 0);
 		if (fd < 0) {
-			res->start_ns = res->end_ns = replay_now_ns();
+			res->start_ns = res->end_ns = worker__now(w);
 			r = fd;
 			break;
 		}
@@ -629,9 +629,9 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 			    res, fallocate(fd, (int)op->mode, (off_t)op->offset, (off_t)op->len));
 			break;
 		case REEL_OP_FADVISE64:
-			res->start_ns = replay_now_ns();
+			res->start_ns = worker__now(w);
 			ret = -posix_fadvise(fd, (off_t)op->offset, (off_t)op->len, (int)op->mode);
-			res->end_ns = replay_now_ns();
+			res->end_ns = worker__now(w);
 			break;
 		case REEL_OP_GETDENTS64:
 			if (exec__buf(w, op->len ? op->len : 32768))

@@ -201,15 +201,26 @@ struct deptrack {
 	size_t n, cap;
 	size_t *freel;
 	size_t nfree, capfree;
+	uint64_t ckey; /* the last key looked up, and its index */
+	size_t cidx;
+	int cvalid;
 };
 
 static struct kent *dt__get(struct deptrack *dt, uint64_t key)
 {
-	uint64_t *v = replay_u64map__get(&dt->idx, key);
+	uint64_t *v;
 	size_t i;
 
-	if (v)
+	/* a thread's run of ops on one fd: the same key again */
+	if (dt->cvalid && dt->ckey == key)
+		return &dt->k[dt->cidx];
+	v = replay_u64map__get(&dt->idx, key);
+	if (v) {
+		dt->ckey = key;
+		dt->cidx = *v;
+		dt->cvalid = 1;
 		return &dt->k[*v];
+	}
 	if (dt->nfree) {
 		i = dt->freel[--dt->nfree];
 	} else {
@@ -237,6 +248,8 @@ static void dt__del(struct deptrack *dt, uint64_t key)
 
 	if (!v)
 		return;
+	if (dt->ckey == key)
+		dt->cvalid = 0;
 	k = &dt->k[*v];
 	k->sw = 0;
 	k->nu = 0;
@@ -693,12 +706,12 @@ static void *worker__main(void *arg)
 			sched = w->prev_end + (uint64_t)((double)gap / o->speed);
 		} else if (o->timing == REPLAY_TIMING_THINK) {
 			sched = run->t0 + it->sched_rel;
-		} else if (w->have_prev && !waited && !w->infl_n) {
+		} else if (!replay_clock__anchor(w) && w->have_prev && !waited && !w->infl_n) {
 			/* afap: the op was queued before this worker was free again, so it was due
-			 * when the previous op ended; no clock read needed to know it */
+			 * when the previous op ended (same clock anchor): no clock read needed */
 			sched = w->prev_end;
 		} else {
-			sched = replay_now_ns();
+			sched = worker__now(w);
 		}
 		if (o->timing != REPLAY_TIMING_AFAP)
 			worker__wait_until(w, sched);
@@ -767,6 +780,8 @@ static struct rworker *worker__new(struct run *run, uint32_t pid, uint32_t tid)
 	if (!w->rp || !w->q || !w->out)
 		goto fail;
 	w->out->n = 0;
+	w->use_tsc = replay_tsc_mult && run->o->timing == REPLAY_TIMING_AFAP &&
+		     run->o->engine == REPLAY_ENGINE_SYNC;
 	if (run->o->engine != REPLAY_ENGINE_SYNC) {
 		w->infl = calloc(RUN_ASYNC_DEPTH, sizeof(*w->infl));
 		if (!w->infl || replay_engine__init(&w->eng, run->o->engine, RUN_ASYNC_DEPTH))
@@ -814,19 +829,27 @@ struct disp {
 	uint64_t *cleft;
 	struct rworker *cw;
 	int cvalid;
+	uint32_t cpid; /* the last path id looked up (0: none), and its path */
+	struct rpath *cpath;
 };
 
 static struct rpath *disp__path(struct disp *d, uint32_t id)
 {
-	uint64_t *v = replay_u64map__get(&d->paths, id);
+	uint64_t *v;
 	char rel[PATH_MAX];
 	struct rpath *p;
 	const char *s;
 
 	if (!id)
 		return NULL;
-	if (v)
-		return (struct rpath *)(uintptr_t)*v;
+	if (id == d->cpid)
+		return d->cpath;
+	v = replay_u64map__get(&d->paths, id);
+	if (v) {
+		d->cpid = id;
+		d->cpath = (struct rpath *)(uintptr_t)*v;
+		return d->cpath;
+	}
 	s = reel_reader__path(d->r, id);
 	if (!s)
 		return NULL;
@@ -1311,6 +1334,8 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		   RUN_QUEUE_BUDGET)
 		queue_cap /= 2;
 
+	if (o->timing == REPLAY_TIMING_AFAP)
+		replay_clock__calibrate();
 	err = reel_writer__open(o->result, NULL, &run->w);
 	if (err) {
 		replay_set_error("cannot create result %s: %s", o->result, reel_strerror(err));

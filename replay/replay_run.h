@@ -119,6 +119,9 @@ struct rworker {
 	int have_prev;
 	struct rbatch *out; /* results not yet handed to the writer thread */
 	uint64_t ndone, issued;
+	/* replay_clock.c: TSC clock (afap), anchored on CLOCK_MONOTONIC */
+	int use_tsc;
+	uint64_t tsc0, ns0, tsc_last;
 	uint64_t last_end;
 	/* parent directory fds of recent path ops (see path__parent in replay_exec.c) */
 	struct {
@@ -171,6 +174,30 @@ struct run {
 	_Atomic int stop;
 	struct rmaps *maps; /* replay_mmap.c */
 };
+
+/* replay_clock.c */
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#else
+#define __rdtsc() 0ULL /* never read: replay_clock__calibrate leaves the TSC off */
+#endif
+extern uint64_t replay_tsc_mult;
+void replay_clock__calibrate(void); /* sets replay_tsc_mult, or 0 when the TSC is not usable */
+/* between ops: renews a stale anchor; 1 when it did (times before it used the old one) */
+int replay_clock__anchor(struct rworker *w);
+/* CLOCK_MONOTONIC ns, from the TSC when the worker uses it */
+static inline uint64_t worker__now(struct rworker *w)
+{
+	uint64_t t;
+
+	if (!w->use_tsc)
+		return replay_now_ns();
+	t = __rdtsc();
+	w->tsc_last = t;
+	if (t < w->tsc0) /* another CPU's TSC a hair behind: never before the anchor */
+		t = w->tsc0;
+	return w->ns0 + (uint64_t)(((unsigned __int128)(t - w->tsc0) * replay_tsc_mult) >> 32);
+}
 
 /* replay_exec.c */
 /* the op works on its fd (fd ops, fstat via newfstatat/statx AT_EMPTY_PATH), not a path */
