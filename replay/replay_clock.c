@@ -6,7 +6,7 @@
  * reads per op that is a tenth of a page-cached 4 KiB pread. When the kernel itself keeps
  * time with the TSC (clocksource tsc: invariant and synchronised across CPUs), a worker reads
  * the TSC and converts it onto CLOCK_MONOTONIC through an anchor (a TSC/clock pair) it renews
- * every millisecond, outside any timed window; the rate comes from a 10 ms calibration. The
+ * every millisecond, outside any timed window; the rate comes from a 20 ms calibration. The
  * error against the kernel's clock stays in the nanoseconds (a rate error of ~1e-5: ~10 ns
  * per ms since the anchor, so ~1 us on a 100 ms fsync), and an op's start and end always use
  * the same anchor. Only afap uses it: the
@@ -14,6 +14,7 @@
  * (clocksource=cpu). Async requests (io_uring, libaio, the trace's own) keep the clock: their
  * completion times come from elsewhere.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -36,19 +37,30 @@ static int tsc__usable(void)
 	return !strcmp(cs, "tsc\n");
 }
 
-/* a TSC reading and the clock at the same moment (the middle of two TSC reads around it) */
+/*
+ * A TSC reading and the clock at the same moment: the middle of two TSC reads around the
+ * clock read, the tightest of a few tries (a pair split by an interrupt or a preemption
+ * would be off by microseconds).
+ */
 static void tsc__pair(uint64_t *tsc, uint64_t *ns)
 {
-	uint64_t a = __rdtsc();
+	uint64_t best = UINT64_MAX;
 
-	*ns = replay_now_ns();
-	*tsc = a + (__rdtsc() - a) / 2;
+	for (int i = 0; i < 5; i++) {
+		uint64_t a = __rdtsc(), n = replay_now_ns(), b = __rdtsc();
+
+		if (b - a < best) {
+			best = b - a;
+			*tsc = a + (b - a) / 2;
+			*ns = n;
+		}
+	}
 }
 
 void replay_clock__calibrate(void)
 {
-	struct timespec ts = {0, 10000000};
-	uint64_t t0, n0, t1, n1;
+	struct timespec ts = {0, 20000000};
+	uint64_t t0 = 0, n0 = 0, t1 = 0, n1 = 0;
 
 	replay_tsc_mult = 0;
 #if defined(__x86_64__)
