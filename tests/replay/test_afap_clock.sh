@@ -1,0 +1,37 @@
+#!/bin/bash
+# afap times its ops with a cheaper clock (the TSC, when the kernel keeps time with it) mapped
+# onto CLOCK_MONOTONIC: every op of the result must lie, on CLOCK_MONOTONIC (result time +
+# meta start_mono_ns), inside the window the replay command ran in, each end not before its
+# start, each op not before its thread's previous one, and lateness (start - sched) >= 0.
+source "$(dirname "$0")/lib.sh"
+
+python3 - > "$T/spec" <<'PY'
+print("100 100 0 10 openat path=/srv/d flags=O_RDONLY ret=3")
+print("100 101 0 10 openat path=/srv/e flags=O_RDONLY ret=4")
+for i in range(20000):
+    print(f"100 {100 + i % 2} {20 + i} {21 + i} pread64 fd={3 + i % 2} off={(i * 4096) % (1 << 20)} len=4096 ret=4096")
+PY
+mk t < "$T/spec"
+"$IOREEL" replay "$T/t.reel" --target "$T/tgt" -o "$T/r0.reel" --timing afap -q || fail "prepare"
+before=$(python3 -c 'import time; print(time.monotonic_ns())')
+"$IOREEL" replay "$T/t.reel" --target "$T/tgt" -o "$T/r.reel" --timing afap -q || fail "replay"
+after=$(python3 -c 'import time; print(time.monotonic_ns())')
+"$IOREEL" info "$T/r.reel" > "$T/info" 2>&1 || fail "info"
+"$IOREEL" dump --format jsonl "$T/r.reel" > "$T/r.jsonl" || fail "dump"
+python3 - "$T/r.jsonl" "$T/info" "$before" "$after" <<'PY' || fail "afap times off CLOCK_MONOTONIC"
+import json, re, sys
+m = re.search(r"start_mono_ns\D*(\d+)", open(sys.argv[2]).read())
+assert m, "no start_mono_ns in info"
+base, lo, hi = int(m.group(1)), int(sys.argv[3]), int(sys.argv[4])
+last = {}
+n = 0
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    s, e, d = base + o["start_ns"], base + o["end_ns"], base + o["sched_ns"]
+    assert lo <= d <= s <= e <= hi, (o, lo - base, hi - base)
+    assert last.get(o["tid"], 0) <= s, ("thread went back", o)
+    last[o["tid"]] = e
+    n += 1
+assert n == 20002, n
+PY
+echo ok
