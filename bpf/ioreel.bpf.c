@@ -43,7 +43,8 @@ struct entry {
 	__u32 f_flags;
 	__u8 fd_kind;
 	__u8 has_pos;
-	__u8 pad[6];
+	__u8 busy; /* a syscall is in flight */
+	__u8 pad[5];
 };
 
 struct {
@@ -59,11 +60,15 @@ struct {
 	__type(value, __u8);
 } targets SEC(".maps");
 
-/* Syscalls in flight, by tid. */
+/*
+ * The syscall in flight, per thread: task-local storage rather than a hash by tid, because a
+ * hash update at entry and a delete at exit cost more than the rest of the programs; and
+ * sys_exit, which runs for every syscall of every process, finds nothing here quicker.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct entry);
 } entries SEC(".maps");
 
@@ -178,9 +183,10 @@ SEC("raw_tp/sys_enter")
 int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct pt_regs regs;
+	struct entry *ep;
 	struct entry e = {};
 	__u64 nr, id;
-	__u32 flags, tid;
+	__u32 flags;
 	struct file *f;
 	int fdarg = -1;
 
@@ -195,7 +201,6 @@ int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	id = bpf_get_current_pid_tgid();
 	if (!traced(id >> 32))
 		return 0;
-	tid = (__u32)id;
 	/* one copy of the user registers instead of a helper call per argument (x86-64's
 	 * pt_regs is user ABI: its layout does not move between kernels) */
 	if (bpf_probe_read_kernel(&regs, sizeof(regs), (void *)ctx->args[0]))
@@ -216,16 +221,27 @@ int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	if (fdarg >= 0) {
 		f = fd_file((struct task_struct *)bpf_get_current_task(), e.args[fdarg & 7]);
 		if (f) {
-			e.fd_kind = file_kind(f);
-			e.pos = BPF_CORE_READ(f, f_pos);
-			e.isize = BPF_CORE_READ(f, f_inode, i_size);
-			e.f_flags = BPF_CORE_READ(f, f_flags);
+			struct inode *ino = BPF_CORE_READ(f, f_inode);
+
+			e.fd_kind = (BPF_CORE_READ(ino, i_mode) & S_IFMT) >> 12;
 			e.has_pos = 1;
+			/* each read is a helper call: the position only where the op lacks one */
+			if (flags & IOREEL_SYS_POS) {
+				e.pos = BPF_CORE_READ(f, f_pos);
+				e.isize = BPF_CORE_READ(ino, i_size);
+				e.f_flags = BPF_CORE_READ(f, f_flags);
+			}
 		}
 	}
-	e.start_ns = bpf_ktime_get_ns();
-	if (bpf_map_update_elem(&entries, &tid, &e, BPF_ANY))
+	ep = bpf_task_storage_get(&entries, bpf_get_current_task_btf(), 0,
+				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!ep) {
 		count(IOREEL_CNT_NOENTRY);
+		return 0;
+	}
+	e.busy = 1;
+	e.start_ns = bpf_ktime_get_ns();
+	*ep = e;
 	return 0;
 }
 
@@ -244,14 +260,13 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 		return 0;
 	id = bpf_get_current_pid_tgid();
 	tid = (__u32)id;
-	e = bpf_map_lookup_elem(&entries, &tid);
-	if (!e)
+	e = bpf_task_storage_get(&entries, bpf_get_current_task_btf(), 0, 0);
+	if (!e || !e->busy)
 		return 0;
+	e->busy = 0;
 	ev = bpf_map_lookup_elem(&scratch, &zero);
-	if (!ev) {
-		bpf_map_delete_elem(&entries, &tid);
+	if (!ev)
 		return 0;
-	}
 	nr = e->nr;
 	ret = ctx->args[1];
 	flags = sys_flags[nr & (NR_MAX - 1)];
@@ -273,7 +288,6 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	ev->ret_kind = 0;
 	ev->items = 0;
 	ev->lost_items = 0;
-	bpf_map_delete_elem(&entries, &tid);
 	if (flags & IOREEL_SYS_NOSEND)
 		return 0;
 
@@ -434,8 +448,6 @@ int ioreel_exit(struct bpf_raw_tracepoint_args *ctx)
 	tid = (__u32)id;
 	if (!traced(tgid))
 		return 0;
-	/* a thread killed inside a syscall (exit_group) never reaches sys_exit */
-	bpf_map_delete_elem(&entries, &tid);
 	if (!ctx->args[1]) /* group_dead */
 		return 0;
 	if (!targ_cgroup)
@@ -467,7 +479,7 @@ int ioreel_uring_submit(struct bpf_raw_tracepoint_args *ctx)
 	struct ioreel_uring_event ev = {};
 	struct entry *e;
 	__u64 id, ring;
-	__u32 tgid, tid;
+	__u32 tgid;
 	__u8 op;
 
 	if (noop)
@@ -490,9 +502,8 @@ int ioreel_uring_submit(struct bpf_raw_tracepoint_args *ctx)
 	ev.user_data = BPF_CORE_READ(req, cqe.user_data);
 	ev.fd = BPF_CORE_READ(req, cqe.fd);
 	ev.sqe_flags = BPF_CORE_READ(req, flags);
-	tid = (__u32)id;
-	e = bpf_map_lookup_elem(&entries, &tid);
-	ev.ring_fd = e && e->nr == 426 ? (__s32)e->args[0] : -1; /* inside io_uring_enter */
+	e = bpf_task_storage_get(&entries, bpf_get_current_task_btf(), 0, 0);
+	ev.ring_fd = e && e->busy && e->nr == 426 ? (__s32)e->args[0] : -1; /* io_uring_enter */
 	/* the request's command area is the opcode's struct, filled by its prep() already */
 	if (uring_is_rw(op)) {
 		struct io_rw *rw = (struct io_rw *)&req->cmd;
