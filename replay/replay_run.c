@@ -327,6 +327,12 @@ static uint64_t key_dir(const char *s, size_t n)
 	return replay_hash__key('D', h, n);
 }
 
+/* a process's address space: mmap is structural on it, msync a use */
+static uint64_t key_mem(uint32_t pid)
+{
+	return replay_hash__key('M', pid, 0);
+}
+
 static uint64_t key_async(const struct reel_op *op)
 {
 	return replay_hash__key('A', (uint64_t)op->pid << 32 ^ op->ctx, op->aux);
@@ -879,6 +885,13 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 	} else if (t == REEL_OP_AIO_COMPLETE || t == REEL_OP_URING_COMPLETE) {
 		dt__use(dt, key_async(op), self, it->seq, &ds);
 		dt__del(dt, key_async(op));
+	} else if (t == REEL_OP_MMAP || t == REEL_OP_MSYNC) {
+		if (t == REEL_OP_MMAP && op->fd >= 0)
+			dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, &ds);
+		if (t == REEL_OP_MMAP)
+			dt__struct(dt, key_mem(op->pid), self, it->seq, &ds);
+		else
+			dt__use(dt, key_mem(op->pid), self, it->seq, &ds);
 	} else if (it->p1 && !replay_op__on_fd(op)) {
 		int structural = t == REEL_OP_UNLINK || t == REEL_OP_UNLINKAT ||
 				 t == REEL_OP_RMDIR || t == REEL_OP_MKDIR || t == REEL_OP_MKDIRAT ||
@@ -1166,6 +1179,7 @@ static void run__free(struct run *run, struct disp *d)
 		free(w);
 	}
 	async__free_all(run);
+	mmaps__free(run);
 	for (size_t i = 0; i < run->pids.cap; i++) {
 		if (run->pids.used[i]) {
 			struct rpid *rp = (struct rpid *)(uintptr_t)run->pids.v[i];
@@ -1221,6 +1235,10 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	pthread_mutex_init(&run->blk, NULL);
 	pthread_cond_init(&run->bcond, NULL);
 	pthread_cond_init(&run->bspace, NULL);
+	if (mmaps__init(run)) {
+		free(run);
+		return -ENOMEM;
+	}
 	d.run = run;
 	d.base = fs->first_start_ns;
 	/* bounded memory whatever the thread count: ~64 MiB of queued ops at most */

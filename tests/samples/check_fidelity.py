@@ -11,7 +11,7 @@ measured in the kernel (tracepoint entry to exit) with eBPF programs adding thei
 replay in user space around the syscall; the VM's disk and the other processes on the two
 cores add jitter, mostly to syncs. So:
   - every op the replay is documented to replay is replayed, in each thread's order (not
-    replayed: mmap, and I/O under /proc, /sys, /dev or on pipes, sockets and devices:
+    replayed: I/O under /proc, /sys, /dev or on pipes, sockets and devices:
     RocksDB's threads write their new names to /proc/self/task/N/comm);
   - every replayed op has the outcome it had: same success or errno, same byte count for
     reads and writes (a replay that read holes, short files or failed opens would not);
@@ -38,7 +38,7 @@ import re
 import sys
 from collections import Counter, defaultdict
 
-NOT_REPLAYED = {"mmap", "msync"}  # ioreel replay: "op not supported by replay"
+NOT_REPLAYED = set()  # every op type of a file is replayed (mmap and msync too)
 NONFILE_KINDS = {"chr", "fifo", "sock", "other"}
 KS_MIN_P50_NS = 10_000
 READS = {"read", "pread64", "readv", "preadv", "preadv2"}
