@@ -31,6 +31,7 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 /* Set by capture/ before load. */
 const volatile bool noop = false;	     /* benchmark floor: attach, do nothing */
 const volatile __u64 targ_cgroup = 0;	     /* cgroup v2 id to follow, 0 = follow pids */
+const volatile __u32 self_tgid = 0;	     /* the recorder: never traced (its own writes) */
 const volatile __u64 wake_bytes = 1 << 20;   /* wake the consumer past this much data */
 const volatile __u32 sys_flags[NR_MAX] = {}; /* enum ioreel_sys_flags per syscall nr */
 
@@ -105,7 +106,7 @@ static __always_inline void count(__u32 idx)
 static __always_inline bool traced(__u32 tgid)
 {
 	if (targ_cgroup)
-		return bpf_get_current_cgroup_id() == targ_cgroup;
+		return tgid != self_tgid && bpf_get_current_cgroup_id() == targ_cgroup;
 	return bpf_map_lookup_elem(&targets, &tgid) != NULL;
 }
 

@@ -108,7 +108,9 @@ static int cgroup_dir(const char *cg, char *out, size_t size)
 	char root[PATH_MAX];
 	int err;
 
-	if (cg[0] == '/' && stat(cg, &st) == 0) {
+	/* a cgroup2 directory as it is, else a cgroup path ("/", "system.slice/x") below the
+	 * cgroup2 mount */
+	if (cg[0] == '/' && statfs(cg, &sf) == 0 && sf.f_type == CGROUP2_SUPER_MAGIC) {
 		snprintf(out, size, "%s", cg);
 	} else {
 		err = cgroup2_root(root, sizeof(root));
@@ -344,6 +346,7 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	if (!skel)
 		return -errno;
 	skel->rodata->noop = o->noop_probes;
+	skel->rodata->self_tgid = getpid();
 	if (o->cgroup) {
 		if (stat(cgdir, &sb)) {
 			err = -errno;
