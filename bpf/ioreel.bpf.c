@@ -378,6 +378,12 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 			ev->len0 = bytes;
 		}
 	}
+	if (flags & IOREEL_SYS_HOW2) {
+		/* openat2's flags and mode live in user memory: struct open_how { flags; mode; } */
+		if (bpf_probe_read_user(&ev->pos, sizeof(ev->pos), (void *)ev->args[2]) ||
+		    bpf_probe_read_user(&ev->isize, sizeof(ev->isize), (void *)(ev->args[2] + 8)))
+			ev->pos = ev->isize = 0;
+	}
 	if ((flags & IOREEL_SYS_RETFD) && ret >= 0)
 		ev->ret_kind = file_kind(fd_file((struct task_struct *)bpf_get_current_task(), ret));
 

@@ -47,6 +47,7 @@ enum ioreel_sys_flags {
 	IOREEL_SYS_FDATCWD = 1 << 12, /* args[0] is a dirfd (AT_FDCWD allowed) */
 	IOREEL_SYS_NOSEND = 1 << 13,  /* entry kept for other probes (io_uring_enter), no event */
 	IOREEL_SYS_POS = 1 << 14,     /* the fd's f_pos, i_size, f_flags too (ops without offset) */
+	IOREEL_SYS_HOW2 = 1 << 15,    /* openat2: struct open_how at args[2] -> pos (flags), isize (mode) */
 };
 
 struct ioreel_sys_info {
