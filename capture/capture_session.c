@@ -289,7 +289,9 @@ static int initial_pids(const struct capture_opts *o, const char *cgdir, pid_t c
 	for (size_t i = 0; i < o->npids && !err; i++) {
 		if (kill(o->pids[i], 0) && errno == ESRCH)
 			return -ESRCH;
-		err = capture_procfs__descendants(o->pids[i], pids, n);
+		/* a thread id names its whole process: the filter is by tgid */
+		(*pids)[i] = capture_procfs__tgid(o->pids[i]);
+		err = capture_procfs__descendants((*pids)[i], pids, n);
 	}
 	return err;
 }
