@@ -28,6 +28,8 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 /* scratch area for io_submit's iocb pointers, past where iocbs and pointers are packed */
 #define AIO_PTRS (IOREEL_AIO_MAX * 72)
 
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+
 /* Set by capture/ before load. */
 const volatile bool noop = false;	     /* benchmark floor: attach, do nothing */
 const volatile __u64 targ_cgroup = 0;	     /* cgroup v2 id to follow, 0 = follow pids */
@@ -137,6 +139,23 @@ static __always_inline struct file *fd_file(struct task_struct *task, __u64 fd)
 	return f;
 }
 
+/* The same walk from the current task's BTF pointer: plain loads down to the fd array. */
+static __always_inline struct file *cur_fd_file(__u64 fd)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct files_struct *files = task->files;
+	struct fdtable *fdt;
+	struct file *f = NULL;
+
+	if (!files)
+		return NULL;
+	fdt = files->fdt;
+	if (!fdt || fd >= fdt->max_fds)
+		return NULL;
+	bpf_probe_read_kernel(&f, sizeof(f), &fdt->fd[fd]);
+	return f;
+}
+
 static __always_inline __u8 file_kind(struct file *f)
 {
 	if (!f)
@@ -183,7 +202,7 @@ static __always_inline void aio_iov_bytes(struct ioreel_sys_event *ev, int i)
 SEC("raw_tp/sys_enter")
 int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 {
-	struct pt_regs regs;
+	struct pt_regs *regs;
 	struct entry *ep;
 	struct entry e = {};
 	__u64 nr, id;
@@ -202,17 +221,15 @@ int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	id = bpf_get_current_pid_tgid();
 	if (!traced(id >> 32))
 		return 0;
-	/* one copy of the user registers instead of a helper call per argument (x86-64's
-	 * pt_regs is user ABI: its layout does not move between kernels) */
-	if (bpf_probe_read_kernel(&regs, sizeof(regs), (void *)ctx->args[0]))
-		return 0;
+	/* the user registers through a typed read-only view: six loads, no helper calls */
+	regs = bpf_rdonly_cast((void *)ctx->args[0], bpf_core_type_id_kernel(struct pt_regs));
 	e.nr = nr;
-	e.args[0] = regs.di;
-	e.args[1] = regs.si;
-	e.args[2] = regs.dx;
-	e.args[3] = regs.r10;
-	e.args[4] = regs.r8;
-	e.args[5] = regs.r9;
+	e.args[0] = regs->di;
+	e.args[1] = regs->si;
+	e.args[2] = regs->dx;
+	e.args[3] = regs->r10;
+	e.args[4] = regs->r8;
+	e.args[5] = regs->r9;
 	if (flags & IOREEL_SYS_FD0)
 		fdarg = 0;
 	else if (flags & IOREEL_SYS_FD1)
@@ -220,18 +237,19 @@ int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	else if (flags & IOREEL_SYS_FD4)
 		fdarg = 4;
 	if (fdarg >= 0) {
-		f = fd_file((struct task_struct *)bpf_get_current_task(), e.args[fdarg & 7]);
+		f = cur_fd_file(e.args[fdarg & 7]);
 		if (f) {
-			struct inode *ino = BPF_CORE_READ(f, f_inode);
+			/* a read-only typed view of the file: plain loads, no helper per field */
+			struct file *tf = bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
+			struct inode *ino = tf->f_inode;
 
-			e.fd_kind = (BPF_CORE_READ(ino, i_mode) & S_IFMT) >> 12;
-			e.has_pos = 1;
-			/* each read is a helper call: the position only where the op lacks one */
-			if (flags & IOREEL_SYS_POS) {
-				e.pos = BPF_CORE_READ(f, f_pos);
-				e.isize = BPF_CORE_READ(ino, i_size);
-				e.f_flags = BPF_CORE_READ(f, f_flags);
+			if (ino) {
+				e.fd_kind = (ino->i_mode & S_IFMT) >> 12;
+				e.isize = ino->i_size;
 			}
+			e.has_pos = 1;
+			e.pos = tf->f_pos;
+			e.f_flags = tf->f_flags;
 		}
 	}
 	ep = bpf_task_storage_get(&entries, bpf_get_current_task_btf(), 0,
