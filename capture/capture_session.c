@@ -108,7 +108,9 @@ static int cgroup_dir(const char *cg, char *out, size_t size)
 	char root[PATH_MAX];
 	int err;
 
-	if (cg[0] == '/' && stat(cg, &st) == 0) {
+	/* a cgroup2 directory as it is, else a cgroup path ("/", "system.slice/x") below the
+	 * cgroup2 mount */
+	if (cg[0] == '/' && statfs(cg, &sf) == 0 && sf.f_type == CGROUP2_SUPER_MAGIC) {
 		snprintf(out, size, "%s", cg);
 	} else {
 		err = cgroup2_root(root, sizeof(root));
@@ -287,7 +289,9 @@ static int initial_pids(const struct capture_opts *o, const char *cgdir, pid_t c
 	for (size_t i = 0; i < o->npids && !err; i++) {
 		if (kill(o->pids[i], 0) && errno == ESRCH)
 			return -ESRCH;
-		err = capture_procfs__descendants(o->pids[i], pids, n);
+		/* a thread id names its whole process: the filter is by tgid */
+		(*pids)[i] = capture_procfs__tgid(o->pids[i]);
+		err = capture_procfs__descendants((*pids)[i], pids, n);
 	}
 	return err;
 }
@@ -344,6 +348,7 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	if (!skel)
 		return -errno;
 	skel->rodata->noop = o->noop_probes;
+	skel->rodata->self_tgid = getpid();
 	if (o->cgroup) {
 		if (stat(cgdir, &sb)) {
 			err = -errno;

@@ -226,7 +226,10 @@ int cmd_record(int argc, char **argv)
 	free(pids);
 	if (err) {
 		fprintf(stderr, "ioreel: failed to record: %s%s\n", reel_strerror(err),
-			err == -EPERM ? " (BPF needs root)" : "");
+			err == -EPERM		? " (BPF needs root)" :
+			err == -EMEDIUMTYPE	? " (not a cgroup v2 directory)" :
+			err == -ESRCH		? " (no such pid)" :
+						  "");
 		return 1;
 	}
 	if (!quiet)
