@@ -28,9 +28,12 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 /* scratch area for io_submit's iocb pointers, past where iocbs and pointers are packed */
 #define AIO_PTRS (IOREEL_AIO_MAX * 72)
 
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+
 /* Set by capture/ before load. */
 const volatile bool noop = false;	     /* benchmark floor: attach, do nothing */
 const volatile __u64 targ_cgroup = 0;	     /* cgroup v2 id to follow, 0 = follow pids */
+const volatile __u32 self_tgid = 0;	     /* the recorder: never traced (its own writes) */
 const volatile __u64 wake_bytes = 1 << 20;   /* wake the consumer past this much data */
 const volatile __u32 sys_flags[NR_MAX] = {}; /* enum ioreel_sys_flags per syscall nr */
 
@@ -43,7 +46,8 @@ struct entry {
 	__u32 f_flags;
 	__u8 fd_kind;
 	__u8 has_pos;
-	__u8 pad[6];
+	__u8 busy; /* a syscall is in flight */
+	__u8 pad[5];
 };
 
 struct {
@@ -59,11 +63,15 @@ struct {
 	__type(value, __u8);
 } targets SEC(".maps");
 
-/* Syscalls in flight, by tid. */
+/*
+ * The syscall in flight, per thread: task-local storage rather than a hash by tid, because a
+ * hash update at entry and a delete at exit cost more than the rest of the programs; and
+ * sys_exit, which runs for every syscall of every process, finds nothing here quicker.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct entry);
 } entries SEC(".maps");
 
@@ -100,7 +108,7 @@ static __always_inline void count(__u32 idx)
 static __always_inline bool traced(__u32 tgid)
 {
 	if (targ_cgroup)
-		return bpf_get_current_cgroup_id() == targ_cgroup;
+		return tgid != self_tgid && bpf_get_current_cgroup_id() == targ_cgroup;
 	return bpf_map_lookup_elem(&targets, &tgid) != NULL;
 }
 
@@ -128,6 +136,23 @@ static __always_inline struct file *fd_file(struct task_struct *task, __u64 fd)
 		return NULL;
 	fds = BPF_CORE_READ(fdt, fd);
 	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	return f;
+}
+
+/* The same walk from the current task's BTF pointer: plain loads down to the fd array. */
+static __always_inline struct file *cur_fd_file(__u64 fd)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct files_struct *files = task->files;
+	struct fdtable *fdt;
+	struct file *f = NULL;
+
+	if (!files)
+		return NULL;
+	fdt = files->fdt;
+	if (!fdt || fd >= fdt->max_fds)
+		return NULL;
+	bpf_probe_read_kernel(&f, sizeof(f), &fdt->fd[fd]);
 	return f;
 }
 
@@ -178,9 +203,10 @@ SEC("raw_tp/sys_enter")
 int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct pt_regs *regs;
+	struct entry *ep;
 	struct entry e = {};
 	__u64 nr, id;
-	__u32 flags, tid;
+	__u32 flags;
 	struct file *f;
 	int fdarg = -1;
 
@@ -195,15 +221,15 @@ int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	id = bpf_get_current_pid_tgid();
 	if (!traced(id >> 32))
 		return 0;
-	tid = (__u32)id;
-	regs = (struct pt_regs *)ctx->args[0];
+	/* the user registers through a typed read-only view: six loads, no helper calls */
+	regs = bpf_rdonly_cast((void *)ctx->args[0], bpf_core_type_id_kernel(struct pt_regs));
 	e.nr = nr;
-	e.args[0] = BPF_CORE_READ(regs, di);
-	e.args[1] = BPF_CORE_READ(regs, si);
-	e.args[2] = BPF_CORE_READ(regs, dx);
-	e.args[3] = BPF_CORE_READ(regs, r10);
-	e.args[4] = BPF_CORE_READ(regs, r8);
-	e.args[5] = BPF_CORE_READ(regs, r9);
+	e.args[0] = regs->di;
+	e.args[1] = regs->si;
+	e.args[2] = regs->dx;
+	e.args[3] = regs->r10;
+	e.args[4] = regs->r8;
+	e.args[5] = regs->r9;
 	if (flags & IOREEL_SYS_FD0)
 		fdarg = 0;
 	else if (flags & IOREEL_SYS_FD1)
@@ -211,18 +237,30 @@ int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	else if (flags & IOREEL_SYS_FD4)
 		fdarg = 4;
 	if (fdarg >= 0) {
-		f = fd_file((struct task_struct *)bpf_get_current_task(), e.args[fdarg & 7]);
+		f = cur_fd_file(e.args[fdarg & 7]);
 		if (f) {
-			e.fd_kind = file_kind(f);
-			e.pos = BPF_CORE_READ(f, f_pos);
-			e.isize = BPF_CORE_READ(f, f_inode, i_size);
-			e.f_flags = BPF_CORE_READ(f, f_flags);
+			/* a read-only typed view of the file: plain loads, no helper per field */
+			struct file *tf = bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
+			struct inode *ino = tf->f_inode;
+
+			if (ino) {
+				e.fd_kind = (ino->i_mode & S_IFMT) >> 12;
+				e.isize = ino->i_size;
+			}
 			e.has_pos = 1;
+			e.pos = tf->f_pos;
+			e.f_flags = tf->f_flags;
 		}
 	}
-	e.start_ns = bpf_ktime_get_ns();
-	if (bpf_map_update_elem(&entries, &tid, &e, BPF_ANY))
+	ep = bpf_task_storage_get(&entries, bpf_get_current_task_btf(), 0,
+				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!ep) {
 		count(IOREEL_CNT_NOENTRY);
+		return 0;
+	}
+	e.busy = 1;
+	e.start_ns = bpf_ktime_get_ns();
+	*ep = e;
 	return 0;
 }
 
@@ -241,14 +279,13 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 		return 0;
 	id = bpf_get_current_pid_tgid();
 	tid = (__u32)id;
-	e = bpf_map_lookup_elem(&entries, &tid);
-	if (!e)
+	e = bpf_task_storage_get(&entries, bpf_get_current_task_btf(), 0, 0);
+	if (!e || !e->busy)
 		return 0;
+	e->busy = 0;
 	ev = bpf_map_lookup_elem(&scratch, &zero);
-	if (!ev) {
-		bpf_map_delete_elem(&entries, &tid);
+	if (!ev)
 		return 0;
-	}
 	nr = e->nr;
 	ret = ctx->args[1];
 	flags = sys_flags[nr & (NR_MAX - 1)];
@@ -270,7 +307,6 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	ev->ret_kind = 0;
 	ev->items = 0;
 	ev->lost_items = 0;
-	bpf_map_delete_elem(&entries, &tid);
 	if (flags & IOREEL_SYS_NOSEND)
 		return 0;
 
@@ -360,6 +396,12 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 			ev->len0 = bytes;
 		}
 	}
+	if (flags & IOREEL_SYS_HOW2) {
+		/* openat2's flags and mode live in user memory: struct open_how { flags; mode; } */
+		if (bpf_probe_read_user(&ev->pos, sizeof(ev->pos), (void *)ev->args[2]) ||
+		    bpf_probe_read_user(&ev->isize, sizeof(ev->isize), (void *)(ev->args[2] + 8)))
+			ev->pos = ev->isize = 0;
+	}
 	if ((flags & IOREEL_SYS_RETFD) && ret >= 0)
 		ev->ret_kind = file_kind(fd_file((struct task_struct *)bpf_get_current_task(), ret));
 
@@ -431,8 +473,6 @@ int ioreel_exit(struct bpf_raw_tracepoint_args *ctx)
 	tid = (__u32)id;
 	if (!traced(tgid))
 		return 0;
-	/* a thread killed inside a syscall (exit_group) never reaches sys_exit */
-	bpf_map_delete_elem(&entries, &tid);
 	if (!ctx->args[1]) /* group_dead */
 		return 0;
 	if (!targ_cgroup)
@@ -464,7 +504,7 @@ int ioreel_uring_submit(struct bpf_raw_tracepoint_args *ctx)
 	struct ioreel_uring_event ev = {};
 	struct entry *e;
 	__u64 id, ring;
-	__u32 tgid, tid;
+	__u32 tgid;
 	__u8 op;
 
 	if (noop)
@@ -487,9 +527,8 @@ int ioreel_uring_submit(struct bpf_raw_tracepoint_args *ctx)
 	ev.user_data = BPF_CORE_READ(req, cqe.user_data);
 	ev.fd = BPF_CORE_READ(req, cqe.fd);
 	ev.sqe_flags = BPF_CORE_READ(req, flags);
-	tid = (__u32)id;
-	e = bpf_map_lookup_elem(&entries, &tid);
-	ev.ring_fd = e && e->nr == 426 ? (__s32)e->args[0] : -1; /* inside io_uring_enter */
+	e = bpf_task_storage_get(&entries, bpf_get_current_task_btf(), 0, 0);
+	ev.ring_fd = e && e->busy && e->nr == 426 ? (__s32)e->args[0] : -1; /* io_uring_enter */
 	/* the request's command area is the opcode's struct, filled by its prep() already */
 	if (uring_is_rw(op)) {
 		struct io_rw *rw = (struct io_rw *)&req->cmd;

@@ -46,6 +46,7 @@ enum ioreel_sys_flags {
 	IOREEL_SYS_AIO_EVENTS = 1 << 11, /* args[3] is io_event[ret] */
 	IOREEL_SYS_FDATCWD = 1 << 12, /* args[0] is a dirfd (AT_FDCWD allowed) */
 	IOREEL_SYS_NOSEND = 1 << 13,  /* entry kept for other probes (io_uring_enter), no event */
+	IOREEL_SYS_HOW2 = 1 << 15,    /* openat2: struct open_how at args[2] -> pos (flags), isize (mode) */
 };
 
 struct ioreel_sys_info {
@@ -73,7 +74,7 @@ struct ioreel_sys_event {
 	__u16 len0;	/* bytes of path 0 (with NUL) or of the raw array, at data[0] */
 	__u16 len1;	/* bytes of path 1 (with NUL), at data[len0] */
 	__u8 ret_kind;	/* S_IFMT >> 12 of a returned fd's inode */
-	__u8 has_pos;	/* pos/isize/f_flags valid */
+	__u8 has_pos;	/* the fd was open: fd_kind, pos, isize, f_flags valid */
 	__u16 items;	/* aio/iovec items copied into data */
 	__u32 lost_items; /* aio/iovec items beyond IOREEL_*_MAX */
 	char data[IOREEL_DATA_MAX];
@@ -109,7 +110,7 @@ struct ioreel_uring_event {
 enum ioreel_counter {
 	IOREEL_CNT_EVENTS = 0, /* events the kernel side tried to send */
 	IOREEL_CNT_LOST = 1,   /* ring buffer full: dropped */
-	IOREEL_CNT_NOENTRY = 2, /* entry map full: syscall dropped */
+	IOREEL_CNT_NOENTRY = 2, /* no per-thread entry storage: syscall dropped */
 	IOREEL_CNT__MAX = 4,
 };
 

@@ -391,9 +391,9 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 		break;
 	case __NR_openat:
 	case __NR_openat2:
-		/* openat2's flags live in a struct open_how we do not copy */
-		op.flags = ev->hdr.nr == __NR_openat ? a[2] : 0;
-		op.mode = ev->hdr.nr == __NR_openat ? a[3] : 0;
+		/* openat2: the BPF side copied struct open_how's flags and mode into pos, isize */
+		op.flags = ev->hdr.nr == __NR_openat ? a[2] : ev->pos;
+		op.mode = ev->hdr.nr == __NR_openat ? a[3] : ev->isize;
 		op.path = arg_path(x, (int)a[0], x->path0, abs0, sizeof(abs0));
 		track_open(x, &op, abs0, op.flags);
 		break;

@@ -80,6 +80,8 @@ const char *capture_proc__fd_path(struct capture_proc *p, int fd);
 int capture_procfs__snapshot(struct capture_proc *p);
 /* Appends pid's descendants (by /proc/N/stat ppid) to *pids (realloc'd). */
 int capture_procfs__descendants(pid_t pid, pid_t **pids, size_t *n);
+/* The thread group of a thread id (the id itself when /proc cannot tell). */
+pid_t capture_procfs__tgid(pid_t tid);
 /* Thread groups listed in a cgroup v2 directory's cgroup.procs. */
 int capture_procfs__cgroup_pids(const char *dir, pid_t **pids, size_t *n);
 

@@ -192,3 +192,21 @@ int capture_procfs__cgroup_pids(const char *dir, pid_t **pids, size_t *n)
 	fclose(f);
 	return err;
 }
+
+pid_t capture_procfs__tgid(pid_t tid)
+{
+	char path[64], line[128];
+	int tgid = tid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return tid;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	}
+	fclose(f);
+	return tgid;
+}

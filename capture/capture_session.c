@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -79,17 +81,52 @@ static int spawn_held(char *const *argv, pid_t *pid, int *release_fd)
 	return 0;
 }
 
+/* Where cgroup v2 is mounted: /sys/fs/cgroup, or /sys/fs/cgroup/unified on hybrid hosts. */
+static int cgroup2_root(char *out, size_t size)
+{
+	char dev[256], dir[PATH_MAX], type[64];
+	FILE *f = fopen("/proc/self/mounts", "re");
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fscanf(f, "%255s %4095s %63s %*[^\n]", dev, dir, type) == 3) {
+		if (!strcmp(type, "cgroup2")) {
+			snprintf(out, size, "%s", dir);
+			err = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return err;
+}
+
 static int cgroup_dir(const char *cg, char *out, size_t size)
 {
+	struct statfs sf;
 	struct stat st;
+	char root[PATH_MAX];
+	int err;
 
-	if (cg[0] == '/' && stat(cg, &st) == 0 && S_ISDIR(st.st_mode))
+	/* a cgroup2 directory as it is, else a cgroup path ("/", "system.slice/x") below the
+	 * cgroup2 mount */
+	if (cg[0] == '/' && statfs(cg, &sf) == 0 && sf.f_type == CGROUP2_SUPER_MAGIC) {
 		snprintf(out, size, "%s", cg);
-	else
-		snprintf(out, size, "/sys/fs/cgroup/%s", cg[0] == '/' ? cg + 1 : cg);
+	} else {
+		err = cgroup2_root(root, sizeof(root));
+		if (err)
+			return err;
+		if ((size_t)snprintf(out, size, "%s/%s", root, cg[0] == '/' ? cg + 1 : cg) >= size)
+			return -ENAMETOOLONG;
+	}
 	if (stat(out, &st))
 		return -errno;
-	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	/* the BPF side compares cgroup v2 ids: a v1 hierarchy's directory would never match */
+	if (statfs(out, &sf) || sf.f_type != CGROUP2_SUPER_MAGIC)
+		return -EMEDIUMTYPE;
+	return 0;
 }
 
 static void fill_sys_flags(struct ioreel_bpf *skel)
@@ -194,7 +231,8 @@ static int head_meta(struct reel_writer *w, const struct capture_opts *o, const 
 		snprintf(buf, sizeof(buf), "%s", o->command_line);
 	else if (join_words(o->argv, buf, sizeof(buf)))
 		buf[0] = '\0';
-	if (buf[0])
+	/* a command line names files too: with --anonymize-paths it is left out */
+	if (buf[0] && !o->anonymize)
 		err = err ?: reel_writer__meta(w, REEL_META_COMMAND, buf);
 	buf[0] = '\0';
 	for (size_t i = 0; i < npids && off + 16 < sizeof(buf); i++)
@@ -251,7 +289,9 @@ static int initial_pids(const struct capture_opts *o, const char *cgdir, pid_t c
 	for (size_t i = 0; i < o->npids && !err; i++) {
 		if (kill(o->pids[i], 0) && errno == ESRCH)
 			return -ESRCH;
-		err = capture_procfs__descendants(o->pids[i], pids, n);
+		/* a thread id names its whole process: the filter is by tgid */
+		(*pids)[i] = capture_procfs__tgid(o->pids[i]);
+		err = capture_procfs__descendants((*pids)[i], pids, n);
 	}
 	return err;
 }
@@ -308,6 +348,7 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	if (!skel)
 		return -errno;
 	skel->rodata->noop = o->noop_probes;
+	skel->rodata->self_tgid = getpid();
 	if (o->cgroup) {
 		if (stat(cgdir, &sb)) {
 			err = -errno;

@@ -14,7 +14,7 @@
 static const struct capture_sysdef sysdefs[] = {
 	{ __NR_open, REEL_OP_OPEN, T | F(PATH0) | F(RETFD) },
 	{ __NR_openat, REEL_OP_OPENAT, T | F(PATH1) | F(RETFD) | F(FDATCWD) },
-	{ __NR_openat2, REEL_OP_OPENAT2, T | F(PATH1) | F(RETFD) | F(FDATCWD) },
+	{ __NR_openat2, REEL_OP_OPENAT2, T | F(PATH1) | F(RETFD) | F(FDATCWD) | F(HOW2) },
 	{ __NR_creat, REEL_OP_CREAT, T | F(PATH0) | F(RETFD) },
 	{ __NR_close, REEL_OP_CLOSE, T | F(FD0) },
 	{ __NR_read, REEL_OP_READ, T | F(FD0) },

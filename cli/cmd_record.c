@@ -25,8 +25,8 @@ static void usage(FILE *out)
 		"eBPF. Needs root. Only metadata is kept: paths, offsets, sizes, times, results.\n\n"
 		"  -o, --output TRACE     trace file to write\n"
 		"  -p, --pid PID[,PID]    follow running processes and their descendants\n"
-		"      --cgroup PATH      follow a cgroup v2 (a directory, or a path below\n"
-		"                         /sys/fs/cgroup)\n"
+		"      --cgroup PATH      follow a cgroup v2 (its directory, or a path below\n"
+		"                         the cgroup2 mount)\n"
 		"  -- CMD [ARGS...]       start CMD held until the probes are attached; its\n"
 		"                         exit ends the capture\n"
 		"  -d, --duration SECONDS stop after this long (also: Ctrl-C, SIGTERM)\n"
@@ -226,7 +226,10 @@ int cmd_record(int argc, char **argv)
 	free(pids);
 	if (err) {
 		fprintf(stderr, "ioreel: failed to record: %s%s\n", reel_strerror(err),
-			err == -EPERM ? " (BPF needs root)" : "");
+			err == -EPERM		? " (BPF needs root)" :
+			err == -EMEDIUMTYPE	? " (not a cgroup v2 directory)" :
+			err == -ESRCH		? " (no such pid)" :
+						  "");
 		return 1;
 	}
 	if (!quiet)

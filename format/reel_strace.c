@@ -24,9 +24,9 @@
  * - Paths: the -y annotation (absolute, resolved by the kernel) when there is one, else
  *   the argument joined to the dirfd's path or the process's cwd (from AT_FDCWD's -y
  *   annotation, chdir, fchdir), else left as given.
- * - fstat as glibc issues it, newfstatat(fd, "", buf, AT_EMPTY_PATH), stays a
- *   REEL_OP_NEWFSTATAT (what the program called) with the fd, the flags and path = the
- *   fd's path, so that a replay issues the same call on the same file.
+ * - fstat as glibc issues it, newfstatat(fd, "", buf, AT_EMPTY_PATH), becomes a
+ *   REEL_OP_FSTAT on that fd with path = the fd's path, as the capturer records it
+ *   (FORMAT.md, "fstat issued as newfstatat"): the program asked for an fstat.
  * - open-family ops: fd is the dirfd (AT_FDCWD = -100) for the *at forms, -1 otherwise;
  *   fd_kind is the kind of the file opened.
  * - io_submit/io_getevents: one op per iocb / io_event, matched by (ctx, aio_data) to get
@@ -921,6 +921,8 @@ static int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di
 		o = st_fd_arg(s, c->args[di], &dirfd, &err);
 		if (err)
 			return err;
+		if (type == REEL_OP_NEWFSTATAT)
+			op.type = REEL_OP_FSTAT;
 		if (o) {
 			op.path = o->path;
 			if (c->ret == 0 &&

@@ -574,8 +574,11 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		return r;
 	}
 	case REEL_OP_MMAP:
+		if (op->fd < 0)
+			break;
+		return exec__mmap(w, it, res);
 	case REEL_OP_MSYNC:
-		break;
+		return exec__msync(w, it, res);
 	default:
 		if (op->type >= REEL_OP__COUNT)
 			break;
@@ -655,8 +658,7 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		return 0;
 	}
 	exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
-		   it->p1 || op->type == REEL_OP_MMAP || op->type == REEL_OP_MSYNC
-		       ? "op not supported by replay"
+		   it->p1 || op->type == REEL_OP_MMAP ? "op not supported by replay"
 		       : "path op without a path");
 	return -(1 + REPLAY_FAIL_UNSUPPORTED);
 }

@@ -438,6 +438,7 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	struct reel_reader *r;
 	struct reel_op op;
 	struct stat st;
+	uint64_t *tv;
 	int err, got_first = 0;
 	size_t off;
 
@@ -461,21 +462,28 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 		if (op.end_ns > fs->last_end_ns)
 			fs->last_end_ns = op.end_ns;
 		scan__op(&s, &op);
-		if (!replay_u64map__get(&s.tidset, (uint64_t)op.pid << 32 | op.tid)) {
-			if (fs->ntids == s.tidcap) {
-				size_t cap = s.tidcap ? s.tidcap * 2 : 64;
-				uint64_t *t = realloc(fs->tids, cap * sizeof(*t));
-
-				if (!t) {
-					err = -ENOMEM;
-					break;
-				}
-				fs->tids = t;
-				s.tidcap = cap;
-			}
-			fs->tids[fs->ntids++] = (uint64_t)op.pid << 32 | op.tid;
-			replay_u64map__put(&s.tidset, (uint64_t)op.pid << 32 | op.tid, 1);
+		tv = replay_u64map__get(&s.tidset, (uint64_t)op.pid << 32 | op.tid);
+		if (tv) {
+			fs->tid_ops[*tv]++;
+			continue;
 		}
+		if (fs->ntids == s.tidcap) {
+			size_t cap = s.tidcap ? s.tidcap * 2 : 64;
+			uint64_t *t = realloc(fs->tids, cap * sizeof(*t));
+			uint64_t *c = t ? realloc(fs->tid_ops, cap * sizeof(*c)) : NULL;
+
+			if (t)
+				fs->tids = t;
+			if (!c) {
+				err = -ENOMEM;
+				break;
+			}
+			fs->tid_ops = c;
+			s.tidcap = cap;
+		}
+		fs->tid_ops[fs->ntids] = 1;
+		fs->tids[fs->ntids] = (uint64_t)op.pid << 32 | op.tid;
+		replay_u64map__put(&s.tidset, (uint64_t)op.pid << 32 | op.tid, fs->ntids++);
 	}
 
 	if (err == -REEL_E_TRUNCATED)
@@ -547,5 +555,6 @@ void replay_fileset__free(struct replay_fileset *fs)
 		free(fs->e[i].rel);
 	free(fs->e);
 	free(fs->tids);
+	free(fs->tid_ops);
 	memset(fs, 0, sizeof(*fs));
 }

@@ -70,7 +70,8 @@ struct replay_fileset {
 	uint64_t first_start_ns;
 	uint64_t last_start_ns;
 	uint64_t last_end_ns;
-	uint64_t *tids; /* pid << 32 | tid, in order of first appearance */
+	uint64_t *tids;	   /* pid << 32 | tid, in order of first appearance */
+	uint64_t *tid_ops; /* ops of each of tids */
 	size_t ntids;
 	char overlap[4096]; /* a traced path the target overlaps, when refused */
 	char identity[512]; /* trace identity + map rules, for the manifest */

@@ -85,13 +85,16 @@ static uint32_t queue_cap;
  */
 #define QUEUE_SPINS 1000
 
+/* spinning only pays while the threads that spin do not outnumber the cores */
+static unsigned queue_spins;
+
 static void queue__push(struct rworker *w, const struct ritem *it)
 {
 	uint32_t t = atomic_load(&w->tail), h;
 	unsigned spins = 0;
 
 	while (t - (h = atomic_load(&w->head)) >= queue_cap) {
-		if (spins++ < QUEUE_SPINS) {
+		if (spins++ < queue_spins) {
 			__builtin_ia32_pause();
 			continue;
 		}
@@ -115,7 +118,7 @@ static int queue__pop(struct rworker *w, struct ritem *it)
 	while ((t = atomic_load(&w->tail)) == h) {
 		if (atomic_load(&w->eof) && atomic_load(&w->tail) == h)
 			return 0;
-		if (spins++ < QUEUE_SPINS) {
+		if (spins++ < queue_spins) {
 			__builtin_ia32_pause();
 			continue;
 		}
@@ -138,7 +141,7 @@ static void dep__wait(struct run *run, const struct rdep *d)
 {
 	struct rworker *o = run->workers[d->w];
 
-	for (unsigned spins = 0; spins < QUEUE_SPINS; spins++) {
+	for (unsigned spins = 0; spins < queue_spins; spins++) {
 		if (atomic_load(&o->done_seq) >= d->seq)
 			return;
 		__builtin_ia32_pause();
@@ -324,6 +327,12 @@ static uint64_t key_dir(const char *s, size_t n)
 	return replay_hash__key('D', h, n);
 }
 
+/* a process's address space: mmap is structural on it, msync a use */
+static uint64_t key_mem(uint32_t pid)
+{
+	return replay_hash__key('M', pid, 0);
+}
+
 static uint64_t key_async(const struct reel_op *op)
 {
 	return replay_hash__key('A', (uint64_t)op->pid << 32 ^ op->ctx, op->aux);
@@ -337,6 +346,7 @@ static int run__interrupted(const struct run *run)
 }
 
 #define SLEEP_SLICE_NS 100000000ULL /* long sleeps look at the interrupt flag this often */
+#define SLEEP_MIN_NS 30000ULL	    /* below ~ the wakeup latency of clock_nanosleep here */
 
 static void sleep_until(const struct run *run, uint64_t t, int spin_us)
 {
@@ -345,6 +355,12 @@ static void sleep_until(const struct run *run, uint64_t t, int spin_us)
 
 	if (spin_us >= 0)
 		wake = t > (uint64_t)spin_us * 1000 ? t - (uint64_t)spin_us * 1000 : 0;
+	/* a sleep shorter than the wakeup latency only makes the op late: wait on the clock */
+	if (replay_now_ns() + SLEEP_MIN_NS >= t) {
+		while (replay_now_ns() < t)
+			;
+		return;
+	}
 	while ((now = replay_now_ns()) < wake && !run__interrupted(run)) {
 		/* the last slice ends exactly at wake: absolute, so slicing costs no accuracy */
 		to = wake - now > SLEEP_SLICE_NS ? now + SLEEP_SLICE_NS : wake;
@@ -612,6 +628,16 @@ static void *worker__main(void *arg)
 	while (queue__pop(w, &it)) {
 		const struct reel_op *op = &it.op;
 
+		if (op->type == REEL_OP_NONE) {
+			/* from now on this worker replays another (new) thread */
+			worker__drain(w);
+			w->rp = run__pid(run, op->pid);
+			w->pid = op->pid;
+			w->tid = op->tid;
+			w->have_prev = 0;
+			continue;
+		}
+
 		/* interrupted: what is queued is dropped, in order, so that no one waits on it */
 		if (run__interrupted(run)) {
 			worker__done(w, it.seq);
@@ -735,6 +761,10 @@ struct disp {
 	struct deptrack dt;
 	uint64_t seq;
 	uint64_t base;
+	/* threads whose ops have all been dispatched hand their worker on to new threads */
+	struct replay_u64map left; /* pid << 32 | tid -> ops not dispatched yet */
+	uint32_t *idle;		   /* oldest first: the longest released is the likeliest done */
+	size_t idle_head, nidle, capidle;
 };
 
 static struct rpath *disp__path(struct disp *d, uint32_t id)
@@ -855,6 +885,13 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 	} else if (t == REEL_OP_AIO_COMPLETE || t == REEL_OP_URING_COMPLETE) {
 		dt__use(dt, key_async(op), self, it->seq, &ds);
 		dt__del(dt, key_async(op));
+	} else if (t == REEL_OP_MMAP || t == REEL_OP_MSYNC) {
+		if (t == REEL_OP_MMAP && op->fd >= 0)
+			dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, &ds);
+		if (t == REEL_OP_MMAP)
+			dt__struct(dt, key_mem(op->pid), self, it->seq, &ds);
+		else
+			dt__use(dt, key_mem(op->pid), self, it->seq, &ds);
 	} else if (it->p1 && !replay_op__on_fd(op)) {
 		int structural = t == REEL_OP_UNLINK || t == REEL_OP_UNLINKAT ||
 				 t == REEL_OP_RMDIR || t == REEL_OP_MKDIR || t == REEL_OP_MKDIRAT ||
@@ -890,7 +927,21 @@ static int disp__worker(struct disp *d, uint32_t pid, uint32_t tid, struct rwork
 		*out = d->run->workers[*v];
 		return 0;
 	}
-	w = worker__new(d->run, pid, tid);
+	if (d->idle_head < d->nidle) {
+		/* a worker whose thread has ended: it takes this thread on after its queue */
+		struct ritem rebind;
+
+		w = d->run->workers[d->idle[d->idle_head++]];
+		if (d->idle_head == d->nidle)
+			d->idle_head = d->nidle = 0;
+		memset(&rebind, 0, sizeof(rebind));
+		rebind.op.type = REEL_OP_NONE;
+		rebind.op.pid = pid;
+		rebind.op.tid = tid;
+		queue__push(w, &rebind);
+	} else {
+		w = worker__new(d->run, pid, tid);
+	}
 	if (!w)
 		return -EAGAIN;
 	replay_u64map__put(&d->workers, k, w->idx);
@@ -903,13 +954,39 @@ static int is_complete(unsigned t)
 	return t == REEL_OP_AIO_COMPLETE || t == REEL_OP_URING_COMPLETE;
 }
 
+/* the thread's last op is dispatched: its worker can take on another thread */
+static void disp__release(struct disp *d, uint64_t tk)
+{
+	uint64_t *v = replay_u64map__get(&d->workers, tk);
+
+	if (!v)
+		return;
+	if (d->idle_head && d->nidle == d->capidle) {
+		memmove(d->idle, d->idle + d->idle_head,
+			(d->nidle - d->idle_head) * sizeof(*d->idle));
+		d->nidle -= d->idle_head;
+		d->idle_head = 0;
+	}
+	if (d->nidle == d->capidle) {
+		size_t cap = d->capidle ? d->capidle * 2 : 64;
+		uint32_t *n = realloc(d->idle, cap * sizeof(*n));
+
+		if (!n)
+			return; /* not reused then */
+		d->idle = n;
+		d->capidle = cap;
+	}
+	d->idle[d->nidle++] = (uint32_t)*v;
+	replay_u64map__del(&d->workers, tk);
+}
+
 static int disp__run(struct disp *d)
 {
 	struct run *run = d->run;
 	struct rworker *w;
 	struct ritem it;
-	uint64_t at;
-	int err;
+	uint64_t at, tk, *left;
+	int err, last;
 
 	memset(&it, 0, sizeof(it));
 	while ((err = reel_reader__next(d->r, &it.op)) != 0 && !run__interrupted(run)) {
@@ -930,10 +1007,15 @@ static int disp__run(struct disp *d)
 			continue;
 		}
 		run->sum->ops_read++;
+		tk = (uint64_t)it.op.pid << 32 | it.op.tid;
+		left = replay_u64map__get(&d->left, tk);
+		last = left && *left && !--*left;
 		it.p1 = disp__path(d, it.op.path);
 		it.p2 = disp__path(d, it.op.path2);
 		if (disp__nonfile(d, &it.op, it.p1)) {
 			run->sum->ops_nonfile++;
+			if (last)
+				disp__release(d, tk);
 			continue;
 		}
 		err = disp__worker(d, it.op.pid, it.op.tid, &w);
@@ -950,6 +1032,8 @@ static int disp__run(struct disp *d)
 		    at > d->base ? (uint64_t)((double)(at - d->base) / run->o->speed) : 0;
 		disp__deps(d, &it, w->idx);
 		queue__push(w, &it);
+		if (last)
+			disp__release(d, tk);
 	}
 	return 0;
 }
@@ -1095,6 +1179,7 @@ static void run__free(struct run *run, struct disp *d)
 		free(w);
 	}
 	async__free_all(run);
+	mmaps__free(run);
 	for (size_t i = 0; i < run->pids.cap; i++) {
 		if (run->pids.used[i]) {
 			struct rpid *rp = (struct rpid *)(uintptr_t)run->pids.v[i];
@@ -1123,6 +1208,8 @@ static void run__free(struct run *run, struct disp *d)
 	}
 	replay_u64map__free(&d->paths);
 	replay_u64map__free(&d->workers);
+	replay_u64map__free(&d->left);
+	free(d->idle);
 	replay_u64map__free(&d->skipfd);
 	dt__free(&d->dt);
 }
@@ -1148,12 +1235,19 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	pthread_mutex_init(&run->blk, NULL);
 	pthread_cond_init(&run->bcond, NULL);
 	pthread_cond_init(&run->bspace, NULL);
+	if (mmaps__init(run)) {
+		free(run);
+		return -ENOMEM;
+	}
 	d.run = run;
 	d.base = fs->first_start_ns;
 	/* bounded memory whatever the thread count: ~64 MiB of queued ops at most */
+	queue_spins = fs->ntids + 2 <= (size_t)sysconf(_SC_NPROCESSORS_ONLN) * 2 ? QUEUE_SPINS : 0;
 	queue_cap = RUN_QUEUE_CAP;
 	while (queue_cap > 16 &&
-	       (uint64_t)queue_cap * sizeof(struct ritem) * fs->ntids > RUN_QUEUE_BUDGET)
+	       (uint64_t)queue_cap * sizeof(struct ritem) *
+		       (fs->ntids < RUN_MAX_WORKERS ? fs->ntids : RUN_MAX_WORKERS) >
+		   RUN_QUEUE_BUDGET)
 		queue_cap /= 2;
 
 	err = reel_writer__open(o->result, NULL, &run->w);
@@ -1173,7 +1267,13 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	}
 	wth_on = 1;
 	/* workers first, so that thread creation does not make the first ops late */
-	for (size_t i = 0; i < fs->ntids && i < RUN_MAX_WORKERS; i++) {
+	for (size_t i = 0; i < fs->ntids; i++) {
+		if (replay_u64map__put(&d.left, fs->tids[i], fs->tid_ops[i])) {
+			err = -ENOMEM;
+			goto stop;
+		}
+	}
+	for (size_t i = 0; i < fs->ntids && i < RUN_PRESPAWN; i++) {
 		struct rworker *w;
 
 		err = disp__worker(&d, (uint32_t)(fs->tids[i] >> 32), (uint32_t)fs->tids[i], &w);

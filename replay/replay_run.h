@@ -11,7 +11,8 @@
 #include "replay_hash.h"
 #include "replay_int.h"
 
-#define RUN_MAX_WORKERS 4096
+#define RUN_MAX_WORKERS 4096 /* threads alive at once; ended ones' workers are reused */
+#define RUN_PRESPAWN 256     /* workers started before time 0 (the first threads seen) */
 #define RUN_MAX_DEPS 8
 /*
  * Per-thread read-ahead. A recorder writes ops in end order, so an op that took long comes
@@ -68,6 +69,7 @@ struct rpid {
 };
 
 struct rworker;
+struct rmaps;
 
 /* Results of one worker, handed to the writer thread whole (issue order kept). */
 struct rbatch {
@@ -164,6 +166,7 @@ struct run {
 	_Atomic uint64_t direct_dropped, direct_failed, ops_issued, failures;
 	_Atomic int64_t last_lateness;
 	_Atomic int stop;
+	struct rmaps *maps; /* replay_mmap.c */
 };
 
 /* replay_exec.c */
@@ -179,6 +182,12 @@ void exec__fail(struct run *run, enum replay_fail_kind k, const struct reel_op *
 int exec__buf(struct rworker *w, size_t len);
 int exec__fd(struct rworker *w, const struct ritem *it, int for_write);
 void exec__pcache_clear(struct rworker *w);
+
+/* replay_mmap.c: the replay's mappings of the original's address ranges */
+int mmaps__init(struct run *run);
+void mmaps__free(struct run *run); /* unmaps them all */
+int exec__mmap(struct rworker *w, const struct ritem *it, struct reel_op *res);
+int exec__msync(struct rworker *w, const struct ritem *it, struct reel_op *res);
 
 /* replay_async.c: the trace's own async ops (AIO_*, URING_*) */
 int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns);

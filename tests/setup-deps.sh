@@ -4,7 +4,7 @@
 # Sourced by tests/run.sh and samples/demo.sh; safe to run again.
 set -e
 IOREEL_DEBS="cmake make gcc clang llvm pkg-config libbpf-dev liburing-dev libaio-dev libzstd-dev
-bpftool strace fio sqlite3 postgresql postgresql-contrib rocksdb-tools chromium"
+bpftool strace fio sqlite3 postgresql postgresql-contrib rocksdb-tools chromium linux-perf time"
 missing=""
 for p in $IOREEL_DEBS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -29,6 +29,9 @@ rm -rf "$SCRATCH"
 mkdir -p "$SCRATCH"
 cd "$SCRATCH"
 
+# how fast the disk syncs, before and after the recording: the fidelity test compares it
+# with the disk's speed on the day it replays
+python3 "$root/tests/samples/sync_probe.py" "$SCRATCH" > "$SCRATCH/syncprobe.before"
 "$IOREEL" record -o "$OUT" -- "$DB_BENCH" --db="$SCRATCH/db" \
 	--benchmarks=fillseq,overwrite,readrandom --num="$NUM" --reads=20000 --threads=2 \
 	--value_size=100 --compression_type=none --seed=42 \
@@ -36,7 +39,11 @@ cd "$SCRATCH"
 	--max_bytes_for_level_base=4194304 --max_background_jobs=2 \
 	--cache_size=1048576 > db_bench.out 2>&1
 grep -E '^(fillseq|overwrite|readrandom) ' db_bench.out | sed 's/^/record.sh: /' >&2
+echo "$(cat "$SCRATCH/syncprobe.before") $(python3 "$root/tests/samples/sync_probe.py" "$SCRATCH")" \
+	> "${OUT%.reel}.syncprobe"
 "$IOREEL" info "$OUT" > "${OUT%.reel}.info.txt"
+echo "record.sh: disk sync probe (8 KiB pwrite + fdatasync, median ns) before, after:" \
+	"$(cat "${OUT%.reel}.syncprobe")" >&2
 threads=$("$IOREEL" dump -f jsonl "$OUT" | grep -o '"tid":[0-9]*' | sort -u | wc -l)
 echo "record.sh: ops from $threads threads" >&2
 echo "record.sh: trace $OUT ($(stat -c %s "$OUT") bytes), summary ${OUT%.reel}.info.txt"

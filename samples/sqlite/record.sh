@@ -90,7 +90,14 @@ BEGIN {
 }' > workload.sql
 
 echo "record.sh: $(grep -c '^INSERT' workload.sql) inserts, $(grep -c '^COMMIT' workload.sql) explicit transactions in $SCRATCH/workload.sql" >&2
+# how fast the disk syncs, before and after the recording: the fidelity test compares it
+# with the disk's speed on the day it replays
+python3 "$root/tests/samples/sync_probe.py" "$SCRATCH" > "$SCRATCH/syncprobe.before"
 "$IOREEL" record -o "$OUT" -- sqlite3 "$SCRATCH/bank.db" < workload.sql > sqlite.out
 echo "record.sh: sqlite3 printed $(wc -l < sqlite.out) lines, integrity: $(tail -1 sqlite.out)" >&2
+echo "$(cat "$SCRATCH/syncprobe.before") $(python3 "$root/tests/samples/sync_probe.py" "$SCRATCH")" \
+	> "${OUT%.reel}.syncprobe"
 "$IOREEL" info "$OUT" > "${OUT%.reel}.info.txt"
+echo "record.sh: disk sync probe (8 KiB pwrite + fdatasync, median ns) before, after:" \
+	"$(cat "${OUT%.reel}.syncprobe")" >&2
 echo "record.sh: trace $OUT ($(stat -c %s "$OUT") bytes), summary ${OUT%.reel}.info.txt"

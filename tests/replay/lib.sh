@@ -4,7 +4,7 @@ IOREEL=${IOREEL:-build/ioreel}
 MKTRACE=${MKTRACE:-build/tests/replay/replay_mktrace}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 T=$(mktemp -d /var/tmp/ioreel-replay-test.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 
 fail() {
 	echo "FAIL: $*" >&2

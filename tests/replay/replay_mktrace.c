@@ -51,6 +51,7 @@ static const struct {
     {"EISDIR", EISDIR},
     {"ENOTEMPTY", ENOTEMPTY},
     {"EXDEV", EXDEV},
+    {"ENOMEM", ENOMEM},
 };
 
 static long num(const char *s)

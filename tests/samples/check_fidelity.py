@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""check_fidelity.py REPORT_JSON ORIG_JSONL RESULT_JSONL DBFILES_RE "DATAOPS": the checks of
+"""check_fidelity.py REPORT_JSON ORIG_JSONL RESULT_JSONL DBFILES_RE "DATAOPS" [SYNC_LO SYNC_HI]:
+the checks of
 test_fidelity.sh. Exits 0 faithful, 1 not, 2 not but the replay fell behind its schedule
 (median lateness over 1 ms: the shared machine was busy; the caller tries once more).
 
@@ -10,7 +11,7 @@ measured in the kernel (tracepoint entry to exit) with eBPF programs adding thei
 replay in user space around the syscall; the VM's disk and the other processes on the two
 cores add jitter, mostly to syncs. So:
   - every op the replay is documented to replay is replayed, in each thread's order (not
-    replayed: mmap, and I/O under /proc, /sys, /dev or on pipes, sockets and devices:
+    replayed: I/O under /proc, /sys, /dev or on pipes, sockets and devices:
     RocksDB's threads write their new names to /proc/self/task/N/comm);
   - every replayed op has the outcome it had: same success or errno, same byte count for
     reads and writes (a replay that read holes, short files or failed opens would not);
@@ -21,6 +22,11 @@ cores add jitter, mostly to syncs. So:
   - p90 within a factor 10 either way. Not p99: with a few hundred syncs or reads the p99
     is the 5th slowest op, and on a shared VM one writeback stall or one cold page in
     either run moves it 20x (the sqlite sample's pread64 p99 is 104 us for 1.7 us p50);
+  - for syncs (fsync, fdatasync) the p50 and p90 bounds widen by SYNC_LO (<= 1) below and
+    SYNC_HI (>= 1) above: the extreme ratios of the disk's sync time around the replay to
+    that around the recording (sync_probe.py). A disk shared with other processes' I/O
+    syncs 30x slower some seconds (0.12 ms, then 4 ms, on this VM): that is the disk, not
+    the replay. The KS bound stays;
   - KS distance D at most 0.8 (the bulk of the two distributions overlaps; disjoint is 1)
     for the DATAOPS whose original p50 is 10 us or more. Below that the D says more about
     the measurement than the storage: the original's times include the capture's probe
@@ -32,11 +38,12 @@ import re
 import sys
 from collections import Counter, defaultdict
 
-NOT_REPLAYED = {"mmap", "msync"}  # ioreel replay: "op not supported by replay"
+NOT_REPLAYED = set()  # every op type of a file is replayed (mmap and msync too)
 NONFILE_KINDS = {"chr", "fifo", "sock", "other"}
 KS_MIN_P50_NS = 10_000
 READS = {"read", "pread64", "readv", "preadv", "preadv2"}
 WRITES = {"write", "pwrite64", "writev", "pwritev", "pwritev2"}
+SYNCS = {"fsync", "fdatasync"}
 P50_FACTOR = 5.0
 P90_FACTOR = 10.0
 KS_MAX = 0.8
@@ -73,6 +80,7 @@ def per_thread(path, keep):
 
 def main():
     report_path, orig_path, res_path, dbfiles, dataops = sys.argv[1:6]
+    sync_lo, sync_hi = (float(sys.argv[6]), float(sys.argv[7])) if len(sys.argv) > 7 else (1, 1)
     dataops = dataops.split()
     rep = json.load(open(report_path))
     orig, res = rep["runs"][0], rep["runs"][1]
@@ -83,6 +91,8 @@ def main():
     expect = Counter(o["op"] for ops in a.values() for o in ops)
 
     late = res["lateness"]
+    print(f"sync bounds widened by {sync_lo:.2f} below, {sync_hi:.2f} above (disk sync time "
+          "around the replay / around the recording)")
     print(f"lateness: p50 {us(late['p50_ns'])}, p99 {us(late['p99_ns'])}, "
           f"max {us(late['max_ns'])}, fell_behind {late['fell_behind']}")
     print("count: in the original (of which the replay is to replay: expect); err: failed ops")
@@ -106,11 +116,13 @@ def main():
         if r["count"] != expect[op]:
             bad.append(f"{op}: {expect[op]} to replay, {r['count']} replayed")
         if op in dataops:
-            if not 1 / P50_FACTOR <= v["ratio_p50"] <= P50_FACTOR:
-                bad.append(f"{op}: p50 ratio {v['ratio_p50']:.2f} outside 1/{P50_FACTOR:g}.."
-                           f"{P50_FACTOR:g}")
-            if not 1 / P90_FACTOR <= r90 <= P90_FACTOR:
-                bad.append(f"{op}: p90 ratio {r90:.2f} outside 1/{P90_FACTOR:g}..{P90_FACTOR:g}")
+            lo, hi = (sync_lo, sync_hi) if op in SYNCS else (1, 1)
+            lo50, hi50 = lo / P50_FACTOR, hi * P50_FACTOR
+            lo90, hi90 = lo / P90_FACTOR, hi * P90_FACTOR
+            if not lo50 <= v["ratio_p50"] <= hi50:
+                bad.append(f"{op}: p50 ratio {v['ratio_p50']:.2f} outside {lo50:.2f}..{hi50:.2f}")
+            if not lo90 <= r90 <= hi90:
+                bad.append(f"{op}: p90 ratio {r90:.2f} outside {lo90:.2f}..{hi90:.2f}")
             if o["p50_ns"] >= KS_MIN_P50_NS and v["ks_d"] > KS_MAX:
                 bad.append(f"{op}: KS D {v['ks_d']:.3f} > {KS_MAX}")
     for op in dataops:

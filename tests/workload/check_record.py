@@ -114,6 +114,10 @@ class Trace:
                 events.append((op["start_ns"], 2, op["_i"], "release"))
             if (name in OPENS or name in DUPS) and op.get("ret", -1) >= 0:
                 events.append((op["end_ns"], 0, op["_i"], "claim"))
+            if name == "mmap" and op.get("ret", -1) >= 0:
+                # an address is the mapping's once mmap returns, until a later mmap
+                # reuses it (munmap is not traced)
+                events.append((op["end_ns"], 0, op["_i"], "map"))
             if name == "dup2" or name == "dup3":
                 events.append((op["start_ns"], 2, op["_i"], "release2"))
         events.sort()
@@ -142,14 +146,14 @@ class Trace:
                 op["_path"] = eff
                 if name in SUBMITS:
                     submits[(pid, op.get("ctx"), op.get("aux"))] = eff
-                if name == "mmap" and op.get("ret", -1) >= 0:
-                    maps[pid].append((op["ret"], op.get("len", 0), eff))
+            elif what == "map":
+                maps[pid].append((op["ret"], op.get("len", 0), op.get("_path")))
             elif what == "release":
                 table.pop(op.get("fd"), None)
             elif what == "release2" and op.get("ret", -1) >= 0:
                 table.pop(op.get("fd2"), None)
             elif what == "claim":
-                table[op["ret"]] = op["_path"] if name in DUPS else op.get("path")
+                table[op["ret"]] = op.get("_path") if name in DUPS else op.get("path")
 
 
 AT_EMPTY_PATH = 0x1000

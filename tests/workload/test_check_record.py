@@ -108,6 +108,14 @@ def handmade_cases():
     expect("a lost open fails (and its fd's ops cannot be placed)", (ok, kinds, text), False,
            None, "not in the trace: op=open")
 
+    # another thread maps elsewhere at the same address, its call inside this one's: the
+    # address is this thread's mapping, which was returned last
+    other = dict(ops[find(ops, op="mmap")], tid=102, start_ns=342, end_ns=345,
+                 path="/elsewhere/x", fd=9)
+    good = sorted(copy.deepcopy(ops) + [other], key=cr.when)
+    expect("msync resolves to the mapping returned last", verdict(log, good, meta, roots), True,
+           {})
+
     bad = copy.deepcopy(ops)
     bad[find(bad, op="msync")]["aux"] = 4096
     expect("msync at the wrong address fails", verdict(log, bad, meta, roots), False)

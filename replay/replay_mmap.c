@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay_mmap.c - mmap and msync replayed: the replay maps the replay fd's region with the
+ * original's prot and flags (MAP_FIXED and the address dropped: the replay's address space is
+ * not the application's), and remembers, per original process, which original address range
+ * each replay mapping stands for, so that an msync of any address inside it lands on the
+ * replay mapping. What the application wrote through its mappings is not in the trace: no
+ * data goes through the replay's mappings, so an msync writes back only what the replay's own
+ * writes dirtied.
+ *
+ * There is no munmap in the trace: a new mapping replaces the ones of its process whose
+ * original ranges it overlaps (the original address space cannot hold both), and past
+ * MMAP_BUDGET of address space the oldest mapping is unmapped (the notice says so).
+ * Everything left is unmapped when the replay ends. A mapping in use by an msync is unmapped
+ * by its last user.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "replay_run.h"
+
+#define MMAP_BUDGET (64ULL << 30)
+#define MMAP_FLAGS_OK                                                                              \
+	(MAP_TYPE | MAP_POPULATE | MAP_NORESERVE | MAP_NONBLOCK | MAP_LOCKED | MAP_SYNC)
+
+struct rmap {
+	uint32_t pid;
+	uint64_t orig, len; /* the original range */
+	void *addr;	    /* the replay's mapping, len bytes */
+	unsigned users;	    /* msyncs on it now */
+	int dead;	    /* out of the table: the last user unmaps it */
+};
+
+struct rmaps {
+	pthread_mutex_t lock;
+	struct rmap **m; /* oldest first */
+	size_t n, cap;
+	uint64_t bytes;
+	int evicted;
+};
+
+int mmaps__init(struct run *run)
+{
+	struct rmaps *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	pthread_mutex_init(&t->lock, NULL);
+	run->maps = t;
+	return 0;
+}
+
+void mmaps__free(struct run *run)
+{
+	struct rmaps *t = run->maps;
+
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		munmap(t->m[i]->addr, t->m[i]->len);
+		free(t->m[i]);
+	}
+	free(t->m);
+	pthread_mutex_destroy(&t->lock);
+	free(t);
+	run->maps = NULL;
+}
+
+/* takes m out of the table (lock held); unmapped now unless an msync uses it */
+static void rmap__drop(struct rmaps *t, size_t i)
+{
+	struct rmap *m = t->m[i];
+
+	memmove(&t->m[i], &t->m[i + 1], (t->n - i - 1) * sizeof(*t->m));
+	t->n--;
+	t->bytes -= m->len;
+	if (m->users) {
+		m->dead = 1;
+		return;
+	}
+	munmap(m->addr, m->len);
+	free(m);
+}
+
+static void rmap__put(struct rmaps *t, struct rmap *m)
+{
+	pthread_mutex_lock(&t->lock);
+	if (!--m->users && m->dead) {
+		munmap(m->addr, m->len);
+		free(m);
+	}
+	pthread_mutex_unlock(&t->lock);
+}
+
+static int rmaps__add(struct run *run, uint32_t pid, uint64_t orig, uint64_t len, void *addr)
+{
+	struct rmaps *t = run->maps;
+	struct rmap *m = calloc(1, sizeof(*m));
+	int evicted = 0;
+
+	if (!m)
+		return -ENOMEM;
+	m->pid = pid;
+	m->orig = orig;
+	m->len = len;
+	m->addr = addr;
+	pthread_mutex_lock(&t->lock);
+	for (size_t i = t->n; orig && i-- > 0;) {
+		struct rmap *o = t->m[i];
+
+		if (o->pid == pid && o->orig < orig + len && orig < o->orig + o->len)
+			rmap__drop(t, i);
+	}
+	while (t->n && t->bytes + len > MMAP_BUDGET) {
+		rmap__drop(t, 0);
+		evicted = !t->evicted;
+		t->evicted = 1;
+	}
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		struct rmap **n = realloc(t->m, cap * sizeof(*n));
+
+		if (!n) {
+			pthread_mutex_unlock(&t->lock);
+			free(m);
+			return -ENOMEM;
+		}
+		t->m = n;
+		t->cap = cap;
+	}
+	t->m[t->n++] = m;
+	t->bytes += len;
+	pthread_mutex_unlock(&t->lock);
+	if (evicted && run->o->notice)
+		run->o->notice(run->o->cb_ctx, "mappings exceed 64 GiB of address space (no munmap "
+					       "in the trace): the oldest are unmapped");
+	return 0;
+}
+
+/* the newest mapping of pid holding addr, held (users + 1); NULL when none */
+static struct rmap *rmaps__find(struct rmaps *t, uint32_t pid, uint64_t addr)
+{
+	struct rmap *found = NULL;
+
+	pthread_mutex_lock(&t->lock);
+	for (size_t i = t->n; i-- > 0;) {
+		struct rmap *m = t->m[i];
+
+		if (m->pid == pid && addr >= m->orig && addr - m->orig < m->len) {
+			m->users++;
+			found = m;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&t->lock);
+	return found;
+}
+
+int exec__mmap(struct rworker *w, const struct ritem *it, struct reel_op *res)
+{
+	const struct reel_op *op = &it->op;
+	int flags = (int)(op->flags & MMAP_FLAGS_OK), prot = (int)op->mode;
+	int fd, err;
+	void *p;
+
+	fd = exec__fd(w, it, (prot & PROT_WRITE) && (flags & MAP_TYPE) != MAP_PRIVATE);
+	if (fd < 0)
+		return -(1 + REPLAY_FAIL_UNKNOWN_FD);
+	if (!op->len) {
+		res->start_ns = res->end_ns = replay_now_ns();
+		res->ret = -EINVAL;
+		return 0;
+	}
+	res->start_ns = replay_now_ns();
+	p = mmap(NULL, op->len, prot, flags, fd, (off_t)op->offset);
+	res->end_ns = replay_now_ns();
+	if (p == MAP_FAILED && errno == EPERM && (prot & PROT_EXEC)) {
+		/* a noexec target: nothing runs from the mapping in a replay anyway */
+		res->start_ns = replay_now_ns();
+		p = mmap(NULL, op->len, prot & ~PROT_EXEC, flags, fd, (off_t)op->offset);
+		res->end_ns = replay_now_ns();
+	}
+	if (p == MAP_FAILED) {
+		res->ret = -errno;
+		return 0;
+	}
+	/* ret: the replay's address (never compared with the original's) */
+	res->ret = (int64_t)(uintptr_t)p;
+	if (op->ret < 0) {
+		/* the application never had this mapping: nothing will use it */
+		munmap(p, op->len);
+		return 0;
+	}
+	err = rmaps__add(w->run, op->pid, op->ret ? (uint64_t)op->ret : op->aux, op->len, p);
+	if (err) {
+		munmap(p, op->len);
+		res->ret = err;
+	}
+	return 0;
+}
+
+int exec__msync(struct rworker *w, const struct ritem *it, struct reel_op *res)
+{
+	const struct reel_op *op = &it->op;
+	struct rmaps *t = w->run->maps;
+	struct rmap *m = rmaps__find(t, op->pid, op->aux);
+	uint64_t len;
+	long r;
+
+	if (!m) {
+		if (op->ret < 0) {
+			/* the original failed on an address it had not mapped: the replay asks for
+			 * a range at address 0 (below vm.mmap_min_addr, never mapped), keeping the
+			 * original's misalignment and flags, so it fails the same way */
+			res->start_ns = replay_now_ns();
+			r = msync((void *)(uintptr_t)(op->aux & 4095), op->len ? op->len : 4096,
+				  (int)op->flags);
+			res->end_ns = replay_now_ns();
+			res->ret = r < 0 ? -errno : r;
+			return 0;
+		}
+		exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, NULL,
+			   "address not mapped in the replay (mapped before the capture, or by an "
+			   "mmap not replayed)");
+		return -(1 + REPLAY_FAIL_UNKNOWN_FD);
+	}
+	/* a range running past the mapping is cut to it: the neighbour may be unknown */
+	len = op->len < m->len - (op->aux - m->orig) ? op->len : m->len - (op->aux - m->orig);
+	res->start_ns = replay_now_ns();
+	r = msync((char *)m->addr + (op->aux - m->orig), len, (int)op->flags);
+	res->end_ns = replay_now_ns();
+	res->ret = r < 0 ? -errno : r;
+	rmap__put(t, m);
+	return 0;
+}

@@ -1,0 +1,46 @@
+#!/bin/bash
+# --anonymize-paths: no name of the traced files reaches the trace; each component becomes a
+# stable token (the same file twice = the same path), the directory structure is kept
+# (as many components, shared prefixes stay shared), the key is per capture (two captures
+# give different tokens), and the trace says anonymized=1.
+set -u
+IOREEL=$1
+PRINT=$2
+[ "$(id -u)" = 0 ] && [ -e /sys/kernel/btf/vmlinux ] || exit 77
+dir=$(mktemp -d /var/tmp/ioreel-capture.XXXXXX) || exit 1
+trap 'rm -rf "$dir"' EXIT
+mkdir "$dir/alpha"
+echo secret > "$dir/alpha/beta.txt"
+echo secret > "$dir/alpha/gamma.txt"
+cmd="cat $dir/alpha/beta.txt $dir/alpha/beta.txt $dir/alpha/gamma.txt"
+for n in 1 2; do
+	"$IOREEL" record -q --anonymize-paths -o "$dir/t$n.reel" -- sh -c "$cmd > /dev/null" ||
+		{ echo "FAIL: record exited $?"; exit 1; }
+	"$PRINT" "$dir/t$n.reel" > "$dir/ops$n.txt" || { echo "FAIL: trace unreadable"; exit 1; }
+done
+fail=0
+if grep -Eq "alpha|beta|gamma|ioreel-capture" "$dir/ops1.txt"; then
+	echo "FAIL: a real name is in the anonymized trace"
+	grep -E "alpha|beta|gamma|ioreel-capture" "$dir/ops1.txt" | head -3
+	fail=1
+fi
+grep -qx "meta anonymized=1" "$dir/ops1.txt" || { echo "FAIL: no anonymized=1"; fail=1; }
+# cat reads its three files: 3 successful openat of 5-component paths, in order
+mapfile -t p < <(grep -E '^op=openat .* ret=[0-9]+ ' "$dir/ops1.txt" | sed 's/.* path=\([^ ]*\) .*/\1/' |
+	grep -E '^(/[0-9a-f]{12}){5}$' | tail -3)
+if [ ${#p[@]} != 3 ]; then
+	echo "FAIL: expected 3 opens of 5-component hashed paths, got ${#p[@]}"
+	fail=1
+elif [ "${p[0]}" != "${p[1]}" ] || [ "${p[0]}" = "${p[2]}" ] ||
+	[ "${p[0]%/*}" != "${p[2]%/*}" ]; then
+	echo "FAIL: tokens not stable or structure lost: ${p[*]}"
+	fail=1
+fi
+q=$(grep -E '^op=openat .* ret=[0-9]+ ' "$dir/ops2.txt" | sed 's/.* path=\([^ ]*\) .*/\1/' |
+	grep -E '^(/[0-9a-f]{12}){5}$' | tail -1)
+if [ -z "$q" ] || [ "$q" = "${p[2]:-}" ]; then
+	echo "FAIL: a second capture gave the same tokens (key not per capture): $q"
+	fail=1
+fi
+[ $fail = 0 ] && echo "PASS"
+exit $fail
