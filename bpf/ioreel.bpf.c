@@ -112,14 +112,16 @@ static __always_inline bool traced(__u32 tgid)
 	return bpf_map_lookup_elem(&targets, &tgid) != NULL;
 }
 
+static __always_inline __u64 wake_flags(void)
+{
+	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wake_bytes ? BPF_RB_FORCE_WAKEUP :
+									       BPF_RB_NO_WAKEUP;
+}
+
 static __always_inline int send(void *ev, __u64 size)
 {
-	__u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wake_bytes ?
-			      BPF_RB_FORCE_WAKEUP :
-			      BPF_RB_NO_WAKEUP;
-
 	count(IOREEL_CNT_EVENTS);
-	if (bpf_ringbuf_output(&events, ev, size, flags)) {
+	if (bpf_ringbuf_output(&events, ev, size, wake_flags())) {
 		count(IOREEL_CNT_LOST);
 		return -1;
 	}
@@ -264,36 +266,18 @@ int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	return 0;
 }
 
-SEC("raw_tp/sys_exit")
-int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
-{
-	struct ioreel_sys_event *ev;
-	struct entry *e;
-	__u64 id, total = 0, off, nr, n, bytes;
-	__u32 zero = 0, tid, flags;
-	__s64 ret;
-	long len;
-	int i;
+#define VARIABLE_FLAGS                                                                         \
+	(IOREEL_SYS_PATH0 | IOREEL_SYS_PATH1 | IOREEL_SYS_NEWPATH1 | IOREEL_SYS_NEWPATH3 |         \
+	 IOREEL_SYS_IOV1 | IOREEL_SYS_AIO_SUBMIT | IOREEL_SYS_AIO_EVENTS | IOREEL_SYS_HOW2)
 
-	if (noop)
-		return 0;
-	id = bpf_get_current_pid_tgid();
-	tid = (__u32)id;
-	e = bpf_task_storage_get(&entries, bpf_get_current_task_btf(), 0, 0);
-	if (!e || !e->busy)
-		return 0;
-	e->busy = 0;
-	ev = bpf_map_lookup_elem(&scratch, &zero);
-	if (!ev)
-		return 0;
-	nr = e->nr;
-	ret = ctx->args[1];
-	flags = sys_flags[nr & (NR_MAX - 1)];
+static __always_inline void fill_sys(struct ioreel_sys_event *ev, struct entry *e, __u64 id,
+				     __s64 ret)
+{
 	ev->hdr.type = IOREEL_EV_SYS;
 	ev->hdr.fd_kind = e->fd_kind;
 	ev->hdr.pid = id >> 32;
-	ev->hdr.tid = tid;
-	ev->hdr.nr = nr;
+	ev->hdr.tid = (__u32)id;
+	ev->hdr.nr = e->nr;
 	ev->ret = ret;
 	__builtin_memcpy(ev->args, e->args, sizeof(ev->args));
 	ev->start_ns = e->start_ns;
@@ -307,8 +291,51 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	ev->ret_kind = 0;
 	ev->items = 0;
 	ev->lost_items = 0;
+}
+
+SEC("raw_tp/sys_exit")
+int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct ioreel_sys_event *ev;
+	struct entry *e;
+	__u64 id, total = 0, off, nr, n, bytes;
+	__u32 zero = 0, flags;
+	__s64 ret;
+	long len;
+	int i;
+
+	if (noop)
+		return 0;
+	e = bpf_task_storage_get(&entries, bpf_get_current_task_btf(), 0, 0);
+	if (!e || !e->busy)
+		return 0;
+	e->busy = 0;
+	id = bpf_get_current_pid_tgid();
+	nr = e->nr;
+	ret = ctx->args[1];
+	flags = sys_flags[nr & (NR_MAX - 1)];
 	if (flags & IOREEL_SYS_NOSEND)
 		return 0;
+	if (!(flags & VARIABLE_FLAGS)) {
+		/* fixed size (most ops): built in place in the ring, no scratch copy */
+		count(IOREEL_CNT_EVENTS);
+		ev = bpf_ringbuf_reserve(&events, offsetof(struct ioreel_sys_event, data), 0);
+		if (!ev) {
+			count(IOREEL_CNT_LOST);
+			return 0;
+		}
+		fill_sys(ev, e, id, ret);
+		ev->hdr.size = offsetof(struct ioreel_sys_event, data);
+		if ((flags & IOREEL_SYS_RETFD) && ret >= 0)
+			ev->ret_kind = file_kind(
+				fd_file((struct task_struct *)bpf_get_current_task(), ret));
+		bpf_ringbuf_submit(ev, wake_flags());
+		return 0;
+	}
+	ev = bpf_map_lookup_elem(&scratch, &zero);
+	if (!ev)
+		return 0;
+	fill_sys(ev, e, id, ret);
 
 	if (flags & (IOREEL_SYS_PATH0 | IOREEL_SYS_PATH1)) {
 		len = bpf_probe_read_user_str(ev->data, IOREEL_PATH_MAX,
