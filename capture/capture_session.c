@@ -291,7 +291,27 @@ static int initial_pids(const struct capture_opts *o, const char *cgdir, pid_t c
 			return -ESRCH;
 		/* a thread id names its whole process: the filter is by tgid */
 		(*pids)[i] = capture_procfs__tgid(o->pids[i]);
+	}
+	return err;
+}
+
+/*
+ * -p: the descendants already running. Scanned once the fork probe is attached, so that a
+ * child forked meanwhile is either seen by the probe (it is the child of a followed process)
+ * or found here - never neither.
+ */
+static int add_descendants(struct ioreel_bpf *skel, size_t ngiven, pid_t **pids, size_t *n)
+{
+	size_t first = *n;
+	uint8_t one = 1;
+	int err = 0;
+
+	for (size_t i = 0; i < ngiven && !err; i++)
 		err = capture_procfs__descendants((*pids)[i], pids, n);
+	for (size_t i = first; i < *n && !err; i++) {
+		if (bpf_map_update_elem(bpf_map__fd(skel->maps.targets), &(*pids)[i], &one,
+					BPF_ANY))
+			err = -errno;
 	}
 	return err;
 }
@@ -396,9 +416,6 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 
 	mono = now_ns(CLOCK_MONOTONIC);
 	wall = now_ns(CLOCK_REALTIME);
-	err = head_meta(w, o, pids, npids, mono, wall);
-	if (err)
-		goto cleanup;
 	err = capture_conv__init(&conv, w, mono, o->anonymize ? &anon : NULL);
 	if (err)
 		goto cleanup;
@@ -409,6 +426,15 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 		goto cleanup;
 	}
 	err = attach(skel, &st->uring);
+	if (err)
+		goto cleanup;
+	if (o->npids && !o->argv && !o->cgroup) {
+		err = add_descendants(skel, o->npids, &pids, &npids);
+		if (err)
+			goto cleanup;
+	}
+	/* before the first op is added (the poll loop), so it goes in the head */
+	err = head_meta(w, o, pids, npids, mono, wall);
 	if (err)
 		goto cleanup;
 	for (size_t i = 0; i < npids; i++) {
