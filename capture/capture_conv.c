@@ -219,6 +219,7 @@ static void track_open(struct conv_ctx *x, struct reel_op *op, const char *abs, 
 	}
 	kind = kind_from_raw(ev->ret_kind, true);
 	capture_proc__set_fd(x->p, (int)ev->ret, abs, kind, flags & O_CLOEXEC);
+	capture_proc__set_bound(x->p, (int)ev->ret, ev->end_ns);
 	op->fd_kind = kind;
 	if (!is_file(kind)) {
 		x->c->nonfile_ops++;
@@ -239,6 +240,7 @@ static void track_dup(struct conv_ctx *x, int oldfd, bool cloexec)
 	f = capture_proc__fd(x->p, oldfd);
 	capture_proc__set_fd(x->p, (int)ev->ret, path, f ? f->kind : x->kind, cloexec);
 	/* set_fd may have moved the table: f is stale past this point */
+	capture_proc__set_bound(x->p, (int)ev->ret, ev->end_ns);
 }
 
 static void conv_aio_submit(struct conv_ctx *x, struct reel_op *tmpl)
@@ -406,7 +408,7 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 			op.path = fd_path(x, op.fd);
 			emit(c, &op);
 		}
-		if (ret == 0)
+		if (ret == 0 && !capture_proc__closed_before_bound(x->p, op.fd, x->ev->start_ns))
 			capture_proc__close(x->p, op.fd);
 		break;
 	case __NR_read:

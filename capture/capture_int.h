@@ -35,6 +35,12 @@ struct capture_fd {
 	uint8_t kind; /* enum reel_fd_kind */
 	bool open;
 	bool cloexec;
+	/*
+	 * bpf_ktime_get_ns() at the exit of the syscall that put this file at this fd
+	 * (0: found in /proc or inherited). Events reach us in exit order, not in the order
+	 * the kernel changed the fd table: see capture_proc__closed_before_bound().
+	 */
+	uint64_t bound_ns;
 };
 
 struct capture_proc {
@@ -60,6 +66,10 @@ int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child);
 void capture_procs__exec(struct capture_procs *ps, pid_t pid);
 void capture_procs__exit(struct capture_procs *ps, pid_t pid);
 
+/* Stamps the fd's entry with the exit time of the syscall that bound it. */
+void capture_proc__set_bound(struct capture_proc *p, int fd, uint64_t exit_ns);
+/* A close entered before the fd's current file was bound cannot have closed that file. */
+bool capture_proc__closed_before_bound(struct capture_proc *p, int fd, uint64_t close_enter_ns);
 int capture_proc__set_fd(struct capture_proc *p, int fd, const char *path, unsigned kind,
 			 bool cloexec);
 struct capture_fd *capture_proc__fd(struct capture_proc *p, int fd);

@@ -170,6 +170,30 @@ struct capture_fd *capture_proc__fd(struct capture_proc *p, int fd)
 	return &p->fds[fd];
 }
 
+void capture_proc__set_bound(struct capture_proc *p, int fd, uint64_t exit_ns)
+{
+	struct capture_fd *f = capture_proc__fd(p, fd);
+
+	if (f)
+		f->bound_ns = exit_ns;
+}
+
+/*
+ * Thread X's close(8) and thread Y's open() returning 8 can reach the ring buffer in
+ * either order: X may be preempted between releasing fd 8 and its sys_exit probe while
+ * Y's open reuses the number and is posted first. Applying X's close then would forget
+ * Y's file, and Y's later ops on fd 8 would be named after whatever holds fd 8 when
+ * /proc is asked. Causality settles it: to close the file Y opened, a thread must have
+ * learnt the number from Y's open, i.e. entered close() after that open returned. A close
+ * that entered earlier released the previous occupant and must leave the entry alone.
+ */
+bool capture_proc__closed_before_bound(struct capture_proc *p, int fd, uint64_t close_enter_ns)
+{
+	struct capture_fd *f = capture_proc__fd(p, fd);
+
+	return f && close_enter_ns < f->bound_ns;
+}
+
 void capture_proc__close(struct capture_proc *p, int fd)
 {
 	if (fd < 0 || fd >= p->nfds)
