@@ -21,8 +21,8 @@
 
 #include "replay_run.h"
 
-uint64_t replay_tsc_mult; /* ns per tick << 32; 0: no TSC clock */
-static uint64_t tsc_renew;  /* ticks in 1 ms */
+uint64_t replay_tsc_mult;  /* ns per tick << 32; 0: no TSC clock */
+static uint64_t tsc_renew; /* ticks in 1 ms */
 
 static int tsc__usable(void)
 {

@@ -199,9 +199,9 @@ static void fd__set(struct rworker *w, int32_t orig, int fd)
 #define TIMED(res, expr)                                                                           \
 	({                                                                                         \
 		long __r;                                                                          \
-		(res)->start_ns = worker__now(w);                                                 \
+		(res)->start_ns = worker__now(w);                                                  \
 		__r = (long)(expr);                                                                \
-		(res)->end_ns = worker__now(w);                                                   \
+		(res)->end_ns = worker__now(w);                                                    \
 		__r < 0 ? -(long)errno : __r;                                                      \
 	})
 
@@ -659,6 +659,6 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	}
 	exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
 		   it->p1 || op->type == REEL_OP_MMAP ? "op not supported by replay"
-		       : "path op without a path");
+						      : "path op without a path");
 	return -(1 + REPLAY_FAIL_UNSUPPORTED);
 }

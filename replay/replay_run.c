@@ -29,6 +29,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +104,9 @@ static void queue__push(struct rworker *w, const struct ritem *it)
 			futex_wait(&w->head, h);
 		atomic_store(&w->prod_wait, 0);
 	}
-	w->q[t % queue_cap] = *it;
+	/* the deps the item has, not the whole array: most items have none */
+	memcpy(&w->q[t % queue_cap], it,
+	       offsetof(struct ritem, deps) + it->ndeps * sizeof(it->deps[0]));
 	atomic_store(&w->tail, t + 1);
 	if (atomic_load(&w->cons_wait))
 		futex_wake(&w->tail);
@@ -1153,8 +1156,8 @@ static void *monitor__main(void *arg)
 		}
 		/* of each thread's latest op, the latest start past its schedule */
 		for (uint32_t i = 0; i < atomic_load(&run->nworkers); i++) {
-			int64_t l = atomic_load_explicit(&run->workers[i]->last_late,
-							 memory_order_relaxed);
+			int64_t l =
+			    atomic_load_explicit(&run->workers[i]->last_late, memory_order_relaxed);
 
 			if (!i || l > p.lateness_ns)
 				p.lateness_ns = l;
