@@ -16,7 +16,7 @@
 #include "report_int.h"
 
 /* Map key spaces, so that one map could never mix them up (each has its own map anyway). */
-enum { KEY_FD = 1, KEY_ASYNC, KEY_TID };
+enum { KEY_FD = 1, KEY_ASYNC, KEY_TID, KEY_BUSY };
 
 struct collect {
 	struct report_run *run;
@@ -25,6 +25,7 @@ struct collect {
 	struct report_map fds;		 /* (pid, fd) -> path id */
 	struct report_map async;	 /* (pid, ctx, aux) -> submission start, subop | fd << 32 */
 	struct report_map tids;		 /* tid -> last op start */
+	struct report_map busy;		 /* tid -> end of its previous op in this result */
 	struct report_file **by_path_id; /* cache: reader path id -> file */
 	size_t by_path_cap;
 	char **prefixes; /* replay target roots, removed from paths */
@@ -199,18 +200,52 @@ static int file_add(struct collect *c, struct report_file *f, unsigned kind, uin
 	return hist__add(&n[f->nkinds++].lat, lat);
 }
 
-static int schedule_add(struct report_run *run, const struct reel_op *op)
+/*
+ * Split an op's lateness in two: the time its thread was still busy with its previous op
+ * past the schedule (backlog: the target was slower than the app's pace, the latencies are
+ * real) and the time the replayer took to start it once the thread was free (wake-up
+ * lateness: the machine or the replayer was late, what makes the latencies doubtful).
+ */
+static int schedule_add(struct collect *c, const struct reel_op *op)
 {
+	struct report_run *run = c->run;
 	if (!op->sched_ns)
 		return 0;
-	uint64_t late = 0;
+	uint64_t late = 0, free_at = op->sched_ns;
+	uint64_t k[3] = {KEY_BUSY, op->pid, op->tid};
+	struct report_map_slot *s = report_map__get(&c->busy, k);
+	if (s && s->v[0] > free_at)
+		free_at = s->v[0];
 	if (op->start_ns >= op->sched_ns)
 		late = op->start_ns - op->sched_ns;
 	else
 		run->early++;
+	uint64_t wake = op->start_ns > free_at ? op->start_ns - free_at : 0;
+	if (wake > late)
+		wake = late;
 	if (late > 1000000)
 		run->late_1ms++;
-	return hist__add(&run->lateness, late);
+	int err = hist__add(&run->lateness, late);
+	if (!err)
+		err = hist__add(&run->wake, wake);
+	if (!err)
+		err = hist__add(&run->backlog, late - wake);
+	return err;
+}
+
+/* The thread is busy until this op ends: ops of one thread come in issue order. */
+static int busy_until(struct collect *c, const struct reel_op *op)
+{
+	uint64_t k[3] = {KEY_BUSY, op->pid, op->tid};
+	uint64_t end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
+	struct report_map_slot *s = report_map__get(&c->busy, k);
+	if (s) {
+		if (end > s->v[0])
+			s->v[0] = end;
+		return 0;
+	}
+	uint64_t v[2] = {end, 0};
+	return report_map__put(&c->busy, k, v);
 }
 
 static int measure(struct collect *c, const struct reel_op *op, unsigned kind, uint64_t start,
@@ -266,7 +301,8 @@ static int one_op(struct collect *c, const struct reel_op *op)
 		return 0;
 	if (is_nonfile(op)) {
 		run->ops_nonfile++;
-		return 0;
+		/* Not storage work, but its thread was busy with it all the same. */
+		return op->sched_ns ? busy_until(c, op) : 0;
 	}
 	if (op->sched_ns)
 		run->is_replay = 1;
@@ -274,7 +310,7 @@ static int one_op(struct collect *c, const struct reel_op *op)
 	if (op->type == REEL_OP_AIO_SUBMIT || op->type == REEL_OP_URING_SUBMIT) {
 		uint64_t k[3] = {KEY_ASYNC ^ ((uint64_t)op->pid << 8), op->ctx, op->aux};
 		uint64_t v[2] = {op->start_ns, op->subop | ((uint64_t)(uint32_t)op->fd << 32)};
-		if ((err = schedule_add(run, op)))
+		if ((err = schedule_add(c, op)) || (op->sched_ns && (err = busy_until(c, op))))
 			return err;
 		return report_map__put(&c->async, k, v);
 	}
@@ -295,7 +331,7 @@ static int one_op(struct collect *c, const struct reel_op *op)
 		return measure(c, op, kind, start, end > start ? end - start : 0, fd);
 	}
 
-	if ((err = schedule_add(run, op)))
+	if ((err = schedule_add(c, op)) || (op->sched_ns && (err = busy_until(c, op))))
 		return err;
 	uint64_t lat = op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0;
 	/* An op whose file is its own path (open, stat) is measured before the fd table
@@ -382,6 +418,8 @@ int report_run__collect(struct report_run *run, const char *path, int by_file)
 		hist__init(&run->kinds[k].lat);
 	hist__init(&run->gap);
 	hist__init(&run->lateness);
+	hist__init(&run->wake);
+	hist__init(&run->backlog);
 
 	err = reel_reader__open(path, &c.r);
 	if (err)
@@ -424,6 +462,7 @@ int report_run__collect(struct report_run *run, const char *path, int by_file)
 	report_map__free(&c.fds);
 	report_map__free(&c.async);
 	report_map__free(&c.tids);
+	report_map__free(&c.busy);
 	free(c.by_path_id);
 	for (size_t i = 0; i < c.nprefixes; i++)
 		free(c.prefixes[i]);
@@ -437,6 +476,8 @@ void report_run__free(struct report_run *run)
 		hist__free(&run->kinds[k].lat);
 	hist__free(&run->gap);
 	hist__free(&run->lateness);
+	hist__free(&run->wake);
+	hist__free(&run->backlog);
 	for (size_t i = 0; i < run->nfiles; i++) {
 		struct report_file *f = run->files[i];
 		for (size_t j = 0; j < f->nkinds; j++)

@@ -102,6 +102,8 @@ struct report_run {
 	struct report_kind kinds[REPORT_KINDS];
 	struct hist gap;      /* per-thread start-to-start gap between ops */
 	struct hist lateness; /* start - sched, replays only */
+	struct hist wake;     /* start - max(sched, end of the thread's previous op) */
+	struct hist backlog;  /* lateness - wake: the thread was still in its previous op */
 	uint64_t early;	      /* ops started before their schedule (counted as lateness 0) */
 	uint64_t late_1ms;
 
@@ -110,7 +112,8 @@ struct report_run {
 	struct report_map file_index; /* path hash -> files[] index */
 
 	struct report_cmp cmp[REPORT_KINDS]; /* replays: against run 0 */
-	int fell_behind;
+	int fell_behind; /* wake-up lateness: the replay's latencies are doubtful */
+	int backlogged;	 /* the target could not keep the app's pace: latencies are real */
 };
 
 enum report_verdict_tag {
@@ -123,6 +126,7 @@ enum report_verdict_tag {
 	REPORT_V_DOMINANT,
 	REPORT_V_NOTE,
 	REPORT_V_MIXED,
+	REPORT_V_PACE, /* the target could not keep the application's pace */
 };
 
 struct report_verdict {

@@ -14,7 +14,14 @@
  *       "class_ns": { "read", "write", "sync", "metadata", "other" },   I/O time by class
  *       "gap_p50_ns",                           median per-thread start-to-start gap
  *       "lateness": null | { "ops", "p50_ns", "p99_ns", "max_ns", "early_ops",
- *                            "late_1ms_fraction", "fell_behind": bool },
+ *                            "late_1ms_fraction", "fell_behind": bool,
+ *                            "backlog_p50_ns", "backlog_p99_ns", "backlog_max_ns",
+ *                            "wake_p50_ns", "wake_p99_ns", "wake_max_ns",
+ *                            "pace_not_kept": bool },
+ *           lateness = backlog + wake: backlog is the time the op's thread was still in its
+ *           previous op past the schedule (the target was slower than the app's pace: the
+ *           latencies are real); wake is the time from max(schedule, previous op's end) to
+ *           the start (the replayer woke late: what "fell_behind" judges, latencies doubtful)
  *       "ops_by_type": { "<op>": { "count", "errors", "min_ns", "p50_ns", "p90_ns",
  *                                  "p99_ns", "p999_ns", "max_ns", "mean_ns", "total_ns",
  *                                  "vs_original": null (run 0) | {
@@ -26,7 +33,7 @@
  *                    "ops_by_type": {...} (with --by file) } ]     the hot files, in the
  *     } ],                                                         original's order
  *   "verdict": [ { "tag": "faster"|"slower"|"unchanged"|"tail_only"|"mixed"|"fell_behind"|
- *                         "errors"|"dominant"|"note",
+ *                         "errors"|"dominant"|"note"|"pace_not_kept",
  *                  "run": index|null, "op": name|null, "speedup": original/replay|null,
  *                  "text": "..." } ]
  * }
@@ -54,7 +61,7 @@ static const char *tag_name(enum report_verdict_tag t)
 	    [REPORT_V_SAME] = "unchanged",     [REPORT_V_TAIL] = "tail_only",
 	    [REPORT_V_BEHIND] = "fell_behind", [REPORT_V_ERRORS] = "errors",
 	    [REPORT_V_DOMINANT] = "dominant",  [REPORT_V_NOTE] = "note",
-	    [REPORT_V_MIXED] = "mixed",
+	    [REPORT_V_MIXED] = "mixed",	       [REPORT_V_PACE] = "pace_not_kept",
 	};
 	return names[t];
 }
@@ -193,7 +200,18 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 			(unsigned long long)hist__quantile(&r->lateness, 0.99),
 			(unsigned long long)r->lateness.max, (unsigned long long)r->early);
 		num(out, (double)r->late_1ms / (double)r->lateness.n);
-		fprintf(out, ", \"fell_behind\": %s}", r->fell_behind ? "true" : "false");
+		fprintf(
+		    out,
+		    ", \"fell_behind\": %s, \"backlog_p50_ns\": %llu, \"backlog_p99_ns\": %llu, "
+		    "\"backlog_max_ns\": %llu, \"wake_p50_ns\": %llu, \"wake_p99_ns\": %llu, "
+		    "\"wake_max_ns\": %llu, \"pace_not_kept\": %s}",
+		    r->fell_behind ? "true" : "false",
+		    (unsigned long long)hist__quantile(&r->backlog, 0.5),
+		    (unsigned long long)hist__quantile(&r->backlog, 0.99),
+		    (unsigned long long)r->backlog.max,
+		    (unsigned long long)hist__quantile(&r->wake, 0.5),
+		    (unsigned long long)hist__quantile(&r->wake, 0.99),
+		    (unsigned long long)r->wake.max, r->backlogged ? "true" : "false");
 	} else {
 		fputs("null", out);
 	}

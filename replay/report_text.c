@@ -93,7 +93,7 @@ static void row(FILE *out, const char *first, size_t ri, const char *run, const 
 
 static void runs(const struct report *rep, FILE *out)
 {
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], d[32];
 
 	fprintf(out, "runs:\n");
 	for (size_t i = 0; i < rep->nruns; i++) {
@@ -131,6 +131,16 @@ static void runs(const struct report *rep, FILE *out)
 				report_fmt__dur(r->lateness.max, c, sizeof(c)),
 				100.0 * (double)r->late_1ms / (double)r->lateness.n,
 				r->fell_behind ? "  ** FELL BEHIND **" : "");
+		if (r->lateness.n)
+			fprintf(out,
+				"       of which waiting for the previous op (target slower than "
+				"the app's pace): p99 %s%s; wake-up lateness p50 %s, p99 %s, "
+				"max %s\n",
+				report_fmt__dur(hist__quantile(&r->backlog, 0.99), a, sizeof(a)),
+				r->backlogged ? " ** PACE NOT KEPT **" : "",
+				report_fmt__dur(hist__quantile(&r->wake, 0.5), b, sizeof(b)),
+				report_fmt__dur(hist__quantile(&r->wake, 0.99), c, sizeof(c)),
+				report_fmt__dur(r->wake.max, d, sizeof(d)));
 	}
 	fputc('\n', out);
 }

@@ -15,7 +15,14 @@
  *   DIR/truth.json  per run and op type: count, exact p50/p90/p99/p99.9/max, total; and
  *                   lateness p99; computed from the sorted samples, not from a histogram.
  *
- * usage: report_mktrace DIR [ITERATIONS]
+ * With "pace", instead of the four replays, two whose lateness has opposite causes:
+ *   DIR/slow.reel   "replayed on /var/tmp/slow": fsync takes ~30 ms where the schedule (the
+ *                   original) gave it ~8 ms, so each op waits for its thread's previous op;
+ *                   once the thread is free it starts within ~30 us.
+ *   DIR/woke.reel   same distributions as the original, think time 30 ms, so the threads
+ *                   are always free, but every op starts ~3 ms after its schedule.
+ *
+ * usage: report_mktrace DIR [ITERATIONS [pace]]
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,6 +40,10 @@ struct run_spec {
 	const char *target; /* NULL: the original */
 	double fsync_mu;    /* log of the fsync median, ns */
 	double late_mu;	    /* log of the median lateness, ns */
+	double slow_mu;	    /* log of the replay's fsync median when it differs from the
+			     * schedule's (fsync_mu), or 0 */
+	int queue;	    /* an op starts only after its thread's previous op ended */
+	uint64_t think;	    /* the schedule's think time between ops */
 };
 
 struct sample {
@@ -129,7 +140,7 @@ static int write_run(const char *dir, const struct run_spec *rs, long iters, FIL
 
 	for (uint32_t tid = 100; tid < 102; tid++) {
 		/* Threads run one after the other in the file; each in issue order. */
-		uint64_t clock = 1000000 + tid;
+		uint64_t clock = 1000000 + tid, prev_end = 0;
 		struct reel_op op = {
 		    .pid = 100, .tid = tid, .fd = -1, .fd2 = -1, .fd_kind = REEL_FD_REG};
 		int wal_fd = 10 + (int)tid - 100, table_fd = 20 + (int)tid - 100;
@@ -160,12 +171,16 @@ static int write_run(const char *dir, const struct run_spec *rs, long iters, FIL
 				default:
 					l = test_rand_lognormal(rs->fsync_mu, 0.3);
 				}
+				double lr = l; /* the replay's own latency */
+				if (k == K_FSYNC && rs->slow_mu)
+					lr = test_rand_lognormal(rs->slow_mu, 0.3);
 				uint64_t sched = clock, start = clock;
 				if (rs->target) {
 					uint64_t lt =
 					    (uint64_t)test_rand_lognormal(rs->late_mu, 0.5);
-					start = sched + lt;
-					push(&late, lt);
+					start =
+					    (rs->queue && prev_end > sched ? prev_end : sched) + lt;
+					push(&late, start - sched);
 				}
 				memset(&op, 0, sizeof(op));
 				op.type = k == K_READ	 ? REEL_OP_PREAD64
@@ -183,12 +198,13 @@ static int write_run(const char *dir, const struct run_spec *rs, long iters, FIL
 				if (k == K_READ && !strcmp(rs->name, "fast") && i % 100 == 7)
 					op.ret = -5;
 				op.start_ns = start;
-				op.end_ns = start + (uint64_t)l;
+				op.end_ns = start + (uint64_t)lr;
 				op.sched_ns = rs->target ? sched : 0;
 				add(w, &op);
-				push(&lat[k], (uint64_t)l);
+				prev_end = op.end_ns;
+				push(&lat[k], (uint64_t)lr);
 				/* The schedule follows the original's rhythm: think 100 us. */
-				clock += (uint64_t)l + 100000;
+				clock += (uint64_t)l + rs->think;
 			}
 			if (i % 5 == 0) { /* an io_uring read: submission and completion records */
 				uint64_t l = (uint64_t)test_rand_lognormal(log(200000), 0.4);
@@ -203,18 +219,19 @@ static int write_run(const char *dir, const struct run_spec *rs, long iters, FIL
 				op.len = 4096;
 				op.ctx = 7;
 				op.aux = (uint64_t)i * 2 + tid;
-				op.start_ns = op.end_ns = clock;
+				uint64_t at = rs->queue && prev_end > clock ? prev_end : clock;
+				op.start_ns = op.end_ns = prev_end = at;
 				op.sched_ns = rs->target ? clock : 0;
 				add(w, &op);
 				op.type = REEL_OP_URING_COMPLETE;
 				op.ret = 4096;
-				op.start_ns = op.end_ns = clock + l;
+				op.start_ns = op.end_ns = at + l;
 				op.sched_ns = 0;
 				add(w, &op);
 				push(&lat[K_URING], l);
 				if (rs->target)
-					push(&late, 0);
-				clock += l + 100000;
+					push(&late, at - clock);
+				clock += l + rs->think;
 			}
 			if (i % 10 == 0) { /* a socket read: think time, not storage */
 				memset(&op, 0, sizeof(op));
@@ -226,8 +243,8 @@ static int write_run(const char *dir, const struct run_spec *rs, long iters, FIL
 				op.fd2 = -1;
 				op.len = 100;
 				op.ret = 100;
-				op.start_ns = clock;
-				op.end_ns = clock + 50000000;
+				op.start_ns = rs->queue && prev_end > clock ? prev_end : clock;
+				op.end_ns = prev_end = op.start_ns + 50000000;
 				op.sched_ns = rs->target ? clock : 0;
 				add(w, &op);
 				clock += 50010000;
@@ -258,11 +275,16 @@ static int write_run(const char *dir, const struct run_spec *rs, long iters, FIL
 int main(int argc, char **argv)
 {
 	static const struct run_spec runs[] = {
-	    {"orig", NULL, 0, 0},
-	    {"fast", "/dev/shm/t", 0, 0},
-	    {"equal", "/var/tmp/t", 0, 0},
-	    {"late", "/var/tmp/late", 0, 0},
-	    {"afap", "/var/tmp/afap", 0, 0},
+	    {"orig", NULL, 0, 0, 0, 0, 100000},
+	    {"fast", "/dev/shm/t", 0, 0, 0, 0, 100000},
+	    {"equal", "/var/tmp/t", 0, 0, 0, 0, 100000},
+	    {"late", "/var/tmp/late", 0, 0, 0, 0, 100000},
+	    {"afap", "/var/tmp/afap", 0, 0, 0, 0, 100000},
+	};
+	static const struct run_spec pace_runs[] = {
+	    {"orig", NULL, 0, 0, 0, 0, 100000},
+	    {"slow", "/var/tmp/slow", 0, 0, 0, 1, 100000},
+	    {"woke", "/var/tmp/woke", 0, 0, 0, 0, 30000000},
 	};
 	char path[4096];
 
@@ -271,6 +293,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	long iters = argc > 2 ? atol(argv[2]) : 2000;
+	int pace = argc > 3 && !strcmp(argv[3], "pace");
+	const struct run_spec *set = pace ? pace_runs : runs;
+	size_t nset =
+	    pace ? sizeof(pace_runs) / sizeof(pace_runs[0]) : sizeof(runs) / sizeof(runs[0]);
 	snprintf(path, sizeof(path), "%s/truth.json", argv[1]);
 	FILE *t = fopen(path, "w");
 	if (!t) {
@@ -278,11 +304,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fprintf(t, "{");
-	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
-		struct run_spec rs = runs[i];
+	for (size_t i = 0; i < nset; i++) {
+		struct run_spec rs = set[i];
 		rs.fsync_mu = !strcmp(rs.name, "fast") ? log(14000) : log(8e6);
 		rs.late_mu = !strcmp(rs.name, "late") || !strcmp(rs.name, "afap") ? log(20e6)
-										     : log(30000);
+			     : !strcmp(rs.name, "woke")				  ? log(3e6)
+										  : log(30000);
+		if (!strcmp(rs.name, "slow"))
+			rs.slow_mu = log(30e6);
 		if (write_run(argv[1], &rs, iters, t, i == 0))
 			return 1;
 	}

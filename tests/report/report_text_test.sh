@@ -23,7 +23,7 @@ cat "$dir/out.txt"
 expect "fsync faster on the RAM disk" \
 	'^  - fsync p(50|99) falls from [0-9.]+ ms to [0-9.]+ µs on /dev/shm/t \([0-9]+× faster'
 expect "equal replay unchanged" '^  - reads, writes, syncs unchanged on /var/tmp/t \('
-expect "late replay fell behind" '^  - replay on /var/tmp/late fell behind its schedule \(lateness p99 [0-9.]+ ms'
+expect "late replay fell behind" '^  - replay on /var/tmp/late fell behind its schedule \(wake-up lateness p99 [0-9.]+ ms'
 expect "late replay flagged in the runs" 'FELL BEHIND'
 expect "dominant class" '^  - syncs dominate the original.s I/O time: [0-9]+% of'
 expect "fsync row of the original" '^fsync +#0 original +1000 '
