@@ -133,7 +133,11 @@ void wl_log__flush(void)
 			wl__die("write log: %s", strerror(errno));
 		off += n;
 	}
-	tl.len = 0;
+	/* a worker thread's last flush is its last use of the buffer: free it, or it leaks at
+	 * thread exit (put() reallocates from NULL when more ops follow) */
+	free(tl.buf);
+	tl.buf = NULL;
+	tl.len = tl.cap = 0;
 }
 
 void wl__emit(const struct wl_rec *r)
