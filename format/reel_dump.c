@@ -119,7 +119,6 @@ int reel_dump__run(struct reel_reader *r, enum reel_dump_format fmt, FILE *out, 
 		   struct reel_dump_result *res)
 {
 	struct reel_op op;
-	uint64_t last_bad = UINT64_MAX;
 	int err;
 
 	memset(res, 0, sizeof(*res));
@@ -134,10 +133,6 @@ int reel_dump__run(struct reel_reader *r, enum reel_dump_format fmt, FILE *out, 
 		if (err < 0) {
 			uint64_t off = reel_reader__damage_offset(r);
 
-			/* a reader that cannot move past the damage would loop for ever */
-			if (off == last_bad)
-				break;
-			last_bad = off;
 			res->damaged++;
 			if (diag)
 				fprintf(diag, "ioreel: damaged trace at byte %" PRIu64 ": %s\n",

@@ -461,7 +461,7 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 		     struct reel_fio_result *res)
 {
 	struct fio_state s = {.r = r, .o = o, .res = res};
-	uint64_t last_bad = UINT64_MAX, k, v;
+	uint64_t k, v;
 	struct reel_op op;
 	int err = 0;
 
@@ -477,11 +477,6 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 		if (!n)
 			break;
 		if (n < 0) {
-			uint64_t off = reel_reader__damage_offset(r);
-
-			if (off == last_bad)
-				break;
-			last_bad = off;
 			res->damaged++;
 			continue;
 		}

@@ -233,7 +233,7 @@ static void info__print_json(struct reel_reader *r, struct info_state *s, uint64
 int reel_info__run(struct reel_reader *r, FILE *out, int json, struct reel_info_result *res)
 {
 	struct info_state *s = calloc(1, sizeof(*s));
-	uint64_t last_bad = UINT64_MAX, set_bytes = 0, k, v;
+	uint64_t set_bytes = 0, k, v;
 	struct reel_op op;
 	int err = 0;
 
@@ -248,9 +248,6 @@ int reel_info__run(struct reel_reader *r, FILE *out, int json, struct reel_info_
 		if (n < 0) {
 			uint64_t off = reel_reader__damage_offset(r);
 
-			if (off == last_bad)
-				break;
-			last_bad = off;
 			if (s->damaged < INFO_MAX_DAMAGE) {
 				s->damage_off[s->damaged] = off;
 				s->damage_err[s->damaged] = n;
