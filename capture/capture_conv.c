@@ -134,8 +134,10 @@ static uint32_t arg_path(struct conv_ctx *x, int dirfd, const char *rel, char *b
 {
 	if (!rel)
 		return 0;
-	if (capture_proc__resolve(x->p, dirfd, rel, buf, size))
-		snprintf(buf, size, "%s", rel);
+	/* A path longer than buf is cut: the trace keeps a prefix rather than nothing. */
+	if (capture_proc__resolve(x->p, dirfd, rel, buf, size) &&
+	    snprintf(buf, size, "%s", rel) >= (int)size)
+		buf[size - 1] = 0;
 	return path_id(x->c, buf);
 }
 

@@ -382,7 +382,7 @@ static bool resync(struct reel_reader *r, int *err)
 	uint8_t magic[4];
 	reel_put32(magic, REEL_CHUNK_MAGIC);
 	for (;;) {
-		const uint8_t *p;
+		const uint8_t *p = NULL;
 		ssize_t n = src_get(r, r->pos, SCAN_STEP, &p);
 		if (n < 0) {
 			*err = n;
@@ -504,7 +504,7 @@ static void load_footer(struct reel_reader *r, uint64_t size)
 
 static int reader_start(struct reel_reader *r, uint64_t size)
 {
-	const uint8_t *h;
+	const uint8_t *h = NULL;
 	ssize_t n = src_get(r, 0, REEL_HEADER_LEN, &h);
 	if (n <= 0)
 		return n ? n : -REEL_E_TRUNCATED;

@@ -64,7 +64,7 @@ static void header(FILE *out, const char *first)
 static void row(FILE *out, const char *first, size_t ri, const char *run, const struct hist *h,
 		uint64_t errors, const struct report_cmp *c)
 {
-	char b[40], lb[64], rb[80];
+	char b[40], lb[64], rb[96];
 
 	cell(out, first, W_OP, 1);
 	snprintf(rb, sizeof(rb), "#%zu %s", ri, tail(run, W_RUN - 5, lb, sizeof(lb)));
