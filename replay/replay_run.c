@@ -409,7 +409,7 @@ static void sleep_until(const struct run *run, uint64_t t, int spin_us)
 	}
 	/* no pause instruction here: on KVM, pause loops exit to the hypervisor (PLE) */
 	if (spin_us >= 0) {
-		while (replay_now_ns() < t)
+		while (replay_now_ns() < t && !run__interrupted(run))
 			;
 	}
 }
@@ -1198,7 +1198,10 @@ static void run__meta(struct run *run)
 	meta__set(run, REEL_META_REPLAY_TIMING, replay_timing__name(o->timing));
 	snprintf(buf, sizeof(buf), "%g", o->speed);
 	meta__set(run, REEL_META_REPLAY_SPEED, buf);
-	snprintf(buf, sizeof(buf), "%d", o->spin_us);
+	if (o->spin_us == REPLAY_SPIN_ALWAYS)
+		snprintf(buf, sizeof(buf), "always");
+	else
+		snprintf(buf, sizeof(buf), "%d", o->spin_us);
 	meta__set(run, "replay.spin_us", buf);
 	meta__set(run, "replay.cold", o->cold ? "1" : "0");
 	meta__set(run, "replay.direct", o->direct_keep ? "keep" : "drop");
