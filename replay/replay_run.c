@@ -89,20 +89,28 @@ static uint32_t queue_cap;
 /* spinning only pays while the threads that spin do not outnumber the cores */
 static unsigned queue_spins;
 
+/*
+ * A full queue makes the producer wait until half of it is free, not for the next free slot:
+ * refilling one slot per op kept the dispatcher spinning for as long as the worker was the
+ * slower side (as fast as possible, always), taking a core from the workers and the writer.
+ */
 static void queue__push(struct rworker *w, const struct ritem *it)
 {
 	uint32_t t = atomic_load(&w->tail), h;
-	unsigned spins = 0;
 
-	while (t - (h = atomic_load(&w->head)) >= queue_cap) {
-		if (spins++ < queue_spins) {
-			__builtin_ia32_pause();
-			continue;
+	if (t - atomic_load(&w->head) >= queue_cap) {
+		unsigned spins = 0;
+
+		while (t - (h = atomic_load(&w->head)) > queue_cap / 2) {
+			if (spins++ < queue_spins) {
+				__builtin_ia32_pause();
+				continue;
+			}
+			atomic_store(&w->prod_wait, 1);
+			if (t - atomic_load(&w->head) > queue_cap / 2)
+				futex_wait(&w->head, h);
+			atomic_store(&w->prod_wait, 0);
 		}
-		atomic_store(&w->prod_wait, 1);
-		if (t - atomic_load(&w->head) >= queue_cap)
-			futex_wait(&w->head, h);
-		atomic_store(&w->prod_wait, 0);
 	}
 	/* the deps the item has, not the whole array: most items have none */
 	memcpy(&w->q[t % queue_cap], it,
