@@ -29,8 +29,9 @@ for f in "$dir"/logs/tar.*; do
 	python3 "$SRC/count_strace.py" "$f" "$dir/" > "$f.truth" || exit 1
 done
 
-python3 - "$dir" <<'PY' || exit 1
-import collections, glob, json, os, sys
+PYTHONPATH=$SRC python3 - "$dir" <<'PY' || exit 1
+import collections, glob, json, sys
+import positions
 d = sys.argv[1]
 ops = [json.loads(l) for l in open(d + "/ff.jsonl")]
 names = ("read", "write", "pread64", "pwrite64", "fsync", "fdatasync", "close", "lseek")
@@ -50,18 +51,10 @@ pids = {o["pid"] for o in ops}
 if not pids <= {int(l.rsplit(".", 1)[1]) for l in logs}:
     print("FAIL: ops of processes without a log: %s" % pids); fail = 1
 def contiguous(name, path):
-    """read()/write() offsets must follow each other and cover the whole file"""
     global fail
-    seq = [(o["offset"], o["ret"]) for o in ops if o["op"] == name and o["path"] == path]
-    pos = 0
-    for off, ret in seq:
-        if off != pos:
-            print("FAIL: %s %s at %d, the file position was %d" % (name, path, off, pos))
-            fail = 1
-            return
-        pos += max(ret, 0)
-    if pos != os.path.getsize(path):
-        print("FAIL: %s on %s covered %d bytes of %d" % (name, path, pos, os.path.getsize(path)))
+    err = positions.contiguous(ops, name, path)
+    if err:
+        print("FAIL: " + err)
         fail = 1
 contiguous("write", d + "/a.tar")
 for i in (1, 2, 3, 4):
