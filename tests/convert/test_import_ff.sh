@@ -29,7 +29,7 @@ for f in "$dir"/logs/tar.*; do
 	python3 "$SRC/count_strace.py" "$f" "$dir/" > "$f.truth" || exit 1
 done
 
-PYTHONPATH=$SRC python3 - "$dir" <<'PY' || exit 1
+PYTHONPATH=$SRC PYTHONDONTWRITEBYTECODE=1 python3 - "$dir" <<'PY' || exit 1
 import collections, glob, json, sys
 import positions
 d = sys.argv[1]

@@ -90,7 +90,7 @@ cmp "$dir/src/f4" "$dir/out/src/f4" || { echo "FAIL: tar did not extract"; exit 
 "$IOREEL" info --json "$dir/tar.reel" > "$dir/tar.info" || { echo "FAIL: info"; exit 1; }
 python3 "$SRC/count_strace.py" "$dir/tar.strace" "$dir/" > "$dir/tar.truth" || exit 1
 
-PYTHONPATH=$SRC python3 - "$dir" <<'PY' || exit 1
+PYTHONPATH=$SRC PYTHONDONTWRITEBYTECODE=1 python3 - "$dir" <<'PY' || exit 1
 import collections, json, os, sys
 import positions
 d = sys.argv[1]
