@@ -18,7 +18,8 @@
  * Ops not issued (non-file I/O, unknown fds, unsupported, refused paths) are not in it; the
  * summary counts them. Meta: tool, replay.of, replay.targets, replay.map, replay.engine,
  * replay.timing, replay.speed, replay.spin_us, replay.cold, replay.direct, host, kernel,
- * start_wall_ns, start_mono_ns; in the footer replay.direct_dropped, replay.nonfile_ops. Library code never prints: notices and progress
+ * start_wall_ns, start_mono_ns; in the footer replay.direct_dropped, replay.nonfile_ops,
+ * replay.cpu_ns.{workers,dispatch,writer} (CPU time of the replayer's own threads). Library code never prints: notices and progress
  * go to callbacks, and replay_summary__print() formats the summary onto a FILE the caller
  * chooses.
  */
@@ -119,6 +120,8 @@ struct replay_summary {
 	uint64_t direct_dropped;
 	uint64_t direct_failed;
 	uint64_t duration_ns; /* replay wall time, first op to last end */
+	/* CPU time of the replayer's own threads: is the replay CPU-bound, and where */
+	uint64_t cpu_workers_ns, cpu_dispatch_ns, cpu_writer_ns;
 	uint64_t orig_duration_ns;
 	struct replay_pct lateness;
 	struct replay_pct lat[REEL_OP__COUNT];

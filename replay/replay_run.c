@@ -58,6 +58,15 @@ const char *replay__last_error(void)
 	return last_error;
 }
 
+/* CPU time of the calling thread (user + system) */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 uint64_t replay_now_ns(void)
 {
 	struct timespec ts;
@@ -485,6 +494,7 @@ static void *writer__main(void *arg)
 	struct run *run = arg;
 	struct rbatch *b;
 	int err;
+	uint64_t cpu0 = thread_cpu_ns();
 
 	background__enter(run);
 	pthread_mutex_lock(&run->blk);
@@ -516,6 +526,7 @@ static void *writer__main(void *arg)
 		pthread_cond_broadcast(&run->bspace);
 	}
 	pthread_mutex_unlock(&run->blk);
+	run->cpu_writer_ns = thread_cpu_ns() - cpu0; /* read after the join */
 	return NULL;
 }
 
@@ -683,6 +694,7 @@ static void *worker__main(void *arg)
 	uint64_t sched, end_abs;
 	uint32_t tail;
 	int r, waited;
+	uint64_t cpu0 = thread_cpu_ns();
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	while ((it = queue__peek(w, &tail, &waited))) {
@@ -767,6 +779,7 @@ static void *worker__main(void *arg)
 	}
 	worker__drain(w);
 	worker__flush(w);
+	atomic_fetch_add(&run->cpu_workers_ns, thread_cpu_ns() - cpu0);
 	return NULL;
 }
 
@@ -1253,6 +1266,9 @@ static void run__summary(struct run *run, struct replay_summary *s)
 			memset(&s->lat[t], 0, sizeof(s->lat[t]));
 	}
 	s->duration_ns = last_end;
+	s->cpu_workers_ns = atomic_load(&run->cpu_workers_ns);
+	s->cpu_dispatch_ns = run->cpu_dispatch_ns;
+	s->cpu_writer_ns = run->cpu_writer_ns;
 	s->orig_duration_ns = run->fs->last_end_ns > run->fs->first_start_ns
 				  ? run->fs->last_end_ns - run->fs->first_start_ns
 				  : 0;
@@ -1320,6 +1336,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	struct disp d = {0};
 	pthread_t mon, wth;
 	int err, mon_on = 0, wth_on = 0, prio;
+	uint64_t cpu0;
 	char num[32];
 
 	if (!run)
@@ -1388,7 +1405,9 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		mon_on = 1;
 	prio = getpriority(PRIO_PROCESS, (id_t)gettid());
 	background__enter(run);
+	cpu0 = thread_cpu_ns();
 	err = disp__run(&d);
+	run->cpu_dispatch_ns = thread_cpu_ns() - cpu0;
 	setpriority(PRIO_PROCESS, (id_t)gettid(), prio);
 stop:
 	for (uint32_t i = 0; i < atomic_load(&run->nworkers); i++) {
@@ -1424,6 +1443,13 @@ stop:
 	reel_writer__meta(run->w, "replay.direct_dropped", num);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->ops_nonfile);
 	reel_writer__meta(run->w, "replay.nonfile_ops", num);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->cpu_workers_ns);
+	reel_writer__meta(run->w, "replay.cpu_ns.workers", num);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->cpu_dispatch_ns);
+	reel_writer__meta(run->w, "replay.cpu_ns.dispatch", num);
+	/* the writer's time up to the footer: all but the close that writes it */
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->cpu_writer_ns);
+	reel_writer__meta(run->w, "replay.cpu_ns.writer", num);
 	if (!err && run->werr) {
 		err = run->werr;
 		replay_set_error("cannot write result %s: %s", o->result, reel_strerror(err));
