@@ -19,9 +19,9 @@
  * summary counts them. Meta: tool, replay.of, replay.targets, replay.map, replay.engine,
  * replay.timing, replay.speed, replay.spin_us, replay.cold, replay.direct, host, kernel,
  * start_wall_ns, start_mono_ns; in the footer replay.direct_dropped, replay.nonfile_ops,
- * replay.cpu_ns.{workers,dispatch,writer} (CPU time of the replayer's own threads). Library code never prints: notices and progress
- * go to callbacks, and replay_summary__print() formats the summary onto a FILE the caller
- * chooses.
+ * replay.cpu_ns.{workers,dispatch,writer} (CPU time of the replayer's own threads). Library
+ * code never prints: notices and progress go to callbacks, and replay_summary__print() formats
+ * the summary onto a FILE the caller chooses.
  */
 #ifndef IOREEL_REPLAY_H
 #define IOREEL_REPLAY_H
