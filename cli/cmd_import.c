@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* cmd_import.c - "ioreel import strace LOG -o TRACE": other tools' output as a trace. */
+/* cmd_import.c - "ioreel import strace LOG... -o TRACE": other tools' output as a trace. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,14 +17,16 @@ static void import_usage(FILE *out)
 {
 	fprintf(
 	    out,
-	    "usage: ioreel import strace LOG -o TRACE\n\n"
+	    "usage: ioreel import strace LOG... -o TRACE\n\n"
 	    "Make a trace from the output of strace -f -ttt -T -y (or -yy; -f optional; with\n"
-	    "-o, one file; LOG '-' reads stdin). Calls split in <unfinished ...> and\n"
-	    "<... resumed> become one op; threads keep their tid and get their process from\n"
-	    "the clone flags; read/write get the file position tracked from opens, lseek and\n"
-	    "transfers (O_APPEND writes go to the end); fds that are not files (sockets,\n"
-	    "pipes, eventfds, terminals, /proc, /sys) are left out and counted in meta\n"
-	    "nonfile_ops. Lines that cannot be parsed are skipped and counted on stderr.\n"
+	    "-o, one file; LOG '-' reads stdin). Several LOGs are the files of strace -ff\n"
+	    "(PREFIX.PID, one per process): merged in time order. Calls split in\n"
+	    "<unfinished ...> and <... resumed> become one op; threads keep their tid and get\n"
+	    "their process from the clone flags; read/write get the file position tracked\n"
+	    "from opens, lseek and transfers (O_APPEND writes go to the end); fds that are\n"
+	    "not files (sockets, pipes, eventfds, terminals, /proc, /sys) are left out and\n"
+	    "counted in meta nonfile_ops. Lines that cannot be parsed are skipped and counted\n"
+	    "on stderr.\n"
 	    "strace cannot show io_uring submissions: io_uring_enter calls are only counted.\n\n"
 	    "options:\n"
 	    "  -o, --output TRACE  the trace to write (required)\n"
@@ -30,7 +34,9 @@ static void import_usage(FILE *out)
 	    "EXAMPLES\n"
 	    "  strace -f -ttt -T -y -o app.strace ./app\n"
 	    "  ioreel import strace app.strace -o app.reel\n"
-	    "  ioreel info app.reel\n");
+	    "  ioreel info app.reel\n"
+	    "  strace -ff -ttt -T -y -o app.strace ./app   # app.strace.PID per process\n"
+	    "  ioreel import strace app.strace.* -o app.reel\n");
 }
 
 /* The importer reads its input twice: copy a pipe to an unnamed temporary file first. */
@@ -68,6 +74,83 @@ fail:
 	return NULL;
 }
 
+/* the pid strace -ff put at the end of the file name (PREFIX.PID); 0 when there is none */
+static uint32_t ff_pid(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	char *end;
+	unsigned long v;
+
+	if (!dot || !dot[1])
+		return 0;
+	errno = 0;
+	v = strtoul(dot + 1, &end, 10);
+	return *end || errno || v == 0 || v > UINT32_MAX ? 0 : (uint32_t)v;
+}
+
+/* strace -ff logs merged into one -f log in an unnamed temporary file; NULL: said why */
+static FILE *import_merge_ff(char **logs, size_t n)
+{
+	FILE **in = calloc(n, sizeof(*in)), *tmp = NULL;
+	uint32_t *pids = calloc(n, sizeof(*pids));
+	struct rlimit rl;
+	size_t i, bad_file = 0;
+	uint64_t bad_line = 0;
+	int err;
+
+	if (!in || !pids) {
+		fprintf(stderr, "ioreel: failed to import: %s\n", strerror(ENOMEM));
+		goto out;
+	}
+	/* one open file per process log: a build may have thousands */
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	for (i = 0; i < n; i++) {
+		pids[i] = ff_pid(logs[i]);
+		if (!pids[i]) {
+			fprintf(stderr,
+				"ioreel: failed to import %s: with several logs, each must be a "
+				"strace -ff file named PREFIX.PID\n",
+				logs[i]);
+			goto out;
+		}
+		in[i] = fopen(logs[i], "r");
+		if (!in[i]) {
+			fprintf(stderr, "ioreel: failed to read %s: %s\n", logs[i], strerror(errno));
+			goto out;
+		}
+	}
+	tmp = tmpfile();
+	if (!tmp) {
+		fprintf(stderr, "ioreel: failed to create a temporary file: %s\n", strerror(errno));
+		goto out;
+	}
+	err = reel_strace__merge_ff(in, pids, n, tmp, &bad_file, &bad_line);
+	if (err == -EINVAL) {
+		fprintf(stderr,
+			"ioreel: failed to import %s: line %llu has no time stamp (record with strace "
+			"-ff -ttt -T -y)\n",
+			logs[bad_file], (unsigned long long)bad_line);
+	} else if (err) {
+		fprintf(stderr, "ioreel: failed to merge the strace -ff logs: %s\n", strerror(-err));
+	}
+	if (err) {
+		fclose(tmp);
+		tmp = NULL;
+	} else {
+		rewind(tmp);
+	}
+out:
+	for (i = 0; in && i < n; i++)
+		if (in[i])
+			fclose(in[i]);
+	free(in);
+	free(pids);
+	return tmp;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -100,16 +183,23 @@ int cmd_import(int argc, char **argv)
 			argv[optind]);
 		return 2;
 	}
-	if (optind != argc - 2 || !out) {
+	if (optind > argc - 2 || !out) {
 		import_usage(stderr);
 		return 2;
 	}
 	log = argv[optind + 1];
-	errno = 0;
-	in = import_open_seekable(log);
-	if (!in) {
-		fprintf(stderr, "ioreel: failed to read %s: %s\n", log, strerror(errno));
-		return 1;
+	if (optind < argc - 2) {
+		in = import_merge_ff(argv + optind + 1, (size_t)(argc - optind - 1));
+		if (!in)
+			return 1;
+		log = "the strace -ff logs";
+	} else {
+		errno = 0;
+		in = import_open_seekable(log);
+		if (!in) {
+			fprintf(stderr, "ioreel: failed to read %s: %s\n", log, strerror(errno));
+			return 1;
+		}
 	}
 	err = reel_writer__open(out, NULL, &w);
 	if (err) {

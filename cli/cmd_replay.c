@@ -44,8 +44,9 @@ static void usage(FILE *out)
 	    "      --direct POLICY   where the target rejects O_DIRECT (ramfs, tmpfs before\n"
 	    "                        Linux 6.6): drop the flag and say so (default), or\n"
 	    "                        keep it and fail those opens\n"
-	    "      --spin[=US]       sleep until US µs (default 100) before each op and spin the\n"
-	    "                        rest: lower lateness, one busy core per waiting thread\n"
+	    "      --spin[=US]       wait for each op by spinning instead of sleeping (lowest\n"
+	    "                        lateness; one busy core per thread, so no more threads\n"
+	    "                        than cores); =US: sleep until US µs before, spin the rest\n"
 	    "      --fresh           wipe the target and prepare the file set again\n"
 	    "  -o, --output RESULT   result trace (default: TRACE's name + .replay.reel in the\n"
 	    "                        current directory); with several targets RESULT.0,\n"
@@ -256,7 +257,7 @@ int cmd_replay(int argc, char **argv)
 			o.direct_keep = !strcmp(optarg, "keep");
 			break;
 		case 'S':
-			o.spin_us = 100;
+			o.spin_us = REPLAY_SPIN_ALWAYS;
 			if (optarg) {
 				long v = strtol(optarg, &end, 10);
 

@@ -72,6 +72,14 @@ struct reel_strace_stats {
  */
 int reel_strace__import(FILE *in, struct reel_writer *w, struct reel_strace_stats *st);
 
+/*
+ * Writes the logs of strace -ff -ttt (in[i]: the file of process pids[i]) to out as one
+ * strace -f log: lines prefixed with their pid, in time order. Returns 0; -EINVAL when a
+ * line has no -ttt time stamp (*bad_file, *bad_line: where), -EIO, -ENOMEM.
+ */
+int reel_strace__merge_ff(FILE *const *in, const uint32_t *pids, size_t n, FILE *out,
+			  size_t *bad_file, uint64_t *bad_line);
+
 /* ---- export fio: iolog version 3, one log per original thread ---- */
 
 /* What fio's iolog cannot express, per reason; printed by reel_fio__print_left_out(). */

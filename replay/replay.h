@@ -18,9 +18,10 @@
  * Ops not issued (non-file I/O, unknown fds, unsupported, refused paths) are not in it; the
  * summary counts them. Meta: tool, replay.of, replay.targets, replay.map, replay.engine,
  * replay.timing, replay.speed, replay.spin_us, replay.cold, replay.direct, host, kernel,
- * start_wall_ns, start_mono_ns; in the footer replay.direct_dropped, replay.nonfile_ops. Library code never prints: notices and progress
- * go to callbacks, and replay_summary__print() formats the summary onto a FILE the caller
- * chooses.
+ * start_wall_ns, start_mono_ns; in the footer replay.direct_dropped, replay.nonfile_ops,
+ * replay.cpu_ns.{workers,dispatch,writer} (CPU time of the replayer's own threads). Library
+ * code never prints: notices and progress go to callbacks, and replay_summary__print() formats
+ * the summary onto a FILE the caller chooses.
  */
 #ifndef IOREEL_REPLAY_H
 #define IOREEL_REPLAY_H
@@ -57,6 +58,12 @@ struct replay_progress {
 	uint64_t failures;
 };
 
+/*
+ * --spin without a window: spin the whole wait. A window only pays when it covers the
+ * machine's wake-up overshoot, which on a VM exceeds 100 µs often enough to set the p99.
+ */
+#define REPLAY_SPIN_ALWAYS 1000000000
+
 struct replay_opts {
 	const char *trace;
 	const char *target;
@@ -67,7 +74,8 @@ struct replay_opts {
 	enum replay_engine_kind engine;
 	int cold;	    /* drop the file set from the page cache first */
 	int direct_keep;    /* O_DIRECT rejected by the target: 1 fail the op, 0 drop the flag */
-	int spin_us;	    /* < 0: sleep only; else sleep until spin_us before, spin the rest */
+	int spin_us;	    /* < 0: sleep only; else sleep until spin_us before, spin the rest;
+			     * REPLAY_SPIN_ALWAYS: never sleep */
 	int fresh;	    /* wipe and prepare the target again */
 	const char *result; /* result trace path */
 	/* Optional: one-line notices (rate-limited by the library) and progress (<= 4/s). */
@@ -112,6 +120,8 @@ struct replay_summary {
 	uint64_t direct_dropped;
 	uint64_t direct_failed;
 	uint64_t duration_ns; /* replay wall time, first op to last end */
+	/* CPU time of the replayer's own threads: is the replay CPU-bound, and where */
+	uint64_t cpu_workers_ns, cpu_dispatch_ns, cpu_writer_ns;
 	uint64_t orig_duration_ns;
 	struct replay_pct lateness;
 	struct replay_pct lat[REEL_OP__COUNT];

@@ -225,6 +225,17 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 	fmt_ns(b, sizeof(b), (double)s->lateness.p99);
 	fmt_ns(c, sizeof(c), (double)s->lateness.max);
 	fprintf(out, "  lateness (start - scheduled): p50 %s  p99 %s  max %s\n", a, b, c);
+	if (s->ops_issued) {
+		double n = (double)s->ops_issued;
+
+		fmt_ns(a, sizeof(a), (double)s->cpu_workers_ns / n);
+		fmt_ns(b, sizeof(b), (double)s->cpu_dispatch_ns / n);
+		fmt_ns(c, sizeof(c), (double)s->cpu_writer_ns / n);
+		fprintf(out,
+			"  replayer CPU per op: %s in the workers (the ops' own syscalls included), "
+			"%s reading and dispatching the trace, %s writing results\n",
+			a, b, c);
+	}
 	if (s->direct_dropped)
 		fprintf(out,
 			"  O_DIRECT rejected by the target and dropped on %llu opens "

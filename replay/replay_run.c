@@ -58,6 +58,15 @@ const char *replay__last_error(void)
 	return last_error;
 }
 
+/* CPU time of the calling thread (user + system) */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 uint64_t replay_now_ns(void)
 {
 	struct timespec ts;
@@ -89,20 +98,28 @@ static uint32_t queue_cap;
 /* spinning only pays while the threads that spin do not outnumber the cores */
 static unsigned queue_spins;
 
+/*
+ * A full queue makes the producer wait until half of it is free, not for the next free slot:
+ * refilling one slot per op kept the dispatcher spinning for as long as the worker was the
+ * slower side (as fast as possible, always), taking a core from the workers and the writer.
+ */
 static void queue__push(struct rworker *w, const struct ritem *it)
 {
 	uint32_t t = atomic_load(&w->tail), h;
-	unsigned spins = 0;
 
-	while (t - (h = atomic_load(&w->head)) >= queue_cap) {
-		if (spins++ < queue_spins) {
-			__builtin_ia32_pause();
-			continue;
+	if (t - atomic_load(&w->head) >= queue_cap) {
+		unsigned spins = 0;
+
+		while (t - (h = atomic_load(&w->head)) > queue_cap / 2) {
+			if (spins++ < queue_spins) {
+				__builtin_ia32_pause();
+				continue;
+			}
+			atomic_store(&w->prod_wait, 1);
+			if (t - atomic_load(&w->head) > queue_cap / 2)
+				futex_wait(&w->head, h);
+			atomic_store(&w->prod_wait, 0);
 		}
-		atomic_store(&w->prod_wait, 1);
-		if (t - atomic_load(&w->head) >= queue_cap)
-			futex_wait(&w->head, h);
-		atomic_store(&w->prod_wait, 0);
 	}
 	/* the deps the item has, not the whole array: most items have none */
 	memcpy(&w->q[t % queue_cap], it,
@@ -409,7 +426,7 @@ static void sleep_until(const struct run *run, uint64_t t, int spin_us)
 	}
 	/* no pause instruction here: on KVM, pause loops exit to the hypervisor (PLE) */
 	if (spin_us >= 0) {
-		while (replay_now_ns() < t)
+		while (replay_now_ns() < t && !run__interrupted(run))
 			;
 	}
 }
@@ -435,7 +452,13 @@ static void worker__flush(struct rworker *w)
 	w->out = run->bfree;
 	if (w->out)
 		run->bfree = w->out->next;
-	pthread_cond_signal(&run->bcond);
+	/*
+	 * The writer polls every WRITER_POLL_NS: waking it for every batch cost the worker a
+	 * futex wake-up and an IPI per RUN_BATCH ops (~80 ns per op as fast as possible, on a
+	 * VM). Only a backlog that nears the cap, where workers would stall, wakes it early.
+	 */
+	if (run->npending >= RUN_MAX_PENDING_BATCHES / 4)
+		pthread_cond_signal(&run->bcond);
 	pthread_mutex_unlock(&run->blk);
 	if (!w->out)
 		w->out = malloc(sizeof(*w->out));
@@ -472,17 +495,26 @@ static void writer__measure(struct run *run, const struct reel_op *res)
 	}
 }
 
+/* at 1 M ops/s, 10 ms of results is 40 batches: far below RUN_MAX_PENDING_BATCHES */
+#define WRITER_POLL_NS 10000000ULL
+
 static void *writer__main(void *arg)
 {
 	struct run *run = arg;
 	struct rbatch *b;
 	int err;
+	uint64_t cpu0 = thread_cpu_ns();
 
 	background__enter(run);
 	pthread_mutex_lock(&run->blk);
 	for (;;) {
-		while (!run->bhead && !run->bstop)
-			pthread_cond_wait(&run->bcond, &run->blk);
+		while (!run->bhead && !run->bstop) {
+			uint64_t t = replay_now_ns() + WRITER_POLL_NS;
+			struct timespec ts = {.tv_sec = (time_t)(t / 1000000000ULL),
+					      .tv_nsec = (long)(t % 1000000000ULL)};
+
+			pthread_cond_timedwait(&run->bcond, &run->blk, &ts);
+		}
 		b = run->bhead;
 		if (!b)
 			break;
@@ -508,6 +540,7 @@ static void *writer__main(void *arg)
 		pthread_cond_broadcast(&run->bspace);
 	}
 	pthread_mutex_unlock(&run->blk);
+	run->cpu_writer_ns = thread_cpu_ns() - cpu0; /* read after the join */
 	return NULL;
 }
 
@@ -675,6 +708,7 @@ static void *worker__main(void *arg)
 	uint64_t sched, end_abs;
 	uint32_t tail;
 	int r, waited;
+	uint64_t cpu0 = thread_cpu_ns();
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	while ((it = queue__peek(w, &tail, &waited))) {
@@ -759,6 +793,7 @@ static void *worker__main(void *arg)
 	}
 	worker__drain(w);
 	worker__flush(w);
+	atomic_fetch_add(&run->cpu_workers_ns, thread_cpu_ns() - cpu0);
 	return NULL;
 }
 
@@ -1198,7 +1233,10 @@ static void run__meta(struct run *run)
 	meta__set(run, REEL_META_REPLAY_TIMING, replay_timing__name(o->timing));
 	snprintf(buf, sizeof(buf), "%g", o->speed);
 	meta__set(run, REEL_META_REPLAY_SPEED, buf);
-	snprintf(buf, sizeof(buf), "%d", o->spin_us);
+	if (o->spin_us == REPLAY_SPIN_ALWAYS)
+		snprintf(buf, sizeof(buf), "always");
+	else
+		snprintf(buf, sizeof(buf), "%d", o->spin_us);
 	meta__set(run, "replay.spin_us", buf);
 	meta__set(run, "replay.cold", o->cold ? "1" : "0");
 	meta__set(run, "replay.direct", o->direct_keep ? "keep" : "drop");
@@ -1242,6 +1280,9 @@ static void run__summary(struct run *run, struct replay_summary *s)
 			memset(&s->lat[t], 0, sizeof(s->lat[t]));
 	}
 	s->duration_ns = last_end;
+	s->cpu_workers_ns = atomic_load(&run->cpu_workers_ns);
+	s->cpu_dispatch_ns = run->cpu_dispatch_ns;
+	s->cpu_writer_ns = run->cpu_writer_ns;
 	s->orig_duration_ns = run->fs->last_end_ns > run->fs->first_start_ns
 				  ? run->fs->last_end_ns - run->fs->first_start_ns
 				  : 0;
@@ -1309,6 +1350,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	struct disp d = {0};
 	pthread_t mon, wth;
 	int err, mon_on = 0, wth_on = 0, prio;
+	uint64_t cpu0;
 	char num[32];
 
 	if (!run)
@@ -1320,7 +1362,14 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	pthread_mutex_init(&run->lock, NULL);
 	pthread_mutex_init(&run->wlock, NULL);
 	pthread_mutex_init(&run->blk, NULL);
-	pthread_cond_init(&run->bcond, NULL);
+	{
+		pthread_condattr_t ca; /* the writer's poll deadline is on CLOCK_MONOTONIC */
+
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&run->bcond, &ca);
+		pthread_condattr_destroy(&ca);
+	}
 	pthread_cond_init(&run->bspace, NULL);
 	if (mmaps__init(run)) {
 		free(run);
@@ -1377,7 +1426,9 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		mon_on = 1;
 	prio = getpriority(PRIO_PROCESS, (id_t)gettid());
 	background__enter(run);
+	cpu0 = thread_cpu_ns();
 	err = disp__run(&d);
+	run->cpu_dispatch_ns = thread_cpu_ns() - cpu0;
 	setpriority(PRIO_PROCESS, (id_t)gettid(), prio);
 stop:
 	for (uint32_t i = 0; i < atomic_load(&run->nworkers); i++) {
@@ -1413,6 +1464,13 @@ stop:
 	reel_writer__meta(run->w, "replay.direct_dropped", num);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->ops_nonfile);
 	reel_writer__meta(run->w, "replay.nonfile_ops", num);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->cpu_workers_ns);
+	reel_writer__meta(run->w, "replay.cpu_ns.workers", num);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->cpu_dispatch_ns);
+	reel_writer__meta(run->w, "replay.cpu_ns.dispatch", num);
+	/* the writer's time up to the footer: all but the close that writes it */
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->cpu_writer_ns);
+	reel_writer__meta(run->w, "replay.cpu_ns.writer", num);
 	if (!err && run->werr) {
 		err = run->werr;
 		replay_set_error("cannot write result %s: %s", o->result, reel_strerror(err));

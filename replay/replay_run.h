@@ -171,6 +171,8 @@ struct run {
 	_Atomic uint64_t noop_closes;
 	_Atomic uint32_t dirgen; /* bumped by renames and rmdirs: cached dir fds go stale */
 	_Atomic uint64_t direct_dropped, direct_failed, failures;
+	_Atomic uint64_t cpu_workers_ns; /* CPU time of ended worker threads */
+	uint64_t cpu_writer_ns, cpu_dispatch_ns;
 	_Atomic int stop;
 	struct rmaps *maps; /* replay_mmap.c */
 };

@@ -10,6 +10,7 @@
  *   its least late op is on time: anc_*), so that the two can be compared on equal terms.
  *   prints: n=.. p50_ns=.. p99_ns=.. max_ns=.. anc_n=.. anc_p50_ns=.. anc_p99_ns=..
  *           anc_max_ns=.. dur_ns=.. orig_dur_ns=.. orig_n=.. errors=.. ops_per_s=..
+ *           cpu_{workers,dispatch,writer}_ns_per_op=.. (the replayer's own CPU, from its meta)
  * usage: bench_stats count TRACE
  *   Streams TRACE without keeping it: prints ops=.. data_ops=.. errors=.. (memory-safe for
  *   the 50 M-op traces).
@@ -25,6 +26,7 @@
 struct scan {
 	uint64_t ops, data, errors;
 	uint64_t first_start, last_start, last_end;
+	uint64_t cpu_ns[3]; /* a result's replay.cpu_ns.{workers,dispatch,writer}; 0 when absent */
 	int64_t *late, *anc; /* anc holds the thread's index until the end of the scan */
 	size_t n, cap;
 	struct {
@@ -103,6 +105,13 @@ static int scan_trace(const char *path, struct scan *s, int keep_lateness)
 		s->anc[s->n] = tid_slot(s, op.tid, s->late[s->n]);
 		s->n++;
 	}
+	for (int i = 0; i < 3; i++) {
+		static const char *const keys[] = {"replay.cpu_ns.workers", "replay.cpu_ns.dispatch",
+						   "replay.cpu_ns.writer"};
+		const char *v = reel_reader__meta(r, keys[i]);
+
+		s->cpu_ns[i] = v ? strtoull(v, NULL, 10) : 0;
+	}
 	reel_reader__close(r);
 	for (size_t i = 0; i < s->n; i++)
 		s->anc[i] = s->late[i] - s->tids[s->anc[i]].min_late;
@@ -141,13 +150,19 @@ int main(int argc, char **argv)
 	rbench__print_pctls("", res.late, res.n);
 	putchar(' ');
 	rbench__print_pctls("anc_", res.anc, res.n);
-	printf(" dur_ns=%llu orig_dur_ns=%llu orig_n=%llu errors=%llu ops_per_s=%.0f\n",
+	printf(" dur_ns=%llu orig_dur_ns=%llu orig_n=%llu errors=%llu ops_per_s=%.0f",
 	       (unsigned long long)(res.last_start - res.first_start),
 	       (unsigned long long)(orig.last_start - orig.first_start),
 	       (unsigned long long)orig.data, (unsigned long long)res.errors,
 	       res.last_end > res.first_start
 		       ? (double)res.data * 1e9 / (double)(res.last_end - res.first_start)
 		       : 0.0);
+	if (res.ops)
+		printf(" cpu_workers_ns_per_op=%.0f cpu_dispatch_ns_per_op=%.0f "
+		       "cpu_writer_ns_per_op=%.0f",
+		       (double)res.cpu_ns[0] / (double)res.ops, (double)res.cpu_ns[1] / (double)res.ops,
+		       (double)res.cpu_ns[2] / (double)res.ops);
+	putchar('\n');
 	free(res.late);
 	free(res.anc);
 	return 0;

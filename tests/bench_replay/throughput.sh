@@ -18,7 +18,10 @@
 #                 runtime (fio's terse output; fio's own group IOPS sums the jobs' IOPS,
 #                 which overstates jobs that did not run side by side)
 # Beside ops/s, CPU microseconds per op (user + system): of the ceiling's loop threads, and of
-# the whole ioreel and fio commands (so an upper bound for them).
+# the whole ioreel and fio commands (so an upper bound for them); for ioreel also split by
+# thread as the result trace's meta records it: the workers (like for like with the loop's
+# threads: the syscalls plus timing and hand-off), the dispatcher (decoding and routing the
+# trace), the result writer (encoding and compressing the result trace).
 # Targets: ioreel >= 95 % of the ceiling, and a ratio to the ceiling no lower than fio's.
 # Missed targets print "TARGET MISSED:" and do not fail; a broken run exits 1; 77: no replay.
 set -u
@@ -47,7 +50,7 @@ for thr in 1 2; do
 	T=$S/t$thr.reel
 	"$RBENCH_BIN/gen_trace" --mode afap -o "$T" -t "$thr" -n "$OPS" -s "$SIZE" --seed "$thr" ||
 		rb_fail "gen_trace"
-	CE=() CEC=() IO=() IOC=() WALL=() FI=() FIC=()
+	CE=() CEC=() IO=() IOC=() WALL=() FI=() FIC=() WK=() DS=() WR=()
 	fio_ok=1
 	rb_fio_job "$T" "$S/fio" "$S/fiotgt" replay_no_stall=1 || fio_ok=0
 	for r in $(seq "$REPS"); do
@@ -66,6 +69,9 @@ for thr in 1 2; do
 		[ "$(rb_kv "$l" n)" = "$OPS" ] || rb_fail "replay issued $(rb_kv "$l" n) of $OPS ops"
 		[ "$(rb_kv "$l" errors)" = 0 ] || rb_fail "replay had $(rb_kv "$l" errors) failed ops"
 		IO+=("$(rb_kv "$l" ops_per_s)")
+		WK+=("$(awk -v n="$(rb_kv "$l" cpu_workers_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
+		DS+=("$(awk -v n="$(rb_kv "$l" cpu_dispatch_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
+		WR+=("$(awk -v n="$(rb_kv "$l" cpu_writer_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
 		WALL+=("$(awk -v n="$OPS" -v ns=$((t1 - t0)) 'BEGIN { printf "%.0f", n * 1e9 / ns }')")
 
 		if [ $fio_ok = 1 ]; then
@@ -89,6 +95,9 @@ for thr in 1 2; do
 		1.00 "$(rb_median "${CEC[@]}")")"
 	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | whole command: %s ops/s' "$thr" \
 		"ioreel replay afap" "$io" "$(rb_ratio "$io" "$ce")" "$(rb_median "${IOC[@]}")" "$wall")"
+	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | of which workers %s (the loop: %s), dispatch %s, writer %s' \
+		"" "" "" "" "" "$(rb_median "${WK[@]}")" "$(rb_median "${CEC[@]}")" \
+		"$(rb_median "${DS[@]}")" "$(rb_median "${WR[@]}")")"
 	if [ $fio_ok = 1 ]; then
 		fi=$(rb_median "${FI[@]}")
 		rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s |' "$thr" "fio replay_no_stall=1" \

@@ -90,8 +90,9 @@ cmp "$dir/src/f4" "$dir/out/src/f4" || { echo "FAIL: tar did not extract"; exit 
 "$IOREEL" info --json "$dir/tar.reel" > "$dir/tar.info" || { echo "FAIL: info"; exit 1; }
 python3 "$SRC/count_strace.py" "$dir/tar.strace" "$dir/" > "$dir/tar.truth" || exit 1
 
-python3 - "$dir" <<'PY' || exit 1
+PYTHONPATH=$SRC PYTHONDONTWRITEBYTECODE=1 python3 - "$dir" <<'PY' || exit 1
 import collections, json, os, sys
+import positions
 d = sys.argv[1]
 ops = [json.loads(l) for l in open(d + "/tar.jsonl")]
 truth = json.load(open(d + "/tar.truth"))
@@ -104,18 +105,10 @@ if got != collections.Counter(truth["counts"]):
     print("FAIL: op counts differ from the log:\n  ioreel %s\n  strace %s" % (dict(got), truth["counts"]))
     fail = 1
 def contiguous(name, path):
-    """read()/write() offsets must follow each other and cover the whole file"""
     global fail
-    seq = [(o["offset"], o["ret"]) for o in ops if o["op"] == name and o["path"] == path]
-    pos = 0
-    for off, ret in seq:
-        if off != pos:
-            print("FAIL: %s %s at %d, the file position was %d" % (name, path, off, pos))
-            fail = 1
-            return
-        pos += max(ret, 0)
-    if pos != os.path.getsize(path):
-        print("FAIL: %s on %s covered %d bytes of %d" % (name, path, pos, os.path.getsize(path)))
+    err = positions.contiguous(ops, name, path)
+    if err:
+        print("FAIL: " + err)
         fail = 1
 contiguous("write", d + "/a.tar")
 for i in (1, 2, 3, 4):
