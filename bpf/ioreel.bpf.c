@@ -34,7 +34,7 @@ extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
 const volatile bool noop = false;	     /* benchmark floor: attach, do nothing */
 const volatile __u64 targ_cgroup = 0;	     /* cgroup v2 id to follow, 0 = follow pids */
 const volatile __u32 self_tgid = 0;	     /* the recorder: never traced (its own writes) */
-const volatile __u64 wake_bytes = 1 << 20;   /* wake the consumer past this much data */
+const volatile __u64 wake_bytes = 1 << 20;   /* wake the consumer after this much data per CPU */
 const volatile __u32 sys_flags[NR_MAX] = {}; /* enum ioreel_sys_flags per syscall nr */
 
 struct entry {
@@ -112,57 +112,64 @@ static __always_inline bool traced(__u32 tgid)
 	return bpf_map_lookup_elem(&targets, &tgid) != NULL;
 }
 
-static __always_inline __u64 wake_flags(void)
+/*
+ * One wakeup per wake_bytes sent from this CPU. Asking the ring how full it is instead costs
+ * a helper call per event, and once it is past the mark every event until the consumer has
+ * caught up forces a wakeup of its own: an irq_work, a self-IPI, on the traced thread.
+ */
+static __always_inline __u64 wake_flags(__u64 size)
 {
-	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wake_bytes ? BPF_RB_FORCE_WAKEUP :
-									       BPF_RB_NO_WAKEUP;
+	__u32 idx = IOREEL_CNT_UNWOKEN;
+	__u64 *c = bpf_map_lookup_elem(&counters, &idx);
+
+	if (!c)
+		return BPF_RB_NO_WAKEUP;
+	*c += size;
+	if (*c < wake_bytes)
+		return BPF_RB_NO_WAKEUP;
+	*c = 0;
+	return BPF_RB_FORCE_WAKEUP;
 }
 
 static __always_inline int send(void *ev, __u64 size)
 {
 	count(IOREEL_CNT_EVENTS);
-	if (bpf_ringbuf_output(&events, ev, size, wake_flags())) {
+	if (bpf_ringbuf_output(&events, ev, size, wake_flags(size))) {
 		count(IOREEL_CNT_LOST);
 		return -1;
 	}
 	return 0;
 }
 
-static __always_inline struct file *fd_file(struct task_struct *task, __u64 fd)
+/*
+ * task->files->fdt->fd[fd] from a task's BTF pointer, in plain loads: the fd array slot too,
+ * read as read-only untrusted memory (a faulting load reads 0), so no helper call at all.
+ */
+static __always_inline struct file *task_fd_file(struct task_struct *task, __u64 fd)
 {
-	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
-	struct file **fds;
-	struct file *f = NULL;
-
-	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
-		return NULL;
-	fds = BPF_CORE_READ(fdt, fd);
-	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
-	return f;
-}
-
-/* The same walk from the current task's BTF pointer: plain loads down to the fd array. */
-static __always_inline struct file *cur_fd_file(__u64 fd)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
 	struct files_struct *files = task->files;
 	struct fdtable *fdt;
-	struct file *f = NULL;
+	struct file **fds;
 
 	if (!files)
 		return NULL;
 	fdt = files->fdt;
 	if (!fdt || fd >= fdt->max_fds)
 		return NULL;
-	bpf_probe_read_kernel(&f, sizeof(f), &fdt->fd[fd]);
-	return f;
+	fds = bpf_rdonly_cast(fdt->fd, 0);
+	return fds[fd];
 }
 
-static __always_inline __u8 file_kind(struct file *f)
+/* S_IFMT >> 12 of the inode behind a task's fd, 0 when it is not open. */
+static __always_inline __u8 fd_kind(struct task_struct *task, __u64 fd)
 {
+	struct file *f = task_fd_file(task, fd);
+	struct inode *ino;
+
 	if (!f)
 		return 0;
-	return (BPF_CORE_READ(f, f_inode, i_mode) & S_IFMT) >> 12;
+	ino = ((struct file *)bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file)))->f_inode;
+	return ino ? (ino->i_mode & S_IFMT) >> 12 : 0;
 }
 
 /* Byte count of iovec array iov[n] in user memory (at most IOREEL_REQ_IOV_MAX entries). */
@@ -201,16 +208,42 @@ static __always_inline void aio_iov_bytes(struct ioreel_sys_event *ev, int i)
 	*(__u64 *)(ev->data + base + 32) = iov_bytes(buf, nbytes);
 }
 
+/*
+ * The entry state of the current thread when it is followed, else NULL. A followed thread has
+ * task storage from its first traced syscall on, so the common case costs one lookup and no
+ * pid filter; only a thread without storage consults the filter, and gets storage if it
+ * passes. A thread group leaves the filter when it ends, and its threads' storage with them.
+ * Followed by cgroup, the cgroup is checked on every syscall: a task may move out of it.
+ */
+static __always_inline struct entry *cur_entry(struct task_struct *task)
+{
+	struct entry *ep;
+
+	if (targ_cgroup) {
+		if (task->tgid == self_tgid || bpf_get_current_cgroup_id() != targ_cgroup)
+			return NULL;
+	} else {
+		ep = bpf_task_storage_get(&entries, task, 0, 0);
+		if (ep)
+			return ep;
+		if (!traced(task->tgid))
+			return NULL;
+	}
+	ep = bpf_task_storage_get(&entries, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!ep)
+		count(IOREEL_CNT_NOENTRY);
+	return ep;
+}
+
 SEC("raw_tp/sys_enter")
 int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 {
+	struct task_struct *task;
 	struct pt_regs *regs;
 	struct entry *ep;
-	struct entry e = {};
-	__u64 nr, id;
+	__u64 nr, fd;
 	__u32 flags;
-	struct file *f;
-	int fdarg = -1;
+	struct file *f = NULL;
 
 	if (noop)
 		return 0;
@@ -220,49 +253,44 @@ int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	flags = sys_flags[nr];
 	if (!(flags & IOREEL_SYS_TRACE))
 		return 0;
-	id = bpf_get_current_pid_tgid();
-	if (!traced(id >> 32))
+	task = bpf_get_current_task_btf();
+	ep = cur_entry(task);
+	if (!ep)
 		return 0;
 	/* the user registers through a typed read-only view: six loads, no helper calls */
 	regs = bpf_rdonly_cast((void *)ctx->args[0], bpf_core_type_id_kernel(struct pt_regs));
-	e.nr = nr;
-	e.args[0] = regs->di;
-	e.args[1] = regs->si;
-	e.args[2] = regs->dx;
-	e.args[3] = regs->r10;
-	e.args[4] = regs->r8;
-	e.args[5] = regs->r9;
-	if (flags & IOREEL_SYS_FD0)
-		fdarg = 0;
-	else if (flags & IOREEL_SYS_FD1)
-		fdarg = 1;
-	else if (flags & IOREEL_SYS_FD4)
-		fdarg = 4;
-	if (fdarg >= 0) {
-		f = cur_fd_file(e.args[fdarg & 7]);
-		if (f) {
-			/* a read-only typed view of the file: plain loads, no helper per field */
-			struct file *tf = bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
-			struct inode *ino = tf->f_inode;
+	ep->nr = nr;
+	ep->args[0] = regs->di;
+	ep->args[1] = regs->si;
+	ep->args[2] = regs->dx;
+	ep->args[3] = regs->r10;
+	ep->args[4] = regs->r8;
+	ep->args[5] = regs->r9;
+	ep->fd_kind = 0;
+	ep->has_pos = 0;
+	ep->pos = 0;
+	ep->isize = 0;
+	ep->f_flags = 0;
+	if (flags & (IOREEL_SYS_FD0 | IOREEL_SYS_FD1 | IOREEL_SYS_FD4)) {
+		fd = flags & IOREEL_SYS_FD0 ? ep->args[0] :
+		     flags & IOREEL_SYS_FD1 ? ep->args[1] : ep->args[4];
+		f = task_fd_file(task, fd);
+	}
+	if (f) {
+		/* a read-only typed view of the file: plain loads, no helper per field */
+		struct file *tf = bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
+		struct inode *ino = tf->f_inode;
 
-			if (ino) {
-				e.fd_kind = (ino->i_mode & S_IFMT) >> 12;
-				e.isize = ino->i_size;
-			}
-			e.has_pos = 1;
-			e.pos = tf->f_pos;
-			e.f_flags = tf->f_flags;
+		if (ino) {
+			ep->fd_kind = (ino->i_mode & S_IFMT) >> 12;
+			ep->isize = ino->i_size;
 		}
+		ep->has_pos = 1;
+		ep->pos = tf->f_pos;
+		ep->f_flags = tf->f_flags;
 	}
-	ep = bpf_task_storage_get(&entries, bpf_get_current_task_btf(), 0,
-				  BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!ep) {
-		count(IOREEL_CNT_NOENTRY);
-		return 0;
-	}
-	e.busy = 1;
-	e.start_ns = bpf_ktime_get_ns();
-	*ep = e;
+	ep->busy = 1;
+	ep->start_ns = bpf_ktime_get_ns();
 	return 0;
 }
 
@@ -270,13 +298,13 @@ int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	(IOREEL_SYS_PATH0 | IOREEL_SYS_PATH1 | IOREEL_SYS_NEWPATH1 | IOREEL_SYS_NEWPATH3 |         \
 	 IOREEL_SYS_IOV1 | IOREEL_SYS_AIO_SUBMIT | IOREEL_SYS_AIO_EVENTS | IOREEL_SYS_HOW2)
 
-static __always_inline void fill_sys(struct ioreel_sys_event *ev, struct entry *e, __u64 id,
-				     __s64 ret)
+static __always_inline void fill_sys(struct ioreel_sys_event *ev, struct entry *e,
+				     struct task_struct *task, __s64 ret)
 {
 	ev->hdr.type = IOREEL_EV_SYS;
 	ev->hdr.fd_kind = e->fd_kind;
-	ev->hdr.pid = id >> 32;
-	ev->hdr.tid = (__u32)id;
+	ev->hdr.pid = task->tgid;
+	ev->hdr.tid = task->pid;
 	ev->hdr.nr = e->nr;
 	ev->ret = ret;
 	__builtin_memcpy(ev->args, e->args, sizeof(ev->args));
@@ -297,8 +325,9 @@ SEC("raw_tp/sys_exit")
 int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct ioreel_sys_event *ev;
+	struct task_struct *task;
 	struct entry *e;
-	__u64 id, total = 0, off, nr, n, bytes;
+	__u64 total = 0, off, nr, n, bytes;
 	__u32 zero = 0, flags;
 	__s64 ret;
 	long len;
@@ -306,36 +335,35 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 
 	if (noop)
 		return 0;
-	e = bpf_task_storage_get(&entries, bpf_get_current_task_btf(), 0, 0);
+	task = bpf_get_current_task_btf();
+	e = bpf_task_storage_get(&entries, task, 0, 0);
 	if (!e || !e->busy)
 		return 0;
 	e->busy = 0;
-	id = bpf_get_current_pid_tgid();
 	nr = e->nr;
 	ret = ctx->args[1];
 	flags = sys_flags[nr & (NR_MAX - 1)];
 	if (flags & IOREEL_SYS_NOSEND)
 		return 0;
 	if (!(flags & VARIABLE_FLAGS)) {
-		/* fixed size (most ops): built in place in the ring, no scratch copy */
-		count(IOREEL_CNT_EVENTS);
-		ev = bpf_ringbuf_reserve(&events, offsetof(struct ioreel_sys_event, data), 0);
-		if (!ev) {
-			count(IOREEL_CNT_LOST);
-			return 0;
-		}
-		fill_sys(ev, e, id, ret);
-		ev->hdr.size = offsetof(struct ioreel_sys_event, data);
+		/*
+		 * Fixed size (most ops): built on the stack and copied by one helper call;
+		 * reserving in the ring and submitting costs two.
+		 */
+		struct ioreel_sys_event_fixed fev;
+
+		ev = (struct ioreel_sys_event *)&fev;
+		fill_sys(ev, e, task, ret);
+		ev->hdr.size = sizeof(fev);
 		if ((flags & IOREEL_SYS_RETFD) && ret >= 0)
-			ev->ret_kind = file_kind(
-				fd_file((struct task_struct *)bpf_get_current_task(), ret));
-		bpf_ringbuf_submit(ev, wake_flags());
+			ev->ret_kind = fd_kind(task, ret);
+		send(&fev, sizeof(fev));
 		return 0;
 	}
 	ev = bpf_map_lookup_elem(&scratch, &zero);
 	if (!ev)
 		return 0;
-	fill_sys(ev, e, id, ret);
+	fill_sys(ev, e, task, ret);
 
 	if (flags & (IOREEL_SYS_PATH0 | IOREEL_SYS_PATH1)) {
 		len = bpf_probe_read_user_str(ev->data, IOREEL_PATH_MAX,
@@ -430,7 +458,7 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 			ev->pos = ev->isize = 0;
 	}
 	if ((flags & IOREEL_SYS_RETFD) && ret >= 0)
-		ev->ret_kind = file_kind(fd_file((struct task_struct *)bpf_get_current_task(), ret));
+		ev->ret_kind = fd_kind(task, ret);
 
 	if (total > IOREEL_DATA_MAX)
 		total = IOREEL_DATA_MAX;
@@ -572,8 +600,7 @@ int ioreel_uring_submit(struct bpf_raw_tracepoint_args *ctx)
 		ev.len = BPF_CORE_READ(s, len);
 	}
 	if (!(ev.sqe_flags & 1)) /* REQ_F_FIXED_FILE: fd is an index, not an fd */
-		ev.fd_kind = file_kind(fd_file((struct task_struct *)bpf_get_current_task(),
-					       (__u32)ev.fd));
+		ev.fd_kind = fd_kind(bpf_get_current_task_btf(), (__u32)ev.fd);
 	send(&ev, sizeof(ev));
 	return 0;
 }

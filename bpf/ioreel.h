@@ -80,6 +80,19 @@ struct ioreel_sys_event {
 	char data[IOREEL_DATA_MAX];
 };
 
+/* The part of struct ioreel_sys_event before data[]: the whole event of most syscalls. */
+struct ioreel_sys_event_fixed {
+	struct ioreel_hdr hdr;
+	__s64 ret;
+	__u64 args[6];
+	__u64 start_ns, end_ns, pos, isize;
+	__u32 f_flags;
+	__u16 len0, len1;
+	__u8 ret_kind, has_pos;
+	__u16 items;
+	__u32 lost_items;
+};
+
 /* IOREEL_EV_FORK / EXEC / EXIT */
 struct ioreel_proc_event {
 	struct ioreel_hdr hdr;
@@ -111,6 +124,7 @@ enum ioreel_counter {
 	IOREEL_CNT_EVENTS = 0, /* events the kernel side tried to send */
 	IOREEL_CNT_LOST = 1,   /* ring buffer full: dropped */
 	IOREEL_CNT_NOENTRY = 2, /* no per-thread entry storage: syscall dropped */
+	IOREEL_CNT_UNWOKEN = 3, /* bytes sent since this CPU last woke the consumer */
 	IOREEL_CNT__MAX = 4,
 };
 

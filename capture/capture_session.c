@@ -341,7 +341,7 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	bool have_conv = false;
 	pid_t child = -1, *pids = NULL;
 	size_t npids = 0;
-	int release_fd = -1, err;
+	int release_fd = -1, err, ncpu;
 	uint64_t mono, wall, last_flush, deadline = 0;
 	struct stat sb;
 	uint8_t one = 1;
@@ -382,9 +382,13 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 		if (err)
 			goto cleanup;
 	}
-	/* wake the consumer when an eighth is full: fewer wakeups than one per event, and
-	 * the consumer still starts long before the buffer overflows */
-	skel->rodata->wake_bytes = bpf_map__max_entries(skel->maps.events) / 8;
+	/* each CPU wakes the consumer once per 1/8 of the buffer / ncpus it sends: far fewer
+	 * wakeups than one per event, and the consumer still starts long before the buffer
+	 * overflows (at most an eighth unread, whichever CPUs sent it) */
+	ncpu = libbpf_num_possible_cpus();
+	if (ncpu < 1)
+		ncpu = 1;
+	skel->rodata->wake_bytes = bpf_map__max_entries(skel->maps.events) / 8 / ncpu;
 	fill_sys_flags(skel);
 	err = ioreel_bpf__load(skel);
 	if (err)
@@ -460,8 +464,8 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	while (!stop_requested) {
 		uint64_t t;
 
-		/* events are sent without a wakeup until an eighth of the buffer is full (see
-		 * send() in ioreel.bpf.c): a poll that times out must still consume */
+		/* events are sent without a wakeup until a CPU has sent its share (see
+		 * wake_flags() in ioreel.bpf.c): a poll that times out must still consume */
 		err = ring_buffer__poll(rb, 50);
 		if (err == 0)
 			err = ring_buffer__consume(rb);
