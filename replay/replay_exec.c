@@ -321,12 +321,14 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 	int pfd, pfd2 = -1, fd;
 	long r = 0;
 
+	/* a lookup that fails (the parent is missing) is all the op costs: timed from here */
+	res->start_ns = worker__now(w);
 	pfd = path__parent(w, it, it->p1, &base);
 	if (pfd == PARENT_REFUSED)
 		return -(1 + REPLAY_FAIL_REFUSED);
 	if (pfd < 0) {
 		/* the parent is missing: the op fails as it would have (ENOENT, ENOTDIR) */
-		res->start_ns = res->end_ns = worker__now(w);
+		res->end_ns = worker__now(w);
 		res->ret = pfd;
 		return 0;
 	}
@@ -371,21 +373,32 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 			return -(1 + REPLAY_FAIL_REFUSED);
 		if (pfd2 < 0) {
 			r = pfd2;
-			res->start_ns = res->end_ns = worker__now(w);
+			res->end_ns = worker__now(w);
 			break;
 		}
 		r = TIMED(res, renameat2(pfd, base, pfd2, base2,
 					 op->type == REEL_OP_RENAMEAT2 ? op->flags : 0));
 		break;
 	case REEL_OP_TRUNCATE:
-		/* truncate(2) follows a last symlink: open it beneath the root instead */
+		/*
+		 * truncate(2) follows a last symlink: open it beneath the root instead. Timed from
+		 * before the open, which does the lookup truncate(2) does (and is all a truncate of
+		 * a missing file costs), to after the ftruncate.
+		 */
+		res->start_ns = worker__now(w);
 		fd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel, O_WRONLY, 0);
+		if (fd == -EXDEV) {
+			exec__fail(w->run, REPLAY_FAIL_REFUSED, op, it->p1,
+				   "path escapes the target: refused");
+			return -(1 + REPLAY_FAIL_REFUSED);
+		}
 		if (fd < 0) {
-			res->start_ns = res->end_ns = worker__now(w);
+			res->end_ns = worker__now(w);
 			r = fd;
 			break;
 		}
-		r = TIMED(res, ftruncate(fd, (off_t)op->len));
+		r = ftruncate(fd, (off_t)op->len) ? -errno : 0;
+		res->end_ns = worker__now(w);
 		close(fd);
 		break;
 	default:

@@ -1,7 +1,8 @@
 #!/bin/bash
 # A replay issues exactly the ops of its trace (result trace: same types, same order, per
-# thread), files end with the sizes the trace implies, and prepared files are real data:
-# not sparse (st_blocks*512 >= size) and without zero bytes.
+# thread), every op is timed (failed lookups too), files end with the sizes the trace
+# implies, and prepared files are real data: not sparse (st_blocks*512 >= size) and without
+# zero bytes.
 source "$(dirname "$0")/lib.sh"
 
 mk t <<'SPEC'
@@ -16,6 +17,7 @@ mk t <<'SPEC'
 100 102 1000 1010 stat path=/srv/app/missing ret=-ENOENT
 100 102 1010 1020 stat path=/srv/nodir/x ret=-ENOENT
 100 102 1020 1030 openat path=/srv/nodir/y flags=O_RDONLY ret=-ENOENT
+100 102 1030 1040 truncate path=/srv/app/gone len=0 ret=-ENOENT
 100 102 1100 1200 openat path=/srv/app/idx flags=O_RDWR ret=5
 100 102 1300 1400 pread64 fd=5 off=12288 len=4096 ret=4096
 100 102 1500 1600 pwrite64 fd=5 off=0 len=512 ret=512
@@ -36,6 +38,14 @@ grep -q "outcomes differing from the original: 0" "$T/out" || {
 	cat "$T/out"
 	fail "outcomes differ"
 }
+# every op was timed, failed lookups too (they cost what the lookup costs, never 0 ns)
+"$IOREEL" dump --format jsonl "$T/r.reel" | python3 -c '
+import json, sys
+for l in sys.stdin:
+    o = json.loads(l)
+    if o["end_ns"] <= o["start_ns"]:
+        sys.exit("%s %s ret %d: start %d, end %d" % (o["op"], o["path"], o["ret"], o["start_ns"], o["end_ns"]))
+' || fail "an op was not timed"
 size() { stat -c %s "$1"; }
 # db: furthest byte read 300100; idx: 16384; log: created by the app, 1024 after the replay
 [ "$(size "$T/tgt/srv/app/db")" = 300100 ] || fail "db size $(size "$T/tgt/srv/app/db")"
