@@ -25,6 +25,7 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
 #define NR_MAX 512
 #define S_IFMT 00170000
+#define O_APPEND 00002000
 /* scratch area for io_submit's iocb pointers, past where iocbs and pointers are packed */
 #define AIO_PTRS (IOREEL_AIO_MAX * 72)
 
@@ -299,7 +300,7 @@ int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	 IOREEL_SYS_IOV1 | IOREEL_SYS_AIO_SUBMIT | IOREEL_SYS_AIO_EVENTS | IOREEL_SYS_HOW2)
 
 static __always_inline void fill_sys(struct ioreel_sys_event *ev, struct entry *e,
-				     struct task_struct *task, __s64 ret)
+				     struct task_struct *task, __s64 ret, __u64 end_ns)
 {
 	ev->hdr.type = IOREEL_EV_SYS;
 	ev->hdr.fd_kind = e->fd_kind;
@@ -309,7 +310,7 @@ static __always_inline void fill_sys(struct ioreel_sys_event *ev, struct entry *
 	ev->ret = ret;
 	__builtin_memcpy(ev->args, e->args, sizeof(ev->args));
 	ev->start_ns = e->start_ns;
-	ev->end_ns = bpf_ktime_get_ns();
+	ev->end_ns = end_ns;
 	ev->pos = e->pos;
 	ev->isize = e->isize;
 	ev->f_flags = e->f_flags;
@@ -327,7 +328,7 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	struct ioreel_sys_event *ev;
 	struct task_struct *task;
 	struct entry *e;
-	__u64 total = 0, off, nr, n, bytes;
+	__u64 total = 0, off, nr, n, bytes, end_ns;
 	__u32 zero = 0, flags;
 	__s64 ret;
 	long len;
@@ -345,15 +346,36 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	flags = sys_flags[nr & (NR_MAX - 1)];
 	if (flags & IOREEL_SYS_NOSEND)
 		return 0;
+	end_ns = bpf_ktime_get_ns();
+	if ((flags & IOREEL_SYS_SHORT) && e->has_pos && !(e->f_flags & O_APPEND) &&
+	    end_ns - e->start_ns <= 0xffffffffu) {
+		/* the common data ops: one cache line of the ring with its record header */
+		struct ioreel_sys_short sev;
+
+		sev.hdr.type = IOREEL_EV_SYS_SHORT;
+		sev.hdr.fd_kind = e->fd_kind;
+		sev.hdr.size = sizeof(sev);
+		sev.hdr.pid = task->tgid;
+		sev.hdr.tid = task->pid;
+		sev.hdr.nr = nr;
+		sev.start_ns = e->start_ns;
+		sev.dur_ns = end_ns - e->start_ns;
+		sev.fd = e->args[0];
+		sev.ret = ret;
+		sev.len = e->args[2];
+		sev.off = flags & IOREEL_SYS_OFF3 ? e->args[3] : e->pos;
+		send(&sev, sizeof(sev));
+		return 0;
+	}
 	if (!(flags & VARIABLE_FLAGS)) {
 		/*
-		 * Fixed size (most ops): built on the stack and copied by one helper call;
-		 * reserving in the ring and submitting costs two.
+		 * Fixed size (most other ops): built on the stack and copied by one helper
+		 * call; reserving in the ring and submitting costs two.
 		 */
 		struct ioreel_sys_event_fixed fev;
 
 		ev = (struct ioreel_sys_event *)&fev;
-		fill_sys(ev, e, task, ret);
+		fill_sys(ev, e, task, ret, end_ns);
 		ev->hdr.size = sizeof(fev);
 		if ((flags & IOREEL_SYS_RETFD) && ret >= 0)
 			ev->ret_kind = fd_kind(task, ret);
@@ -363,7 +385,7 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	ev = bpf_map_lookup_elem(&scratch, &zero);
 	if (!ev)
 		return 0;
-	fill_sys(ev, e, task, ret);
+	fill_sys(ev, e, task, ret, end_ns);
 
 	if (flags & (IOREEL_SYS_PATH0 | IOREEL_SYS_PATH1)) {
 		len = bpf_probe_read_user_str(ev->data, IOREEL_PATH_MAX,

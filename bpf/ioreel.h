@@ -28,6 +28,7 @@ enum ioreel_event_type {
 	IOREEL_EV_EXIT = 4,	   /* a traced thread group ended */
 	IOREEL_EV_URING_SUBMIT = 5, /* one io_uring SQE accepted */
 	IOREEL_EV_URING_COMPLETE = 6, /* one io_uring CQE posted */
+	IOREEL_EV_SYS_SHORT = 7,   /* one syscall in the short form (struct ioreel_sys_short) */
 };
 
 /* What the syscall table (map sys_info) says about a syscall number. */
@@ -47,6 +48,8 @@ enum ioreel_sys_flags {
 	IOREEL_SYS_FDATCWD = 1 << 12, /* args[0] is a dirfd (AT_FDCWD allowed) */
 	IOREEL_SYS_NOSEND = 1 << 13,  /* entry kept for other probes (io_uring_enter), no event */
 	IOREEL_SYS_HOW2 = 1 << 15,    /* openat2: struct open_how at args[2] -> pos (flags), isize (mode) */
+	IOREEL_SYS_SHORT = 1 << 16,   /* fd, args[2], an offset are all it takes: may go short */
+	IOREEL_SYS_OFF3 = 1 << 17,    /* the offset is args[3] (else the fd's f_pos at entry) */
 };
 
 struct ioreel_sys_info {
@@ -91,6 +94,22 @@ struct ioreel_sys_event_fixed {
 	__u8 ret_kind, has_pos;
 	__u16 items;
 	__u32 lost_items;
+};
+
+/*
+ * IOREEL_EV_SYS_SHORT: a syscall marked IOREEL_SYS_SHORT (read, write, pread64, pwrite64) on an
+ * open fd without O_APPEND, done within 2^32 ns: most events. 56 bytes, one cache line with
+ * the ring buffer's record header, where struct ioreel_sys_event_fixed takes two. capture/
+ * expands it: args[0] = fd, args[2] = len, args[3] or pos = off, has_pos = 1.
+ */
+struct ioreel_sys_short {
+	struct ioreel_hdr hdr;
+	__u64 start_ns;
+	__u32 dur_ns;
+	__s32 fd;
+	__s64 ret;
+	__u64 len;
+	__u64 off;
 };
 
 /* IOREEL_EV_FORK / EXEC / EXIT */

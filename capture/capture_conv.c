@@ -678,6 +678,30 @@ static int conv_uring(struct capture_conv *c, const struct ioreel_uring_event *e
 	return c->err;
 }
 
+_Static_assert(sizeof(struct ioreel_sys_event_fixed) == offsetof(struct ioreel_sys_event, data),
+	       "the fixed part of a syscall event is the event up to data[]");
+
+/* A short syscall event is the fixed event with most fields known: expand it. */
+static int conv_short(struct capture_conv *c, const struct ioreel_sys_short *s)
+{
+	const struct capture_sysdef *def = capture_sys__find(s->hdr.nr);
+	struct ioreel_sys_event_fixed f = { .hdr = s->hdr };
+
+	f.hdr.type = IOREEL_EV_SYS;
+	f.hdr.size = sizeof(f);
+	f.ret = s->ret;
+	f.args[0] = (__u64)(__s64)s->fd;
+	f.args[2] = s->len;
+	if (def && (def->flags & IOREEL_SYS_OFF3))
+		f.args[3] = s->off;
+	else
+		f.pos = s->off;
+	f.start_ns = s->start_ns;
+	f.end_ns = s->start_ns + s->dur_ns;
+	f.has_pos = 1;
+	return conv_sys(c, (const struct ioreel_sys_event *)&f, sizeof(f));
+}
+
 int capture_conv__event(struct capture_conv *c, const void *data, size_t size)
 {
 	const struct ioreel_hdr *h = data;
@@ -691,6 +715,10 @@ int capture_conv__event(struct capture_conv *c, const void *data, size_t size)
 		if (size < offsetof(struct ioreel_sys_event, data))
 			return 0;
 		return conv_sys(c, data, size);
+	case IOREEL_EV_SYS_SHORT:
+		if (size < sizeof(struct ioreel_sys_short))
+			return 0;
+		return conv_short(c, data);
 	case IOREEL_EV_FORK:
 		if (size < sizeof(*pe))
 			return 0;
