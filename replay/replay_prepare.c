@@ -302,6 +302,8 @@ static int space__check(const struct replay_mapper *m, const struct replay_files
 
 		if (fstatvfs(m->roots[i].fd, &vi) || fstat(m->roots[i].fd, &si))
 			return -errno;
+		if (!vi.f_blocks)
+			continue; /* no size to run out of (ramfs) */
 		for (int j = 0; j < m->n_roots; j++) {
 			struct stat sj;
 
