@@ -11,7 +11,9 @@
  * done to a root that is empty, carries a manifest, or when --fresh says so.
  *
  * Files are written with real, non-zero data (never extended with ftruncate: holes read for
- * free and would flatter the storage under test).
+ * free and would flatter the storage under test). A file set larger than a target's free
+ * space is refused before anything is written: a RAM disk that fills up takes the machine's
+ * memory with it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "replay_int.h"
@@ -275,6 +278,55 @@ static int manifest__write(int rootfd, const struct replay_fileset *fs, int root
 	return err;
 }
 
+/* bytes the file set takes on root's file system: data rounded up to blocks, one per dir */
+static uint64_t space__need(const struct replay_fileset *fs, int root, uint64_t block)
+{
+	uint64_t need = 0;
+
+	for (size_t i = 0; i < fs->n; i++) {
+		if (fs->e[i].root == root)
+			need += (fs->e[i].size + block - 1) / block * block + block;
+	}
+	return need;
+}
+
+/* every root's file system holds what goes on it (roots on one file system add up) */
+static int space__check(const struct replay_mapper *m, const struct replay_fileset *fs,
+			char *err, size_t errsz)
+{
+	for (int i = 0; i < m->n_roots; i++) {
+		struct statvfs vi;
+		struct stat si;
+		uint64_t need = 0, avail;
+		int first = 1;
+
+		if (fstatvfs(m->roots[i].fd, &vi) || fstat(m->roots[i].fd, &si))
+			return -errno;
+		if (!vi.f_blocks)
+			continue; /* no size to run out of (ramfs) */
+		for (int j = 0; j < m->n_roots; j++) {
+			struct stat sj;
+
+			if (fstat(m->roots[j].fd, &sj))
+				return -errno;
+			if (sj.st_dev != si.st_dev)
+				continue;
+			if (j < i)
+				first = 0;
+			need += space__need(fs, j, vi.f_frsize ? vi.f_frsize : 4096);
+		}
+		avail = (uint64_t)vi.f_bavail * vi.f_frsize;
+		if (first && need > avail) {
+			snprintf(err, errsz,
+				 "the file set needs %.2f GiB on %s, which has %.2f GiB free: refusing "
+				 "to fill it (free space, or --map part of the tree elsewhere)",
+				 (double)need / (1 << 30), m->roots[i].dir, (double)avail / (1 << 30));
+			return -ENOSPC;
+		}
+	}
+	return 0;
+}
+
 int replay_prepare__run(const struct replay_mapper *m, const struct replay_fileset *fs, int fresh,
 			struct replay_prep_result *res, char *err, size_t errsz)
 {
@@ -321,6 +373,10 @@ int replay_prepare__run(const struct replay_mapper *m, const struct replay_files
 			return r;
 		}
 	}
+	/* after emptying: what ioreel prepared there before is free space now */
+	r = space__check(m, fs, err, errsz);
+	if (r)
+		return r;
 	if (posix_memalign(&buf, 4096, FILL_CHUNK))
 		return -ENOMEM;
 	for (size_t i = 0; i < fs->n && !r; i++) {

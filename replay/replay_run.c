@@ -105,9 +105,11 @@ static unsigned queue_spins;
  */
 static void queue__push(struct rworker *w, const struct ritem *it)
 {
-	uint32_t t = atomic_load(&w->tail), h;
+	uint32_t t = atomic_load_explicit(&w->tail, memory_order_relaxed), h;
 
-	if (t - atomic_load(&w->head) >= queue_cap) {
+	if (t - w->head_seen >= queue_cap)
+		w->head_seen = atomic_load(&w->head);
+	if (t - w->head_seen >= queue_cap) {
 		unsigned spins = 0;
 
 		while (t - (h = atomic_load(&w->head)) > queue_cap / 2) {
@@ -120,6 +122,7 @@ static void queue__push(struct rworker *w, const struct ritem *it)
 				futex_wait(&w->head, h);
 			atomic_store(&w->prod_wait, 0);
 		}
+		w->head_seen = h;
 	}
 	/* the deps the item has, not the whole array: most items have none */
 	memcpy(&w->q[t % queue_cap], it,
@@ -139,6 +142,10 @@ static struct ritem *queue__peek(struct rworker *w, uint32_t *tail, int *waited)
 	unsigned spins = 0;
 
 	*waited = 0;
+	if (w->tail_seen != h) {
+		*tail = w->tail_seen;
+		return &w->q[h % queue_cap];
+	}
 	while ((t = atomic_load_explicit(&w->tail, memory_order_acquire)) == h) {
 		*waited = 1;
 		if (atomic_load(&w->eof) && atomic_load(&w->tail) == h)
@@ -152,6 +159,7 @@ static struct ritem *queue__peek(struct rworker *w, uint32_t *tail, int *waited)
 			futex_wait(&w->tail, t);
 		atomic_store(&w->cons_wait, 0);
 	}
+	w->tail_seen = t;
 	*tail = t;
 	return &w->q[h % queue_cap];
 }
@@ -166,6 +174,9 @@ static void queue__advance(struct rworker *w, uint32_t t)
 	uint32_t h = atomic_load_explicit(&w->head, memory_order_relaxed) + 1;
 
 	atomic_store_explicit(&w->head, h, memory_order_release);
+	/* by the view from queue__peek; a fresh look at the tail before paying for the fence */
+	if (t - h <= queue_cap / 2)
+		t = w->tail_seen = atomic_load_explicit(&w->tail, memory_order_acquire);
 	if (t - h <= queue_cap / 2) {
 		atomic_thread_fence(memory_order_seq_cst);
 		if (atomic_load_explicit(&w->prod_wait, memory_order_relaxed))
@@ -805,9 +816,11 @@ static struct rworker *worker__new(struct run *run, uint32_t pid, uint32_t tid)
 
 	if (idx == RUN_MAX_WORKERS)
 		return NULL;
-	w = calloc(1, sizeof(*w));
+	/* cache-line aligned: the queue indices each keep a line of their own */
+	w = aligned_alloc(_Alignof(struct rworker), sizeof(*w));
 	if (!w)
 		return NULL;
+	memset(w, 0, sizeof(*w));
 	w->run = run;
 	w->idx = idx;
 	w->pid = pid;

@@ -99,21 +99,30 @@ struct rworker {
 	pthread_t th;
 	int started;
 
-	/* queue: dispatcher produces, worker consumes */
+	/*
+	 * Queue: the dispatcher produces, the worker consumes. Each side's index sits on a cache
+	 * line of its own with its cached view of the other's, re-read only when that view says
+	 * full (producer) or empty (consumer): sharing one line made both sides pull it across
+	 * cores on every op.
+	 */
 	struct ritem *q;
-	_Atomic uint32_t head, tail;
-	_Atomic int prod_wait, cons_wait;
+	_Alignas(64) _Atomic uint32_t tail; /* the producer's line */
+	uint32_t head_seen;
+	_Alignas(64) _Atomic uint32_t head; /* the consumer's line */
+	uint32_t tail_seen;
+	_Alignas(64) _Atomic int prod_wait; /* written rarely: before and after a sleep */
+	_Atomic int cons_wait;
 	_Atomic int eof;
 
 	/* completion, for the ops of other workers that depend on ours */
-	_Atomic uint64_t done_seq;
+	_Alignas(64) _Atomic uint64_t done_seq;
 	_Atomic uint32_t done_word;
 	_Atomic int waiters;
 	_Atomic uint64_t ops_done;
 	_Atomic int64_t last_late; /* lateness of its latest op, for progress */
 
 	/* worker-private */
-	void *buf;
+	_Alignas(64) void *buf;
 	size_t bufsz;
 	uint64_t prev_orig_end, prev_end;
 	int have_prev;
