@@ -332,6 +332,7 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct ioreel_sys_event *ev;
 	struct task_struct *task;
+	struct pt_regs *regs;
 	struct entry *e;
 	__u64 total = 0, off, nr, n, bytes, end_ns;
 	__u32 zero = 0, flags;
@@ -340,6 +341,14 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	int i;
 
 	if (noop)
+		return 0;
+	/*
+	 * Every syscall of every process comes here: one whose number is not traced (futex,
+	 * epoll_wait...) cannot have left an entry, so it costs one load, not two helper calls.
+	 */
+	regs = bpf_rdonly_cast((void *)ctx->args[0], bpf_core_type_id_kernel(struct pt_regs));
+	nr = regs->orig_ax;
+	if (nr >= NR_MAX || !(sys_flags[nr] & IOREEL_SYS_TRACE))
 		return 0;
 	task = bpf_get_current_task_btf();
 	e = bpf_task_storage_get(&entries, task, 0, 0);
