@@ -143,7 +143,7 @@ static uint32_t arg_path(struct conv_ctx *x, int dirfd, const char *rel, char *b
 
 static uint32_t fd_path(struct conv_ctx *x, int fd)
 {
-	return path_id(x->c, capture_proc__fd_path(x->p, fd));
+	return path_id(x->c, capture_proc__fd_path_at(x->p, fd, x->ev->start_ns));
 }
 
 static uint64_t iov_total(const struct ioreel_sys_event *ev)
@@ -238,7 +238,7 @@ static void track_dup(struct conv_ctx *x, int oldfd, bool cloexec)
 
 	if (ev->ret < 0)
 		return;
-	path = capture_proc__fd_path(x->p, oldfd);
+	path = capture_proc__fd_path_at(x->p, oldfd, ev->start_ns);
 	f = capture_proc__fd(x->p, oldfd);
 	capture_proc__set_fd(x->p, (int)ev->ret, path, f ? f->kind : x->kind, cloexec);
 	/* set_fd may have moved the table: f is stale past this point */

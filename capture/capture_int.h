@@ -41,6 +41,7 @@ struct capture_fd {
 	 * the kernel changed the fd table: see capture_proc__closed_before_bound().
 	 */
 	uint64_t bound_ns;
+	char *prev_path; /* the file the fd named before bound_ns, NULL when unknown */
 };
 
 struct capture_proc {
@@ -83,6 +84,8 @@ int capture_proc__resolve(struct capture_proc *p, int dirfd, const char *rel, ch
 			  size_t size);
 /* Path of fd: from the table, else (and then remembered) from /proc/PID/fd/FD. */
 const char *capture_proc__fd_path(struct capture_proc *p, int fd);
+/* Path of fd as seen by an op that entered at enter_ns (before the fd's binding: the previous). */
+const char *capture_proc__fd_path_at(struct capture_proc *p, int fd, uint64_t enter_ns);
 
 /* ---- capture_procfs.c ---- */
 

@@ -22,8 +22,10 @@ void capture_procs__init(struct capture_procs *ps)
 
 static void proc__free(struct capture_proc *p)
 {
-	for (int i = 0; i < p->nfds; i++)
+	for (int i = 0; i < p->nfds; i++) {
 		free(p->fds[i].path);
+		free(p->fds[i].prev_path);
+	}
 	free(p->fds);
 	free(p->cwd);
 	free(p);
@@ -100,6 +102,7 @@ int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child)
 	cp->cwd = pp->cwd ? strdup(pp->cwd) : NULL;
 	for (int i = 0; i < cp->nfds; i++) {
 		free(cp->fds[i].path);
+		free(cp->fds[i].prev_path);
 		cp->fds[i] = (struct capture_fd){ 0 };
 	}
 	for (int i = 0; i < pp->nfds; i++) {
@@ -155,7 +158,13 @@ int capture_proc__set_fd(struct capture_proc *p, int fd, const char *path, unsig
 		p->nfds = n;
 	}
 	f = &p->fds[fd];
-	free(f->path);
+	/* kept for the ops that entered before this binding: see capture_proc__fd_path_at() */
+	free(f->prev_path);
+	f->prev_path = NULL;
+	if (f->open)
+		f->prev_path = f->path;
+	else
+		free(f->path);
 	f->path = path ? strdup(path) : NULL;
 	f->kind = kind;
 	f->open = true;
@@ -194,11 +203,25 @@ bool capture_proc__closed_before_bound(struct capture_proc *p, int fd, uint64_t 
 	return f && close_enter_ns < f->bound_ns;
 }
 
+/*
+ * The same race seen from the other side: X's close(8), or any op X entered on fd 8 before
+ * Y's open returned 8, acted on the previous occupant, and is named after it.
+ */
+const char *capture_proc__fd_path_at(struct capture_proc *p, int fd, uint64_t enter_ns)
+{
+	struct capture_fd *f = capture_proc__fd(p, fd);
+
+	if (f && enter_ns < f->bound_ns)
+		return f->prev_path;
+	return capture_proc__fd_path(p, fd);
+}
+
 void capture_proc__close(struct capture_proc *p, int fd)
 {
 	if (fd < 0 || fd >= p->nfds)
 		return;
 	free(p->fds[fd].path);
+	free(p->fds[fd].prev_path);
 	p->fds[fd] = (struct capture_fd){ 0 };
 }
 
