@@ -10,9 +10,14 @@
  * checked against a table in .rodata first, so an untraced syscall costs one load.
  *
  * Entry saves the arguments (and, for fd syscalls, the file's position, size, flags and
- * kind, which are only true before the syscall moves them) in a per-thread hash map. Exit
- * reads user memory, by then faulted in (paths, iovecs, iocbs, io_events), and sends one
- * event. A full ring buffer drops the event and counts it: the application never waits.
+ * kind, which are only true before the syscall moves them) in the thread's task storage.
+ * Exit reads user memory, by then faulted in (paths, iovecs, iocbs, io_events), and sends
+ * one event. A full ring buffer drops the event and counts it: the application never waits.
+ *
+ * Cost: every helper call counts (on hosts with return-stack mitigations, each call and
+ * return is expensive), so a followed syscall makes seven: task pointer, storage and clock
+ * at entry and exit, and one ring buffer output. Kernel memory is read by plain loads from
+ * BTF pointers and bpf_rdonly_cast views.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
