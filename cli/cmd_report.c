@@ -128,11 +128,14 @@ int cmd_report(int argc, char **argv)
 		results--;
 		n++;
 	}
+	char why[1024] = "";
+	opts.why = why;
+	opts.why_size = sizeof(why);
 	int err = report__compare(trace, results, n, &opts, stdout);
 	free(of);
 	if (err) {
 		fprintf(stderr, "ioreel: failed to report on %s: %s\n", failed ? failed : "traces",
-			reel_strerror(err));
+			why[0] ? why : reel_strerror(err));
 		return 1;
 	}
 	return 0;

@@ -161,6 +161,8 @@ const char *reel_fd_kind__name(unsigned kind); /* "reg", "dir", "blk", ... */
 #define REEL_META_LOST_EVENTS "lost_events" /* decimal; written at the end */
 #define REEL_META_ANONYMIZED "anonymized"   /* "1" when paths were anonymised */
 #define REEL_META_REPLAY_OF "replay.of"	   /* path of the trace replayed */
+/* the replayed trace's start_wall_ns: which capture a result belongs to, wherever it moved */
+#define REEL_META_REPLAY_OF_START "replay.of_start_wall_ns"
 #define REEL_META_REPLAY_TARGETS "replay.targets"
 #define REEL_META_REPLAY_ENGINE "replay.engine"
 #define REEL_META_REPLAY_TIMING "replay.timing"

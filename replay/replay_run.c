@@ -1221,9 +1221,10 @@ static void meta__set(struct run *run, const char *k, const char *v)
 	reel_writer__meta(run->w, k, v);
 }
 
-static void run__meta(struct run *run)
+static void run__meta(struct run *run, struct reel_reader *trace)
 {
 	const struct replay_opts *o = run->o;
+	const char *of_start = reel_reader__meta(trace, REEL_META_START_WALL_NS);
 	char buf[8192];
 	struct utsname u;
 	struct timespec rt;
@@ -1231,6 +1232,8 @@ static void run__meta(struct run *run)
 
 	meta__set(run, REEL_META_TOOL, "ioreel replay 0.1");
 	meta__set(run, REEL_META_REPLAY_OF, o->trace);
+	if (of_start)
+		meta__set(run, REEL_META_REPLAY_OF_START, of_start);
 	for (int i = 0; i < run->m->n_roots && off < sizeof(buf); i++)
 		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%s", i ? "," : "",
 					run->m->roots[i].dir);
@@ -1434,7 +1437,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		}
 	}
 	run->t0 = replay_now_ns() + 20000000ULL;
-	run__meta(run);
+	run__meta(run, d.r);
 	if (o->progress && !pthread_create(&mon, NULL, monitor__main, run))
 		mon_on = 1;
 	prio = getpriority(PRIO_PROCESS, (id_t)gettid());

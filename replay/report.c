@@ -2,7 +2,9 @@
 /* report.c - report__compare(): read every run, compare, write text or JSON (and HTML). */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "reel.h"
 #include "report_int.h"
 
 static int write_html(const struct report *rep, const char *path)
@@ -14,6 +16,48 @@ static int write_html(const struct report *rep, const char *path)
 	if (fclose(f) && !err)
 		err = -errno;
 	return err;
+}
+
+static const char *meta_get(const struct report_run *run, const char *key)
+{
+	for (size_t i = 0; i < run->nmeta; i++)
+		if (!strcmp(run->meta[2 * i], key))
+			return run->meta[2 * i + 1];
+	return NULL;
+}
+
+/* the capture a run shows: its own start time, or for a replay the one of the trace it
+ * replayed (NULL when the meta does not say) */
+static const char *capture_id(const struct report_run *run)
+{
+	return meta_get(run, run->is_replay ? REEL_META_REPLAY_OF_START : REEL_META_START_WALL_NS);
+}
+
+/*
+ * A replay set against the original of another capture would compare unrelated workloads
+ * and draw verdicts from them: refused. Two captures side by side are fine (before/after).
+ */
+static int check_same_capture(const struct report *rep, const char **failed, char *why,
+			      size_t why_size)
+{
+	const char *id0 = capture_id(&rep->runs[0]);
+
+	for (size_t i = 1; id0 && i < rep->nruns; i++) {
+		const struct report_run *r = &rep->runs[i];
+		const char *id = capture_id(r);
+
+		if (!r->is_replay || !id || !strcmp(id, id0))
+			continue;
+		*failed = r->path;
+		if (why)
+			snprintf(why, why_size,
+				 "it is a replay of %s (recorded at start_wall_ns %s), not of %s "
+				 "(%s)",
+				 r->replay_of ? r->replay_of : "another trace", id, rep->runs[0].path,
+				 id0);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int report__compare(const char *trace, const char *const *results, size_t n,
@@ -39,6 +83,8 @@ int report__compare(const char *trace, const char *const *results, size_t n,
 			snprintf(rep.runs[i].label, sizeof(rep.runs[i].label), "%s",
 				 report_fmt__base(path));
 	}
+	if (!err)
+		err = check_same_capture(&rep, &failed, rep.opts->why, rep.opts->why_size);
 	if (!err)
 		err = report__analyze(&rep);
 	if (!err)

@@ -35,6 +35,9 @@ struct report_opts {
 	int json;	       /* write JSON to out instead of the text report */
 	const char *html_path; /* also write the HTML page there; NULL = no page */
 	const char **failed;   /* if set, receives the path that failed when an error returns */
+	/* if set, receives a sentence for errors beyond errno (a result of another trace) */
+	char *why;
+	size_t why_size;
 };
 
 /* opts may be NULL (text, by op, top 5). */

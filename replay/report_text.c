@@ -247,9 +247,14 @@ static void hot_files(const struct report *rep, FILE *out)
 
 int report__write_text(const struct report *rep, FILE *out)
 {
-	fprintf(out, "ioreel report: %s against %zu replay%s (percentiles within %.1f%%)\n\n",
-		rep->runs[0].path, rep->nruns - 1, rep->nruns == 2 ? "" : "s",
-		HIST_REL_ERROR * 100);
+	size_t replays = 0;
+
+	for (size_t i = 1; i < rep->nruns; i++)
+		replays += rep->runs[i].is_replay != 0;
+	/* the others are captures set beside the first one (before/after, two hosts) */
+	fprintf(out, "ioreel report: %s against %zu %s%s (percentiles within %.1f%%)\n\n",
+		rep->runs[0].path, rep->nruns - 1, replays == rep->nruns - 1 ? "replay" : "trace",
+		rep->nruns == 2 ? "" : "s", HIST_REL_ERROR * 100);
 	runs(rep, out);
 	by_op(rep, out);
 	if (rep->opts->by == REPORT_BY_FILE)
