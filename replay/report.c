@@ -18,19 +18,12 @@ static int write_html(const struct report *rep, const char *path)
 	return err;
 }
 
-static const char *meta_get(const struct report_run *run, const char *key)
-{
-	for (size_t i = 0; i < run->nmeta; i++)
-		if (!strcmp(run->meta[2 * i], key))
-			return run->meta[2 * i + 1];
-	return NULL;
-}
-
 /* the capture a run shows: its own start time, or for a replay the one of the trace it
  * replayed (NULL when the meta does not say) */
 static const char *capture_id(const struct report_run *run)
 {
-	return meta_get(run, run->is_replay ? REEL_META_REPLAY_OF_START : REEL_META_START_WALL_NS);
+	return report_run__meta(run,
+				run->is_replay ? REEL_META_REPLAY_OF_START : REEL_META_START_WALL_NS);
 }
 
 /*

@@ -91,6 +91,25 @@ static void row(FILE *out, const char *first, size_t ri, const char *run, const 
 	fputc('\n', out);
 }
 
+/* the replayer's own CPU per op (result meta): was the replay bound by the replayer? */
+static void replayer_cpu(const struct report_run *r, FILE *out)
+{
+	const char *wk = report_run__meta(r, "replay.cpu_ns.workers");
+	const char *ds = report_run__meta(r, "replay.cpu_ns.dispatch");
+	const char *wr = report_run__meta(r, "replay.cpu_ns.writer");
+	char a[32], b[32], c[32];
+	double n = (double)r->ops_read;
+
+	if (!wk || !ds || !wr || !r->ops_read)
+		return;
+	fprintf(out,
+		"     replayer CPU per op: %s in the workers (the ops' syscalls included), %s "
+		"dispatching, %s writing results\n",
+		report_fmt__dur((uint64_t)(strtod(wk, NULL) / n), a, sizeof(a)),
+		report_fmt__dur((uint64_t)(strtod(ds, NULL) / n), b, sizeof(b)),
+		report_fmt__dur((uint64_t)(strtod(wr, NULL) / n), c, sizeof(c)));
+}
+
 static void runs(const struct report *rep, FILE *out)
 {
 	char a[32], b[32], c[32], d[32];
@@ -120,6 +139,7 @@ static void runs(const struct report *rep, FILE *out)
 			if (speed && strtod(speed, NULL) != 1.0)
 				fprintf(out, ", speed %s", speed);
 			fputc('\n', out);
+			replayer_cpu(r, out);
 		}
 		if (r->lateness.n)
 			fprintf(out,

@@ -2,7 +2,8 @@
 # "ioreel report" sets a replay only against the capture it replayed: a result of another
 # trace is refused with one line naming both (the meta replay.of_start_wall_ns against the
 # original's start_wall_ns, so moving or renaming files does not matter); two captures side
-# by side (before/after) are compared as traces.
+# by side (before/after) are compared as traces. The replay's run shows the replayer's own
+# CPU per op.
 set -u
 IOREEL=$1 SAMPLES=$2
 d=$(mktemp -d /dev/shm/ioreel-report-id.XXXXXX) || exit 1
@@ -17,6 +18,9 @@ grep -q . <("$IOREEL" info "$d/r.reel" | grep replay.of_start_wall_ns) ||
 "$IOREEL" report "$SAMPLES/sqlite/sqlite.reel" "$d/r.reel" > "$d/out" 2> "$d/err" ||
 	{ cat "$d/err"; fail "the replay against its own capture (at another path) was refused"; }
 head -1 "$d/out" | grep -q "against 1 replay" || fail "header: $(head -1 "$d/out")"
+# the replayer's own CPU per op, from the result's meta
+grep -Eq "replayer CPU per op: [0-9.]+ [nµm]?s in the workers .*, [0-9.]+ [nµm]?s dispatching, [0-9.]+ [nµm]?s writing results" \
+	"$d/out" || fail "no replayer CPU line: $(grep -n replayer "$d/out")"
 
 "$IOREEL" report "$SAMPLES/postgres/pgbench.reel" "$d/r.reel" > "$d/out" 2> "$d/err"
 rc=$?
