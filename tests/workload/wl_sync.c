@@ -413,10 +413,20 @@ static void round_data(struct worker *w, int dirfd, int round)
 	EMIT(.op = "msync", .path = o.path, .aux = (uintptr_t)map, .len = 8192, .flags = MS_SYNC,
 	     .ret = r, .has = H_PATH | H_AUX | H_LEN | H_FLAGS | H_RET);
 	munmap(map, 8192);
+	/*
+	 * A just-closed fd: -EBADF, and no file to name. Closed twice on a number of this
+	 * thread's own: a low number, free for a moment, can be another thread's new fd by the
+	 * second close (which then closes that one, and the other thread's next op fails).
+	 */
+	d1 = SC(SYS_dup2, fd, hi_fd(w, 3));
+	EMIT(.op = "dup2", .path = o.path, .kind = o.kind, .fd = fd, .fd2 = hi_fd(w, 3), .ret = d1,
+	     .has = H_PATH | H_FD | H_FD2 | H_RET);
+	if (d1 != hi_fd(w, 3))
+		wl__die("dup2 onto %d: %d", hi_fd(w, 3), d1);
 	wl__close(fd, &o);
-	/* the fd was just closed: -EBADF, and no file to name */
-	r = SC(SYS_close, fd);
-	EMIT(.op = "close", .fd = fd, .ret = r, .has = H_FD | H_RET);
+	wl__close(d1, &o);
+	r = SC(SYS_close, d1);
+	EMIT(.op = "close", .fd = d1, .ret = r, .has = H_FD | H_RET);
 }
 
 /* Metadata on data<round>, then the rename chain that leaves final<round>. */
