@@ -20,3 +20,27 @@ mk() {
 check_same_ops() {
 	python3 "$HERE/check_result.py" "$@" || fail "result $2 does not match trace $1"
 }
+
+# check_wl_files_replay TRACE: replays a recording of wl_files.py run on $T/app/data and
+# checks it end to end: in.bin prepared as large as the furthest byte read, out.bin written
+# and renamed into place, every op with its original outcome, the same ops per thread on the
+# app's files, all 60 preads of in.bin, and nothing of the pipe or /proc.
+check_wl_files_replay() {
+	local src="$T/tgt${T}/app/data" sz n
+	"$IOREEL" replay "$1" --target "$T/tgt" -o "$T/r.reel" >"$T/out" 2>&1 ||
+		fail "replay: $(cat "$T/out")"
+	[ -f "$src/in.bin" ] || fail "in.bin not prepared"
+	sz=$(stat -c %s "$src/in.bin")
+	# furthest byte read: (59 * 4096) + 4096
+	[ "$sz" = 245760 ] || fail "in.bin prepared with $sz bytes, want 245760"
+	[ "$(stat -c %s "$src/out.bin")" = 10000 ] || fail "out.bin not written and renamed"
+	[ ! -e "$src/out.tmp" ] || fail "out.tmp left behind"
+	grep -q "outcomes differing from the original: 0" "$T/out" || {
+		cat "$T/out"
+		fail "outcomes differ"
+	}
+	check_same_ops "$1" "$T/r.reel" --prefix "$T/app/"
+	n=$("$IOREEL" dump --format jsonl "$T/r.reel" | grep -c "\"path\":\"$T/app/data/in.bin\".*\"op\":\"pread64\"\|\"op\":\"pread64\".*\"path\":\"$T/app/data/in.bin\"")
+	[ "$n" = 60 ] || fail "want 60 preads of in.bin replayed, got $n"
+	! "$IOREEL" dump "$T/r.reel" | grep -q "/proc" || fail "/proc replayed"
+}

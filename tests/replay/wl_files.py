@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""wl_files.py DIR [--no-rename]: the small workload the end-to-end replay tests record. Three threads
+"""wl_files.py DIR: the small workload the end-to-end replay tests record. Three threads
 pread 20 x 4 KiB each from DIR/in.bin (which must exist, >= 245760 bytes: the furthest
 byte read), then one writes DIR/out.tmp (10 x 1000 bytes), fsyncs, renames it to
-DIR/out.bin (with --no-rename: writes DIR/out.bin directly) and stats it; a pipe and /proc on the side are not file I/O."""
+DIR/out.bin and stats it; a pipe and /proc on the side are not file I/O."""
 import os
 import sys
 import threading
@@ -20,14 +20,12 @@ def reader(k):
 ts = [threading.Thread(target=reader, args=(k,)) for k in range(3)]
 [t.start() for t in ts]
 [t.join() for t in ts]
-rename = "--no-rename" not in sys.argv
-fd = os.open(d + ("/out.tmp" if rename else "/out.bin"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+fd = os.open(d + "/out.tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
 for i in range(10):
     os.write(fd, b"x" * 1000)
 os.fsync(fd)
 os.close(fd)
-if rename:
-    os.rename(d + "/out.tmp", d + "/out.bin")
+os.rename(d + "/out.tmp", d + "/out.bin")
 os.stat(d + "/out.bin")
 r, w = os.pipe()
 os.write(w, b"hello")
