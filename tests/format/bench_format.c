@@ -18,6 +18,7 @@
 #include <zstd.h>
 
 #include "reel.h"
+#include "reel_op_equal.h"
 
 static const char usage[] =
     "Usage: bench_format [--ops N] [--full] [--dir DIR] [--out FILE] [--max-bytes-per-op X]\n"
@@ -520,16 +521,6 @@ static int write_trace(const char *path, const struct workload *wl, const struct
 	return err ? err : cerr;
 }
 
-static bool op_equal(const struct reel_op *a, const struct reel_op *b)
-{
-	return a->type == b->type && a->fd_kind == b->fd_kind && a->subop == b->subop &&
-	       a->pid == b->pid && a->tid == b->tid && a->fd == b->fd && a->fd2 == b->fd2 &&
-	       a->path == b->path && a->path2 == b->path2 && a->flags == b->flags &&
-	       a->mode == b->mode && a->offset == b->offset && a->len == b->len &&
-	       a->aux == b->aux && a->ctx == b->ctx && a->ret == b->ret &&
-	       a->start_ns == b->start_ns && a->end_ns == b->end_ns && a->sched_ns == b->sched_ns;
-}
-
 /*
  * The peer: the naive format, an array of struct reel_op written as is (88 bytes/op), read
  * back through a 1 MiB buffer and copied out op by op, as a reader of it would.
@@ -577,7 +568,7 @@ static long long read_trace(const char *path, const struct reel_op *ops, uint64_
 	uint64_t acc = 0;
 	while ((err = reel_reader__next(r, &op)) == 1) {
 		acc += op.offset ^ op.end_ns;
-		if (ops && !op_equal(&op, &ops[n])) {
+		if (ops && !t_op_equal(&op, &ops[n])) {
 			err = -EBADMSG;
 			break;
 		}

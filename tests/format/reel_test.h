@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "reel.h"
+#include "reel_op_equal.h"
 
 #define T_PASS 0
 #define T_FAIL 1
@@ -77,16 +78,6 @@ static inline void t_rand_op(struct reel_op *op, unsigned type, uint32_t npaths)
 	op->start_ns = t_rand_field(64);
 	op->end_ns = t_rand() % 4 ? op->start_ns + t_rand() % 100000 : t_rand_field(64);
 	op->sched_ns = t_rand() % 2 ? 0 : t_rand_field(64);
-}
-
-static inline bool t_op_equal(const struct reel_op *a, const struct reel_op *b)
-{
-	return a->type == b->type && a->fd_kind == b->fd_kind && a->subop == b->subop &&
-	       a->pid == b->pid && a->tid == b->tid && a->fd == b->fd && a->fd2 == b->fd2 &&
-	       a->path == b->path && a->path2 == b->path2 && a->flags == b->flags &&
-	       a->mode == b->mode && a->offset == b->offset && a->len == b->len &&
-	       a->aux == b->aux && a->ctx == b->ctx && a->ret == b->ret &&
-	       a->start_ns == b->start_ns && a->end_ns == b->end_ns && a->sched_ns == b->sched_ns;
 }
 
 static inline void t_op_print(FILE *f, const struct reel_op *o)

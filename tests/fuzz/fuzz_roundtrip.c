@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "reel.h"
+#include "../format/reel_op_equal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -30,16 +31,6 @@ static uint64_t take(struct in *in)
 	for (unsigned k = 0; k < w && in->p < in->end; k++)
 		v |= (uint64_t)*in->p++ << (8 * k);
 	return v;
-}
-
-static int same(const struct reel_op *a, const struct reel_op *b)
-{
-	return a->type == b->type && a->fd_kind == b->fd_kind && a->subop == b->subop &&
-	       a->pid == b->pid && a->tid == b->tid && a->fd == b->fd && a->fd2 == b->fd2 &&
-	       a->path == b->path && a->path2 == b->path2 && a->flags == b->flags &&
-	       a->mode == b->mode && a->offset == b->offset && a->len == b->len &&
-	       a->aux == b->aux && a->ctx == b->ctx && a->ret == b->ret &&
-	       a->start_ns == b->start_ns && a->end_ns == b->end_ns && a->sched_ns == b->sched_ns;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -112,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t i = 0;
 	int rc;
 	while ((rc = reel_reader__next(r, &op)) == 1) {
-		if (i >= n || !same(&op, &ops[i]))
+		if (i >= n || !t_op_equal(&op, &ops[i]))
 			abort();
 		i++;
 	}
