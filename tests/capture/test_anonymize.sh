@@ -3,12 +3,7 @@
 # stable token (the same file twice = the same path), the directory structure is kept
 # (as many components, shared prefixes stay shared), the key is per capture (two captures
 # give different tokens), and the trace says anonymized=1.
-set -u
-IOREEL=$1
-PRINT=$2
-[ "$(id -u)" = 0 ] && [ -e /sys/kernel/btf/vmlinux ] || exit 77
-dir=$(mktemp -d /var/tmp/ioreel-capture.XXXXXX) || exit 1
-trap 'rm -rf "$dir"' EXIT
+source "$(dirname "$0")/lib.sh"
 mkdir "$dir/alpha"
 echo secret > "$dir/alpha/beta.txt"
 echo secret > "$dir/alpha/gamma.txt"

@@ -3,12 +3,8 @@
 # keep their paths (from the /proc snapshot), read/write get the file position the process
 # had (set before the capture), O_APPEND writes the end of the file, dups share the path,
 # pipe I/O is counted and left out, fstat is fstat; the capture ends when the process does.
-set -u
-IOREEL=$1
-PRINT=$2
+source "$(dirname "$0")/lib.sh"
 PROG=$3
-[ "$(id -u)" = 0 ] && [ -e /sys/kernel/btf/vmlinux ] || exit 77
-dir=$(mktemp -d /var/tmp/ioreel-capture.XXXXXX) || exit 1
 pid=
 trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$dir"' EXIT
 

@@ -1,15 +1,11 @@
 #!/bin/bash
 # --cgroup: the processes in a cgroup v2 (and what they fork) are recorded, a process
 # outside it doing the same thing at the same time is not.
-set -u
-IOREEL=$1
-PRINT=$2
-[ "$(id -u)" = 0 ] && [ -e /sys/kernel/btf/vmlinux ] || exit 77
+source "$(dirname "$0")/lib.sh"
 root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
 [ -n "$root" ] && [ -w "$root" ] || { echo "SKIP: no writable cgroup2 mount"; exit 77; }
-dir=$(mktemp -d /var/tmp/ioreel-capture.XXXXXX) || exit 1
 cg=$root/ioreel-test-$$
-mkdir "$cg" || { echo "SKIP: cannot make a cgroup"; rm -rf "$dir"; exit 77; }
+mkdir "$cg" || { echo "SKIP: cannot make a cgroup"; exit 77; }
 pids=
 trap 'kill $pids 2>/dev/null; rmdir "$cg" 2>/dev/null; rm -rf "$dir"' EXIT
 echo in > "$dir/inside"

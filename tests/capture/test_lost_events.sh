@@ -2,12 +2,7 @@
 # A ring buffer far too small for a burst of syscalls: the traced program is not slowed down
 # to wait for us, events are dropped and counted; "ioreel record" says "lost N of M events",
 # exits with status 3, and the trace is still whole and carries lost_events=N.
-set -u
-IOREEL=$1
-PRINT=$2
-[ "$(id -u)" = 0 ] && [ -e /sys/kernel/btf/vmlinux ] || exit 77
-dir=$(mktemp -d /var/tmp/ioreel-capture.XXXXXX) || exit 1
-trap 'rm -rf "$dir"' EXIT
+source "$(dirname "$0")/lib.sh"
 
 # 200000 one-byte reads and writes: 400000 events into a 16 KiB buffer (about 100 events)
 "$IOREEL" record -q --buffer-kb 16 -o "$dir/t.reel" -- \

@@ -2,12 +2,7 @@
 # ioreel record -- sh -c '...': the basic ops of a small shell pipeline come out with their
 # exact absolute paths (relative ones resolved against the cwd the shell cd'ed to), file
 # positions for read/write (set by lseek, not passed), lengths and results; fork is followed.
-set -u
-IOREEL=$1
-PRINT=$2
-[ "$(id -u)" = 0 ] && [ -e /sys/kernel/btf/vmlinux ] || exit 77
-dir=$(mktemp -d /var/tmp/ioreel-capture.XXXXXX) || exit 1
-trap 'rm -rf "$dir"' EXIT
+source "$(dirname "$0")/lib.sh"
 
 "$IOREEL" record -q -o "$dir/t.reel" -- sh -c "cd $dir && mkdir sub && printf 0123456789 > sub/a &&
 	dd if=sub/a of=sub/b bs=4 skip=1 seek=2 conv=notrunc status=none && mv sub/b sub/c &&

@@ -2,11 +2,7 @@
 # SIGTERM (as Ctrl-C's SIGINT) ends a capture cleanly: exit status 0, the footer written
 # (lost_events is a footer meta), the ops up to then in the trace; the followed process is
 # left running, untouched.
-set -u
-IOREEL=$1
-PRINT=$2
-[ "$(id -u)" = 0 ] && [ -e /sys/kernel/btf/vmlinux ] || exit 77
-dir=$(mktemp -d /var/tmp/ioreel-capture.XXXXXX) || exit 1
+source "$(dirname "$0")/lib.sh"
 pid=
 trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$dir"' EXIT
 sh -c "while :; do cat $dir/f > /dev/null 2>&1; sleep 0.05; done" &
