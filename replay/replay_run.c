@@ -709,6 +709,25 @@ static void worker__wait_until(struct rworker *w, uint64_t t)
 	sleep_until(w->run, t, spin);
 }
 
+/*
+ * The next item was written by the dispatcher's core, and the next result slot was last read
+ * by the writer's: fetched while this op's syscall runs, so that the bookkeeping after it does
+ * not wait on other cores' caches (measured as fast as possible, page-cached 4 KiB preads:
+ * -40 ns of the worker's CPU per op).
+ */
+static void worker__prefetch(const struct rworker *w, const struct reel_op *next_res)
+{
+	uint32_t h = atomic_load_explicit(&w->head, memory_order_relaxed) + 1;
+	const char *item = (const char *)&w->q[h % queue_cap];
+
+	/* the part queue__push copies; a slot need not start on a cache line */
+	for (size_t l = 0; l < offsetof(struct ritem, deps) + 64; l += 64)
+		__builtin_prefetch(item + l);
+	if (next_res && w->out->n + 1 < RUN_BATCH)
+		for (size_t l = 0; l < sizeof(*next_res) + 64; l += 64)
+			__builtin_prefetch((const char *)next_res + l, 1);
+}
+
 static void *worker__main(void *arg)
 {
 	struct rworker *w = arg;
@@ -776,6 +795,7 @@ static void *worker__main(void *arg)
 		}
 		/* measured straight into the result batch when it goes there next */
 		res = w->out && !w->infl_n ? &w->out->ops[w->out->n] : &lres;
+		worker__prefetch(w, res != &lres ? res + 1 : NULL);
 		*res = *op;
 		res->path = it->p1 ? it->p1->wid : 0;
 		res->path2 = it->p2 ? it->p2->wid : 0;
