@@ -4,10 +4,13 @@
  * memory first, issued back to back with pread64/pwrite64 by one thread per trace thread.
  * Nothing is measured or recorded per op; only the loop is timed.
  *
- * usage: ceiling [--prepare] TRACE TARGET_DIR
+ * usage: ceiling [--prepare|--timed] TRACE TARGET_DIR
  *   Files are TARGET_DIR + the recorded path; missing or short ones are created and filled
  *   with non-zero data up to the extent the trace touches.
  *   --prepare: only create the files (for peers such as fio that need them in place).
+ *   --timed: the replayer's floor: each op timed (two TSC reads) and its start, end and
+ *            return value stored in memory, as the least a replayer that measures must do;
+ *            the ops are still loaded first, and nothing is decoded or encoded.
  * prints: ops=.. ns=.. ops_per_s=.. cpu_ns_per_op=.. (CPU time of the loop threads only)
  */
 #include <errno.h>
@@ -31,7 +34,13 @@ struct ceil_thread {
 	pthread_barrier_t *go;
 	uint64_t end_ns;
 	uint64_t cpu_ns; /* user + system time of the loop */
+	int timed;
 	int err;
+};
+
+struct ceil_result {
+	uint64_t start, end;
+	int64_t ret;
 };
 
 static uint64_t thread_cpu_ns(void)
@@ -78,16 +87,57 @@ static int prepare(const char *path, uint64_t extent)
 	return 0;
 }
 
+/* the replayer's clock as fast as possible (replay/replay_clock.c) */
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#define tick() __rdtsc()
+#else
+#define tick() rbench__now_ns()
+#endif
+
+static ssize_t issue(const struct ceil_thread *c, const struct rbench_op *o, char *buf)
+{
+	return o->is_write ? pwrite(c->fds[o->file], buf, o->len, (off_t)o->offset)
+			   : pread(c->fds[o->file], buf, o->len, (off_t)o->offset);
+}
+
+static void loop_plain(struct ceil_thread *c, char *buf)
+{
+	for (size_t i = 0; i < c->th->n; i++)
+		if (issue(c, &c->th->ops[i], buf) < 0 && !c->err)
+			c->err = -errno;
+}
+
+/* --timed: the same, each op timed with the TSC and its result stored (the least a replayer
+ * keeps of an op: what the result trace needs beside the op itself) */
+static void loop_timed(struct ceil_thread *c, char *buf, struct ceil_result *res)
+{
+	for (size_t i = 0; i < c->th->n; i++) {
+		uint64_t start = tick();
+		ssize_t r = issue(c, &c->th->ops[i], buf);
+
+		res[i].end = tick();
+		res[i].start = start;
+		res[i].ret = r < 0 ? -errno : r;
+		if (r < 0 && !c->err)
+			c->err = -errno;
+	}
+}
+
 static void *ceil_run(void *arg)
 {
 	struct ceil_thread *c = arg;
+	struct ceil_result *res = NULL;
 	size_t max = 4096;
 	char *buf;
 
 	for (size_t i = 0; i < c->th->n; i++)
 		if (c->th->ops[i].len > max)
 			max = c->th->ops[i].len;
-	if (posix_memalign((void **)&buf, 4096, max)) {
+	/* the result array is written before the start: no page faults inside the loop */
+	if (c->timed && (res = malloc((c->th->n + 1) * sizeof(*res))))
+		memset(res, 0, (c->th->n + 1) * sizeof(*res));
+	if (posix_memalign((void **)&buf, 4096, max) || (c->timed && !res)) {
 		c->err = -ENOMEM;
 		pthread_barrier_wait(c->go);
 		return NULL;
@@ -95,16 +145,13 @@ static void *ceil_run(void *arg)
 	memset(buf, 0xa5, max);
 	pthread_barrier_wait(c->go);
 	c->cpu_ns = thread_cpu_ns();
-	for (size_t i = 0; i < c->th->n; i++) {
-		const struct rbench_op *o = &c->th->ops[i];
-		ssize_t r = o->is_write ? pwrite(c->fds[o->file], buf, o->len, (off_t)o->offset)
-					: pread(c->fds[o->file], buf, o->len, (off_t)o->offset);
-
-		if (r < 0 && !c->err)
-			c->err = -errno;
-	}
+	if (c->timed)
+		loop_timed(c, buf, res);
+	else
+		loop_plain(c, buf);
 	c->end_ns = rbench__now_ns();
 	c->cpu_ns = thread_cpu_ns() - c->cpu_ns;
+	free(res);
 	free(buf);
 	return NULL;
 }
@@ -116,15 +163,19 @@ int main(int argc, char **argv)
 	pthread_barrier_t go;
 	uint64_t t0, end = 0, cpu = 0;
 	char path[PATH_MAX];
-	int *fds, err, prep_only = 0;
+	int *fds, err, prep_only = 0, timed = 0;
 
 	if (argc == 4 && !strcmp(argv[1], "--prepare")) {
 		prep_only = 1;
 		argv++;
 		argc--;
+	} else if (argc == 4 && !strcmp(argv[1], "--timed")) {
+		timed = 1;
+		argv++;
+		argc--;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: ceiling [--prepare] TRACE TARGET_DIR\n");
+		fprintf(stderr, "usage: ceiling [--prepare|--timed] TRACE TARGET_DIR\n");
 		return 2;
 	}
 	err = rbench_trace__load(argv[1], &t);
@@ -154,7 +205,8 @@ int main(int argc, char **argv)
 		return 0;
 	pthread_barrier_init(&go, NULL, (unsigned)t.nthreads + 1);
 	for (size_t i = 0; i < t.nthreads; i++) {
-		ct[i] = (struct ceil_thread){ .th = &t.threads[i], .fds = fds, .go = &go };
+		ct[i] = (struct ceil_thread){ .th = &t.threads[i], .fds = fds, .go = &go,
+					   .timed = timed };
 		if (pthread_create(&ct[i].pt, NULL, ceil_run, &ct[i])) {
 			fprintf(stderr, "ceiling: failed to start a thread\n");
 			return 1;

@@ -10,6 +10,9 @@
 # Rows, each the median over the repetitions:
 #   ceiling       ceiling.c: the trace's ops loaded into memory, then issued back to back with
 #                 pread64 by one thread per trace thread; only the loop is timed
+#   timed floor   ceiling.c --timed: the same loop, each op timed with two TSC reads and its
+#                 start, end and return value stored in memory: the least a replayer that
+#                 measures its ops pays, before it reads a trace or writes a result
 #   ioreel afap   ioreel replay --timing afap; ops/s over the replay itself (result trace:
 #                 first start .. last end); the wall time of the whole command (trace
 #                 loading, file preparation, result writing included) is shown beside it
@@ -50,13 +53,16 @@ for thr in 1 2; do
 	T=$S/t$thr.reel
 	"$RBENCH_BIN/gen_trace" --mode afap -o "$T" -t "$thr" -n "$OPS" -s "$SIZE" --seed "$thr" ||
 		rb_fail "gen_trace"
-	CE=() CEC=() IO=() IOC=() WALL=() FI=() FIC=() WK=() DS=() WR=()
+	CE=() CEC=() FL=() FLC=() IO=() IOC=() WALL=() FI=() FIC=() WK=() DS=() WR=()
 	fio_ok=1
 	rb_fio_job "$T" "$S/fio" "$S/fiotgt" replay_no_stall=1 || fio_ok=0
 	for r in $(seq "$REPS"); do
 		l=$("$RBENCH_BIN/ceiling" "$T" "$S/ceiltgt") || rb_fail "ceiling"
 		CE+=("$(rb_kv "$l" ops_per_s)")
 		CEC+=("$(awk -v n="$(rb_kv "$l" cpu_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
+		l=$("$RBENCH_BIN/ceiling" --timed "$T" "$S/ceiltgt") || rb_fail "ceiling --timed"
+		FL+=("$(rb_kv "$l" ops_per_s)")
+		FLC+=("$(awk -v n="$(rb_kv "$l" cpu_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
 
 		rm -rf "$S/tgt" "$S/res.reel"
 		mkdir -p "$S/tgt"
@@ -85,7 +91,8 @@ for thr in 1 2; do
 			[ "${FI[-1]#* }" = "$OPS" ] || rb_fail "fio read ${FI[-1]#* } of $OPS ops"
 			FI[-1]=${FI[-1]% *}
 		fi
-		echo "threads $thr rep $r: ceiling ${CE[-1]} (${CEC[-1]} us/op) ioreel ${IO[-1]}" \
+		echo "threads $thr rep $r: ceiling ${CE[-1]} (${CEC[-1]} us/op)" \
+			"timed floor ${FL[-1]} (${FLC[-1]} us/op) ioreel ${IO[-1]}" \
 			"(${IOC[-1]} us/op, wall ${WALL[-1]}) fio ${FI[-1]:-} (${FIC[-1]:-} us/op)" >>"$RB_OUT"
 	done
 	ce=$(rb_median "${CE[@]}")
@@ -93,6 +100,10 @@ for thr in 1 2; do
 	wall=$(rb_median "${WALL[@]}")
 	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s |' "$thr" "ceiling (pread64 loop)" "$ce" \
 		1.00 "$(rb_median "${CEC[@]}")")"
+	fl=$(rb_median "${FL[@]}")
+	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | two clock reads + a stored result per op' \
+		"$thr" "timed floor (same loop)" "$fl" "$(rb_ratio "$fl" "$ce")" \
+		"$(rb_median "${FLC[@]}")")"
 	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | whole command: %s ops/s' "$thr" \
 		"ioreel replay afap" "$io" "$(rb_ratio "$io" "$ce")" "$(rb_median "${IOC[@]}")" "$wall")"
 	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | of which workers %s (the loop: %s), dispatch %s, writer %s' \
