@@ -372,7 +372,23 @@ static bool enc_prefer_planes(struct reel_enc *e, const uint64_t *v, size_t n, u
  * varints (one stream: better for mostly-zero columns with rare large values), whichever
  * a quick trial compression of a sample of the column makes smaller.
  */
-static void enc_column(struct reel_enc *e, size_t n, struct reel_buf *desc)
+/*
+ * Planes or varints for a column of width > 1: a trial of a sample, whose answer is reused
+ * for the next REEL_ENC_RETRIAL values of the column while its width stays the same, so that
+ * small chunks (a replay's result writer keeps them cache-sized) do not trial every time.
+ */
+static bool enc_choose_planes(struct reel_enc *e, unsigned col, size_t n, unsigned width)
+{
+	if (e->choice[col].width != width || e->choice[col].since >= REEL_ENC_RETRIAL) {
+		e->choice[col].planes = enc_prefer_planes(e, e->vals, n, width);
+		e->choice[col].width = (uint8_t)width;
+		e->choice[col].since = 0;
+	}
+	e->choice[col].since += n;
+	return e->choice[col].planes;
+}
+
+static void enc_column(struct reel_enc *e, unsigned col, size_t n, struct reel_buf *desc)
 {
 	const uint64_t *v = e->vals;
 	uint64_t first = n ? v[0] : 0, max = 0;
@@ -391,7 +407,7 @@ static void enc_column(struct reel_enc *e, size_t n, struct reel_buf *desc)
 	unsigned width = 0;
 	while (width < 8 && (max >> (8 * width)))
 		width++;
-	bool planes = width == 1 || enc_prefer_planes(e, v, n, width);
+	bool planes = width == 1 || enc_choose_planes(e, col, n, width);
 	for (size_t i = 0; !planes && i < n; i++)
 		vsize += varint_len(v[i]);
 	reel_buf__varint(desc, planes ? REEL_ENC_PLANES : REEL_ENC_VARINT);
@@ -589,7 +605,7 @@ int reel_enc__ops(struct reel_enc *e, const struct reel_op *ops, size_t n, struc
 			}
 			break;
 		}
-		enc_column(e, n, b);
+		enc_column(e, col, n, b);
 	}
 	size_t base = b->len;
 	for (size_t k = 0; k < e->ncuts; k++)

@@ -63,6 +63,8 @@ enum reel_col {
 
 /* Values per column the writer trial-compresses to choose an encoding. */
 #define REEL_ENC_SAMPLE 16384
+/* A column's choice is tried again after this many values (small chunks reuse it). */
+#define REEL_ENC_RETRIAL (8 * REEL_ENC_SAMPLE)
 
 /* FORMAT.md, "Time mode" */
 #define REEL_TIME_START 0 /* the time column holds start deltas */
@@ -233,6 +235,12 @@ struct reel_enc {
 	uint32_t *hash; /* open-addressed (pid,tid) -> thread index + 1 */
 	size_t hash_cap;
 	size_t cap; /* ops capacity of vals/thread_idx */
+	/* the last trial's choice per column: planes (1) or varints (0), at what width, and
+	 * the values encoded since it */
+	struct {
+		uint8_t planes, width;
+		uint64_t since;
+	} choice[REEL_COL__COUNT];
 };
 
 /*
