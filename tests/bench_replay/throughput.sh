@@ -25,6 +25,8 @@
 # thread as the result trace's meta records it: the workers (like for like with the loop's
 # threads: the syscalls plus timing and hand-off), the dispatcher (decoding and routing the
 # trace), the result writer (encoding and compressing the result trace).
+# Peak RSS of the ioreel and fio commands (GNU time's %M; "-" without /usr/bin/time): fio
+# loads its whole iolog before the job starts, ioreel streams the trace and the result.
 # Targets: ioreel >= 95 % of the ceiling, and a ratio to the ceiling no lower than fio's.
 # Missed targets print "TARGET MISSED:" and do not fail; a broken run exits 1; 77: no replay.
 set -u
@@ -45,6 +47,19 @@ rb_say ""
 rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | %s' threads config 'ops/s' 'vs ceil' \
 	'CPU us/op' 'notes')"
 
+# with_rss FILE CMD...: runs CMD, its peak RSS in MiB into FILE ("-" without GNU time)
+with_rss() {
+	local f=$1
+	shift
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f '%M' -o "$f.kib" "$@" || return 1
+		awk '{ v = $1 } END { printf "%.0f", v / 1024 }' "$f.kib" >"$f"
+	else
+		echo - >"$f"
+		"$@"
+	fi
+}
+
 us_per_op() { # us_per_op CPU_SECONDS -> microseconds of CPU per op
 	awk -v c="$1" -v n="$OPS" 'BEGIN { printf "%.2f", c * 1e6 / n }'
 }
@@ -53,7 +68,7 @@ for thr in 1 2; do
 	T=$S/t$thr.reel
 	"$RBENCH_BIN/gen_trace" --mode afap -o "$T" -t "$thr" -n "$OPS" -s "$SIZE" --seed "$thr" ||
 		rb_fail "gen_trace"
-	CE=() CEC=() FL=() FLC=() IO=() IOC=() WALL=() FI=() FIC=() WK=() DS=() WR=()
+	CE=() CEC=() FL=() FLC=() IOR=() FIR=() IO=() IOC=() WALL=() FI=() FIC=() WK=() DS=() WR=()
 	fio_ok=1
 	rb_fio_job "$T" "$S/fio" "$S/fiotgt" replay_no_stall=1 || fio_ok=0
 	for r in $(seq "$REPS"); do
@@ -67,10 +82,11 @@ for thr in 1 2; do
 		rm -rf "$S/tgt" "$S/res.reel"
 		mkdir -p "$S/tgt"
 		t0=$(date +%s%N)
-		rb_cpu "$S/cpu" "$S/replay.log" "$IOREEL" replay "$T" --target "$S/tgt" --timing afap \
+		rb_cpu "$S/cpu" "$S/replay.log" with_rss "$S/rss" "$IOREEL" replay "$T" --target "$S/tgt" --timing afap \
 			-q -o "$S/res.reel" || { tail -5 "$S/replay.log" >&2; rb_fail "ioreel replay"; }
 		t1=$(date +%s%N)
 		IOC+=("$(us_per_op "$(cat "$S/cpu")")")
+		IOR+=("$(cat "$S/rss")")
 		l=$("$RBENCH_BIN/bench_stats" result "$T" "$S/res.reel") || rb_fail "bench_stats"
 		[ "$(rb_kv "$l" n)" = "$OPS" ] || rb_fail "replay issued $(rb_kv "$l" n) of $OPS ops"
 		[ "$(rb_kv "$l" errors)" = 0 ] || rb_fail "replay had $(rb_kv "$l" errors) failed ops"
@@ -81,10 +97,11 @@ for thr in 1 2; do
 		WALL+=("$(awk -v n="$OPS" -v ns=$((t1 - t0)) 'BEGIN { printf "%.0f", n * 1e9 / ns }')")
 
 		if [ $fio_ok = 1 ]; then
-			(cd "$S/fio" && rb_cpu "$S/cpu" "$S/fio.log" fio \
+			(cd "$S/fio" && rb_cpu "$S/cpu" "$S/fio.log" with_rss "$S/rss" fio \
 				--output-format=terse --terse-version=3 --output="$S/fio.out" job.fio) ||
 				{ tail -5 "$S/fio.log" >&2; rb_fail "fio"; }
 			FIC+=("$(us_per_op "$(cat "$S/cpu")")")
+			FIR+=("$(cat "$S/rss")")
 			# terse v3, one line per job: field 6 read KiB, field 9 read runtime (ms)
 			FI+=("$(awk -F';' '{ kb += $6; if ($9 > rt) rt = $9 }
 				END { printf "%.0f %.0f", rt ? kb / 4 * 1000 / rt : 0, kb / 4 }' "$S/fio.out")")
@@ -104,15 +121,17 @@ for thr in 1 2; do
 	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | two clock reads + a stored result per op' \
 		"$thr" "timed floor (same loop)" "$fl" "$(rb_ratio "$fl" "$ce")" \
 		"$(rb_median "${FLC[@]}")")"
-	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | whole command: %s ops/s' "$thr" \
-		"ioreel replay afap" "$io" "$(rb_ratio "$io" "$ce")" "$(rb_median "${IOC[@]}")" "$wall")"
+	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | whole command: %s ops/s, peak RSS %s MiB' \
+		"$thr" "ioreel replay afap" "$io" "$(rb_ratio "$io" "$ce")" "$(rb_median "${IOC[@]}")" \
+		"$wall" "$(rb_median "${IOR[@]}")")"
 	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | of which workers %s (the loop: %s), dispatch %s, writer %s' \
 		"" "" "" "" "" "$(rb_median "${WK[@]}")" "$(rb_median "${CEC[@]}")" \
 		"$(rb_median "${DS[@]}")" "$(rb_median "${WR[@]}")")"
 	if [ $fio_ok = 1 ]; then
 		fi=$(rb_median "${FI[@]}")
-		rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s |' "$thr" "fio replay_no_stall=1" \
-			"$fi" "$(rb_ratio "$fi" "$ce")" "$(rb_median "${FIC[@]}")")"
+		rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | peak RSS %s MiB (its whole iolog loaded first)' \
+			"$thr" "fio replay_no_stall=1" "$fi" "$(rb_ratio "$fi" "$ce")" \
+			"$(rb_median "${FIC[@]}")" "$(rb_median "${FIR[@]}")")"
 		[ "$thr" -gt 1 ] && ! rb_le "$fi" "$ce" &&
 			rb_say "NOTE: fio above the ceiling: its jobs' runtimes are measured apart (each" \
 				"from its own start), so jobs that did not run side by side look faster"
