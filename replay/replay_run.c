@@ -1520,6 +1520,9 @@ stop:
 	/* the writer's time up to the footer: all but the close that writes it */
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->cpu_writer_ns);
 	reel_writer__meta(run->w, "replay.cpu_ns.writer", num);
+	/* beside the CPU times: did the replay fill the machine (report: "cpu_bound")? */
+	snprintf(num, sizeof(num), "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	reel_writer__meta(run->w, "replay.cpus", num);
 	if (!err && run->werr) {
 		err = run->werr;
 		replay_set_error("cannot write result %s: %s", o->result, reel_strerror(err));

@@ -126,7 +126,8 @@ enum report_verdict_tag {
 	REPORT_V_DOMINANT,
 	REPORT_V_NOTE,
 	REPORT_V_MIXED,
-	REPORT_V_PACE, /* the target could not keep the application's pace */
+	REPORT_V_PACE,	    /* the target could not keep the application's pace */
+	REPORT_V_CPU_BOUND, /* afap: the CPUs, not the storage, set the pace */
 };
 
 struct report_verdict {

@@ -57,11 +57,12 @@ static const char *change_name(enum report_change c)
 static const char *tag_name(enum report_verdict_tag t)
 {
 	static const char *const names[] = {
-	    [REPORT_V_FASTER] = "faster",      [REPORT_V_SLOWER] = "slower",
-	    [REPORT_V_SAME] = "unchanged",     [REPORT_V_TAIL] = "tail_only",
-	    [REPORT_V_BEHIND] = "fell_behind", [REPORT_V_ERRORS] = "errors",
-	    [REPORT_V_DOMINANT] = "dominant",  [REPORT_V_NOTE] = "note",
-	    [REPORT_V_MIXED] = "mixed",	       [REPORT_V_PACE] = "pace_not_kept",
+	    [REPORT_V_FASTER] = "faster",	[REPORT_V_SLOWER] = "slower",
+	    [REPORT_V_SAME] = "unchanged",	[REPORT_V_TAIL] = "tail_only",
+	    [REPORT_V_BEHIND] = "fell_behind",	[REPORT_V_ERRORS] = "errors",
+	    [REPORT_V_DOMINANT] = "dominant",	[REPORT_V_NOTE] = "note",
+	    [REPORT_V_MIXED] = "mixed",		[REPORT_V_PACE] = "pace_not_kept",
+	    [REPORT_V_CPU_BOUND] = "cpu_bound",
 	};
 	return names[t];
 }

@@ -41,6 +41,13 @@
 #define LATE_1MS_SHARE 0.01
 /* Errors: a replay failing this many more ops (share of its ops, or at least 1) is noted. */
 #define ERROR_EXTRA_SHARE 0.001
+/*
+ * As fast as possible, a replay whose own CPU time (workers, dispatcher, result writer: the
+ * result's meta) filled this share of all the machine's CPUs over its span was bound by the
+ * CPU, not by the storage: its ops/s say what the machine can issue, not what the target can
+ * serve.
+ */
+#define CPU_BOUND_SHARE 0.90
 /* Per replay, at most this many faster/slower lines; the rest is in the table. */
 #define MAX_CHANGE_LINES 4
 
@@ -188,6 +195,30 @@ static int order_files(struct report *rep)
 static int is_afap(const struct report_run *run)
 {
 	return run->timing && !strncmp(run->timing, "afap", 4);
+}
+
+static double meta_num(const struct report_run *run, const char *key)
+{
+	const char *v = report_run__meta(run, key);
+
+	return v ? strtod(v, NULL) : 0;
+}
+
+static void judge_cpu(struct report *rep, size_t ri)
+{
+	const struct report_run *run = &rep->runs[ri];
+	double cpus = meta_num(run, "replay.cpus"), span = (double)(run->last_ns - run->first_ns);
+	double feed =
+	    meta_num(run, "replay.cpu_ns.dispatch") + meta_num(run, "replay.cpu_ns.writer");
+	double busy = meta_num(run, "replay.cpu_ns.workers") + feed;
+
+	if (!is_afap(run) || cpus < 1 || span <= 0 || busy < CPU_BOUND_SHARE * cpus * span)
+		return;
+	say(rep, REPORT_V_CPU_BOUND, (int)ri, -1, 0,
+	    "replay on %s kept all %.0f CPUs busy (%.0f%% of its span): as fast as possible it was "
+	    "bound by the CPU, not by the storage; reading the trace and writing results took "
+	    "%.0f%% of that CPU; a machine with CPUs to spare measures the storage",
+	    run->label, cpus, 100 * busy / (cpus * span), 100 * feed / busy);
 }
 
 static void judge_lateness(struct report *rep, size_t ri)
@@ -363,6 +394,7 @@ static void judge_replay(struct report *rep, size_t ri)
 	for (int k = 0; k < REPORT_KINDS; k++)
 		report__cmp(&o->kinds[k].lat, &run->kinds[k].lat, &run->cmp[k]);
 	judge_lateness(rep, ri);
+	judge_cpu(rep, ri);
 	judge_errors(rep, ri);
 	for (size_t i = 0; i < rep->norder; i++) {
 		int k = rep->order[i];

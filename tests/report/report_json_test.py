@@ -10,7 +10,8 @@ statistics are known (report_mktrace writes them to truth.json):
 - the "late" replay fell behind, the others did not; lateness p99 matches the truth;
 - async completions are paired with their submissions (uring_read);
 - socket ops are left out; the replays' target roots are stripped from file paths;
-- the verdict carries a "faster" line for fsync with the right speed-up, in words and number.
+- the verdict carries a "faster" line for fsync with the right speed-up, in words and number;
+- the afap replay that filled both CPUs (its CPU meta) is said to be CPU-bound, no other.
 Exit 0 pass, 1 fail.
 """
 import json
@@ -148,6 +149,10 @@ def run_checks(doc, truth, names):
     check(any("lost 3 events" in n for n in notes), "lost events said: %r" % notes)
     check(any(v["run"] == 4 and "as fast as possible" in v["text"] for v in verdict),
           "afap replay: said that lateness is not judged")
+    bound = [v for v in verdict if v["tag"] == "cpu_bound"]
+    check(len(bound) == 1 and bound[0]["run"] == 4 and "all 2 CPUs busy (95%" in bound[0]["text"]
+          and "took 10% of that CPU" in bound[0]["text"],
+          "CPU-bound said for the afap replay only: %r" % [v["text"] for v in bound])
     check(any("dropped O_DIRECT on 2 opens" in n and "/dev/shm/t" in n for n in notes),
           "O_DIRECT dropped said: %r" % notes)
 
