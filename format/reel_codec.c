@@ -367,12 +367,6 @@ static bool enc_prefer_planes(struct reel_enc *e, const uint64_t *v, size_t n, u
 }
 
 /*
- * Picks the encoding for one column: constant when all values agree; else byte planes
- * (fixed width, one plane per byte: noisy numbers such as times code better so) or
- * varints (one stream: better for mostly-zero columns with rare large values), whichever
- * a quick trial compression of a sample of the column makes smaller.
- */
-/*
  * Planes or varints for a column of width > 1: a trial of a sample, whose answer is reused
  * for the next REEL_ENC_RETRIAL values of the column while its width stays the same, so that
  * small chunks (a replay's result writer keeps them cache-sized) do not trial every time.
@@ -388,6 +382,12 @@ static bool enc_choose_planes(struct reel_enc *e, unsigned col, size_t n, unsign
 	return e->choice[col].planes;
 }
 
+/*
+ * Picks the encoding for one column: constant when all values agree; else byte planes
+ * (fixed width, one plane per byte: noisy numbers such as times code better so) or
+ * varints (one stream: better for mostly-zero columns with rare large values), whichever
+ * a quick trial compression of a sample of the column makes smaller.
+ */
 static void enc_column(struct reel_enc *e, unsigned col, size_t n, struct reel_buf *desc)
 {
 	const uint64_t *v = e->vals;
