@@ -47,6 +47,8 @@ rb_say ""
 rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | %s' threads config 'ops/s' 'vs ceil' \
 	'CPU us/op' 'notes')"
 
+ROW='%-7s | %-24s | %10s | %7s | %9s |' # the table's fixed columns, for printf
+
 # with_rss FILE CMD...: runs CMD, its peak RSS in MiB into FILE ("-" without GNU time)
 with_rss() {
 	local f=$1
@@ -82,8 +84,9 @@ for thr in 1 2; do
 		rm -rf "$S/tgt" "$S/res.reel"
 		mkdir -p "$S/tgt"
 		t0=$(date +%s%N)
-		rb_cpu "$S/cpu" "$S/replay.log" with_rss "$S/rss" "$IOREEL" replay "$T" --target "$S/tgt" --timing afap \
-			-q -o "$S/res.reel" || { tail -5 "$S/replay.log" >&2; rb_fail "ioreel replay"; }
+		rb_cpu "$S/cpu" "$S/replay.log" with_rss "$S/rss" "$IOREEL" replay "$T" \
+			--target "$S/tgt" --timing afap -q -o "$S/res.reel" ||
+			{ tail -5 "$S/replay.log" >&2; rb_fail "ioreel replay"; }
 		t1=$(date +%s%N)
 		IOC+=("$(us_per_op "$(cat "$S/cpu")")")
 		IOR+=("$(cat "$S/rss")")
@@ -118,10 +121,10 @@ for thr in 1 2; do
 	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s |' "$thr" "ceiling (pread64 loop)" "$ce" \
 		1.00 "$(rb_median "${CEC[@]}")")"
 	fl=$(rb_median "${FL[@]}")
-	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | two clock reads + a stored result per op' \
+	rb_say "$(printf "$ROW two clock reads + a stored result per op" \
 		"$thr" "timed floor (same loop)" "$fl" "$(rb_ratio "$fl" "$ce")" \
 		"$(rb_median "${FLC[@]}")")"
-	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | whole command: %s ops/s, peak RSS %s MiB' \
+	rb_say "$(printf "$ROW whole command: %s ops/s, peak RSS %s MiB" \
 		"$thr" "ioreel replay afap" "$io" "$(rb_ratio "$io" "$ce")" "$(rb_median "${IOC[@]}")" \
 		"$wall" "$(rb_median "${IOR[@]}")")"
 	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | of which workers %s (the loop: %s), dispatch %s, writer %s' \
@@ -129,7 +132,7 @@ for thr in 1 2; do
 		"$(rb_median "${DS[@]}")" "$(rb_median "${WR[@]}")")"
 	if [ $fio_ok = 1 ]; then
 		fi=$(rb_median "${FI[@]}")
-		rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | peak RSS %s MiB (its whole iolog loaded first)' \
+		rb_say "$(printf "$ROW peak RSS %s MiB (its whole iolog loaded first)" \
 			"$thr" "fio replay_no_stall=1" "$fi" "$(rb_ratio "$fi" "$ce")" \
 			"$(rb_median "${FIC[@]}")" "$(rb_median "${FIR[@]}")")"
 		[ "$thr" -gt 1 ] && ! rb_le "$fi" "$ce" &&
