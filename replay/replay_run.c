@@ -506,19 +506,6 @@ static void writer__measure(struct run *run, const struct reel_op *res)
 	}
 }
 
-/*
- * The result writer runs beside the workers, on their cores when there are as many trace
- * threads as cores: small chunks keep its working set in a core's cache (a default 128 Ki-op
- * chunk is 12 MiB of ops, swept once per column, evicting the page-cache structures the
- * workers' syscalls walk), and zstd level 1 is cheaper with the same size at that chunk
- * size. Measured as fast as possible with 2 trace threads on 2 cores: writer CPU per op
- * -30 %, throughput +8 %, result size unchanged.
- */
-static const struct reel_writer_opts result_writer_opts = {
-	.ops_per_chunk = 16384,
-	.zstd_level = 1,
-};
-
 /* at 1 M ops/s, 10 ms of results is 40 batches: far below RUN_MAX_PENDING_BATCHES */
 #define WRITER_POLL_NS 10000000ULL
 
@@ -1437,7 +1424,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 
 	if (o->timing == REPLAY_TIMING_AFAP)
 		replay_clock__calibrate();
-	err = reel_writer__open(o->result, &result_writer_opts, &run->w);
+	err = reel_writer__open(o->result, NULL, &run->w);
 	if (err) {
 		replay_set_error("cannot create result %s: %s", o->result, reel_strerror(err));
 		goto out;
