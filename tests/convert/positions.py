@@ -15,3 +15,12 @@ def contiguous(ops, name, path):
     if pos != os.path.getsize(path):
         return "%s on %s covered %d bytes of %d" % (name, path, pos, os.path.getsize(path))
     return None
+
+
+def tar_errors(ops, d):
+    """The tar run both import tests record: the archive d/a.tar written in order, d/src/f1..4
+    read in order and written in order as d/out/src/f1..4. Returns the failure messages."""
+    checks = [("write", d + "/a.tar")]
+    for i in (1, 2, 3, 4):
+        checks += [("read", d + "/src/f%d" % i), ("write", d + "/out/src/f%d" % i)]
+    return [e for e in (contiguous(ops, name, path) for name, path in checks) if e]

@@ -50,16 +50,9 @@ for log in logs:
 pids = {o["pid"] for o in ops}
 if not pids <= {int(l.rsplit(".", 1)[1]) for l in logs}:
     print("FAIL: ops of processes without a log: %s" % pids); fail = 1
-def contiguous(name, path):
-    global fail
-    err = positions.contiguous(ops, name, path)
-    if err:
-        print("FAIL: " + err)
-        fail = 1
-contiguous("write", d + "/a.tar")
-for i in (1, 2, 3, 4):
-    contiguous("read", d + "/src/f%d" % i)
-    contiguous("write", d + "/out/src/f%d" % i)
+for err in positions.tar_errors(ops, d):
+    print("FAIL: " + err)
+    fail = 1
 info = json.load(open(d + "/ff.info"))
 if info["processes"] != len(logs) or info["ops"] != len(ops):
     print("FAIL: info says %d processes, %d ops; %d logs, %d ops" %
