@@ -123,6 +123,9 @@ struct replay_summary {
 	/* CPU time of the replayer's own threads: is the replay CPU-bound, and where */
 	uint64_t cpu_workers_ns, cpu_dispatch_ns, cpu_writer_ns;
 	uint64_t orig_duration_ns;
+	/* as fast as possible: segments read ahead, and the pauses between them (not in the
+	 * duration nor in the result's timeline) */
+	uint64_t segments, paused_ns;
 	struct replay_pct lateness;
 	struct replay_pct lat[REEL_OP__COUNT];
 	/* preparation */

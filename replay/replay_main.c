@@ -221,6 +221,14 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 	fmt_ns(b, sizeof(b), (double)s->orig_duration_ns);
 	fprintf(out, "  duration: %s (original %s, %.2fx)\n", a, b,
 		s->orig_duration_ns ? (double)s->duration_ns / (double)s->orig_duration_ns : 0.0);
+	if (s->segments > 1) {
+		fmt_ns(a, sizeof(a), (double)s->paused_ns);
+		fprintf(out,
+			"  as fast as possible in %llu segments, each read ahead and its results "
+			"written after it: %s of pauses between them, left out of the duration and "
+			"of the result's timeline\n",
+			(unsigned long long)s->segments, a);
+	}
 	fmt_ns(a, sizeof(a), (double)s->lateness.p50);
 	fmt_ns(b, sizeof(b), (double)s->lateness.p99);
 	fmt_ns(c, sizeof(c), (double)s->lateness.max);

@@ -87,6 +87,8 @@ static void futex_wake(_Atomic uint32_t *addr)
 
 /* ---- per-worker queue (single producer, single consumer) ---- */
 
+static void worker__seg_done(struct rworker *w);
+
 static uint32_t queue_cap;
 
 /*
@@ -107,6 +109,12 @@ static void queue__push(struct rworker *w, const struct ritem *it)
 {
 	uint32_t t = atomic_load_explicit(&w->tail, memory_order_relaxed), h;
 
+	if (w->run->staged) {
+		/* released with its segment (stage__run); disp__push made room */
+		memcpy(&w->q[w->ptail++ % queue_cap], it,
+		       offsetof(struct ritem, deps) + it->ndeps * sizeof(it->deps[0]));
+		return;
+	}
 	if (t - w->head_seen >= queue_cap)
 		w->head_seen = atomic_load(&w->head);
 	if (t - w->head_seen >= queue_cap) {
@@ -148,9 +156,14 @@ static struct ritem *queue__peek(struct rworker *w, uint32_t *tail, int *waited)
 	}
 	while ((t = atomic_load_explicit(&w->tail, memory_order_acquire)) == h) {
 		*waited = 1;
+		if (w->seg_owed) {
+			worker__seg_done(w);
+			continue;
+		}
 		if (atomic_load(&w->eof) && atomic_load(&w->tail) == h)
 			return NULL;
-		if (spins++ < queue_spins) {
+		/* staged, the next items come after a pause: the cores are the pause's */
+		if (!w->run->staged && spins++ < queue_spins) {
 			__builtin_ia32_pause();
 			continue;
 		}
@@ -161,6 +174,7 @@ static struct ritem *queue__peek(struct rworker *w, uint32_t *tail, int *waited)
 	}
 	w->tail_seen = t;
 	*tail = t;
+	w->seg_owed = w->run->staged;
 	return &w->q[h % queue_cap];
 }
 
@@ -174,6 +188,8 @@ static void queue__advance(struct rworker *w, uint32_t t)
 	uint32_t h = atomic_load_explicit(&w->head, memory_order_relaxed) + 1;
 
 	atomic_store_explicit(&w->head, h, memory_order_release);
+	if (w->run->staged) /* the producer never waits for room (disp__push) */
+		return;
 	/* by the view from queue__peek; a fresh look at the tail before paying for the fence */
 	if (t - h <= queue_cap / 2)
 		t = w->tail_seen = atomic_load_explicit(&w->tail, memory_order_acquire);
@@ -451,7 +467,7 @@ static void worker__flush(struct rworker *w)
 	if (!b || !b->n)
 		return;
 	pthread_mutex_lock(&run->blk);
-	while (run->npending >= RUN_MAX_PENDING_BATCHES)
+	while (run->npending >= run->max_pending)
 		pthread_cond_wait(&run->bspace, &run->blk);
 	b->next = NULL;
 	if (run->btail)
@@ -466,9 +482,10 @@ static void worker__flush(struct rworker *w)
 	/*
 	 * The writer polls every WRITER_POLL_NS: waking it for every batch cost the worker a
 	 * futex wake-up and an IPI per RUN_BATCH ops (~80 ns per op as fast as possible, on a
-	 * VM). Only a backlog that nears the cap, where workers would stall, wakes it early.
+	 * VM). Only a backlog that nears the cap, where workers would stall, wakes it early
+	 * (staged: only the cap, the results are the pause's).
 	 */
-	if (run->npending >= RUN_MAX_PENDING_BATCHES / 4)
+	if (run->npending >= (run->hold ? run->max_pending : run->max_pending / 4))
 		pthread_cond_signal(&run->bcond);
 	pthread_mutex_unlock(&run->blk);
 	if (!w->out)
@@ -519,7 +536,9 @@ static void *writer__main(void *arg)
 	background__enter(run);
 	pthread_mutex_lock(&run->blk);
 	for (;;) {
-		while (!run->bhead && !run->bstop) {
+		/* held (a segment runs): a full backlog is written anyway, memory stays bounded */
+		while (!run->bstop &&
+		       (!run->bhead || (run->hold && run->npending < run->max_pending))) {
 			uint64_t t = replay_now_ns() + WRITER_POLL_NS;
 			struct timespec ts = {.tv_sec = (time_t)(t / 1000000000ULL),
 					      .tv_nsec = (long)(t % 1000000000ULL)};
@@ -532,6 +551,7 @@ static void *writer__main(void *arg)
 		run->bhead = b->next;
 		if (!run->bhead)
 			run->btail = NULL;
+		run->wbusy = 1;
 		pthread_mutex_unlock(&run->blk);
 
 		for (unsigned i = 0; i < b->n; i++)
@@ -548,7 +568,10 @@ static void *writer__main(void *arg)
 		b->next = run->bfree;
 		run->bfree = b;
 		run->npending--;
+		run->wbusy = 0;
 		pthread_cond_broadcast(&run->bspace);
+		if (!run->bhead)
+			pthread_cond_broadcast(&run->bdrained);
 	}
 	pthread_mutex_unlock(&run->blk);
 	run->cpu_writer_ns = thread_cpu_ns() - cpu0; /* read after the join */
@@ -670,6 +693,22 @@ static void worker__drain(struct rworker *w)
 {
 	while (w->infl_n)
 		worker__reap(w, 1, 0);
+}
+
+/*
+ * Staged: this worker's part of the released segment is done (its queue is empty). Its
+ * requests in flight and results are the segment's too; the last worker done wakes the
+ * dispatcher (stage__run).
+ */
+static void worker__seg_done(struct rworker *w)
+{
+	struct run *run = w->run;
+
+	worker__drain(w);
+	worker__flush(w);
+	w->seg_owed = 0;
+	if (atomic_fetch_sub(&run->seg_busy, 1) == 1)
+		futex_wake(&run->seg_busy);
 }
 
 /* an op finished synchronously: behind pending requests it waits its turn in the ring */
@@ -904,6 +943,77 @@ struct disp {
 	struct rpath *cpath;
 };
 
+static void run__meta(struct run *run, struct reel_reader *trace);
+
+/*
+ * Staged (afap): releases what the queues hold as one segment, waits until the workers have
+ * done it, then lets the writer write its results while the dispatcher reads the next one.
+ * Reading the trace and writing results then never share the CPUs with the ops: as fast as
+ * possible there is no idle core for them, and beside the ops they cost ~20 % of the rate
+ * (tests/bench_replay/throughput.sh). The pause is left out of the result's timeline: time 0
+ * moves on by it, so the next segment starts where this one ended.
+ */
+static void stage__run(struct disp *d)
+{
+	struct run *run = d->run;
+	uint32_t nw = atomic_load(&run->nworkers), busy = 0, v;
+	uint64_t now, last = 0;
+
+	for (uint32_t i = 0; i < nw; i++) {
+		struct rworker *w = run->workers[i];
+
+		busy += w->ptail != atomic_load_explicit(&w->tail, memory_order_relaxed);
+		if (w->last_end > last)
+			last = w->last_end;
+	}
+	if (!busy)
+		return;
+	/* the previous segment's results are all written before this one starts */
+	pthread_mutex_lock(&run->blk);
+	while (run->bhead || run->wbusy)
+		pthread_cond_wait(&run->bdrained, &run->blk);
+	run->hold = 1;
+	pthread_mutex_unlock(&run->blk);
+
+	now = replay_now_ns();
+	if (!run->segments++) {
+		__atomic_store_n(&run->t0, now, __ATOMIC_RELAXED);
+		pthread_mutex_lock(&run->wlock);
+		run__meta(run, d->r);
+		pthread_mutex_unlock(&run->wlock);
+	} else if (now > run->t0 + last) {
+		run->paused_ns += now - (run->t0 + last);
+		__atomic_store_n(&run->t0, now - last, __ATOMIC_RELAXED);
+	}
+	atomic_store(&run->seg_busy, busy);
+	for (uint32_t i = 0; i < nw; i++) {
+		struct rworker *w = run->workers[i];
+
+		if (w->ptail == atomic_load_explicit(&w->tail, memory_order_relaxed))
+			continue;
+		/* seq_cst: the pair of queue__peek's cons_wait store and tail load */
+		atomic_store(&w->tail, w->ptail);
+		if (atomic_load(&w->cons_wait))
+			futex_wake(&w->tail);
+	}
+	while ((v = atomic_load(&run->seg_busy)) != 0)
+		futex_wait(&run->seg_busy, v);
+
+	pthread_mutex_lock(&run->blk);
+	run->hold = 0;
+	pthread_cond_signal(&run->bcond);
+	pthread_mutex_unlock(&run->blk);
+}
+
+/* Queues an item; staged, a full queue first runs the segment queued so far. */
+static void disp__push(struct disp *d, struct rworker *w, const struct ritem *it)
+{
+	if (d->run->staged &&
+	    w->ptail - atomic_load_explicit(&w->tail, memory_order_relaxed) >= queue_cap)
+		stage__run(d);
+	queue__push(w, it);
+}
+
 static struct rpath *disp__path(struct disp *d, uint32_t id)
 {
 	uint64_t *v;
@@ -1081,7 +1191,7 @@ static int disp__worker(struct disp *d, uint32_t pid, uint32_t tid, struct rwork
 		rebind.op.type = REEL_OP_NONE;
 		rebind.op.pid = pid;
 		rebind.op.tid = tid;
-		queue__push(w, &rebind);
+		disp__push(d, w, &rebind);
 	} else {
 		w = worker__new(d->run, pid, tid);
 	}
@@ -1184,7 +1294,7 @@ static int disp__run(struct disp *d)
 		it.sched_rel =
 		    at > d->base ? (uint64_t)((double)(at - d->base) / run->o->speed) : 0;
 		disp__deps(d, &it, w->idx);
-		queue__push(w, &it);
+		disp__push(d, w, &it);
 		if (last) {
 			disp__release(d, tk);
 			d->cvalid = 0;
@@ -1197,7 +1307,7 @@ static void *monitor__main(void *arg)
 {
 	struct run *run = arg;
 	struct replay_progress p;
-	uint64_t orig_span = run->fs->last_start_ns > run->fs->first_start_ns
+	uint64_t t0, orig_span = run->fs->last_start_ns > run->fs->first_start_ns
 				 ? run->fs->last_start_ns - run->fs->first_start_ns
 				 : 0;
 
@@ -1213,7 +1323,8 @@ static void *monitor__main(void *arg)
 		for (uint32_t i = 0; i < atomic_load(&run->nworkers); i++)
 			p.ops_done += atomic_load(&run->workers[i]->ops_done);
 		p.ops_total = run->fs->nops - run->sum->ops_nonfile;
-		p.elapsed_ns = now > run->t0 ? now - run->t0 : 0;
+		t0 = __atomic_load_n(&run->t0, __ATOMIC_RELAXED); /* staged: moves by the pauses */
+		p.elapsed_ns = now > t0 ? now - t0 : 0;
 		if (run->o->timing == REPLAY_TIMING_ORIGINAL) {
 			uint64_t end = (uint64_t)((double)orig_span / run->o->speed);
 
@@ -1319,6 +1430,8 @@ static void run__summary(struct run *run, struct replay_summary *s)
 	s->cpu_workers_ns = atomic_load(&run->cpu_workers_ns);
 	s->cpu_dispatch_ns = run->cpu_dispatch_ns;
 	s->cpu_writer_ns = run->cpu_writer_ns;
+	s->segments = run->segments;
+	s->paused_ns = run->paused_ns;
 	s->orig_duration_ns = run->fs->last_end_ns > run->fs->first_start_ns
 				  ? run->fs->last_end_ns - run->fs->first_start_ns
 				  : 0;
@@ -1407,6 +1520,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		pthread_condattr_destroy(&ca);
 	}
 	pthread_cond_init(&run->bspace, NULL);
+	pthread_cond_init(&run->bdrained, NULL);
 	if (mmaps__init(run)) {
 		free(run);
 		return -ENOMEM;
@@ -1415,13 +1529,31 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	d.base = fs->first_start_ns;
 	/* bounded memory whatever the thread count: ~64 MiB of queued ops at most */
 	queue_spins = fs->ntids + 2 <= (size_t)sysconf(_SC_NPROCESSORS_ONLN) * 2 ? QUEUE_SPINS : 0;
-	queue_cap = RUN_QUEUE_CAP;
+	/*
+	 * Staged (afap), a queue holds a thread's part of a segment: as long as the budget
+	 * allows. Segments shorter than RUN_STAGE_MIN ops per thread would pause more than they
+	 * run: traces of that many threads stream instead.
+	 */
+	queue_cap = o->timing == REPLAY_TIMING_AFAP ? RUN_STAGE_MAX : RUN_QUEUE_CAP;
 	while (queue_cap > 16 &&
 	       (uint64_t)queue_cap * sizeof(struct ritem) *
 		       (fs->ntids < RUN_MAX_WORKERS ? fs->ntids : RUN_MAX_WORKERS) >
 		   RUN_QUEUE_BUDGET)
 		queue_cap /= 2;
+	run->staged = o->timing == REPLAY_TIMING_AFAP && queue_cap >= RUN_STAGE_MIN;
 
+	run->max_pending = RUN_MAX_PENDING_BATCHES;
+	if (run->staged) {
+		/* a segment's results wait for the pause (one part-filled batch per worker too) */
+		uint64_t seg = (uint64_t)queue_cap *
+			       (fs->ntids < RUN_MAX_WORKERS ? fs->ntids : RUN_MAX_WORKERS);
+
+		run->max_pending = (unsigned)(seg / RUN_BATCH + RUN_PRESPAWN);
+		if (run->max_pending > RUN_MAX_STAGED_BATCHES)
+			run->max_pending = RUN_MAX_STAGED_BATCHES;
+		if (run->max_pending < RUN_MAX_PENDING_BATCHES)
+			run->max_pending = RUN_MAX_PENDING_BATCHES;
+	}
 	if (o->timing == REPLAY_TIMING_AFAP)
 		replay_clock__calibrate();
 	err = reel_writer__open(o->result, NULL, &run->w);
@@ -1457,13 +1589,18 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		}
 	}
 	run->t0 = replay_now_ns() + 20000000ULL;
-	run__meta(run, d.r);
+	if (!run->staged) /* staged: time 0 is the first segment's release (stage__run) */
+		run__meta(run, d.r);
 	if (o->progress && !pthread_create(&mon, NULL, monitor__main, run))
 		mon_on = 1;
 	prio = getpriority(PRIO_PROCESS, (id_t)gettid());
 	background__enter(run);
 	cpu0 = thread_cpu_ns();
 	err = disp__run(&d);
+	if (run->staged && !err)
+		stage__run(&d); /* the last segment */
+	if (run->staged && !run->segments)
+		run__meta(run, d.r); /* nothing was replayed */
 	run->cpu_dispatch_ns = thread_cpu_ns() - cpu0;
 	setpriority(PRIO_PROCESS, (id_t)gettid(), prio);
 stop:
@@ -1504,6 +1641,12 @@ stop:
 	reel_writer__meta(run->w, "replay.cpu_ns.workers", num);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->cpu_dispatch_ns);
 	reel_writer__meta(run->w, "replay.cpu_ns.dispatch", num);
+	if (run->staged) {
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->segments);
+		reel_writer__meta(run->w, "replay.segments", num);
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->paused_ns);
+		reel_writer__meta(run->w, "replay.paused_ns", num);
+	}
 	/* the writer's time up to the footer: all but the close that writes it */
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->cpu_writer_ns);
 	reel_writer__meta(run->w, "replay.cpu_ns.writer", num);
@@ -1532,6 +1675,7 @@ out:
 	pthread_mutex_destroy(&run->blk);
 	pthread_cond_destroy(&run->bcond);
 	pthread_cond_destroy(&run->bspace);
+	pthread_cond_destroy(&run->bdrained);
 	free(run);
 	return err;
 }

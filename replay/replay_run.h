@@ -22,6 +22,9 @@
  */
 #define RUN_QUEUE_CAP 8192
 #define RUN_QUEUE_BUDGET (64u << 20)
+/* staged (afap): a thread's ops per segment at most, and at least (else streamed) */
+#define RUN_STAGE_MAX (1u << 20)
+#define RUN_STAGE_MIN 4096
 #define RUN_FD_MAX 65536
 #define RUN_BATCH 256
 #define RUN_ASYNC_DEPTH 64
@@ -79,6 +82,8 @@ struct rbatch {
 };
 
 #define RUN_MAX_PENDING_BATCHES 256 /* then workers wait for the writer: bounded memory */
+/* staged (afap): a segment's results wait for the pause, up to this many batches (~50 MiB) */
+#define RUN_MAX_STAGED_BATCHES 2048
 
 /* One async request of --engine io_uring|libaio for a sync op, in issue order. */
 struct rinflight {
@@ -108,8 +113,10 @@ struct rworker {
 	struct ritem *q;
 	_Alignas(64) _Atomic uint32_t tail; /* the producer's line */
 	uint32_t head_seen;
+	uint32_t ptail; /* staged: queued up to here, released up to tail */
 	_Alignas(64) _Atomic uint32_t head; /* the consumer's line */
 	uint32_t tail_seen;
+	int seg_owed; /* staged: took items of the running segment, owes a "done" */
 	_Alignas(64) _Atomic int prod_wait; /* written rarely: before and after a sleep */
 	_Atomic int cons_wait;
 	_Atomic int eof;
@@ -165,8 +172,20 @@ struct run {
 	 * workers only measure */
 	struct replay_pctl lateness;
 	struct replay_pctl *lat[REEL_OP__COUNT];
-	unsigned npending;
+	unsigned npending, max_pending;
 	int bstop;
+	int wbusy; /* the writer is encoding a batch it took */
+	pthread_cond_t bdrained;
+
+	/*
+	 * Staged replay (afap): the trace is read ahead into the queues a segment at a time and
+	 * the segment released whole; its results are written in the pause after it. The replay's
+	 * timeline leaves the pauses out (t0 moves on by each one).
+	 */
+	int staged;
+	int hold;			/* under blk: the writer keeps results until the pause */
+	_Atomic uint32_t seg_busy;	/* workers still on the released segment */
+	uint64_t segments, paused_ns; /* the dispatcher's */
 
 	struct rworker *workers[RUN_MAX_WORKERS];
 	_Atomic uint32_t nworkers;

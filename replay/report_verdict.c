@@ -210,15 +210,26 @@ static void judge_cpu(struct report *rep, size_t ri)
 	double cpus = meta_num(run, "replay.cpus"), span = (double)(run->last_ns - run->first_ns);
 	double feed =
 	    meta_num(run, "replay.cpu_ns.dispatch") + meta_num(run, "replay.cpu_ns.writer");
-	double busy = meta_num(run, "replay.cpu_ns.workers") + feed;
+	/* staged (replay.segments): the trace was read and the results written in the pauses
+	 * between segments, which the span leaves out; only the workers ran in it */
+	int staged = report_run__meta(run, "replay.segments") != NULL;
+	double busy = meta_num(run, "replay.cpu_ns.workers") + (staged ? 0 : feed);
 
 	if (!is_afap(run) || cpus < 1 || span <= 0 || busy < CPU_BOUND_SHARE * cpus * span)
 		return;
-	say(rep, REPORT_V_CPU_BOUND, (int)ri, -1, 0,
-	    "replay on %s kept all %.0f CPUs busy (%.0f%% of its span): as fast as possible it was "
-	    "bound by the CPU, not by the storage; reading the trace and writing results took "
-	    "%.0f%% of that CPU; a machine with CPUs to spare measures the storage",
-	    run->label, cpus, 100 * busy / (cpus * span), 100 * feed / busy);
+	if (staged)
+		say(rep, REPORT_V_CPU_BOUND, (int)ri, -1, 0,
+		    "replay on %s kept all %.0f CPUs busy with its ops (%.0f%% of its span): as fast "
+		    "as possible it was bound by the CPU, not by the storage; a machine with CPUs "
+		    "to spare measures the storage",
+		    run->label, cpus, 100 * busy / (cpus * span));
+	else
+		say(rep, REPORT_V_CPU_BOUND, (int)ri, -1, 0,
+		    "replay on %s kept all %.0f CPUs busy (%.0f%% of its span): as fast as possible "
+		    "it was bound by the CPU, not by the storage; reading the trace and writing "
+		    "results took %.0f%% of that CPU; a machine with CPUs to spare measures the "
+		    "storage",
+		    run->label, cpus, 100 * busy / (cpus * span), 100 * feed / busy);
 }
 
 static void judge_lateness(struct report *rep, size_t ri)

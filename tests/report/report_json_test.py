@@ -11,7 +11,8 @@ statistics are known (report_mktrace writes them to truth.json):
 - async completions are paired with their submissions (uring_read);
 - socket ops are left out; the replays' target roots are stripped from file paths;
 - the verdict carries a "faster" line for fsync with the right speed-up, in words and number;
-- the afap replay that filled both CPUs (its CPU meta) is said to be CPU-bound, no other.
+- the afap replay that filled both CPUs (its CPU meta) is said to be CPU-bound, no other;
+  staged (in segments), by its workers' CPU alone.
 Exit 0 pass, 1 fail.
 """
 import json
@@ -47,6 +48,7 @@ def main():
             check=True, capture_output=True, text=True).stdout
         doc = json.loads(out)
         run_checks(doc, truth, names)
+        check_staged(ioreel, mktrace, tmp)
     finally:
         shutil.rmtree(tmp)
     if failures:
@@ -155,6 +157,21 @@ def run_checks(doc, truth, names):
           "CPU-bound said for the afap replay only: %r" % [v["text"] for v in bound])
     check(any("dropped O_DIRECT on 2 opens" in n and "/dev/shm/t" in n for n in notes),
           "O_DIRECT dropped said: %r" % notes)
+
+
+def check_staged(ioreel, mktrace, tmp):
+    """A staged afap replay (replay.segments): its workers alone filled the span; the
+    dispatcher's and writer's CPU, spent in the pauses outside the span, is not counted."""
+    d = os.path.join(tmp, "staged")
+    os.mkdir(d)
+    subprocess.run([mktrace, d, "200", "staged"], check=True, stdout=subprocess.DEVNULL)
+    truth = json.load(open(os.path.join(d, "truth.json")))
+    out = subprocess.run([ioreel, "report", "--json", truth["orig"]["path"],
+                          truth["afap"]["path"]], check=True, capture_output=True,
+                         text=True).stdout
+    bound = [v["text"] for v in json.loads(out)["verdict"] if v["tag"] == "cpu_bound"]
+    check(len(bound) == 1 and "all 2 CPUs busy with its ops (95%" in bound[0] and
+          "took" not in bound[0], "staged afap: CPU-bound by its workers alone: %r" % bound)
 
 
 if __name__ == "__main__":
