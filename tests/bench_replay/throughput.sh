@@ -14,8 +14,10 @@
 #                 start, end and return value stored in memory: the least a replayer that
 #                 measures its ops pays, before it reads a trace or writes a result
 #   ioreel afap   ioreel replay --timing afap; ops/s over the replay itself (result trace:
-#                 first start .. last end); the wall time of the whole command (trace
-#                 loading, file preparation, result writing included) is shown beside it
+#                 first start .. last end; as fast as possible the replay runs in segments
+#                 read ahead, and the pauses between them, where the trace is read and the
+#                 results written, are not in the result's timeline); the wall time of the
+#                 whole command (file preparation, those pauses included) is shown beside it
 #   fio           "ioreel export fio --root TARGET" + fio with replay_no_stall=1 added to each
 #                 job of the exported job file; ops/s = all ops over the longest job's
 #                 runtime (fio's terse output; fio's own group IOPS sums the jobs' IOPS,
