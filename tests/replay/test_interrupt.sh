@@ -1,8 +1,38 @@
 #!/bin/bash
 # Ctrl-C (SIGINT) stops a long replay promptly; the result trace is still closed whole
 # (readable without damage) with the ops issued so far, the summary says INTERRUPTED, and
-# the exit status is 130.
+# the exit status is 130. With the original timing, and as fast as possible (in segments
+# read ahead: stopped in the middle of one).
 source "$(dirname "$0")/lib.sh"
+
+# interrupt NAME TRACE SECONDS REPLAY-OPTIONS...: replays TRACE into $T/NAME.reel, Ctrl-C
+# after SECONDS of replaying (the file set is prepared first), checks the stop; prints the
+# ops the result holds
+interrupt() {
+	local name=$1 trace=$2 after=$3 pid rc start took
+	shift 3
+	"$IOREEL" replay "$trace" --target "$T/tgt-$name" -o "$T/$name.reel" "$@" \
+		>"$T/$name.out" 2>"$T/$name.err" &
+	pid=$!
+	for _ in $(seq 100); do
+		[ -s "$T/$name.reel" ] && break
+		sleep 0.05
+	done
+	sleep "$after"
+	start=$(date +%s%N)
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	took=$((($(date +%s%N) - start) / 1000000))
+	[ "$rc" = 130 ] || fail "$name: exit status $rc, want 130: $(cat "$T/$name.err")"
+	[ "$took" -lt 3000 ] || fail "$name: took $took ms to stop"
+	grep -q INTERRUPTED "$T/$name.out" || fail "$name: summary does not say INTERRUPTED"
+	grep -q "interrupted (result .* kept)" "$T/$name.err" ||
+		fail "$name: no one-line message: $(cat "$T/$name.err")"
+	"$IOREEL" info "$T/$name.reel" >"$T/$name.info" 2>&1 ||
+		fail "$name: result damaged: $(cat "$T/$name.info")"
+	"$IOREEL" dump --format jsonl "$T/$name.reel" | wc -l
+}
 
 {
 	echo "100 100 0 10 openat path=/d/a flags=O_RDONLY ret=3"
@@ -12,19 +42,12 @@ source "$(dirname "$0")/lib.sh"
 	done
 	echo "100 100 6000000 6000010 close fd=3 ret=0"
 } | mk t
-start=$(date +%s%N)
-"$IOREEL" replay "$T/t.reel" --target "$T/tgt" -o "$T/r.reel" >"$T/out" 2>"$T/err" &
-pid=$!
-sleep 1
-kill -INT $pid
-wait $pid
-rc=$?
-took=$((($(date +%s%N) - start) / 1000000))
-[ "$rc" = 130 ] || fail "exit status $rc, want 130: $(cat "$T/err")"
-[ "$took" -lt 3000 ] || fail "took $took ms to stop"
-grep -q INTERRUPTED "$T/out" || fail "summary does not say INTERRUPTED"
-grep -q "interrupted (result .* kept)" "$T/err" || fail "no one-line message: $(cat "$T/err")"
-"$IOREEL" info "$T/r.reel" >"$T/info" 2>&1 || fail "result damaged: $(cat "$T/info")"
-n=$("$IOREEL" dump --format jsonl "$T/r.reel" | wc -l)
-[ "$n" -gt 5 ] && [ "$n" -lt 150 ] || fail "result has $n ops, want those of the first ~second"
+n=$(interrupt original "$T/t.reel" 1) || exit 1
+[ "$n" -gt 5 ] && [ "$n" -lt 150 ] || fail "original: result has $n ops, want those of the first ~second"
+
+# as fast as possible: 2 threads, 3 M reads (several segments, ~2 s)
+"$GEN_TRACE" --mode afap -o "$T/long.reel" -t 2 -n 3000000 -s $((16 << 20)) --seed 7 ||
+	fail "gen_trace"
+n=$(interrupt afap "$T/long.reel" 0.5 --timing afap) || exit 1
+[ "$n" -gt 0 ] && [ "$n" -lt 3000000 ] || fail "afap: result has $n ops"
 echo PASS
