@@ -23,6 +23,8 @@
 struct areq {
 	struct replay_io io;
 	uint64_t submit_ns;
+	uint64_t t0; /* the replay's time 0 then: as fast as possible it moves on by the pauses
+			between segments, which a request in flight across one must not count */
 	int done;
 };
 
@@ -131,6 +133,7 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 	rq->io.owner = rq;
 	pthread_mutex_lock(&c->lock);
 	rq->submit_ns = replay_now_ns();
+	rq->t0 = w->run->t0;
 	r = c->eng.ops->queue(&c->eng, &rq->io);
 	if (!r)
 		r = c->eng.ops->commit(&c->eng);
@@ -189,7 +192,8 @@ int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret, uin
 		}
 	}
 	*ret = rq->io.ret;
-	*submit_ns = rq->submit_ns;
+	/* on the timeline of now: time 0 moved on by the pauses since the submission */
+	*submit_ns = rq->submit_ns + (w->run->t0 - rq->t0);
 	free(rq->io.buf);
 	free(rq);
 	return 0;

@@ -8,7 +8,8 @@
 # - the result holds exactly the trace's ops, each with its original outcome;
 # - the summary and the meta say how many segments and how long the pauses were; the
 #   result's timeline leaves the pauses out: its span is shorter than the command's wall
-#   time less the pauses, and each thread's ops stay in order.
+#   time less the pauses, and each thread's ops stay in order; an AIO request in flight
+#   across segments completes after its submission, on the same timeline.
 # (Ctrl-C in the middle of a segment: test_interrupt.sh.)
 source "$(dirname "$0")/lib.sh"
 
@@ -17,6 +18,9 @@ source "$(dirname "$0")/lib.sh"
 python3 - >"$T/spec" <<'PY'
 N = 100000
 print("100 100 0 10 openat path=/d/a flags=O_RDONLY ret=3")
+# an AIO read in flight from the first segment to the last
+print("100 107 2 3 openat path=/d/c flags=O_RDONLY ret=9")
+print("100 107 4 4 aio_submit fd=9 ctx=0x77 aux=1 subop=0 off=0 len=4096 ret=1")
 t = 20
 for i in range(N):
     print(f"100 101 {t} {t + 1} pread64 fd=3 off={(i % 64) * 4096} len=4096 ret=4096")
@@ -41,6 +45,7 @@ print(f"100 105 {t + 18} {t + 19} close fd=7 ret=0")
 print(f"100 104 {t + 20} {t + 21} mkdir path=/d/newdir mode=0755 ret=0")
 print(f"100 106 {t + 22} {t + 23} openat path=/d/newdir/f flags=O_WRONLY|O_CREAT|O_EXCL mode=0644 ret=8")
 print(f"100 106 {t + 24} {t + 25} close fd=8 ret=0")
+print(f"100 107 4 {t + 26} aio_complete ctx=0x77 aux=1 ret=4096")
 PY
 mk t <"$T/spec"
 "$IOREEL" replay "$T/t.reel" --target "$T/tgt" --timing afap -o "$T/r0.reel" >/dev/null 2>&1 ||
@@ -68,13 +73,21 @@ assert seg and paused, "no replay.segments / replay.paused_ns meta"
 seg, paused, wall = int(seg.group(1)), int(paused.group(1)), int(sys.argv[3])
 assert seg >= 4, f"{seg} segments, want >= 4"
 assert paused > 0, "no pause between segments"
-first, last, prev = None, 0, {}
+first, last, prev, aio = None, 0, {}, {}
 for line in open(sys.argv[2]):
     o = json.loads(line)
+    if o["op"].startswith("aio_"):
+        aio[o["op"]] = o
     first = o["start_ns"] if first is None else min(first, o["start_ns"])
     last = max(last, o["end_ns"])
-    assert prev.get(o["tid"], 0) <= o["start_ns"], ("thread went back", o)
+    # (a completion's start is its request's submission: its end then)
+    at = o["end_ns"] if o["op"].endswith("_complete") else o["start_ns"]
+    assert prev.get(o["tid"], 0) <= at, ("thread went back", o)
     prev[o["tid"]] = o["end_ns"]
+sub, done = aio.get("aio_submit"), aio.get("aio_complete")
+assert sub and done, f"AIO request not replayed: {aio}"
+# a completion's start is its request's submission (FORMAT.md)
+assert done["start_ns"] == sub["start_ns"] <= done["end_ns"] <= last, (sub, done, last)
 span = last - first
 assert span + paused < wall, f"span {span} + pauses {paused} >= wall {wall}"
 print(f"segments {seg}, pauses {paused / 1e6:.1f} ms, span {span / 1e6:.1f} ms, wall {wall / 1e6:.1f} ms")
