@@ -109,12 +109,6 @@ static void queue__push(struct rworker *w, const struct ritem *it)
 {
 	uint32_t t = atomic_load_explicit(&w->tail, memory_order_relaxed), h;
 
-	if (w->run->staged) {
-		/* released with its segment (stage__run); disp__push made room */
-		memcpy(&w->q[w->ptail++ % queue_cap], it,
-		       offsetof(struct ritem, deps) + it->ndeps * sizeof(it->deps[0]));
-		return;
-	}
 	if (t - w->head_seen >= queue_cap)
 		w->head_seen = atomic_load(&w->head);
 	if (t - w->head_seen >= queue_cap) {
@@ -140,6 +134,12 @@ static void queue__push(struct rworker *w, const struct ritem *it)
 		futex_wake(&w->tail);
 }
 
+/* the item at h: in the queue, or staged the worker's next one in the segment */
+static struct ritem *queue__slot(struct rworker *w, uint32_t h)
+{
+	return w->run->staged ? &w->run->seg[w->cur] : &w->q[h % queue_cap];
+}
+
 /*
  * The next item, left in its slot until queue__advance (no copy of it): NULL at the end of
  * this thread's ops. *waited: the queue was empty (the op was not ready before now).
@@ -152,7 +152,7 @@ static struct ritem *queue__peek(struct rworker *w, uint32_t *tail, int *waited)
 	*waited = 0;
 	if (w->tail_seen != h) {
 		*tail = w->tail_seen;
-		return &w->q[h % queue_cap];
+		return queue__slot(w, h);
 	}
 	while ((t = atomic_load_explicit(&w->tail, memory_order_acquire)) == h) {
 		*waited = 1;
@@ -175,7 +175,7 @@ static struct ritem *queue__peek(struct rworker *w, uint32_t *tail, int *waited)
 	w->tail_seen = t;
 	*tail = t;
 	w->seg_owed = w->run->staged;
-	return &w->q[h % queue_cap];
+	return queue__slot(w, h);
 }
 
 /*
@@ -188,8 +188,10 @@ static void queue__advance(struct rworker *w, uint32_t t)
 	uint32_t h = atomic_load_explicit(&w->head, memory_order_relaxed) + 1;
 
 	atomic_store_explicit(&w->head, h, memory_order_release);
-	if (w->run->staged) /* the producer never waits for room (disp__push) */
+	if (w->run->staged) { /* the producer never waits for room (disp__push) */
+		w->cur = w->run->seg[w->cur].next;
 		return;
+	}
 	/* by the view from queue__peek; a fresh look at the tail before paying for the fence */
 	if (t - h <= queue_cap / 2)
 		t = w->tail_seen = atomic_load_explicit(&w->tail, memory_order_acquire);
@@ -757,7 +759,15 @@ static void worker__wait_until(struct rworker *w, uint64_t t)
 static void worker__prefetch(const struct rworker *w, const struct reel_op *next_res)
 {
 	uint32_t h = atomic_load_explicit(&w->head, memory_order_relaxed) + 1;
-	const char *item = (const char *)&w->q[h % queue_cap];
+	const char *item;
+
+	if (w->run->staged) {
+		uint32_t next = w->run->seg[w->cur].next;
+
+		item = (const char *)&w->run->seg[next == RUN_SEG_NONE ? w->cur : next];
+	} else {
+		item = (const char *)&w->q[h % queue_cap];
+	}
 
 	/* the part queue__push copies; a slot need not start on a cache line */
 	for (size_t l = 0; l < offsetof(struct ritem, deps) + 64; l += 64)
@@ -885,9 +895,11 @@ static struct rworker *worker__new(struct run *run, uint32_t pid, uint32_t tid)
 	w->pid = pid;
 	w->tid = tid;
 	w->rp = run__pid(run, pid);
-	w->q = malloc(queue_cap * sizeof(*w->q));
+	w->seg_first = w->cur = RUN_SEG_NONE;
+	if (!run->staged) /* staged: the segment buffer instead */
+		w->q = malloc(queue_cap * sizeof(*w->q));
 	w->out = malloc(sizeof(*w->out));
-	if (!w->rp || !w->q || !w->out)
+	if (!w->rp || (!w->q && !run->staged) || !w->out)
 		goto fail;
 	w->out->n = 0;
 	w->use_tsc = replay_tsc_mult && run->o->timing == REPLAY_TIMING_AFAP &&
@@ -991,6 +1003,8 @@ static void stage__run(struct disp *d)
 
 		if (w->ptail == atomic_load_explicit(&w->tail, memory_order_relaxed))
 			continue;
+		w->cur = w->seg_first; /* the worker's (idle) from here on */
+		w->seg_first = RUN_SEG_NONE;
 		/* seq_cst: the pair of queue__peek's cons_wait store and tail load */
 		atomic_store(&w->tail, w->ptail);
 		if (atomic_load(&w->cons_wait))
@@ -998,6 +1012,7 @@ static void stage__run(struct disp *d)
 	}
 	while ((v = atomic_load(&run->seg_busy)) != 0)
 		futex_wait(&run->seg_busy, v);
+	run->seg_n = 0;
 
 	pthread_mutex_lock(&run->blk);
 	run->hold = 0;
@@ -1005,13 +1020,27 @@ static void stage__run(struct disp *d)
 	pthread_mutex_unlock(&run->blk);
 }
 
-/* Queues an item; staged, a full queue first runs the segment queued so far. */
+/* Queues an item: staged, into the segment being read ahead (a full one runs first). */
 static void disp__push(struct disp *d, struct rworker *w, const struct ritem *it)
 {
-	if (d->run->staged &&
-	    w->ptail - atomic_load_explicit(&w->tail, memory_order_relaxed) >= queue_cap)
+	struct run *run = d->run;
+	uint32_t i;
+
+	if (!run->staged) {
+		queue__push(w, it);
+		return;
+	}
+	if (run->seg_n == run->seg_cap)
 		stage__run(d);
-	queue__push(w, it);
+	i = run->seg_n++;
+	memcpy(&run->seg[i], it, offsetof(struct ritem, deps) + it->ndeps * sizeof(it->deps[0]));
+	run->seg[i].next = RUN_SEG_NONE;
+	if (w->seg_first == RUN_SEG_NONE)
+		w->seg_first = i;
+	else
+		run->seg[w->seg_last].next = i;
+	w->seg_last = i;
+	w->ptail++;
 }
 
 static struct rpath *disp__path(struct disp *d, uint32_t id)
@@ -1529,30 +1558,27 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	d.base = fs->first_start_ns;
 	/* bounded memory whatever the thread count: ~64 MiB of queued ops at most */
 	queue_spins = fs->ntids + 2 <= (size_t)sysconf(_SC_NPROCESSORS_ONLN) * 2 ? QUEUE_SPINS : 0;
-	/*
-	 * Staged (afap), a queue holds a thread's part of a segment: as long as the budget
-	 * allows. Segments shorter than RUN_STAGE_MIN ops per thread would pause more than they
-	 * run: traces of that many threads stream instead.
-	 */
-	queue_cap = o->timing == REPLAY_TIMING_AFAP ? RUN_STAGE_MAX : RUN_QUEUE_CAP;
+	queue_cap = RUN_QUEUE_CAP;
 	while (queue_cap > 16 &&
 	       (uint64_t)queue_cap * sizeof(struct ritem) *
 		       (fs->ntids < RUN_MAX_WORKERS ? fs->ntids : RUN_MAX_WORKERS) >
 		   RUN_QUEUE_BUDGET)
 		queue_cap /= 2;
-	run->staged = o->timing == REPLAY_TIMING_AFAP && queue_cap >= RUN_STAGE_MIN;
-
 	run->max_pending = RUN_MAX_PENDING_BATCHES;
+	run->staged = o->timing == REPLAY_TIMING_AFAP;
 	if (run->staged) {
-		/* a segment's results wait for the pause (one part-filled batch per worker too) */
-		uint64_t seg = (uint64_t)queue_cap *
-			       (fs->ntids < RUN_MAX_WORKERS ? fs->ntids : RUN_MAX_WORKERS);
-
-		run->max_pending = (unsigned)(seg / RUN_BATCH + RUN_PRESPAWN);
+		/* one segment buffer for all threads, whatever their number; its results wait for
+		 * the pause (with a part-filled batch per worker) */
+		run->seg_cap = RUN_STAGE_BUDGET / sizeof(struct ritem);
+		run->seg = malloc((size_t)run->seg_cap * sizeof(struct ritem));
+		if (!run->seg) {
+			err = -ENOMEM;
+			replay_set_error("cannot allocate the segment buffer");
+			goto out;
+		}
+		run->max_pending = run->seg_cap / RUN_BATCH + RUN_PRESPAWN;
 		if (run->max_pending > RUN_MAX_STAGED_BATCHES)
 			run->max_pending = RUN_MAX_STAGED_BATCHES;
-		if (run->max_pending < RUN_MAX_PENDING_BATCHES)
-			run->max_pending = RUN_MAX_PENDING_BATCHES;
 	}
 	if (o->timing == REPLAY_TIMING_AFAP)
 		replay_clock__calibrate();
@@ -1676,6 +1702,7 @@ out:
 	pthread_cond_destroy(&run->bcond);
 	pthread_cond_destroy(&run->bspace);
 	pthread_cond_destroy(&run->bdrained);
+	free(run->seg);
 	free(run);
 	return err;
 }

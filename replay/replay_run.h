@@ -22,9 +22,9 @@
  */
 #define RUN_QUEUE_CAP 8192
 #define RUN_QUEUE_BUDGET (64u << 20)
-/* staged (afap): a thread's ops per segment at most, and at least (else streamed) */
-#define RUN_STAGE_MAX (1u << 20)
-#define RUN_STAGE_MIN 4096
+/* staged (afap): the ops of one segment, all threads together (~120 k ops) */
+#define RUN_STAGE_BUDGET (32u << 20)
+#define RUN_SEG_NONE UINT32_MAX
 #define RUN_FD_MAX 65536
 #define RUN_BATCH 256
 #define RUN_ASYNC_DEPTH 64
@@ -59,6 +59,7 @@ struct ritem {
 	uint64_t sched_rel; /* original schedule, ns after the replay's time 0, speed applied */
 	const struct rpath *p1, *p2;
 	uint32_t ndeps;
+	uint32_t next; /* staged: the worker's next item in the segment, RUN_SEG_NONE: none */
 	struct rdep deps[RUN_MAX_DEPS];
 };
 
@@ -114,9 +115,11 @@ struct rworker {
 	_Alignas(64) _Atomic uint32_t tail; /* the producer's line */
 	uint32_t head_seen;
 	uint32_t ptail; /* staged: queued up to here, released up to tail */
+	uint32_t seg_first, seg_last; /* staged: its items in the segment being read ahead */
 	_Alignas(64) _Atomic uint32_t head; /* the consumer's line */
 	uint32_t tail_seen;
 	int seg_owed; /* staged: took items of the running segment, owes a "done" */
+	uint32_t cur; /* staged: its next item in the released segment */
 	_Alignas(64) _Atomic int prod_wait; /* written rarely: before and after a sleep */
 	_Atomic int cons_wait;
 	_Atomic int eof;
@@ -178,11 +181,14 @@ struct run {
 	pthread_cond_t bdrained;
 
 	/*
-	 * Staged replay (afap): the trace is read ahead into the queues a segment at a time and
-	 * the segment released whole; its results are written in the pause after it. The replay's
+	 * Staged replay (afap): the trace is read ahead a segment at a time into one buffer
+	 * (each worker's items chained through ritem.next, in place of the queues) and the
+	 * segment released whole; its results are written in the pause after it. The replay's
 	 * timeline leaves the pauses out (t0 moves on by each one).
 	 */
 	int staged;
+	struct ritem *seg;
+	uint32_t seg_n, seg_cap;
 	int hold;			/* under blk: the writer keeps results until the pause */
 	_Atomic uint32_t seg_busy;	/* workers still on the released segment */
 	uint64_t segments, paused_ns; /* the dispatcher's */
