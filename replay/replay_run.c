@@ -994,7 +994,9 @@ static void stage__run(struct disp *d)
 		run__meta(run, d->r);
 		pthread_mutex_unlock(&run->wlock);
 	} else if (now > run->t0 + last) {
-		run->paused_ns += now - (run->t0 + last);
+		/* read by the progress line (monitor__main) */
+		__atomic_store_n(&run->paused_ns, run->paused_ns + now - (run->t0 + last),
+				 __ATOMIC_RELAXED);
 		__atomic_store_n(&run->t0, now - last, __ATOMIC_RELAXED);
 	}
 	atomic_store(&run->seg_busy, busy);
@@ -1359,7 +1361,11 @@ static void *monitor__main(void *arg)
 
 			p.left_ns = end > p.elapsed_ns ? end - p.elapsed_ns : 0;
 		} else if (p.ops_done && p.ops_total > p.ops_done) {
-			p.left_ns = (uint64_t)((double)p.elapsed_ns / (double)p.ops_done *
+			/* at the pace so far, pauses between segments included: wall time left */
+			uint64_t wall = p.elapsed_ns +
+					__atomic_load_n(&run->paused_ns, __ATOMIC_RELAXED);
+
+			p.left_ns = (uint64_t)((double)wall / (double)p.ops_done *
 					       (double)(p.ops_total - p.ops_done));
 		}
 		/* of each thread's latest op, the latest start past its schedule */
