@@ -958,8 +958,9 @@ struct disp {
 static void run__meta(struct run *run, struct reel_reader *trace);
 
 /*
- * Staged (afap): releases what the queues hold as one segment, waits until the workers have
- * done it, then lets the writer write its results while the dispatcher reads the next one.
+ * Staged (afap): releases the segment read ahead into run->seg to the workers, waits until
+ * they have done it, then lets the writer write its results while the dispatcher reads the
+ * next one.
  * Reading the trace and writing results then never share the CPUs with the ops: as fast as
  * possible there is no idle core for them, and beside the ops they cost ~20 % of the rate
  * (tests/bench_replay/throughput.sh). The pause is left out of the result's timeline: time 0
