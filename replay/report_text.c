@@ -110,6 +110,21 @@ static void replayer_cpu(const struct report_run *r, FILE *out)
 		report_fmt__dur((uint64_t)(strtod(wr, NULL) / n), c, sizeof(c)));
 }
 
+/* an afap replay in segments: the pauses between them are not in its span */
+static void replayer_segments(const struct report_run *r, FILE *out)
+{
+	const char *seg = report_run__meta(r, "replay.segments");
+	const char *pause = report_run__meta(r, "replay.paused_ns");
+	char a[32];
+
+	if (!seg || !pause || strtoull(seg, NULL, 10) < 2)
+		return;
+	fprintf(out,
+		"     in %s segments read ahead; the %s of pauses between them (reading the trace, "
+		"writing results) are not in its span\n",
+		seg, report_fmt__dur(strtoull(pause, NULL, 10), a, sizeof(a)));
+}
+
 static void runs(const struct report *rep, FILE *out)
 {
 	char a[32], b[32], c[32], d[32];
@@ -140,6 +155,7 @@ static void runs(const struct report *rep, FILE *out)
 				fprintf(out, ", speed %s", speed);
 			fputc('\n', out);
 			replayer_cpu(r, out);
+			replayer_segments(r, out);
 		}
 		if (r->lateness.n)
 			fprintf(out,

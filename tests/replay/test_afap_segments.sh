@@ -1,13 +1,13 @@
 #!/bin/bash
-# As fast as possible the replay runs in segments: the trace is read ahead into the workers'
-# queues, a segment is released whole, and its results are written in the pause after it
-# (replay_run.c, stage__run). Across many segments:
+# As fast as possible the replay runs in segments: the trace is read ahead into one buffer, a
+# segment is released whole to the workers, and its results are written in the pause after
+# it (replay_run.c, stage__run). Across several segments:
 # - cross-thread order holds where the two ops fall in different segments (a close after
 #   another thread's last read, an open before another thread's read, a rename and a mkdir
 #   before another thread's open), and workers of ended threads take on new ones;
 # - the result holds exactly the trace's ops, each with its original outcome;
-# - the summary and the meta say how many segments and how long the pauses were; the
-#   result's timeline leaves the pauses out: its span is shorter than the command's wall
+# - the summary, the report and the meta say how many segments and how long the pauses were;
+#   the result's timeline leaves the pauses out: its span is shorter than the command's wall
 #   time less the pauses, and each thread's ops stay in order; an AIO request in flight
 #   across segments completes after its submission, on the same timeline.
 # (Ctrl-C in the middle of a segment: test_interrupt.sh.)
@@ -61,6 +61,9 @@ grep -q "outcomes differing from the original: 0" "$T/out" || {
 grep -q "ops not replayed: 0" "$T/out" || fail "ops not replayed: $(cat "$T/out")"
 check_same_ops "$T/t.reel" "$T/r.reel" >/dev/null
 grep -Eq "as fast as possible in [0-9]+ segments" "$T/out" || fail "no segments line: $(cat "$T/out")"
+"$IOREEL" report "$T/t.reel" "$T/r.reel" >"$T/report" 2>&1 || fail "report: $(cat "$T/report")"
+grep -Eq "in [0-9]+ segments read ahead; the .* of pauses" "$T/report" ||
+	fail "report does not say the segments: $(cat "$T/report")"
 "$IOREEL" info "$T/r.reel" >"$T/info" 2>&1 || fail "info"
 "$IOREEL" dump --format jsonl "$T/r.reel" >"$T/r.jsonl" || fail "dump"
 python3 - "$T/info" "$T/r.jsonl" "$wall" <<'PY' || fail "segments or timeline wrong"
