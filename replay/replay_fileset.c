@@ -55,6 +55,7 @@ struct pinfo {
 struct scan {
 	struct replay_u64map tidset;
 	size_t tidcap;
+	uint64_t *tfirst, *tlast; /* each thread's first and last op, by position in the trace */
 	struct pinfo *p;
 	uint32_t np;
 	struct replay_u64map fds; /* (pid, fd) -> path id | O_APPEND << 32 */
@@ -430,6 +431,32 @@ static int collect_dirs(struct scan *s, struct reel_reader *r, struct replay_str
 	return err;
 }
 
+static int u64__cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Most threads alive at once, in trace order, a thread from its first op to its last: the
+ * replay hands the worker of a thread whose ops are all dispatched on to the next new thread,
+ * so it runs about this many (a build's thousands of short-lived processes: a few).
+ */
+static size_t max_live(const uint64_t *first, uint64_t *last, size_t n)
+{
+	size_t best = 0, ended = 0;
+
+	qsort(last, n, sizeof(*last), u64__cmp);
+	for (size_t i = 0; i < n; i++) { /* first[] ascends: threads in order of appearance */
+		while (ended < n && last[ended] < first[i])
+			ended++;
+		if (i + 1 - ended > best)
+			best = i + 1 - ended;
+	}
+	return best;
+}
+
 int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 			 struct replay_fileset *fs)
 {
@@ -465,22 +492,30 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 		tv = replay_u64map__get(&s.tidset, (uint64_t)op.pid << 32 | op.tid);
 		if (tv) {
 			fs->tid_ops[*tv]++;
+			s.tlast[*tv] = fs->nops;
 			continue;
 		}
 		if (fs->ntids == s.tidcap) {
 			size_t cap = s.tidcap ? s.tidcap * 2 : 64;
 			uint64_t *t = realloc(fs->tids, cap * sizeof(*t));
 			uint64_t *c = t ? realloc(fs->tid_ops, cap * sizeof(*c)) : NULL;
+			uint64_t *f = c ? realloc(s.tfirst, cap * sizeof(*f)) : NULL;
+			uint64_t *l = f ? realloc(s.tlast, cap * sizeof(*l)) : NULL;
 
 			if (t)
 				fs->tids = t;
-			if (!c) {
+			if (c)
+				fs->tid_ops = c;
+			if (f)
+				s.tfirst = f;
+			if (!l) {
 				err = -ENOMEM;
 				break;
 			}
-			fs->tid_ops = c;
+			s.tlast = l;
 			s.tidcap = cap;
 		}
+		s.tfirst[fs->ntids] = s.tlast[fs->ntids] = fs->nops;
 		fs->tid_ops[fs->ntids] = 1;
 		fs->tids[fs->ntids] = (uint64_t)op.pid << 32 | op.tid;
 		replay_u64map__put(&s.tidset, (uint64_t)op.pid << 32 | op.tid, fs->ntids++);
@@ -488,6 +523,8 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 
 	if (err == -REEL_E_TRUNCATED)
 		err = 0; /* a trace cut short (crash, still being written): use what is there */
+	if (!err)
+		fs->max_live = max_live(s.tfirst, s.tlast, fs->ntids);
 	for (uint32_t id = 1; id < s.np && !err; id++) {
 		const char *p = reel_reader__path(r, id);
 
@@ -544,6 +581,8 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	replay_strset__free(&dirs);
 	replay_u64map__free(&s.fds);
 	replay_u64map__free(&s.tidset);
+	free(s.tfirst);
+	free(s.tlast);
 	free(s.p);
 	reel_reader__close(r);
 	return err;

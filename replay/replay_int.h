@@ -73,6 +73,7 @@ struct replay_fileset {
 	uint64_t *tids;	   /* pid << 32 | tid, in order of first appearance */
 	uint64_t *tid_ops; /* ops of each of tids */
 	size_t ntids;
+	size_t max_live; /* most threads alive at once, in trace order (first op to last) */
 	char overlap[4096]; /* a traced path the target overlaps, when refused */
 	char identity[512]; /* trace identity + map rules, for the manifest */
 };

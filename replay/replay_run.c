@@ -1536,6 +1536,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	pthread_t mon, wth;
 	int err, mon_on = 0, wth_on = 0, prio;
 	uint64_t cpu0;
+	size_t prespawn, nqueues;
 	char num[32];
 
 	if (!run)
@@ -1563,13 +1564,22 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	}
 	d.run = run;
 	d.base = fs->first_start_ns;
-	/* bounded memory whatever the thread count: ~64 MiB of queued ops at most */
+	/*
+	 * Bounded memory whatever the thread count: ~64 MiB of queued ops at most, over the
+	 * queues that can exist at once. Workers of ended threads are handed on, so there are at
+	 * most as many as threads alive at once, plus those started ahead for threads that have
+	 * not begun yet (prespawn).
+	 */
+	prespawn = fs->max_live < RUN_PRESPAWN ? fs->max_live : RUN_PRESPAWN;
+	nqueues = fs->max_live + prespawn;
+	if (nqueues > fs->ntids)
+		nqueues = fs->ntids;
+	if (nqueues > RUN_MAX_WORKERS)
+		nqueues = RUN_MAX_WORKERS;
 	queue_spins = fs->ntids + 2 <= (size_t)sysconf(_SC_NPROCESSORS_ONLN) * 2 ? QUEUE_SPINS : 0;
 	queue_cap = RUN_QUEUE_CAP;
-	while (queue_cap > 16 &&
-	       (uint64_t)queue_cap * sizeof(struct ritem) *
-		       (fs->ntids < RUN_MAX_WORKERS ? fs->ntids : RUN_MAX_WORKERS) >
-		   RUN_QUEUE_BUDGET)
+	while (queue_cap > 16 && (uint64_t)queue_cap * sizeof(struct ritem) * nqueues >
+				     RUN_QUEUE_BUDGET)
 		queue_cap /= 2;
 	run->max_pending = RUN_MAX_PENDING_BATCHES;
 	run->staged = o->timing == REPLAY_TIMING_AFAP;
@@ -1612,7 +1622,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 			goto stop;
 		}
 	}
-	for (size_t i = 0; i < fs->ntids && i < RUN_PRESPAWN; i++) {
+	for (size_t i = 0; i < fs->ntids && i < prespawn; i++) {
 		struct rworker *w;
 
 		err = disp__worker(&d, (uint32_t)(fs->tids[i] >> 32), (uint32_t)fs->tids[i], &w);
