@@ -758,7 +758,6 @@ static void worker__wait_until(struct rworker *w, uint64_t t)
  */
 static void worker__prefetch(const struct rworker *w, const struct reel_op *next_res)
 {
-	uint32_t h = atomic_load_explicit(&w->head, memory_order_relaxed) + 1;
 	const char *item;
 
 	if (w->run->staged) {
@@ -766,6 +765,8 @@ static void worker__prefetch(const struct rworker *w, const struct reel_op *next
 
 		item = (const char *)&w->run->seg[next == RUN_SEG_NONE ? w->cur : next];
 	} else {
+		uint32_t h = atomic_load_explicit(&w->head, memory_order_relaxed) + 1;
+
 		item = (const char *)&w->q[h % queue_cap];
 	}
 
@@ -1593,9 +1594,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 			replay_set_error("cannot allocate the segment buffer");
 			goto out;
 		}
-		run->max_pending = run->seg_cap / RUN_BATCH + RUN_PRESPAWN;
-		if (run->max_pending > RUN_MAX_STAGED_BATCHES)
-			run->max_pending = RUN_MAX_STAGED_BATCHES;
+		run->max_pending = run->seg_cap / RUN_BATCH + RUN_PRESPAWN; /* ~19 MiB */
 	}
 	if (o->timing == REPLAY_TIMING_AFAP)
 		replay_clock__calibrate();

@@ -83,8 +83,6 @@ struct rbatch {
 };
 
 #define RUN_MAX_PENDING_BATCHES 256 /* then workers wait for the writer: bounded memory */
-/* staged (afap): a segment's results wait for the pause, up to this many batches (~50 MiB) */
-#define RUN_MAX_STAGED_BATCHES 2048
 
 /* One async request of --engine io_uring|libaio for a sync op, in issue order. */
 struct rinflight {
