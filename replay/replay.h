@@ -126,6 +126,8 @@ struct replay_summary {
 	/* as fast as possible: segments read ahead, and the pauses between them (not in the
 	 * duration nor in the result's timeline) */
 	uint64_t segments, paused_ns;
+	/* segments cut short once a worker ran out, and the ops they carried over */
+	uint64_t seg_cuts, carried;
 	struct replay_pct lateness;
 	struct replay_pct lat[REEL_OP__COUNT];
 	/* preparation */

@@ -88,6 +88,8 @@ static void futex_wake(_Atomic uint32_t *addr)
 /* ---- per-worker queue (single producer, single consumer) ---- */
 
 static void worker__seg_done(struct rworker *w);
+static void worker__cut(struct rworker *w, uint32_t h);
+static void stage__maybe_cut(struct rworker *w);
 
 static uint32_t queue_cap;
 
@@ -151,12 +153,16 @@ static struct ritem *queue__peek(struct rworker *w, uint32_t *tail, int *waited)
 
 	*waited = 0;
 	if (w->tail_seen != h) {
-		*tail = w->tail_seen;
-		return queue__slot(w, h);
+		if (!atomic_load_explicit(&w->run->seg_cut, memory_order_relaxed)) {
+			*tail = w->tail_seen;
+			return queue__slot(w, h);
+		}
+		worker__cut(w, h); /* staged: the rest waits for the next segment */
 	}
 	while ((t = atomic_load_explicit(&w->tail, memory_order_acquire)) == h) {
 		*waited = 1;
 		if (w->seg_owed) {
+			stage__maybe_cut(w);
 			worker__seg_done(w);
 			continue;
 		}
@@ -204,13 +210,19 @@ static void queue__advance(struct rworker *w, uint32_t t)
 
 /* ---- dependencies ---- */
 
-static void dep__wait(struct run *run, const struct rdep *d)
+/*
+ * Waits until the op d names is done. -1: the segment was cut short first (staged), and
+ * that op may be carried over to the next one: this op waits there too, so that no
+ * worker is left waiting on a worker that has stopped (worker__cut wakes its waiters).
+ */
+static int dep__wait(struct run *run, const struct rdep *d)
 {
 	struct rworker *o = run->workers[d->w];
+	int ret = 0;
 
 	for (unsigned spins = 0; spins < queue_spins; spins++) {
 		if (atomic_load(&o->done_seq) >= d->seq)
-			return;
+			return 0;
 		__builtin_ia32_pause();
 	}
 	atomic_fetch_add(&o->waiters, 1);
@@ -219,9 +231,23 @@ static void dep__wait(struct run *run, const struct rdep *d)
 
 		if (atomic_load(&o->done_seq) >= d->seq)
 			break;
+		if (atomic_load(&run->seg_cut)) {
+			ret = -1;
+			break;
+		}
 		futex_wait(&o->done_word, v);
 	}
 	atomic_fetch_sub(&o->waiters, 1);
+	return ret;
+}
+
+/* wakes the workers waiting on one of this worker's ops (dep__wait) to look again */
+static void worker__wake_waiters(struct rworker *w)
+{
+	if (atomic_load(&w->waiters)) {
+		atomic_fetch_add(&w->done_word, 1);
+		futex_wake(&w->done_word);
+	}
 }
 
 static void worker__done(struct rworker *w, uint64_t seq)
@@ -229,10 +255,7 @@ static void worker__done(struct rworker *w, uint64_t seq)
 	/* seq_cst store, then the waiters load: either a waiter sees done_seq, or we see it
 	 * registered and bump the futex word (the pair of dep__wait's increment and load) */
 	atomic_store(&w->done_seq, seq);
-	if (atomic_load(&w->waiters)) {
-		atomic_fetch_add(&w->done_word, 1);
-		futex_wake(&w->done_word);
-	}
+	worker__wake_waiters(w);
 	/* only this worker writes it: a plain store, no locked add */
 	atomic_store_explicit(&w->ops_done, ++w->ndone, memory_order_relaxed);
 }
@@ -713,6 +736,45 @@ static void worker__seg_done(struct rworker *w)
 		futex_wake(&run->seg_busy);
 }
 
+/*
+ * Staged, the segment is cut short (stage__maybe_cut): this worker stops before its item at
+ * h. Its released range ends there now (only the worker writes its tail while a segment
+ * runs) and w->cur stays on that item, for the dispatcher to carry the rest over
+ * (stage__carry); the workers waiting on one of those ops are woken to stop too (dep__wait).
+ */
+static void worker__cut(struct rworker *w, uint32_t h)
+{
+	atomic_store(&w->tail, h);
+	w->tail_seen = h;
+	worker__wake_waiters(w);
+}
+
+/*
+ * Staged: this worker has run out of items. When little is left to the others (at most
+ * 1/cut_div of the segment), they are told to stop at their next op: otherwise this core
+ * idles until the slowest worker is done, inside the replay's timeline (a pause only starts
+ * once all have stopped). Threads with unequal shares leave much when the first one runs
+ * out: no cut then, and a thread with little to do idles through the segment as before.
+ */
+static void stage__maybe_cut(struct rworker *w)
+{
+	struct run *run = w->run;
+	uint32_t nw, left = 0;
+
+	if (!run->cut_div || !atomic_load(&run->seg_open) || atomic_load(&run->seg_cut) ||
+	    atomic_load(&run->seg_busy) < 2 || run__interrupted(run))
+		return;
+	nw = atomic_load(&run->nworkers);
+	for (uint32_t i = 0; i < nw; i++) {
+		struct rworker *o = run->workers[i];
+
+		left += atomic_load_explicit(&o->tail, memory_order_relaxed) -
+			atomic_load_explicit(&o->head, memory_order_relaxed);
+	}
+	if ((uint64_t)left * run->cut_div <= run->seg_items)
+		atomic_store(&run->seg_cut, 1);
+}
+
 /* an op finished synchronously: behind pending requests it waits its turn in the ring */
 static void worker__finish(struct rworker *w, struct reel_op *res, int64_t orig,
 			   const struct rpath *p, uint64_t seq, int skip)
@@ -833,9 +895,13 @@ static void *worker__main(void *arg)
 		if (o->timing != REPLAY_TIMING_AFAP)
 			worker__wait_until(w, sched);
 		if (it->ndeps) {
+			unsigned i = 0;
+
 			worker__drain(w); /* our pending ops may be what the others wait for */
-			for (unsigned i = 0; i < it->ndeps; i++)
-				dep__wait(run, &it->deps[i]);
+			while (i < it->ndeps && !dep__wait(run, &it->deps[i]))
+				i++;
+			if (i < it->ndeps)
+				continue; /* cut short: queue__peek stops here */
 		}
 		if (w->eng_on) {
 			if (!is_data(op->type))
@@ -959,6 +1025,47 @@ struct disp {
 static void run__meta(struct run *run, struct reel_reader *trace);
 
 /*
+ * After a segment cut short: moves the items the workers left to the front of the buffer,
+ * each worker's still chained in order, as the start of its part of the next segment.
+ * Returns how many. Items only move towards the front, in buffer order: one pass does.
+ */
+static uint32_t stage__carry(struct run *run, uint32_t nw)
+{
+	uint32_t from = run->seg_n, n = 0;
+
+	for (uint32_t i = 0; i < nw; i++) {
+		struct rworker *w = run->workers[i];
+
+		for (uint32_t j = w->cur; j != RUN_SEG_NONE; j = run->seg[j].next) {
+			run->seg[j].carry = i + 1;
+			if (j < from)
+				from = j;
+		}
+		w->cur = RUN_SEG_NONE;
+	}
+	for (uint32_t j = from; j < run->seg_n; j++) {
+		struct ritem *it = &run->seg[j];
+		struct rworker *w;
+
+		if (!it->carry)
+			continue;
+		w = run->workers[it->carry - 1];
+		run->carried += it->op.type != REEL_OP_NONE; /* not a worker's hand-over */
+		if (n != j)
+			memcpy(&run->seg[n], it,
+			       offsetof(struct ritem, deps) + it->ndeps * sizeof(it->deps[0]));
+		run->seg[n].carry = 0;
+		run->seg[n].next = RUN_SEG_NONE;
+		if (w->seg_first == RUN_SEG_NONE)
+			w->seg_first = n;
+		else
+			run->seg[w->seg_last].next = n;
+		w->seg_last = n++;
+	}
+	return n;
+}
+
+/*
  * Staged (afap): releases the segment read ahead into run->seg to the workers, waits until
  * they have done it, then lets the writer write its results while the dispatcher reads the
  * next one.
@@ -966,11 +1073,12 @@ static void run__meta(struct run *run, struct reel_reader *trace);
  * possible there is no idle core for them, and beside the ops they cost ~20 % of the rate
  * (tests/bench_replay/throughput.sh). The pause is left out of the result's timeline: time 0
  * moves on by it, so the next segment starts where this one ended.
+ * Returns the number of items a cut left over, now at the front of the next segment.
  */
-static void stage__run(struct disp *d)
+static uint32_t stage__run(struct disp *d)
 {
 	struct run *run = d->run;
-	uint32_t nw = atomic_load(&run->nworkers), busy = 0, v;
+	uint32_t nw = atomic_load(&run->nworkers), busy = 0, v, carried;
 	uint64_t now, last = 0;
 
 	for (uint32_t i = 0; i < nw; i++) {
@@ -981,7 +1089,7 @@ static void stage__run(struct disp *d)
 			last = w->last_end;
 	}
 	if (!busy)
-		return;
+		return 0;
 	/* the previous segment's results are all written before this one starts */
 	pthread_mutex_lock(&run->blk);
 	while (run->bhead || run->wbusy)
@@ -1001,6 +1109,8 @@ static void stage__run(struct disp *d)
 				 __ATOMIC_RELAXED);
 		__atomic_store_n(&run->t0, now - last, __ATOMIC_RELAXED);
 	}
+	run->seg_items = run->seg_n;
+	atomic_store(&run->seg_cut, 0);
 	atomic_store(&run->seg_busy, busy);
 	for (uint32_t i = 0; i < nw; i++) {
 		struct rworker *w = run->workers[i];
@@ -1014,14 +1124,23 @@ static void stage__run(struct disp *d)
 		if (atomic_load(&w->cons_wait))
 			futex_wake(&w->tail);
 	}
+	/* from here on the workers' tails are theirs to cut */
+	atomic_store(&run->seg_open, 1);
 	while ((v = atomic_load(&run->seg_busy)) != 0)
 		futex_wait(&run->seg_busy, v);
-	run->seg_n = 0;
+	atomic_store(&run->seg_open, 0);
+	carried = 0;
+	if (atomic_load(&run->seg_cut)) {
+		run->seg_cuts++;
+		carried = stage__carry(run, nw);
+	}
+	run->seg_n = carried;
 
 	pthread_mutex_lock(&run->blk);
 	run->hold = 0;
 	pthread_cond_signal(&run->bcond);
 	pthread_mutex_unlock(&run->blk);
+	return carried;
 }
 
 /* Queues an item: staged, into the segment being read ahead (a full one runs first). */
@@ -1034,11 +1153,12 @@ static void disp__push(struct disp *d, struct rworker *w, const struct ritem *it
 		queue__push(w, it);
 		return;
 	}
-	if (run->seg_n == run->seg_cap)
+	while (run->seg_n == run->seg_cap)
 		stage__run(d);
 	i = run->seg_n++;
 	memcpy(&run->seg[i], it, offsetof(struct ritem, deps) + it->ndeps * sizeof(it->deps[0]));
 	run->seg[i].next = RUN_SEG_NONE;
+	run->seg[i].carry = 0;
 	if (w->seg_first == RUN_SEG_NONE)
 		w->seg_first = i;
 	else
@@ -1266,6 +1386,28 @@ static void disp__release(struct disp *d, uint64_t tk)
 	replay_u64map__del(&d->workers, tk);
 }
 
+/*
+ * IOREEL_TEST_SEGMENT=ITEMS[,DIV], for tests only: segments of ITEMS items, cut short when
+ * at most 1/DIV of one is left (DIV 1: whenever a worker runs out first; 0: never), so
+ * that a small trace has many segments and cuts.
+ */
+static void stage__test_knob(struct run *run)
+{
+	const char *v = getenv("IOREEL_TEST_SEGMENT");
+	unsigned long items, div;
+	char *end;
+
+	if (!v)
+		return;
+	items = strtoul(v, &end, 10);
+	if (items >= 16 && items < run->seg_cap)
+		run->seg_cap = (uint32_t)items;
+	if (*end == ',') {
+		div = strtoul(end + 1, &end, 10);
+		run->cut_div = (uint32_t)div;
+	}
+}
+
 static int disp__run(struct disp *d)
 {
 	struct run *run = d->run;
@@ -1469,6 +1611,8 @@ static void run__summary(struct run *run, struct replay_summary *s)
 	s->cpu_writer_ns = run->cpu_writer_ns;
 	s->segments = run->segments;
 	s->paused_ns = run->paused_ns;
+	s->seg_cuts = run->seg_cuts;
+	s->carried = run->carried;
 	s->orig_duration_ns = run->fs->last_end_ns > run->fs->first_start_ns
 				  ? run->fs->last_end_ns - run->fs->first_start_ns
 				  : 0;
@@ -1532,7 +1676,8 @@ static void run__free(struct run *run, struct disp *d)
 int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *m,
 		       const struct replay_fileset *fs, struct replay_summary *sum)
 {
-	struct run *run = calloc(1, sizeof(*run));
+	/* aligned: the fields every worker reads at every op keep a cache line of their own */
+	struct run *run = aligned_alloc(_Alignof(struct run), sizeof(*run));
 	struct disp d = {0};
 	pthread_t mon, wth;
 	int err, mon_on = 0, wth_on = 0, prio;
@@ -1542,6 +1687,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 
 	if (!run)
 		return -ENOMEM;
+	memset(run, 0, sizeof(*run));
 	run->o = o;
 	run->m = m;
 	run->fs = fs;
@@ -1588,6 +1734,8 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		/* one segment buffer for all threads, whatever their number; its results wait for
 		 * the pause (with a part-filled batch per worker) */
 		run->seg_cap = RUN_STAGE_BUDGET / sizeof(struct ritem);
+		run->cut_div = RUN_CUT_DIV;
+		stage__test_knob(run);
 		run->seg = malloc((size_t)run->seg_cap * sizeof(struct ritem));
 		if (!run->seg) {
 			err = -ENOMEM;
@@ -1640,7 +1788,8 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	cpu0 = thread_cpu_ns();
 	err = disp__run(&d);
 	if (run->staged && !err)
-		stage__run(&d); /* the last segment */
+		while (stage__run(&d)) /* the last segment, and what cuts leave of it */
+			;
 	if (run->staged && !run->segments)
 		run__meta(run, d.r); /* nothing was replayed */
 	run->cpu_dispatch_ns = thread_cpu_ns() - cpu0;
@@ -1688,6 +1837,10 @@ stop:
 		reel_writer__meta(run->w, "replay.segments", num);
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->paused_ns);
 		reel_writer__meta(run->w, "replay.paused_ns", num);
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->seg_cuts);
+		reel_writer__meta(run->w, "replay.segments_cut", num);
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->carried);
+		reel_writer__meta(run->w, "replay.carried_ops", num);
 	}
 	/* the writer's time up to the footer: all but the close that writes it */
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->cpu_writer_ns);

@@ -24,6 +24,8 @@
 #define RUN_QUEUE_BUDGET (64u << 20)
 /* staged (afap): the ops of one segment, all threads together (~120 k ops) */
 #define RUN_STAGE_BUDGET (32u << 20)
+/* a segment is cut short when at most 1/RUN_CUT_DIV of it is left (stage__maybe_cut) */
+#define RUN_CUT_DIV 10
 #define RUN_SEG_NONE UINT32_MAX
 #define RUN_FD_MAX 65536
 #define RUN_BATCH 256
@@ -59,7 +61,8 @@ struct ritem {
 	uint64_t sched_rel; /* original schedule, ns after the replay's time 0, speed applied */
 	const struct rpath *p1, *p2;
 	uint32_t ndeps;
-	uint32_t next; /* staged: the worker's next item in the segment, RUN_SEG_NONE: none */
+	uint32_t next;	/* staged: the worker's next item in the segment, RUN_SEG_NONE: none */
+	uint32_t carry; /* staged: left over by a cut segment, for worker carry - 1 (0: no) */
 	struct rdep deps[RUN_MAX_DEPS];
 };
 
@@ -190,6 +193,16 @@ struct run {
 	int hold;			/* under blk: the writer keeps results until the pause */
 	_Atomic uint32_t seg_busy;	/* workers still on the released segment */
 	uint64_t segments, paused_ns; /* the dispatcher's */
+	/*
+	 * A segment is cut short once a worker has run out and little is left to the others:
+	 * they stop at their next op and carry the rest over to the next segment, instead of
+	 * idling the finished worker's core until the slowest is done (stage__maybe_cut).
+	 */
+	uint32_t seg_items;	  /* items released in the running segment */
+	uint32_t cut_div;	  /* cut when at most seg_items / cut_div are left (0: never) */
+	_Atomic int seg_open;	  /* all of the running segment's workers are released */
+	_Alignas(64) _Atomic int seg_cut; /* read by every worker at every op: a line of its own */
+	uint64_t seg_cuts, carried; /* the dispatcher's: segments cut short, ops carried over */
 
 	struct rworker *workers[RUN_MAX_WORKERS];
 	_Atomic uint32_t nworkers;

@@ -115,6 +115,8 @@ static void replayer_segments(const struct report_run *r, FILE *out)
 {
 	const char *seg = report_run__meta(r, "replay.segments");
 	const char *pause = report_run__meta(r, "replay.paused_ns");
+	const char *cut = report_run__meta(r, "replay.segments_cut");
+	const char *carried = report_run__meta(r, "replay.carried_ops");
 	char a[32];
 
 	if (!seg || !pause || strtoull(seg, NULL, 10) < 2)
@@ -123,6 +125,11 @@ static void replayer_segments(const struct report_run *r, FILE *out)
 		"     in %s segments read ahead; the %s of pauses between them (reading the trace, "
 		"writing results) are not in its span\n",
 		seg, report_fmt__dur(strtoull(pause, NULL, 10), a, sizeof(a)));
+	if (cut && carried && strtoull(cut, NULL, 10))
+		fprintf(out,
+			"     %s of them cut short once a thread had run out: %s ops carried over to "
+			"the next\n",
+			cut, carried);
 }
 
 static void runs(const struct report *rep, FILE *out)
