@@ -22,8 +22,10 @@
 #                 job of the exported job file; ops/s = all ops over the longest job's
 #                 runtime (fio's terse output; fio's own group IOPS sums the jobs' IOPS,
 #                 which overstates jobs that did not run side by side)
-# Each of the three runs once before the repetitions, not counted, so that all read files that
-# are prepared and have been read before.
+# All three read the same files, those ioreel prepares in its target: two file sets prepared
+# apart read at speeds a few % apart (where their pages landed), which would be counted as
+# the replayer's. Each of the three runs once before the repetitions, not counted, so that
+# the files have been read before.
 # Beside ops/s, CPU microseconds per op (user + system): of the ceiling's loop threads, and of
 # the whole ioreel and fio commands (so an upper bound for them); for ioreel also split by
 # thread as the result trace's meta records it: the workers (like for like with the loop's
@@ -75,25 +77,25 @@ for thr in 1 2; do
 	"$RBENCH_BIN/gen_trace" --mode afap -o "$T" -t "$thr" -n "$OPS" -s "$SIZE" --seed "$thr" ||
 		rb_fail "gen_trace"
 	CE=() CEC=() FL=() FLC=() IOR=() FIR=() IO=() IOC=() WALL=() FI=() FIC=() WK=() DS=() WR=()
-	fio_ok=1
-	rb_fio_job "$T" "$S/fio" "$S/fiotgt" replay_no_stall=1 || fio_ok=0
-	# A warm-up run of each, not counted: the files of all three are then prepared and have
-	# been read before (a page read for the first time since it was written costs more: LRU
-	# activation, ~3 % of this rate for a freshly prepared file set)
+	# A warm-up run of each, not counted: ioreel prepares the files all three read, and they
+	# have been read before (a page read for the first time since it was written costs more:
+	# LRU activation, ~3 % of this rate for a freshly prepared file set)
 	rm -rf "$S/tgt"
 	mkdir -p "$S/tgt"
-	"$RBENCH_BIN/ceiling" "$T" "$S/ceiltgt" >/dev/null || rb_fail "ceiling (warm-up)"
 	"$IOREEL" replay "$T" --target "$S/tgt" --timing afap -q -o "$S/res.reel" \
 		>"$S/replay.log" 2>&1 || { tail -5 "$S/replay.log" >&2; rb_fail "ioreel replay (warm-up)"; }
+	"$RBENCH_BIN/ceiling" "$T" "$S/tgt" >/dev/null || rb_fail "ceiling (warm-up)"
+	fio_ok=1
+	rb_fio_job "$T" "$S/fio" "$S/tgt" replay_no_stall=1 || fio_ok=0
 	if [ $fio_ok = 1 ]; then
 		(cd "$S/fio" && fio --output-format=terse --terse-version=3 --output="$S/fio.out" \
 			job.fio >"$S/fio.log" 2>&1) || { tail -5 "$S/fio.log" >&2; rb_fail "fio (warm-up)"; }
 	fi
 	for r in $(seq "$REPS"); do
-		l=$("$RBENCH_BIN/ceiling" "$T" "$S/ceiltgt") || rb_fail "ceiling"
+		l=$("$RBENCH_BIN/ceiling" "$T" "$S/tgt") || rb_fail "ceiling"
 		CE+=("$(rb_kv "$l" ops_per_s)")
 		CEC+=("$(awk -v n="$(rb_kv "$l" cpu_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
-		l=$("$RBENCH_BIN/ceiling" --timed "$T" "$S/ceiltgt") || rb_fail "ceiling --timed"
+		l=$("$RBENCH_BIN/ceiling" --timed "$T" "$S/tgt") || rb_fail "ceiling --timed"
 		FL+=("$(rb_kv "$l" ops_per_s)")
 		FLC+=("$(awk -v n="$(rb_kv "$l" cpu_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
 
