@@ -201,7 +201,8 @@ struct run {
 	uint32_t seg_items;	  /* items released in the running segment */
 	uint32_t cut_div;	  /* cut when at most seg_items / cut_div are left (0: never) */
 	_Atomic int seg_open;	  /* all of the running segment's workers are released */
-	_Alignas(64) _Atomic int seg_cut; /* read by every worker at every op: a line of its own */
+	/* read by every worker at every op: on a line nothing else writes while a segment runs */
+	_Alignas(64) _Atomic int seg_cut;
 	uint64_t seg_cuts, carried; /* the dispatcher's: segments cut short, ops carried over */
 
 	struct rworker *workers[RUN_MAX_WORKERS];

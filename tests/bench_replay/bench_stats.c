@@ -10,6 +10,8 @@
  *   its least late op is on time: anc_*), so that the two can be compared on equal terms.
  *   prints: n=.. p50_ns=.. p99_ns=.. max_ns=.. anc_n=.. anc_p50_ns=.. anc_p99_ns=..
  *           anc_max_ns=.. dur_ns=.. orig_dur_ns=.. orig_n=.. errors=.. ops_per_s=..
+ *           idle_pct=.. (the threads' gaps of over 0.1 ms between ops, in % of their time
+ *           over the span: as fast as possible, a thread waiting for the others)
  *           cpu_{workers,dispatch,writer}_ns_per_op=.. (the replayer's own CPU, from its meta)
  * usage: bench_stats count TRACE
  *   Streams TRACE without keeping it: prints ops=.. data_ops=.. errors=.. (memory-safe for
@@ -32,9 +34,16 @@ struct scan {
 	struct {
 		uint32_t tid;
 		int64_t min_late;
+		uint64_t last_end, idle_ns; /* idle_ns: the gaps of over IDLE_GAP_NS between its ops */
 	} tids[1024];
 	size_t ntids;
 };
+
+/*
+ * As fast as possible a thread's ops follow each other within ~0.1 us; a longer gap is time
+ * the thread waited for the others (a segment's end) or for the next segment to start.
+ */
+#define IDLE_GAP_NS 100000
 
 /* Index of tid's slot (the last slot is shared once 1023 threads are seen). */
 static int64_t tid_slot(struct scan *s, uint32_t tid, int64_t late)
@@ -103,6 +112,13 @@ static int scan_trace(const char *path, struct scan *s, int keep_lateness)
 		}
 		s->late[s->n] = (int64_t)(op.start_ns - op.sched_ns);
 		s->anc[s->n] = tid_slot(s, op.tid, s->late[s->n]);
+		{
+			__typeof__(s->tids[0]) *t = &s->tids[s->anc[s->n]];
+
+			if (t->last_end && op.start_ns > t->last_end + IDLE_GAP_NS)
+				t->idle_ns += op.start_ns - t->last_end;
+			t->last_end = op.end_ns;
+		}
 		s->n++;
 	}
 	for (int i = 0; i < 3; i++) {
@@ -157,6 +173,15 @@ int main(int argc, char **argv)
 	       res.last_end > res.first_start
 		       ? (double)res.data * 1e9 / (double)(res.last_end - res.first_start)
 		       : 0.0);
+	/* the threads' idle gaps, as a share of their time over the result's span */
+	if (res.ntids && res.last_end > res.first_start) {
+		uint64_t idle = 0;
+
+		for (size_t i = 0; i < res.ntids; i++)
+			idle += res.tids[i].idle_ns;
+		printf(" idle_pct=%.2f",
+		       100.0 * (double)idle / ((double)res.ntids * (double)(res.last_end - res.first_start)));
+	}
 	if (res.ops)
 		printf(" cpu_workers_ns_per_op=%.0f cpu_dispatch_ns_per_op=%.0f "
 		       "cpu_writer_ns_per_op=%.0f",

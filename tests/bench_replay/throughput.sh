@@ -19,7 +19,10 @@
 #                 results written, are not in the result's timeline); the wall time of the
 #                 whole command (those pauses included) is shown beside it
 #   no cuts       the same replay with segments never cut short (IOREEL_TEST_SEGMENT, a
-#                 test knob): what the cuts are worth (replay_run.c, stage__maybe_cut)
+#                 test knob): what the cuts are worth (replay_run.c, stage__maybe_cut).
+#                 For both: "threads idle", the share of the threads' time spent in gaps of
+#                 over 0.1 ms between their ops (bench_stats idle_pct): waiting for the
+#                 others at a segment's end, or for the next segment to start
 #   fio           "ioreel export fio --root TARGET" + fio with replay_no_stall=1 added to each
 #                 job of the exported job file; ops/s = all ops over the longest job's
 #                 runtime (fio's terse output; fio's own group IOPS sums the jobs' IOPS,
@@ -79,7 +82,7 @@ for thr in 1 2; do
 	"$RBENCH_BIN/gen_trace" --mode afap -o "$T" -t "$thr" -n "$OPS" -s "$SIZE" --seed "$thr" ||
 		rb_fail "gen_trace"
 	CE=() CEC=() FL=() FLC=() IOR=() FIR=() IO=() IOC=() WALL=() FI=() FIC=() WK=() DS=() WR=()
-	NC=()
+	NC=() IDL=() NCIDL=()
 	# A warm-up run of each, not counted: ioreel prepares the files all three read, and they
 	# have been read before (a page read for the first time since it was written costs more:
 	# LRU activation, ~3 % of this rate for a freshly prepared file set)
@@ -114,6 +117,7 @@ for thr in 1 2; do
 		[ "$(rb_kv "$l" n)" = "$OPS" ] || rb_fail "replay issued $(rb_kv "$l" n) of $OPS ops"
 		[ "$(rb_kv "$l" errors)" = 0 ] || rb_fail "replay had $(rb_kv "$l" errors) failed ops"
 		IO+=("$(rb_kv "$l" ops_per_s)")
+		IDL+=("$(rb_kv "$l" idle_pct)")
 		# the same without cutting segments short (a test knob: the default segment size,
 		# cuts off), for what the cuts are worth
 		IOREEL_TEST_SEGMENT=4294967295,0 "$IOREEL" replay "$T" --target "$S/tgt" \
@@ -121,6 +125,7 @@ for thr in 1 2; do
 			{ tail -5 "$S/replay-nc.log" >&2; rb_fail "ioreel replay (no cuts)"; }
 		l=$("$RBENCH_BIN/bench_stats" result "$T" "$S/res-nc.reel") || rb_fail "bench_stats"
 		NC+=("$(rb_kv "$l" ops_per_s)")
+		NCIDL+=("$(rb_kv "$l" idle_pct)")
 		WK+=("$(awk -v n="$(rb_kv "$l" cpu_workers_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
 		DS+=("$(awk -v n="$(rb_kv "$l" cpu_dispatch_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
 		WR+=("$(awk -v n="$(rb_kv "$l" cpu_writer_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
@@ -152,15 +157,16 @@ for thr in 1 2; do
 	rb_say "$(printf "$ROW two clock reads + a stored result per op" \
 		"$thr" "timed floor (same loop)" "$fl" "$(rb_ratio "$fl" "$ce")" \
 		"$(rb_median "${FLC[@]}")")"
-	rb_say "$(printf "$ROW whole command: %s ops/s, peak RSS %s MiB" \
+	rb_say "$(printf "$ROW whole command: %s ops/s, peak RSS %s MiB, threads idle %s %%" \
 		"$thr" "ioreel replay afap" "$io" "$(rb_ratio "$io" "$ce")" "$(rb_median "${IOC[@]}")" \
-		"$wall" "$(rb_median "${IOR[@]}")")"
+		"$wall" "$(rb_median "${IOR[@]}")" "$(rb_median "${IDL[@]}")")"
 	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | of which workers %s (the loop: %s), dispatch %s, writer %s' \
 		"" "" "" "" "" "$(rb_median "${WK[@]}")" "$(rb_median "${CEC[@]}")" \
 		"$(rb_median "${DS[@]}")" "$(rb_median "${WR[@]}")")"
 	nc=$(rb_median "${NC[@]}")
-	rb_say "$(printf "$ROW for comparison: segments never cut short" \
-		"$thr" "ioreel, no segment cuts" "$nc" "$(rb_ratio "$nc" "$ce")" -)"
+	rb_say "$(printf "$ROW segments never cut short: threads idle %s %%" \
+		"$thr" "ioreel, no segment cuts" "$nc" "$(rb_ratio "$nc" "$ce")" - \
+		"$(rb_median "${NCIDL[@]}")")"
 	if [ $fio_ok = 1 ]; then
 		fi=$(rb_median "${FI[@]}")
 		rb_say "$(printf "$ROW peak RSS %s MiB (its whole iolog loaded first)" \
