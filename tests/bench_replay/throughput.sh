@@ -118,17 +118,19 @@ for thr in 1 2; do
 		[ "$(rb_kv "$l" errors)" = 0 ] || rb_fail "replay had $(rb_kv "$l" errors) failed ops"
 		IO+=("$(rb_kv "$l" ops_per_s)")
 		IDL+=("$(rb_kv "$l" idle_pct)")
+		WK+=("$(awk -v n="$(rb_kv "$l" cpu_workers_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
+		DS+=("$(awk -v n="$(rb_kv "$l" cpu_dispatch_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
+		WR+=("$(awk -v n="$(rb_kv "$l" cpu_writer_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
 		# the same without cutting segments short (a test knob: the default segment size,
 		# cuts off), for what the cuts are worth
 		IOREEL_TEST_SEGMENT=4294967295,0 "$IOREEL" replay "$T" --target "$S/tgt" \
 			--timing afap -q -o "$S/res-nc.reel" >"$S/replay-nc.log" 2>&1 ||
 			{ tail -5 "$S/replay-nc.log" >&2; rb_fail "ioreel replay (no cuts)"; }
 		l=$("$RBENCH_BIN/bench_stats" result "$T" "$S/res-nc.reel") || rb_fail "bench_stats"
+		[ "$(rb_kv "$l" n)" = "$OPS" ] && [ "$(rb_kv "$l" errors)" = 0 ] ||
+			rb_fail "replay without cuts: $(rb_kv "$l" n) of $OPS ops, $(rb_kv "$l" errors) failed"
 		NC+=("$(rb_kv "$l" ops_per_s)")
 		NCIDL+=("$(rb_kv "$l" idle_pct)")
-		WK+=("$(awk -v n="$(rb_kv "$l" cpu_workers_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
-		DS+=("$(awk -v n="$(rb_kv "$l" cpu_dispatch_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
-		WR+=("$(awk -v n="$(rb_kv "$l" cpu_writer_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
 		WALL+=("$(awk -v n="$OPS" -v ns=$((t1 - t0)) 'BEGIN { printf "%.0f", n * 1e9 / ns }')")
 
 		if [ $fio_ok = 1 ]; then
