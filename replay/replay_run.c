@@ -1024,6 +1024,21 @@ struct disp {
 
 static void run__meta(struct run *run, struct reel_reader *trace);
 
+/* Puts item it at slot i of the segment (it may be there already), last in w's chain. */
+static void seg__put(struct run *run, struct rworker *w, uint32_t i, const struct ritem *it)
+{
+	if (&run->seg[i] != it)
+		memcpy(&run->seg[i], it,
+		       offsetof(struct ritem, deps) + it->ndeps * sizeof(it->deps[0]));
+	run->seg[i].next = RUN_SEG_NONE;
+	run->seg[i].carry = 0;
+	if (w->seg_first == RUN_SEG_NONE)
+		w->seg_first = i;
+	else
+		run->seg[w->seg_last].next = i;
+	w->seg_last = i;
+}
+
 /*
  * After a segment cut short: moves the items the workers left to the front of the buffer,
  * each worker's still chained in order, as the start of its part of the next segment.
@@ -1051,16 +1066,7 @@ static uint32_t stage__carry(struct run *run, uint32_t nw)
 			continue;
 		w = run->workers[it->carry - 1];
 		run->carried += it->op.type != REEL_OP_NONE; /* not a worker's hand-over */
-		if (n != j)
-			memcpy(&run->seg[n], it,
-			       offsetof(struct ritem, deps) + it->ndeps * sizeof(it->deps[0]));
-		run->seg[n].carry = 0;
-		run->seg[n].next = RUN_SEG_NONE;
-		if (w->seg_first == RUN_SEG_NONE)
-			w->seg_first = n;
-		else
-			run->seg[w->seg_last].next = n;
-		w->seg_last = n++;
+		seg__put(run, w, n++, it);
 	}
 	return n;
 }
@@ -1147,7 +1153,6 @@ static uint32_t stage__run(struct disp *d)
 static void disp__push(struct disp *d, struct rworker *w, const struct ritem *it)
 {
 	struct run *run = d->run;
-	uint32_t i;
 
 	if (!run->staged) {
 		queue__push(w, it);
@@ -1155,15 +1160,7 @@ static void disp__push(struct disp *d, struct rworker *w, const struct ritem *it
 	}
 	while (run->seg_n == run->seg_cap)
 		stage__run(d);
-	i = run->seg_n++;
-	memcpy(&run->seg[i], it, offsetof(struct ritem, deps) + it->ndeps * sizeof(it->deps[0]));
-	run->seg[i].next = RUN_SEG_NONE;
-	run->seg[i].carry = 0;
-	if (w->seg_first == RUN_SEG_NONE)
-		w->seg_first = i;
-	else
-		run->seg[w->seg_last].next = i;
-	w->seg_last = i;
+	seg__put(run, w, run->seg_n++, it);
 	w->ptail++;
 }
 
@@ -1531,6 +1528,15 @@ static void meta__set(struct run *run, const char *k, const char *v)
 	reel_writer__meta(run->w, k, v);
 }
 
+/* a decimal meta value of the result (FORMAT.md, "Meta keys") */
+static void meta__u64(struct reel_writer *w, const char *key, uint64_t v)
+{
+	char num[24];
+
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)v);
+	reel_writer__meta(w, key, num);
+}
+
 static void run__meta(struct run *run, struct reel_reader *trace)
 {
 	const struct replay_opts *o = run->o;
@@ -1683,7 +1689,6 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	int err, mon_on = 0, wth_on = 0, prio;
 	uint64_t cpu0;
 	size_t prespawn, nqueues;
-	char num[32];
 
 	if (!run)
 		return -ENOMEM;
@@ -1824,30 +1829,25 @@ stop:
 	}
 	run__summary(run, sum);
 	sum->interrupted = run__interrupted(run);
-	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->direct_dropped);
-	reel_writer__meta(run->w, "replay.direct_dropped", num);
-	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->ops_nonfile);
-	reel_writer__meta(run->w, "replay.nonfile_ops", num);
-	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->cpu_workers_ns);
-	reel_writer__meta(run->w, "replay.cpu_ns.workers", num);
-	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->cpu_dispatch_ns);
-	reel_writer__meta(run->w, "replay.cpu_ns.dispatch", num);
+	meta__u64(run->w, "replay.direct_dropped", sum->direct_dropped);
+	meta__u64(run->w, "replay.nonfile_ops", sum->ops_nonfile);
+	meta__u64(run->w, "replay.cpu_ns.workers", sum->cpu_workers_ns);
+	meta__u64(run->w, "replay.cpu_ns.dispatch", sum->cpu_dispatch_ns);
 	if (run->staged) {
-		snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->segments);
-		reel_writer__meta(run->w, "replay.segments", num);
-		snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->paused_ns);
-		reel_writer__meta(run->w, "replay.paused_ns", num);
-		snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->seg_cuts);
-		reel_writer__meta(run->w, "replay.segments_cut", num);
-		snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->carried);
-		reel_writer__meta(run->w, "replay.carried_ops", num);
+		meta__u64(run->w, "replay.segments", sum->segments);
+		meta__u64(run->w, "replay.paused_ns", sum->paused_ns);
+		meta__u64(run->w, "replay.segments_cut", sum->seg_cuts);
+		meta__u64(run->w, "replay.carried_ops", sum->carried);
 	}
 	/* the writer's time up to the footer: all but the close that writes it */
-	snprintf(num, sizeof(num), "%llu", (unsigned long long)sum->cpu_writer_ns);
-	reel_writer__meta(run->w, "replay.cpu_ns.writer", num);
+	meta__u64(run->w, "replay.cpu_ns.writer", sum->cpu_writer_ns);
 	/* beside the CPU times: did the replay fill the machine (report: "cpu_bound")? */
-	snprintf(num, sizeof(num), "%ld", sysconf(_SC_NPROCESSORS_ONLN));
-	reel_writer__meta(run->w, "replay.cpus", num);
+	{
+		char num[24];
+
+		snprintf(num, sizeof(num), "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+		reel_writer__meta(run->w, "replay.cpus", num);
+	}
 	if (!err && run->werr) {
 		err = run->werr;
 		replay_set_error("cannot write result %s: %s", o->result, reel_strerror(err));
