@@ -21,7 +21,7 @@ extern "C" {
 #endif
 
 #define REEL_VERSION_MAJOR 1
-#define REEL_VERSION_MINOR 0
+#define REEL_VERSION_MINOR 1
 
 /*
  * Op types. The numeric values are part of the file format (FORMAT.md, "Op types"):
@@ -85,6 +85,24 @@ enum reel_op_type {
 	REEL_OP_AIO_COMPLETE = 48,   /* one io_event returned by io_getevents */
 	REEL_OP_URING_SUBMIT = 49,   /* one io_uring SQE */
 	REEL_OP_URING_COMPLETE = 50, /* one io_uring CQE */
+	/* version 1.1: data moved between two fds in the kernel (fd -> fd2) */
+	REEL_OP_COPY_FILE_RANGE = 51,
+	REEL_OP_SENDFILE = 52,
+	/* version 1.1: inode attributes and links */
+	REEL_OP_CHMOD = 53,
+	REEL_OP_FCHMOD = 54,
+	REEL_OP_FCHMODAT = 55,
+	REEL_OP_CHOWN = 56,
+	REEL_OP_LCHOWN = 57,
+	REEL_OP_FCHOWN = 58,
+	REEL_OP_FCHOWNAT = 59,
+	REEL_OP_UTIMENSAT = 60,
+	REEL_OP_LINK = 61,
+	REEL_OP_LINKAT = 62,
+	REEL_OP_SYMLINK = 63,
+	REEL_OP_SYMLINKAT = 64,
+	REEL_OP_READLINK = 65,
+	REEL_OP_READLINKAT = 66,
 	REEL_OP__COUNT
 };
 
@@ -147,6 +165,10 @@ int reel_op__from_name(const char *name);	 /* type, or -EINVAL */
 int reel_op__is_read(unsigned type);		 /* read, pread64, readv, preadv, preadv2 */
 int reel_op__is_write(unsigned type);		 /* write, pwrite64, writev, pwritev, pwritev2 */
 int reel_op__has_path(unsigned type);		 /* takes a path argument (open, stat, ...) */
+int reel_op__is_copy(unsigned type);		 /* copy_file_range, sendfile: fd -> fd2 */
+/* a copy op whose destination is a file (copy_file_range; sendfile to a regular file): its
+ * bytes count as written as well as read */
+int reel_op__copy_writes(const struct reel_op *op);
 const char *reel_fd_kind__name(unsigned kind); /* "reg", "dir", "blk", ... */
 
 /* Well-known meta keys (FORMAT.md, "Meta"). Values are UTF-8 strings. */

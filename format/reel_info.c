@@ -109,9 +109,9 @@ static int info__add(struct info_state *s, const struct reel_op *op)
 	if (!cvt_map__put(&s->pids, op->pid, NULL) ||
 	    !cvt_map__put(&s->tids, cvt_key2(op->pid, op->tid), NULL))
 		return -ENOMEM;
-	if (dir == 'r' && op->ret > 0)
+	if ((dir == 'r' || reel_op__is_copy(op->type)) && op->ret > 0)
 		s->bytes_read += op->ret;
-	if (dir == 'w' && op->ret > 0)
+	if ((dir == 'w' || reel_op__copy_writes(op)) && op->ret > 0)
 		s->bytes_written += op->ret;
 	err = info__fd_track(s, op);
 	if (err)
@@ -127,8 +127,16 @@ static int info__add(struct info_state *s, const struct reel_op *op)
 		return info__touch(s, path, op->offset + op->ret);
 	if (op->type == REEL_OP_FALLOCATE)
 		return info__touch(s, path, op->offset + op->len);
+	if (reel_op__is_copy(op->type)) {
+		/* read from fd at offset, written to fd2's file at aux */
+		err = info__touch(s, path, op->offset + (uint64_t)op->ret);
+		if (!err && op->path2 && reel_op__copy_writes(op))
+			err = info__touch(s, op->path2, op->aux + (uint64_t)op->ret);
+		return err;
+	}
 	err = info__touch(s, path, 0);
-	if (!err && op->path2)
+	/* a symlink's path2 is the link's content, not a file */
+	if (!err && op->path2 && op->type != REEL_OP_SYMLINK && op->type != REEL_OP_SYMLINKAT)
 		err = info__touch(s, op->path2, 0);
 	return err;
 }

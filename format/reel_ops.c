@@ -57,6 +57,22 @@ static const char *const op_names[REEL_OP__COUNT] = {
     [REEL_OP_AIO_COMPLETE] = "aio_complete",
     [REEL_OP_URING_SUBMIT] = "uring_submit",
     [REEL_OP_URING_COMPLETE] = "uring_complete",
+    [REEL_OP_COPY_FILE_RANGE] = "copy_file_range",
+    [REEL_OP_SENDFILE] = "sendfile",
+    [REEL_OP_CHMOD] = "chmod",
+    [REEL_OP_FCHMOD] = "fchmod",
+    [REEL_OP_FCHMODAT] = "fchmodat",
+    [REEL_OP_CHOWN] = "chown",
+    [REEL_OP_LCHOWN] = "lchown",
+    [REEL_OP_FCHOWN] = "fchown",
+    [REEL_OP_FCHOWNAT] = "fchownat",
+    [REEL_OP_UTIMENSAT] = "utimensat",
+    [REEL_OP_LINK] = "link",
+    [REEL_OP_LINKAT] = "linkat",
+    [REEL_OP_SYMLINK] = "symlink",
+    [REEL_OP_SYMLINKAT] = "symlinkat",
+    [REEL_OP_READLINK] = "readlink",
+    [REEL_OP_READLINKAT] = "readlinkat",
 };
 
 const char *reel_op__name(unsigned type)
@@ -108,10 +124,34 @@ int reel_op__has_path(unsigned type)
 	case REEL_OP_MKDIRAT:
 	case REEL_OP_RMDIR:
 	case REEL_OP_TRUNCATE:
+	case REEL_OP_CHMOD:
+	case REEL_OP_FCHMODAT:
+	case REEL_OP_CHOWN:
+	case REEL_OP_LCHOWN:
+	case REEL_OP_FCHOWNAT:
+	case REEL_OP_UTIMENSAT:
+	case REEL_OP_LINK:
+	case REEL_OP_LINKAT:
+	case REEL_OP_SYMLINK:
+	case REEL_OP_SYMLINKAT:
+	case REEL_OP_READLINK:
+	case REEL_OP_READLINKAT:
 		return 1;
 	default:
 		return 0;
 	}
+}
+
+int reel_op__is_copy(unsigned type)
+{
+	return type == REEL_OP_COPY_FILE_RANGE || type == REEL_OP_SENDFILE;
+}
+
+int reel_op__copy_writes(const struct reel_op *op)
+{
+	/* sendfile's mode holds the fd kind of its destination (FORMAT.md) */
+	return op->type == REEL_OP_COPY_FILE_RANGE ||
+	       (op->type == REEL_OP_SENDFILE && op->mode == REEL_FD_REG);
 }
 
 static const char *const kind_names[] = {

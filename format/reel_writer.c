@@ -355,9 +355,9 @@ int reel_writer__add(struct reel_writer *w, const struct reel_op *op)
 		t->last_end_ns = op->end_ns;
 	t->ops++;
 	t->ops_by_type[op->type]++;
-	if (op->ret > 0 && reel_op__is_read(op->type))
+	if (op->ret > 0 && (reel_op__is_read(op->type) || reel_op__is_copy(op->type)))
 		t->bytes_read += op->ret;
-	if (op->ret > 0 && reel_op__is_write(op->type))
+	if (op->ret > 0 && (reel_op__is_write(op->type) || reel_op__copy_writes(op)))
 		t->bytes_written += op->ret;
 
 	if (w->nops == w->ops_per_chunk)

@@ -23,6 +23,7 @@ static const struct golden goldens[] = {
     {"reserved-header.reel", -REEL_E_RESERVED, 0, 0},
     {"reserved-chunk.reel", 0, -REEL_E_RESERVED, 36},
     {"newer-minor.reel", 0, 0, 52},
+    {"small-1.1.reel", 0, 0, 68}, /* every op type of version 1.1 */
 };
 
 int main(int argc, char **argv)

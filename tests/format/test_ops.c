@@ -25,7 +25,26 @@ int main(void)
 		  reel_op__from_name("none") == -EINVAL,
 	      "unknown names");
 	CHECK(strcmp(reel_op__name(REEL_OP_PREAD64), "pread64") == 0, "pread64");
-	CHECK(strcmp(reel_op__name(REEL_OP_URING_COMPLETE), "uring_complete") == 0, "last type");
+	CHECK(strcmp(reel_op__name(REEL_OP_READLINKAT), "readlinkat") == 0 &&
+		  REEL_OP_READLINKAT == REEL_OP__COUNT - 1,
+	      "last type");
+	/* version 1.1's values (FORMAT.md, "Op types"): part of the format, never renumbered */
+	CHECK(REEL_OP_COPY_FILE_RANGE == 51 && REEL_OP_SENDFILE == 52 && REEL_OP_CHMOD == 53 &&
+		  REEL_OP_UTIMENSAT == 60 && REEL_OP_READLINKAT == 66,
+	      "1.1 values");
+	CHECK(reel_op__is_copy(REEL_OP_COPY_FILE_RANGE) && reel_op__is_copy(REEL_OP_SENDFILE) &&
+		  !reel_op__is_copy(REEL_OP_PREAD64) && !reel_op__is_copy(REEL_OP_CHMOD),
+	      "copy class");
+	{
+		struct reel_op cf = {.type = REEL_OP_COPY_FILE_RANGE};
+		struct reel_op sf_sock = {.type = REEL_OP_SENDFILE, .mode = REEL_FD_SOCK};
+		struct reel_op sf_reg = {.type = REEL_OP_SENDFILE, .mode = REEL_FD_REG};
+		struct reel_op rd = {.type = REEL_OP_PREAD64, .mode = REEL_FD_REG};
+
+		CHECK(reel_op__copy_writes(&cf) && !reel_op__copy_writes(&sf_sock) &&
+			  reel_op__copy_writes(&sf_reg) && !reel_op__copy_writes(&rd),
+		      "copies that write a file");
+	}
 	unsigned reads = 0, writes = 0, paths = 0;
 	for (unsigned t = 0; t < REEL_OP__COUNT + 5; t++) {
 		reads += !!reel_op__is_read(t);
@@ -39,7 +58,10 @@ int main(void)
 	CHECK(reel_op__has_path(REEL_OP_OPENAT) && reel_op__has_path(REEL_OP_RENAMEAT2) &&
 		  !reel_op__has_path(REEL_OP_FSTAT) && !reel_op__has_path(REEL_OP_CLOSE),
 	      "path class");
-	CHECK(paths == 19, "path types %u", paths);
+	CHECK(paths == 31, "path types %u", paths); /* 19 of 1.0, 12 of 1.1 */
+	CHECK(reel_op__has_path(REEL_OP_SYMLINKAT) && reel_op__has_path(REEL_OP_UTIMENSAT) &&
+		  !reel_op__has_path(REEL_OP_FCHMOD) && !reel_op__has_path(REEL_OP_FCHOWN),
+	      "1.1 path class");
 	CHECK(strcmp(reel_fd_kind__name(REEL_FD_REG), "reg") == 0 &&
 		  strcmp(reel_fd_kind__name(REEL_FD_OTHER), "other") == 0 &&
 		  strcmp(reel_fd_kind__name(99), "?") == 0,

@@ -92,9 +92,14 @@ static void write_trace(const char *path, struct expect *x)
 			t->last_end_ns = op->end_ns;
 		t->ops++;
 		t->ops_by_type[type]++;
-		if (op->ret > 0 && reel_op__is_read(type))
+		/* copies read their bytes, and write them when the destination is a file
+		 * (copy_file_range; sendfile whose mode, the destination's kind, is reg) */
+		int copy = type == REEL_OP_COPY_FILE_RANGE || type == REEL_OP_SENDFILE;
+		int copy_w = type == REEL_OP_COPY_FILE_RANGE ||
+			     (type == REEL_OP_SENDFILE && op->mode == REEL_FD_REG);
+		if (op->ret > 0 && (reel_op__is_read(type) || copy))
 			t->bytes_read += op->ret;
-		if (op->ret > 0 && reel_op__is_write(type))
+		if (op->ret > 0 && (reel_op__is_write(type) || copy_w))
 			t->bytes_written += op->ret;
 	}
 	struct reel_op bad = x->ops[0];

@@ -85,9 +85,20 @@ static void write_small(const char *path)
 		now = o.start_ns;
 		if (reel_op__has_path(type))
 			o.path = id[type % 4];
-		if (type >= REEL_OP_RENAME && type <= REEL_OP_RENAMEAT2)
+		if ((type >= REEL_OP_RENAME && type <= REEL_OP_RENAMEAT2) ||
+		    (type >= REEL_OP_LINK && type <= REEL_OP_SYMLINKAT))
 			o.path2 = id[4];
-		if (reel_op__is_read(type) || reel_op__is_write(type)) {
+		if (reel_op__is_copy(type)) {
+			o.fd = 7;
+			o.fd2 = 9;
+			o.path = id[0];
+			o.path2 = id[4];
+			o.offset = 1 << 20;
+			o.aux = 4096;
+			o.len = 65536;
+			o.mode = REEL_FD_REG;
+			o.ret = 65536;
+		} else if (reel_op__is_read(type) || reel_op__is_write(type)) {
 			o.fd = 7;
 			o.len = 8192;
 			o.offset = 8192 * (type - 5);
@@ -97,7 +108,7 @@ static void write_small(const char *path)
 			o.flags = 02 | 0100;
 			o.mode = 0644;
 			o.ret = 7;
-		} else if (type >= REEL_OP_AIO_SUBMIT) {
+		} else if (type >= REEL_OP_AIO_SUBMIT && type <= REEL_OP_URING_COMPLETE) {
 			o.fd = 8;
 			o.subop = 1;
 			o.offset = 1ULL << 40;
@@ -184,7 +195,18 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	dir = argv[1];
-	write_small(at("small.reel"));
+	/*
+	 * small.reel and the files damaged from it were written by version 1.0 and stay as they
+	 * are (a reader must go on reading them); each later minor version adds its own
+	 * small-1.N.reel, with every op type it knows. Only a fresh directory gets a new
+	 * small.reel.
+	 */
+	char cur[32];
+	snprintf(cur, sizeof(cur), "small-%d.%d.reel", REEL_VERSION_MAJOR, REEL_VERSION_MINOR);
+	if (access(at("small.reel"), F_OK))
+		write_small(at("small.reel"));
+	if (access(at(cur), F_OK))
+		write_small(at(cur));
 	size_t len;
 	uint8_t *b = t_slurp(at("small.reel"), &len);
 	uint64_t off[64];
@@ -218,10 +240,11 @@ int main(int argc, char **argv)
 	fix_envelope_crc(c + off[2]);
 	t_spit(at("reserved-chunk.reel"), c, len);
 
-	/* minor version 1 with a chunk of an unknown type before the footer: readable */
+	/* a minor version newer than the reader's, with a chunk of an unknown type before the
+	 * footer: readable */
 	uint64_t foot = off[n - 1];
 	memcpy(c, b, foot);
-	c[10] = 1;
+	c[10] = REEL_VERSION_MINOR + 1;
 	uint8_t *u = c + foot;
 	memcpy(u, b + off[1], 32); /* an envelope to start from */
 	u[4] = 200;
@@ -247,7 +270,7 @@ int main(int argc, char **argv)
 
 	const char *names[] = {"small.reel",	      "truncated.reel",	   "bad-magic.reel",
 			       "bad-version.reel",    "bad-checksum.reel", "reserved-header.reel",
-			       "reserved-chunk.reel", "newer-minor.reel"};
+			       "reserved-chunk.reel", "newer-minor.reel",   cur};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		dump(names[i]);
 	write_ops_seeds(argv[2]);
