@@ -820,8 +820,23 @@ static int st_do_lseek(struct st_state *s, struct stl_call *c)
 	return st_emit(s, &op, st_ofd_kind(o));
 }
 
+/* A mode argument: strace prints 0644, or S_ISUID|S_ISGID|S_ISVTX|0755. */
+static uint32_t st_mode_arg(const char *arg)
+{
+	static const struct stl_sym bits[] = {
+	    {"S_ISUID", 04000}, {"S_ISGID", 02000}, {"S_ISVTX", 01000}, {NULL, 0}};
+
+	return (uint32_t)stl_flags_arg(arg, bits);
+}
+
+/* A uid or gid argument: strace prints -1 (leave unchanged) as -1; stored as the u32. */
+static uint64_t st_id_arg(const char *arg)
+{
+	return (uint32_t)stl_int_arg(arg);
+}
+
 /* fsync, fdatasync, syncfs, sync_file_range, fallocate, ftruncate, fadvise64, getdents64,
- * fstat: an fd and a few numbers */
+ * fstat, fchmod, fchown: an fd and a few numbers */
 static int st_do_fdop(struct st_state *s, struct stl_call *c, int type)
 {
 	struct reel_op op;
@@ -860,6 +875,13 @@ static int st_do_fdop(struct st_state *s, struct stl_call *c, int type)
 		if (o && o->kind == REEL_FD_REG)
 			o->kind = REEL_FD_DIR;
 		break;
+	case REEL_OP_FCHMOD:
+		op.mode = st_mode_arg(st_arg(c, 1));
+		break;
+	case REEL_OP_FCHOWN:
+		op.aux = st_id_arg(st_arg(c, 1));
+		op.ctx = st_id_arg(st_arg(c, 2));
+		break;
 	case REEL_OP_FSTAT:
 		if (o && c->ret == 0) {
 			st_size_from_stat(s, o->path, st_arg(c, 1));
@@ -874,7 +896,7 @@ static int st_do_fdop(struct st_state *s, struct stl_call *c, int type)
 /*
  * Path ops. di: index of the dirfd argument or -1; pi: the path; the rest by type.
  * stat, lstat, newfstatat, statx, access, faccessat(2), unlink(at), mkdir(at), rmdir,
- * truncate.
+ * truncate, chmod, fchmodat(2), chown, lchown, fchownat, utimensat, readlink(at).
  */
 static int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di, int pi)
 {
@@ -915,6 +937,42 @@ static int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di
 	case REEL_OP_TRUNCATE:
 		op.len = (uint64_t)stl_int_arg(st_arg(c, 1));
 		break;
+	case REEL_OP_CHMOD:
+		op.mode = st_mode_arg(st_arg(c, 1));
+		break;
+	case REEL_OP_FCHMODAT:
+		/* fchmodat has no flags argument; fchmodat2 (recorded as fchmodat) has */
+		op.mode = st_mode_arg(st_arg(c, 2));
+		op.flags = (uint32_t)stl_flags_arg(st_arg(c, 3), stl_at_flags);
+		break;
+	case REEL_OP_CHOWN:
+	case REEL_OP_LCHOWN:
+		op.aux = st_id_arg(st_arg(c, 1));
+		op.ctx = st_id_arg(st_arg(c, 2));
+		break;
+	case REEL_OP_FCHOWNAT:
+		op.aux = st_id_arg(st_arg(c, 2));
+		op.ctx = st_id_arg(st_arg(c, 3));
+		op.flags = (uint32_t)stl_flags_arg(st_arg(c, 4), stl_at_flags);
+		break;
+	case REEL_OP_UTIMENSAT:
+		op.flags = (uint32_t)stl_flags_arg(st_arg(c, 3), stl_at_flags);
+		break;
+	case REEL_OP_READLINK:
+		op.len = (uint64_t)stl_int_arg(st_arg(c, 2));
+		break;
+	case REEL_OP_READLINKAT:
+		op.len = (uint64_t)stl_int_arg(st_arg(c, 3));
+		break;
+	}
+	if (type == REEL_OP_UTIMENSAT && !path && di >= 0) {
+		/* utimensat(fd, NULL, ...) is futimens: the file is the fd's (FORMAT.md) */
+		o = st_fd_arg(s, c->args[di], &dirfd, &err);
+		if (err)
+			return err;
+		op.fd = dirfd;
+		op.path = o ? o->path : 0;
+		return st_emit(s, &op, st_ofd_kind(o));
 	}
 	if (path && !*path && (op.flags & ST_AT_EMPTY_PATH) && dirfd >= 0) {
 		/* fstat as glibc does it: the file is the fd's (see the top of this file) */
@@ -957,10 +1015,12 @@ static int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di
 	return st_emit(s, &op, kind);
 }
 
+/* rename, renameat(2), link, linkat: two dirfd + path pairs */
 static int st_do_rename(struct st_state *s, struct stl_call *c, int type)
 {
 	struct reel_op op;
-	int ofd = ST_AT_FDCWD, nfd = ST_AT_FDCWD, err, at = type != REEL_OP_RENAME;
+	int ofd = ST_AT_FDCWD, nfd = ST_AT_FDCWD, err;
+	int at = type != REEL_OP_RENAME && type != REEL_OP_LINK;
 	char *oann = NULL, *nann = NULL, *o, *n;
 
 	st_op_init(s, &op, type, c);
@@ -974,6 +1034,8 @@ static int st_do_rename(struct st_state *s, struct stl_call *c, int type)
 	n = st_resolve(s, nfd, nann, stl_str_arg(st_arg(c, at ? 3 : 1)));
 	if (type == REEL_OP_RENAMEAT2)
 		op.flags = (uint32_t)stl_flags_arg(st_arg(c, 4), stl_rename_flags);
+	else if (type == REEL_OP_LINKAT)
+		op.flags = (uint32_t)stl_flags_arg(st_arg(c, 4), stl_at_flags);
 	err = o && n ? 0 : -ENOMEM;
 	if (!err)
 		err = st_path_id(s, o, &op.path);
@@ -984,6 +1046,113 @@ static int st_do_rename(struct st_state *s, struct stl_call *c, int type)
 	free(o);
 	free(n);
 	return err;
+}
+
+/* symlink(content, link), symlinkat(content, dirfd, link) */
+static int st_do_symlink(struct st_state *s, struct stl_call *c, int type)
+{
+	struct reel_op op;
+	int dirfd = ST_AT_FDCWD, err, at = type == REEL_OP_SYMLINKAT;
+	char *dirann = NULL, *content, *link;
+
+	st_op_init(s, &op, type, c);
+	if (at) {
+		st_dirfd_arg(s, c->args[1], &dirfd, &dirann);
+		op.fd = dirfd;
+	}
+	/* the content goes in as given: it is resolved against the link's directory only
+	 * when it is followed, and then maybe somewhere else (FORMAT.md, "Copies") */
+	content = stl_str_arg(c->args[0]);
+	link = st_resolve(s, dirfd, dirann, stl_str_arg(st_arg(c, at ? 2 : 1)));
+	if (!link)
+		return -ENOMEM;
+	st_note_parents(s, link);
+	err = st_path_id(s, link, &op.path);
+	if (!err)
+		err = st_path_id(s, content, &op.path2);
+	if (!err)
+		err = st_emit(s, &op, st_kind_of_path(link, 0));
+	free(link);
+	return err;
+}
+
+/*
+ * An offset pointer of copy_file_range or sendfile: 0 for NULL, else 1 with *val the value
+ * it held on entry. strace prints "[100]", and for sendfile "[100] => [4196]" (in, out).
+ * An address strace could not read ("0x7ffd...") is a pointer of unknown value: *val = 0.
+ */
+static int st_offptr_arg(const char *arg, uint64_t *val)
+{
+	*val = 0;
+	if (!strcmp(arg, "NULL"))
+		return 0;
+	if (*arg == '[')
+		*val = strtoull(arg + 1, NULL, 0);
+	return 1;
+}
+
+/*
+ * copy_file_range(fd_in, off_in, fd_out, off_out, len, flags) and sendfile(out_fd, in_fd,
+ * offset, count). Where an offset pointer is NULL the kernel uses and advances that fd's
+ * file position, by the bytes moved; with a pointer it advances the pointed value and
+ * leaves the position alone. sendfile to a socket or a pipe has no position written (aux
+ * 0); its destination's kind goes in mode, so that a reader knows whether it wrote a file.
+ */
+static int st_do_copy(struct st_state *s, struct stl_call *c, int type)
+{
+	int cfr = type == REEL_OP_COPY_FILE_RANGE;
+	struct reel_op op;
+	struct st_ofd *in, *out;
+	int ifd, ofd, err, in_ptr, out_ptr = 1, out_file;
+	uint64_t in_off, out_off = 0;
+
+	in = st_fd_arg(s, c->args[cfr ? 0 : 1], &ifd, &err);
+	if (err)
+		return err;
+	out = st_fd_arg(s, c->args[cfr ? 2 : 0], &ofd, &err);
+	if (err)
+		return err;
+	st_op_init(s, &op, type, c);
+	st_op_fd(&op, ifd, in);
+	op.fd2 = ofd;
+	in_ptr = st_offptr_arg(st_arg(c, cfr ? 1 : 2), &in_off);
+	if (cfr) {
+		out_ptr = st_offptr_arg(st_arg(c, 3), &out_off);
+		op.len = (uint64_t)stl_int_arg(st_arg(c, 4));
+		op.flags = (uint32_t)stl_int_arg(st_arg(c, 5));
+	} else {
+		op.len = (uint64_t)stl_int_arg(st_arg(c, 3));
+		op.mode = (uint32_t)st_ofd_kind(out);
+	}
+	out_file = out && st_is_file_kind(out->kind);
+	if (out_file)
+		op.path2 = out->path;
+	if (in && st_is_file_kind(in->kind) && !in_ptr) {
+		if (!in->pos_known)
+			s->st->unknown_pos++;
+		in_off = in->pos;
+		if (c->ret > 0) {
+			in->pos += (uint64_t)c->ret;
+			in->pos_known = 1;
+		}
+	}
+	if (cfr || out_file) {
+		/* sendfile always writes at out_fd's position */
+		if (out_file && (!cfr || !out_ptr)) {
+			if (!out->pos_known)
+				s->st->unknown_pos++;
+			out_off = out->pos;
+			if (c->ret > 0) {
+				out->pos += (uint64_t)c->ret;
+				out->pos_known = 1;
+			}
+		}
+		if (out_file && c->ret > 0)
+			st_size_grow(s, out->path, out_off + (uint64_t)c->ret);
+	}
+	op.offset = in_off;
+	op.aux = out_off;
+	return st_emit(s, &op, st_ofd_kind(in));
 }
 
 /* dup, dup2, dup3, fcntl(F_DUPFD*, F_SETFL, F_SETFD) */
@@ -1365,6 +1534,15 @@ static int st_dispatch(struct st_state *s, struct stl_call *c)
 	    {"mkdirat", REEL_OP_MKDIRAT, 0, 1},
 	    {"rmdir", REEL_OP_RMDIR, -1, 0},
 	    {"truncate", REEL_OP_TRUNCATE, -1, 0},
+	    {"chmod", REEL_OP_CHMOD, -1, 0},
+	    {"fchmodat", REEL_OP_FCHMODAT, 0, 1},
+	    {"fchmodat2", REEL_OP_FCHMODAT, 0, 1},
+	    {"chown", REEL_OP_CHOWN, -1, 0},
+	    {"lchown", REEL_OP_LCHOWN, -1, 0},
+	    {"fchownat", REEL_OP_FCHOWNAT, 0, 1},
+	    {"utimensat", REEL_OP_UTIMENSAT, 0, 1},
+	    {"readlink", REEL_OP_READLINK, -1, 0},
+	    {"readlinkat", REEL_OP_READLINKAT, 0, 1},
 	};
 	static const struct {
 		const char *name;
@@ -1374,7 +1552,8 @@ static int st_dispatch(struct st_state *s, struct stl_call *c)
 	    {"syncfs", REEL_OP_SYNCFS},	      {"sync_file_range", REEL_OP_SYNC_FILE_RANGE},
 	    {"fallocate", REEL_OP_FALLOCATE}, {"ftruncate", REEL_OP_FTRUNCATE},
 	    {"fadvise64", REEL_OP_FADVISE64}, {"getdents64", REEL_OP_GETDENTS64},
-	    {"fstat", REEL_OP_FSTAT},
+	    {"fstat", REEL_OP_FSTAT},	      {"fchmod", REEL_OP_FCHMOD},
+	    {"fchown", REEL_OP_FCHOWN},
 	};
 	const char *n = c->name;
 	int type;
@@ -1405,6 +1584,18 @@ static int st_dispatch(struct st_state *s, struct stl_call *c)
 		return c->nargs >= 4 ? st_do_rename(s, c, REEL_OP_RENAMEAT) : -EINVAL;
 	if (!strcmp(n, "renameat2"))
 		return c->nargs >= 4 ? st_do_rename(s, c, REEL_OP_RENAMEAT2) : -EINVAL;
+	if (!strcmp(n, "link"))
+		return c->nargs >= 2 ? st_do_rename(s, c, REEL_OP_LINK) : -EINVAL;
+	if (!strcmp(n, "linkat"))
+		return c->nargs >= 4 ? st_do_rename(s, c, REEL_OP_LINKAT) : -EINVAL;
+	if (!strcmp(n, "symlink"))
+		return c->nargs >= 2 ? st_do_symlink(s, c, REEL_OP_SYMLINK) : -EINVAL;
+	if (!strcmp(n, "symlinkat"))
+		return c->nargs >= 3 ? st_do_symlink(s, c, REEL_OP_SYMLINKAT) : -EINVAL;
+	if (!strcmp(n, "copy_file_range"))
+		return c->nargs >= 5 ? st_do_copy(s, c, REEL_OP_COPY_FILE_RANGE) : -EINVAL;
+	if (!strcmp(n, "sendfile") || !strcmp(n, "sendfile64"))
+		return c->nargs >= 4 ? st_do_copy(s, c, REEL_OP_SENDFILE) : -EINVAL;
 	if (!strcmp(n, "dup"))
 		return c->nargs >= 1 ? st_do_dup(s, c, REEL_OP_DUP) : -EINVAL;
 	if (!strcmp(n, "dup2"))
