@@ -13,7 +13,9 @@
  * A forked child copies through an fd it shares with the parent, so the shared file
  * position is tested across processes (and across strace -ff logs).
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>

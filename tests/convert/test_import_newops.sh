@@ -1,0 +1,88 @@
+#!/bin/bash
+# ioreel import strace on the syscalls of trace format 1.1, from REAL strace runs of newops.c
+# (copy_file_range and sendfile with and without offset pointers, to a file, a socket and a
+# pipe, one of them split in <unfinished ...>/<... resumed>, one across a fork; the chmod and
+# chown families; utimensat by path and on an fd; link, symlink, readlink and their *at
+# forms; failing calls), run once under strace -f and once under strace -ff. The program
+# prints the op each call must become, with the values it knows (fds, paths, the positions
+# it computed itself, lengths, results): every field of every such op is checked, and
+# ioreel info's byte counts must include what the copies moved.
+set -u
+IOREEL=$1 SRC=$3 NEWOPS=$4
+command -v strace > /dev/null || { echo "SKIP: strace missing"; exit 77; }
+[ "$(id -u)" = 0 ] || { echo "SKIP: chown to uid 1 needs root"; exit 77; }
+dir=$(mktemp -d /var/tmp/ioreel-convert-new.XXXXXX) || exit 1
+trap 'rm -rf "$dir"' EXIT
+mkdir "$dir/f" "$dir/ff" "$dir/logs"
+
+strace -f -ttt -T -y -o "$dir/f.strace" "$NEWOPS" "$dir/f" > "$dir/f.want" ||
+	{ echo "FAIL: newops under strace -f"; exit 1; }
+grep -q '<\.\.\. sendfile resumed>' "$dir/f.strace" ||
+	{ echo "FAIL: the child's sendfile was not split in the -f log: nothing tested it"; exit 1; }
+"$IOREEL" import strace "$dir/f.strace" -o "$dir/f.reel" 2> "$dir/f.err" ||
+	{ echo "FAIL: import of the -f log"; cat "$dir/f.err"; exit 1; }
+strace -ff -ttt -T -y -o "$dir/logs/n" "$NEWOPS" "$dir/ff" > "$dir/ff.want" ||
+	{ echo "FAIL: newops under strace -ff"; exit 1; }
+[ "$(ls "$dir/logs" | wc -l)" = 2 ] || { echo "FAIL: strace -ff did not write 2 logs"; exit 1; }
+"$IOREEL" import strace "$dir"/logs/n.* -o "$dir/ff.reel" 2> "$dir/ff.err" ||
+	{ echo "FAIL: import of the -ff logs"; cat "$dir/ff.err"; exit 1; }
+for t in f ff; do
+	! grep -q 'could not be parsed' "$dir/$t.err" || { echo "FAIL: bad lines:"; cat "$dir/$t.err"; exit 1; }
+	"$IOREEL" dump --format jsonl "$dir/$t.reel" > "$dir/$t.jsonl" || { echo "FAIL: dump $t"; exit 1; }
+	"$IOREEL" info --json "$dir/$t.reel" > "$dir/$t.info" || { echo "FAIL: info $t"; exit 1; }
+done
+
+python3 - "$dir" <<'PY' || exit 1
+import json, sys
+d = sys.argv[1]
+new = {"copy_file_range", "sendfile", "chmod", "fchmod", "fchmodat", "chown", "lchown",
+       "fchown", "fchownat", "utimensat", "link", "linkat", "symlink", "symlinkat",
+       "readlink", "readlinkat"}
+reads = {"read", "pread64", "readv", "preadv", "preadv2"}
+writes = {"write", "pwrite64", "writev", "pwritev", "pwritev2"}
+defaults = dict(offset=0, len=0, ret=0, sched_ns=0, fd_kind="reg", fd2=-1, path2=None,
+                flags=0, mode=0, subop=0, aux=0, ctx=0, err=None)
+fail = 0
+for t in ("f", "ff"):
+    base = "%s/%s/" % (d, t)
+    want = [json.loads(l) for l in open("%s/%s.want" % (d, t))]
+    ops = [json.loads(l) for l in open("%s/%s.jsonl" % (d, t))]
+    mine = [o for o in ops if o["path"] and o["path"].startswith(base) and
+            (o["op"] in new or (o["op"] in reads | writes and o["op"] != "lseek"))]
+    # the program's own lseeks at the end are not part of what it predicted
+    if len(mine) != len(want) or [o["op"] for o in mine] != [w["op"] for w in want]:
+        print("FAIL: %s: ops %s\n  want %s" % (t, [o["op"] for o in mine], [w["op"] for w in want]))
+        fail = 1
+        continue
+    types = {w["op"] for w in want}
+    if not new <= types:
+        print("FAIL: newops did not issue %s" % (new - types)); fail = 1
+    for i, (o, w) in enumerate(zip(mine, want)):
+        slow = w.pop("unfinished", 0)
+        full = dict(defaults); full.update(w)
+        for k, v in full.items():
+            if o.get(k) != v:
+                print("FAIL: %s: op %d (%s) %s = %r, want %r" % (t, i, w["op"], k, o.get(k), v))
+                fail = 1
+        if o["tid"] != o["pid"] or o["end_ns"] < o["start_ns"]:
+            print("FAIL: %s: op %d tid %d pid %d, %d..%d" % (t, i, o["tid"], o["pid"],
+                                                          o["start_ns"], o["end_ns"])); fail = 1
+        # the split call starts at its first half: its time covers the 300 ms it blocked
+        if slow and o["end_ns"] - o["start_ns"] < 250000000:
+            print("FAIL: %s: op %d lasted %d ns, blocked 300 ms" % (t, i, o["end_ns"] - o["start_ns"]))
+            fail = 1
+    # info: the bytes the copies moved count as read, and as written when they went to a file
+    info = json.load(open("%s/%s.info" % (d, t)))
+    r = sum(o["ret"] for o in ops if o["op"] in reads and o["ret"] > 0)
+    wr = sum(o["ret"] for o in ops if o["op"] in writes and o["ret"] > 0)
+    copies = [w for w in want if w["op"] in ("copy_file_range", "sendfile") and w["ret"] > 0]
+    cr = sum(w["ret"] for w in copies)
+    cw = sum(w["ret"] for w in copies if w["op"] == "copy_file_range" or w["mode"] == 1)
+    if info["bytes_read"] != r + cr or info["bytes_written"] != wr + cw or cr == cw:
+        print("FAIL: %s: info bytes read %d written %d; reads %d + copies %d, writes %d + copies "
+              "to files %d" % (t, info["bytes_read"], info["bytes_written"], r, cr, wr, cw))
+        fail = 1
+sys.exit(fail)
+PY
+[ $? = 0 ] || exit 1
+echo PASS
