@@ -166,8 +166,7 @@ int main(int argc, char **argv)
 	CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
 	CHECK(sendfile(sv[0], src, NULL, 1000) == 1000);
 	expect("sendfile", pid, src, sv[0], "src", NULL,
-	       ",\"offset\":%lld,\"aux\":0,\"len\":1000,\"ret\":1000,\"mode\":6",
-	       (long long)spos);
+	       ",\"offset\":%lld,\"aux\":0,\"len\":1000,\"ret\":1000,\"mode\":6", (long long)spos);
 	spos += 1000;
 	CHECK(recv(sv[1], buf, 1000, MSG_WAITALL) == 1000);
 	CHECK(pipe(pp) == 0);
