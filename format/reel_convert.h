@@ -84,7 +84,8 @@ int reel_strace__merge_ff(FILE *const *in, const uint32_t *pids, size_t n, FILE 
 
 /* What fio's iolog cannot express, per reason; printed by reel_fio__print_left_out(). */
 enum reel_fio_left_out {
-	REEL_FIO_LO_METADATA = 0, /* stat, rename, mkdir, unlink, access, getdents, failed opens */
+	REEL_FIO_LO_METADATA = 0, /* stat, rename, mkdir, unlink, access, getdents, chmod, chown,
+				     utimensat, link, symlink, readlink, failed opens */
 	REEL_FIO_LO_SYNC_OTHER,	  /* sync_file_range, syncfs, msync, fsync of a directory */
 	REEL_FIO_LO_ZERO,	  /* failed or zero-byte reads/writes (nothing to replay) */
 	REEL_FIO_LO_NO_PATH,	  /* data op on an fd whose file is not known */
@@ -93,6 +94,7 @@ enum reel_fio_left_out {
 	REEL_FIO_LO_MMAP,	  /* mmap: its I/O happens as page faults, invisible */
 	REEL_FIO_LO_SPACE,	  /* fallocate, truncate, ftruncate, fadvise64 */
 	REEL_FIO_LO_NO_IO,	  /* syncs of threads without reads/writes: fio rejects such logs */
+	REEL_FIO_LO_COPY,	  /* copy_file_range: may be a clone or a server-side copy */
 	REEL_FIO_LO__COUNT
 };
 

@@ -89,6 +89,33 @@ static void dump_text_path(const char *p, FILE *out)
 	}
 }
 
+/* What the attribute ops set, which no column shows. */
+static void dump_text_id(const char *name, uint64_t id, FILE *out)
+{
+	if (id == UINT32_MAX)
+		fprintf(out, " %s=-1", name); /* left unchanged */
+	else
+		fprintf(out, " %s=%" PRIu64, name, id);
+}
+
+static void dump_text_attrs(const struct reel_op *op, FILE *out)
+{
+	switch (op->type) {
+	case REEL_OP_CHMOD:
+	case REEL_OP_FCHMOD:
+	case REEL_OP_FCHMODAT:
+		fprintf(out, " mode=0%o", op->mode);
+		break;
+	case REEL_OP_CHOWN:
+	case REEL_OP_LCHOWN:
+	case REEL_OP_FCHOWN:
+	case REEL_OP_FCHOWNAT:
+		dump_text_id("uid", op->aux, out);
+		dump_text_id("gid", op->ctx, out);
+		break;
+	}
+}
+
 static void dump_text(struct reel_reader *r, const struct reel_op *op, FILE *out)
 {
 	const char *path = dump_path(r, op->path);
@@ -108,10 +135,23 @@ static void dump_text(struct reel_reader *r, const struct reel_op *op, FILE *out
 		ret, lat / 1000.0);
 	/* paths go last: they are the one column whose width has no bound */
 	dump_text_path(path ? path : "-", out);
-	if (path2) {
+	if (reel_op__is_copy(op->type)) {
+		/* where the bytes went: a file and the position written, or the fd and its kind */
+		if (path2) {
+			fputs(" -> ", out);
+			dump_text_path(path2, out);
+			fprintf(out, " at %" PRIu64, op->aux);
+		} else {
+			fprintf(out, " -> fd %" PRId32 " (%s)", op->fd2,
+				op->type == REEL_OP_SENDFILE ? reel_fd_kind__name(op->mode)
+							     : "unknown");
+		}
+	} else if (path2) {
+		/* rename and link: old -> new; symlink: the link -> its content as given */
 		fputs(" -> ", out);
 		dump_text_path(path2, out);
 	}
+	dump_text_attrs(op, out);
 	putc('\n', out);
 }
 

@@ -50,7 +50,7 @@ struct fio_state {
 
 static const char *const fio_lo_what[REEL_FIO_LO__COUNT] = {
     [REEL_FIO_LO_METADATA] = "metadata ops (stat, rename, mkdir, unlink, access, getdents, "
-			     "failed opens)",
+			     "chmod, chown, utimensat, link, symlink, readlink, failed opens)",
     [REEL_FIO_LO_SYNC_OTHER] = "sync_file_range, syncfs, msync and syncs of directories",
     [REEL_FIO_LO_ZERO] = "failed or zero-byte reads, writes and syncs",
     [REEL_FIO_LO_NO_PATH] = "reads/writes on fds whose file the trace does not name",
@@ -60,6 +60,8 @@ static const char *const fio_lo_what[REEL_FIO_LO__COUNT] = {
     [REEL_FIO_LO_MMAP] = "mmaps (their I/O is page faults, not in the trace)",
     [REEL_FIO_LO_SPACE] = "fallocate, truncate, ftruncate, fadvise64",
     [REEL_FIO_LO_NO_IO] = "syncs of threads without reads or writes (fio rejects such logs)",
+    [REEL_FIO_LO_COPY] = "copy_file_range calls (the file system may clone or offload them: "
+			 "a read and a write would misstate their cost)",
 };
 
 void reel_fio__print_left_out(const struct reel_fio_result *res, FILE *out)
@@ -237,6 +239,33 @@ static int fio_close(struct fio_state *s, const struct reel_op *op)
 /* Raw ABI values (linux/aio_abi.h, linux/io_uring.h). */
 enum { FIO_IOCB_FSYNC = 2, FIO_IOCB_FDSYNC = 3, FIO_URING_FSYNC = 3 };
 
+/*
+ * sendfile is a splice through the page cache on every file system (it never clones): the
+ * storage reads the source range as a read() would, and writes a destination file as a
+ * write() would. So it becomes a read of what it moved, and a write too when its
+ * destination was a regular file; a socket or pipe destination is not storage.
+ */
+static int fio_sendfile(struct fio_state *s, const struct reel_op *op)
+{
+	uint64_t *v;
+	uint32_t dst;
+	int err;
+
+	if (op->ret <= 0) {
+		s->res->left_out[REEL_FIO_LO_ZERO]++;
+		return 0;
+	}
+	err = fio_emit(s, op, fio_path_of(s, op), "read", op->offset, (uint64_t)op->ret);
+	if (err || !reel_op__copy_writes(op))
+		return err;
+	dst = op->path2;
+	if (!dst && op->fd2 >= 0) {
+		v = cvt_map__get(&s->fds, cvt_key2(op->pid, (uint32_t)op->fd2));
+		dst = v ? (uint32_t)*v : 0;
+	}
+	return fio_emit(s, op, dst, "write", op->aux, (uint64_t)op->ret);
+}
+
 static int fio_op(struct fio_state *s, const struct reel_op *op)
 {
 	uint64_t *lo = s->res->left_out;
@@ -287,6 +316,17 @@ static int fio_op(struct fio_state *s, const struct reel_op *op)
 	case REEL_OP_MMAP:
 		lo[REEL_FIO_LO_MMAP]++;
 		return 0;
+	case REEL_OP_COPY_FILE_RANGE:
+		/*
+		 * Not written as a read plus a write: on XFS, btrfs and bcachefs it may clone
+		 * extents without moving data, on NFS and SMB the server copies, and only
+		 * elsewhere does the kernel read and write through the page cache. Whichever it
+		 * was is not in the trace, and fio has no word for a copy.
+		 */
+		lo[op->ret > 0 ? REEL_FIO_LO_COPY : REEL_FIO_LO_ZERO]++;
+		return 0;
+	case REEL_OP_SENDFILE:
+		return fio_sendfile(s, op);
 	case REEL_OP_AIO_COMPLETE:
 	case REEL_OP_URING_COMPLETE:
 		return 0; /* the request was written at its submission */
