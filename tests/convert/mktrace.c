@@ -4,6 +4,7 @@
  * against (the expected values are written next to each op in the test scripts).
  *   mktrace OUT              the fixed 9-op trace
  *   mktrace OUT --many N     N pread64 ops of 4096 bytes at offsets i*4096, 16 ops a chunk
+ *   mktrace OUT --v11        ops of the types format 1.1 added (copies, chmod, chown, links)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,61 @@ static struct reel_op mk(int type, uint32_t pid, uint32_t tid, int fd, uint32_t 
 		}                                                                                  \
 	} while (0)
 
+/* One thread: two files, copies between them and to a socket, attributes, a symlink. */
+static int v11(struct reel_writer *w)
+{
+	struct reel_op op;
+	uint32_t src, dst, lnk, rel;
+
+	CHECK(reel_writer__path(w, "/d/src", &src));
+	CHECK(reel_writer__path(w, "/d/dst", &dst));
+	CHECK(reel_writer__path(w, "/d/lnk", &lnk));
+	CHECK(reel_writer__path(w, "../rel/target", &rel));
+	op = mk(REEL_OP_OPENAT, 300, 300, -100, src, 0, 0, 3, 1000, 2000);
+	CHECK(reel_writer__add(w, &op));
+	op = mk(REEL_OP_OPENAT, 300, 300, -100, dst, 0, 0, 4, 3000, 4000);
+	op.flags = 0101; /* O_WRONLY|O_CREAT */
+	op.mode = 0600;
+	CHECK(reel_writer__add(w, &op));
+	op = mk(REEL_OP_COPY_FILE_RANGE, 300, 300, 3, src, 100, 4096, 4096, 5000, 6000);
+	op.fd2 = 4;
+	op.path2 = dst;
+	op.aux = 200;
+	CHECK(reel_writer__add(w, &op));
+	op = mk(REEL_OP_SENDFILE, 300, 300, 3, src, 0, 1000, 1000, 7000, 8000);
+	op.fd2 = 4;
+	op.path2 = dst;
+	op.aux = 4296;
+	op.mode = REEL_FD_REG;
+	CHECK(reel_writer__add(w, &op));
+	op = mk(REEL_OP_SENDFILE, 300, 300, 3, src, 1000, 500, 500, 9000, 10000);
+	op.fd2 = 7;
+	op.mode = REEL_FD_SOCK;
+	CHECK(reel_writer__add(w, &op));
+	op = mk(REEL_OP_COPY_FILE_RANGE, 300, 300, 3, src, 0, 10, -18, 11000, 12000);
+	op.fd2 = 4;
+	op.path2 = dst;
+	CHECK(reel_writer__add(w, &op));
+	op = mk(REEL_OP_SYMLINK, 300, 300, -1, lnk, 0, 0, 0, 13000, 14000);
+	op.path2 = rel;
+	CHECK(reel_writer__add(w, &op));
+	op = mk(REEL_OP_CHOWN, 300, 300, -1, src, 0, 0, 0, 15000, 16000);
+	op.aux = 1;
+	op.ctx = UINT32_MAX;
+	CHECK(reel_writer__add(w, &op));
+	op = mk(REEL_OP_CHMOD, 300, 300, -1, src, 0, 0, 0, 17000, 18000);
+	op.mode = 0640;
+	CHECK(reel_writer__add(w, &op));
+	op = mk(REEL_OP_UTIMENSAT, 300, 300, 4, dst, 0, 0, 0, 19000, 20000);
+	CHECK(reel_writer__add(w, &op));
+	op = mk(REEL_OP_READLINK, 300, 300, -1, lnk, 0, 256, 13, 21000, 22000);
+	CHECK(reel_writer__add(w, &op));
+	op = mk(REEL_OP_PREAD64, 300, 300, 3, src, 0, 10, 10, 23000, 24000);
+	CHECK(reel_writer__add(w, &op));
+	CHECK(reel_writer__close(w));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct reel_writer_opts opts = {.ops_per_chunk = 16};
@@ -64,6 +120,8 @@ int main(int argc, char **argv)
 		CHECK(reel_writer__close(w));
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[2], "--v11"))
+		return v11(w);
 	CHECK(reel_writer__meta(w, REEL_META_HOST, "testhost"));
 	CHECK(reel_writer__meta(w, REEL_META_KERNEL, "6.18.0-test"));
 	CHECK(reel_writer__meta(w, REEL_META_COMMAND, "app --x"));

@@ -2,6 +2,8 @@
 # ioreel dump on a trace written with the writer (mktrace.c): every field of every op comes
 # out with its exact value in JSON lines and CSV (paths with quotes, newlines, commas and
 # non-ASCII bytes stay valid JSON/CSV), and the text form shows errno names and latencies.
+# The op types of format 1.1 (mktrace --v11) by name, every field, and in text a copy's
+# destination, a symlink's content and the attributes set.
 set -u
 IOREEL=$1 MKTRACE=$2
 dir=$(mktemp -d /dev/shm/ioreel-convert.XXXXXX) || exit 1
@@ -78,4 +80,57 @@ grep -Eq 'renameat2 .* /data/a -> /data/b$' "$dir/t.txt" || { echo "FAIL: text r
 # one line per op even when a path holds a newline: header + 9
 [ "$(grep -c . "$dir/t.txt")" = 10 ] || { echo "FAIL: text line count"; exit 1; }
 grep -Fq '/data/we"ird\npath,' "$dir/t.txt" || { echo "FAIL: newline in a path not escaped"; exit 1; }
+
+# ---- the op types of format 1.1: names, every field in JSON lines, what text shows ----
+"$MKTRACE" "$dir/v.reel" --v11 || { echo "FAIL: mktrace --v11"; exit 1; }
+"$IOREEL" dump --format jsonl "$dir/v.reel" > "$dir/v.jsonl" || { echo "FAIL: dump jsonl"; exit 1; }
+"$IOREEL" dump --format csv "$dir/v.reel" > "$dir/v.csv" || { echo "FAIL: dump csv"; exit 1; }
+"$IOREEL" dump "$dir/v.reel" > "$dir/v.txt" || { echo "FAIL: dump text"; exit 1; }
+python3 - "$dir" <<'PY' || exit 1
+import csv, json, sys
+d = sys.argv[1]
+want = [
+    dict(op="openat", fd=-100, path="/d/src", ret=3),
+    dict(op="openat", fd=-100, path="/d/dst", ret=4, flags=0o101, mode=0o600),
+    dict(op="copy_file_range", fd=3, fd2=4, path="/d/src", path2="/d/dst", offset=100,
+         aux=200, len=4096, ret=4096),
+    dict(op="sendfile", fd=3, fd2=4, path="/d/src", path2="/d/dst", offset=0, aux=4296,
+         len=1000, ret=1000, mode=1),
+    dict(op="sendfile", fd=3, fd2=7, path="/d/src", offset=1000, len=500, ret=500, mode=6),
+    dict(op="copy_file_range", fd=3, fd2=4, path="/d/src", path2="/d/dst", len=10, ret=-18,
+         err="EXDEV"),
+    dict(op="symlink", fd=-1, path="/d/lnk", path2="../rel/target"),
+    dict(op="chown", fd=-1, path="/d/src", aux=1, ctx=4294967295),
+    dict(op="chmod", fd=-1, path="/d/src", mode=0o640),
+    dict(op="utimensat", fd=4, path="/d/dst"),
+    dict(op="readlink", fd=-1, path="/d/lnk", len=256, ret=13),
+    dict(op="pread64", fd=3, path="/d/src", len=10, ret=10),
+]
+defaults = dict(pid=300, tid=300, offset=0, len=0, ret=0, sched_ns=0, fd_kind="reg", fd2=-1,
+                path2=None, flags=0, mode=0, subop=0, aux=0, ctx=0, err=None)
+fail = 0
+ops = [json.loads(l) for l in open(d + "/v.jsonl")]
+rows = list(csv.DictReader(open(d + "/v.csv", newline="")))
+if len(ops) != len(want) or len(rows) != len(want):
+    print("FAIL: %d jsonl lines, %d csv rows, want %d" % (len(ops), len(rows), len(want))); sys.exit(1)
+for i, (o, r, w) in enumerate(zip(ops, rows, want)):
+    full = dict(defaults); full.update(w)
+    for k, v in full.items():
+        if o[k] != v:
+            print("FAIL: v11 jsonl line %d %s = %r, want %r" % (i, k, o[k], v)); fail = 1
+        if r[k] != ("" if v is None else str(v)):
+            print("FAIL: v11 csv row %d %s = %r, want %r" % (i, k, r[k], v)); fail = 1
+sys.exit(fail)
+PY
+[ $? = 0 ] || exit 1
+# text: a copy's destination and where it wrote, a symlink's content as stored, attributes
+for re in 'copy_file_range +300/300 +3 +100 +4096 +4096 .* /d/src -> /d/dst at 200$' \
+	'sendfile +300/300 +3 +0 +1000 +1000 .* /d/src -> /d/dst at 4296$' \
+	'sendfile +300/300 +3 +1000 +500 +500 .* /d/src -> fd 7 \(sock\)$' \
+	'copy_file_range .* EXDEV .* /d/src -> /d/dst at 0$' \
+	'symlink .* /d/lnk -> \.\./rel/target$' 'chown .* /d/src uid=1 gid=-1$' \
+	'chmod .* /d/src mode=0640$' 'utimensat +300/300 +4 .* /d/dst$' \
+	'readlink +300/300 +-1 +0 +256 +13 .* /d/lnk$'; do
+	grep -Eq "$re" "$dir/v.txt" || { echo "FAIL: v11 text has no line $re:"; cat "$dir/v.txt"; exit 1; }
+done
 echo PASS

@@ -1,6 +1,7 @@
 #!/bin/bash
 # ioreel export fio: the iologs say exactly what the trace did (crafted trace, line by line),
-# left-out ops are counted on stderr, and fio 3 itself replays the export of a real sqlite3
+# left-out ops are counted on stderr (format 1.1 ops too: sendfile becomes a read, and a write
+# when it went to a file), and fio 3 itself replays the export of a real sqlite3
 # run (strace-imported) under a scratch root, completing every read, write and sync.
 set -u
 IOREEL=$1 MKTRACE=$2
@@ -41,6 +42,35 @@ want = {"pid100-tid100": (0, 2, 4196, 0, 0, 0), "pid100-tid101": (0, 0, 0, 1, 81
 if got != want:
     print("FAIL: fio did %s, want %s" % (got, want)); sys.exit(1)
 PY
+
+# ---- format 1.1 ops: sendfile is a read (and a write into a file), the rest left out ----
+"$MKTRACE" "$dir/v.reel" --v11 || { echo "FAIL: mktrace --v11"; exit 1; }
+mkdir "$dir/v"
+"$IOREEL" export fio "$dir/v.reel" -o "$dir/v/t" --root "$dir/v/root" 2> "$dir/v.err" ||
+	{ echo "FAIL: export of the v11 trace exited $?"; cat "$dir/v.err"; exit 1; }
+R="$dir/v/root"
+printf '%s\n' "fio version 3 iolog" "1 $R/d/src add" "1 $R/d/src open" "8 $R/d/src read 0 1000" \
+	"8 $R/d/dst add" "8 $R/d/dst open" "8 $R/d/dst write 4296 1000" "10 $R/d/src read 1000 500" \
+	"24 $R/d/src read 0 10" > "$dir/want.300"
+diff -u "$dir/want.300" "$dir/v/t.300" || { echo "FAIL: iolog of the v11 trace"; exit 1; }
+# symlink, chown, chmod, utimensat, readlink; the failed copy; the copy_file_range
+for re in 'left out 5 metadata ops \(.*chmod, chown, utimensat, link, symlink, readlink' \
+	'left out 1 failed or zero-byte' 'left out 1 copy_file_range calls \(the file system may clone' \
+	'wrote 1 iolog\(s\) with 4 reads/writes and 0 syncs'; do
+	grep -Eq "$re" "$dir/v.err" || { echo "FAIL: stderr lacks '$re':"; cat "$dir/v.err"; exit 1; }
+done
+mkdir -p "$R/d"
+( cd "$dir" && timeout 120 fio --output-format=json v/t.fio > v/fio.json 2> v/fio.err ) ||
+	{ echo "FAIL: fio on the v11 export"; cat "$dir/v/fio.err"; exit 1; }
+python3 - "$dir/v/fio.json" <<'PY' || exit 1
+import json, sys
+jobs = [x for x in json.load(open(sys.argv[1]))["jobs"] if not x["jobname"].startswith("prep")]
+got = [(x["error"], x["read"]["total_ios"], x["read"]["io_bytes"], x["write"]["total_ios"],
+        x["write"]["io_bytes"]) for x in jobs]
+if got != [(0, 3, 1510, 1, 1000)]:
+    print("FAIL: fio did %s on the v11 export" % got); sys.exit(1)
+PY
+[ $? = 0 ] || exit 1
 
 # ---- a real program: sqlite3 under strace, imported, exported, replayed by fio ----
 command -v strace > /dev/null && command -v sqlite3 > /dev/null || { echo "SKIP: strace/sqlite3"; exit 77; }
