@@ -1136,9 +1136,9 @@ static int st_do_copy(struct st_state *s, struct stl_call *c, int type)
 			in->pos_known = 1;
 		}
 	}
-	if (cfr || out_file) {
+	if (out_file) {
 		/* sendfile always writes at out_fd's position */
-		if (out_file && (!cfr || !out_ptr)) {
+		if (!cfr || !out_ptr) {
 			if (!out->pos_known)
 				s->st->unknown_pos++;
 			out_off = out->pos;
@@ -1147,7 +1147,7 @@ static int st_do_copy(struct st_state *s, struct stl_call *c, int type)
 				out->pos_known = 1;
 			}
 		}
-		if (out_file && c->ret > 0)
+		if (c->ret > 0)
 			st_size_grow(s, out->path, out_off + (uint64_t)c->ret);
 	}
 	op.offset = in_off;

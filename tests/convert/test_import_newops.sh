@@ -89,7 +89,7 @@ PY
 # Forms the run above cannot produce here: fchmodat2 as strace >= 6.6 prints it (recorded as
 # fchmodat), symbolic mode bits, an offset pointer strace could not read, copies through an
 # fd opened before the trace (position unknown: counted), futimens as utimensat(fd, "",
-# AT_EMPTY_PATH), sendfile to an fd of unknown kind.
+# AT_EMPTY_PATH), sendfile to an fd of unknown kind, unfinished copies with offset pointers.
 cat > "$dir/s.strace" <<'LOG'
 4000  1700000000.000000 openat(AT_FDCWD</w>, "a", O_RDWR) = 3</w/a> <0.000010>
 4000  1700000000.001000 fchmodat2(AT_FDCWD</w>, "a", 0644, AT_SYMLINK_NOFOLLOW) = 0 <0.000010>
@@ -101,6 +101,13 @@ cat > "$dir/s.strace" <<'LOG'
 4000  1700000000.007000 utimensat(3</w/a>, "", NULL, AT_EMPTY_PATH) = 0 <0.000010>
 4000  1700000000.008000 sendfile(8, 3</w/a>, NULL, 4) = 4 <0.000010>
 4000  1700000000.009000 read(3</w/a>, "x", 1) = 1 <0.000010>
+4000  1700000000.010000 sendfile(6<pipe:[5]>, 3</w/a>, [30] <unfinished ...>
+4001  1700000000.011000 getpid() = 4001 <0.000010>
+4000  1700000000.012000 <... sendfile resumed> => [130], 100) = 100 <0.002000>
+4000  1700000000.013000 copy_file_range(3</w/a>, [0], 9</w/old>, NULL, 50, 0 <unfinished ...>
+4001  1700000000.014000 getpid() = 4001 <0.000010>
+4000  1700000000.015000 <... copy_file_range resumed>) = -1 EXDEV (Invalid cross-device link) <0.000010>
+4000  1700000000.016000 read(3</w/a>, "x", 1) = 1 <0.000010>
 LOG
 "$IOREEL" import strace "$dir/s.strace" -o "$dir/s.reel" 2> "$dir/s.err" ||
 	{ echo "FAIL: import of the snippet"; cat "$dir/s.err"; exit 1; }
@@ -121,6 +128,12 @@ want = [
     dict(op="utimensat", fd=3, path=a, flags=0x1000),
     dict(op="sendfile", fd=3, fd2=8, path=a, offset=21, len=4, ret=4),
     dict(op="read", fd=3, path=a, offset=25, len=1, ret=1),
+    # strace prints sendfile's in-out offset "[30]" at entry and "=> [130]" at exit
+    dict(op="sendfile", fd=3, fd2=6, path=a, offset=30, len=100, ret=100, mode=5,
+         start_ns=10000000, end_ns=12000000),
+    dict(op="copy_file_range", fd=3, fd2=9, path=a, path2=old, offset=0, aux=10, len=50,
+         ret=-18, err="EXDEV", start_ns=13000000, end_ns=13010000),
+    dict(op="read", fd=3, path=a, offset=26, len=1, ret=1),
 ]
 defaults = dict(offset=0, len=0, ret=0, fd_kind="reg", fd2=-1, path2=None, flags=0, mode=0,
                 aux=0, ctx=0, err=None)
