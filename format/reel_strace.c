@@ -18,6 +18,8 @@
  *   description (shared by dup and fork) from opens, lseek results and transfers; O_APPEND
  *   writes go to the file's size as last seen (writes, truncates, lseek SEEK_END, stat
  *   st_size). An fd first seen in use has an unknown position, counted in unknown_pos.
+ *   copy_file_range and sendfile use and advance the positions of the fds whose offset
+ *   pointer is NULL, by the bytes moved; with a pointer, the value it held on entry.
  * - Only regular files, directories and block devices become ops. strace -y shows what
  *   else an fd is ("socket:[..]", "pipe:[..]", "anon_inode:[..]", /dev/pts/N); ops on
  *   those, and on /proc and /sys, are counted in meta "nonfile_ops" and left out.
@@ -29,6 +31,8 @@
  *   (FORMAT.md, "fstat issued as newfstatat"): the program asked for an fstat.
  * - open-family ops: fd is the dirfd (AT_FDCWD = -100) for the *at forms, -1 otherwise;
  *   fd_kind is the kind of the file opened.
+ * - symlink's content is kept as strace shows it (never joined to a directory: it names
+ *   no file of the trace); utimensat(fd, NULL, ...) is futimens, an op on that fd.
  * - io_submit/io_getevents: one op per iocb / io_event, matched by (ctx, aio_data) to get
  *   the completion's file, offset and length. io_uring_enter: strace cannot show SQEs, so
  *   those calls are only counted (meta "uring_enters").
