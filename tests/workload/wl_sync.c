@@ -698,6 +698,71 @@ static long do_sendfile(int out, struct ofd *oo, const char *out_kind, int in, s
 	return r;
 }
 
+/*
+ * The offsets given in a file mapping not touched yet. At sys_enter the capture cannot read
+ * them (no page faults there); it must take them at exit, from where the kernel stored them
+ * advanced by what it copied. Page 0 holds copy_file_range's, page 1 sendfile's, each mapped
+ * on its own: a fault maps the pages around it in the same mapping.
+ */
+static void copy_unmapped_offsets(struct worker *w, int dirfd, int round, int in, struct ofd *si,
+				  int out, struct ofd *so)
+{
+	static const int64_t want[3] = { 2500, 9000, 4000 };
+	int64_t init[513] = { want[0], want[1] };
+	char m[64], mabs[PATH_MAX];
+	struct ofd om;
+	int64_t *map = NULL, *map2 = NULL;
+	long r, fd;
+
+	init[512] = want[2];
+	snprintf(m, sizeof(m), "offs%d", round);
+	wl__join(mabs, w->dir, m);
+	fd = wl__open(&om, "openat", SYS_openat, dirfd, m, mabs, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		wl__die("openat %s: %s", mabs, strerror(-fd));
+	wl__pwrite(fd, &om, init, sizeof(init), 0);
+	for (int i = 0; i < 2; i++) {
+		r = SC(SYS_mmap, NULL, 4096L, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, i * 4096L);
+		EMIT(.op = "mmap", .path = om.path, .kind = om.kind, .fd = fd, .off = i * 4096,
+		     .len = 4096, .ret = r, .mode = PROT_READ | PROT_WRITE, .flags = MAP_PRIVATE,
+		     .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET | H_MODE | H_FLAGS);
+		if (r < 0)
+			wl__die("mmap: %s", strerror(-r));
+		if (i == 0)
+			map = (int64_t *)r;
+		else
+			map2 = (int64_t *)r;
+	}
+
+	r = SC(SYS_copy_file_range, in, &map[0], out, &map[1], 1200L, 0);
+	EMIT(.op = "copy_file_range", .path = si->path, .kind = si->kind, .fd = in, .fd2 = out,
+	     .path2 = so->path, .off = want[0], .aux = want[1], .len = 1200, .flags = 0, .ret = r,
+	     .has = H_PATH | H_PATH2 | H_FD | H_FD2 | H_OFF | H_AUX | H_LEN | H_FLAGS | H_RET,
+	     .note = "offsets in a page not mapped yet");
+	if (r > 0 && want[1] + r > so->size)
+		so->size = want[1] + r;
+	if (r != 1200 || map[0] != want[0] + r || map[1] != want[1] + r)
+		wl__die("copy_file_range from unmapped offsets: %ld, now at %" PRId64 " %" PRId64, r,
+			map[0], map[1]);
+	r = SC(SYS_sendfile, out, in, &map2[0], 600L);
+	EMIT(.op = "sendfile", .path = si->path, .kind = si->kind, .fd = in, .fd2 = out,
+	     .path2 = so->path, .off = want[2], .aux = so->pos, .mode = 1, .len = 600, .ret = r,
+	     .has = H_PATH | H_PATH2 | H_FD | H_FD2 | H_OFF | H_AUX | H_MODE | H_LEN | H_RET,
+	     .note = "offset in a page not mapped yet");
+	if (r > 0) {
+		so->pos += r;
+		if (so->pos > so->size)
+			so->size = so->pos;
+	}
+	if (r != 600 || map2[0] != want[2] + r)
+		wl__die("sendfile from an unmapped offset: %ld, now at %" PRId64, r, map2[0]);
+	verify_pos(in, si, "copies from unmapped offsets (in)");
+	verify_pos(out, so, "copies from unmapped offsets (out)");
+	munmap(map, 4096);
+	munmap(map2, 4096);
+	wl__close(fd, &om);
+}
+
 /* ops on a path by an *at call: fd is the dirfd (FORMAT.md), -100 for AT_FDCWD */
 #define AT_HAS (H_PATH | H_FD | H_RET)
 
@@ -736,6 +801,7 @@ static void round_copies(struct worker *w, int dirfd, int round)
 	off_out = 12288;
 	do_copy_file_range(in, &si, NULL, out, &so, &off_out, 1500, 0);
 	do_copy_file_range(in, &si, NULL, out, &so, NULL, 100, 1); /* -EINVAL: no flags exist */
+	copy_unmapped_offsets(w, dirfd, round, in, &si, out, &so);
 
 	do_sendfile(out, &so, "reg", in, &si, NULL, 2048);
 	off_in = 300;
