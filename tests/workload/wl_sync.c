@@ -814,6 +814,29 @@ static void round_copies(struct worker *w, int dirfd, int round)
 	/* drained by libc calls: I/O on a socket and a pipe, which the trace leaves out */
 	if (read(sv[1], buf, sizeof(buf)) < 0 || read(pv[0], buf, sizeof(buf)) < 0)
 		wl__die("drain: %s", strerror(errno));
+	/*
+	 * From a socket: into a file (this kernel says EINVAL, but it is a write to storage all
+	 * the same, so it stays), and into a pipe, no file at either end: it may be left out.
+	 */
+	if (write(sv[1], buf, 100) != 100)
+		wl__die("socket write: %s", strerror(errno));
+	{
+		int64_t wp = so.pos;
+
+		r = SC(SYS_sendfile, out, sv[0], NULL, 100L);
+		if (r > 0) {
+			so.pos += r;
+			if (so.pos > so.size)
+				so.size = so.pos;
+		}
+		EMIT(.op = "sendfile", .kind = "sock", .fd = sv[0], .fd2 = out, .path2 = so.path,
+		     .off = 0, .aux = wp, .mode = 1, .len = 100, .ret = r,
+		     .has = H_FD | H_FD2 | H_PATH2 | H_OFF | H_AUX | H_MODE | H_LEN | H_RET,
+		     .note = "from a socket into a file");
+		r = SC(SYS_sendfile, pv[1], sv[0], NULL, 10L);
+		EMIT(.op = "sendfile", .kind = "sock", .fd = sv[0], .len = 10, .ret = r,
+		     .nonfile = true, .has = H_FD | H_LEN | H_RET, .note = "socket to pipe");
+	}
 	close(sv[0]);
 	close(sv[1]);
 	close(pv[0]);
