@@ -885,6 +885,16 @@ static void round_copies(struct worker *w, int dirfd, int round)
 	EMIT(.op = "utimensat", .path = abs2, .kind = "reg", .fd = out, .flags = 0, .ret = r,
 	     .has = AT_HAS | H_FLAGS, .note = "futimens: NULL path");
 
+	/* a hard link to an open file: linkat(fd, "", ..., AT_EMPTY_PATH) (root, or EPERM/ENOENT) */
+	snprintf(rel, sizeof(rel), "hlfd%d", round);
+	wl__join(abs, w->dir, rel);
+	r = SC(SYS_linkat, out, "", dirfd, rel, AT_EMPTY_PATH);
+	EMIT(.op = "linkat", .path = abs2, .kind = "reg", .path2 = abs, .fd = out, .fd2 = dirfd,
+	     .flags = AT_EMPTY_PATH, .ret = r, .has = AT_HAS | H_PATH2 | H_FD2 | H_FLAGS,
+	     .note = "on the fd itself");
+	wl__join(abs, w->dir, a);
+	snprintf(rel, sizeof(rel), "%s/%s", w->rel, a);
+
 	wl__close(in, &si);
 	wl__close(out, &so);
 
