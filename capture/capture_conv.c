@@ -383,7 +383,7 @@ static void conv_copy(struct conv_ctx *x, struct reel_op *op)
 {
 	const struct ioreel_sys_event *ev = x->ev;
 	bool sendfile = ev->hdr.nr == __NR_sendfile;
-	struct ioreel_copy_data cd = { 0 };
+	struct ioreel_copy_data cd = {0};
 	struct capture_fd *f;
 	unsigned out_kind;
 	bool src_file;
@@ -446,8 +446,9 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 	x->p = capture_procs__get(&c->procs, ev->hdr.pid, true);
 	if (!x->p)
 		return -ENOMEM;
-	if (ev->len0 && !(def->flags & (IOREEL_SYS_IOV1 | IOREEL_SYS_AIO_SUBMIT |
-					IOREEL_SYS_AIO_EVENTS | IOREEL_SYS_OUT0 | IOREEL_SYS_OUT2)) &&
+	if (ev->len0 &&
+	    !(def->flags & (IOREEL_SYS_IOV1 | IOREEL_SYS_AIO_SUBMIT | IOREEL_SYS_AIO_EVENTS |
+			    IOREEL_SYS_OUT0 | IOREEL_SYS_OUT2)) &&
 	    ev->data[ev->len0 - 1] == '\0')
 		x->path0 = ev->data;
 	if (ev->len1 && ev->data[ev->len0 + ev->len1 - 1] == '\0')
@@ -729,8 +730,7 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 		 */
 		if (ev->hdr.nr == __NR_symlinkat)
 			op.fd = (int)a[1];
-		op.path = arg_path(x, op.fd == -1 ? AT_FDCWD : op.fd, x->path1, abs1,
-				   sizeof(abs1));
+		op.path = arg_path(x, op.fd == -1 ? AT_FDCWD : op.fd, x->path1, abs1, sizeof(abs1));
 		op.path2 = symlink_content(c, x->path0);
 		emit(c, &op);
 		break;

@@ -655,8 +655,8 @@ static long do_copy_file_range(int in, struct ofd *oi, int64_t *off_in, int out,
 	EMIT(.op = "copy_file_range", .path = oi->path, .kind = oi->kind, .fd = in, .fd2 = out,
 	     .path2 = oo->path, .off = rpos, .aux = wp, .len = len, .flags = flags, .ret = r,
 	     .has = H_PATH | H_PATH2 | H_FD | H_FD2 | H_OFF | H_AUX | H_LEN | H_FLAGS | H_RET,
-	     .note = off_in ? (off_out ? "both offsets given" : "off_in given") :
-			      (off_out ? "off_out given" : "NULL offsets: the fds' positions"));
+	     .note = off_in ? (off_out ? "both offsets given" : "off_in given")
+			    : (off_out ? "off_out given" : "NULL offsets: the fds' positions"));
 	verify_pos(in, oi, "copy_file_range (in)");
 	verify_pos(out, oo, "copy_file_range (out)");
 	return r;
@@ -682,16 +682,15 @@ static long do_sendfile(int out, struct ofd *oo, const char *out_kind, int in, s
 				oo->size = oo->pos;
 		}
 	}
-	if (oo)
-		EMIT(.op = "sendfile", .path = oi->path, .kind = oi->kind, .fd = in, .fd2 = out,
-		     .path2 = oo->path, .off = rpos, .aux = wp, .mode = mode, .len = count, .ret = r,
-		     .has = H_PATH | H_PATH2 | H_FD | H_FD2 | H_OFF | H_AUX | H_MODE | H_LEN | H_RET,
-		     .note = off ? "offset given" : "NULL offset: the in fd's position");
-	else
-		EMIT(.op = "sendfile", .path = oi->path, .kind = oi->kind, .fd = in, .fd2 = out,
-		     .off = rpos, .aux = 0, .mode = mode, .len = count, .ret = r,
-		     .has = H_PATH | H_FD | H_FD2 | H_OFF | H_AUX | H_MODE | H_LEN | H_RET,
-		     .note = out_kind);
+	/* to a file: its path and position; to a socket or a pipe: none (aux 0) */
+	EMIT(.op = "sendfile", .path = oi->path, .kind = oi->kind, .fd = in, .fd2 = out,
+	     .path2 = oo ? oo->path : NULL, .off = rpos, .aux = wp, .mode = mode, .len = count,
+	     .ret = r,
+	     .has = H_PATH | H_FD | H_FD2 | H_OFF | H_AUX | H_MODE | H_LEN | H_RET |
+		    (oo ? H_PATH2 : 0),
+	     .note = !oo   ? out_kind
+		     : off ? "offset given"
+			   : "NULL offset: the in fd's position");
 	verify_pos(in, oi, "sendfile (in)");
 	if (oo)
 		verify_pos(out, oo, "sendfile (out)");
@@ -707,8 +706,8 @@ static long do_sendfile(int out, struct ofd *oo, const char *out_kind, int in, s
 static void copy_unmapped_offsets(struct worker *w, int dirfd, int round, int in, struct ofd *si,
 				  int out, struct ofd *so)
 {
-	static const int64_t want[3] = { 2500, 9000, 4000 };
-	int64_t init[513] = { want[0], want[1] };
+	static const int64_t want[3] = {2500, 9000, 4000};
+	int64_t init[513] = {want[0], want[1]};
 	char m[64], mabs[PATH_MAX];
 	struct ofd om;
 	int64_t *map = NULL, *map2 = NULL;
@@ -742,8 +741,8 @@ static void copy_unmapped_offsets(struct worker *w, int dirfd, int round, int in
 	if (r > 0 && want[1] + r > so->size)
 		so->size = want[1] + r;
 	if (r != 1200 || map[0] != want[0] + r || map[1] != want[1] + r)
-		wl__die("copy_file_range from unmapped offsets: %ld, now at %" PRId64 " %" PRId64, r,
-			map[0], map[1]);
+		wl__die("copy_file_range from unmapped offsets: %ld, now at %" PRId64 " %" PRId64,
+			r, map[0], map[1]);
 	r = SC(SYS_sendfile, out, in, &map2[0], 600L);
 	EMIT(.op = "sendfile", .path = si->path, .kind = si->kind, .fd = in, .fd2 = out,
 	     .path2 = so->path, .off = want[2], .aux = so->pos, .mode = 1, .len = 600, .ret = r,
@@ -845,8 +844,7 @@ static void round_copies(struct worker *w, int dirfd, int round)
 	/* chmod family: by path (relative to the cwd), on an fd, by dirfd; fchmodat2 */
 	snprintf(rel, sizeof(rel), "%s/%s", w->rel, a);
 	r = SC(SYS_chmod, rel, 0640);
-	EMIT(.op = "chmod", .path = abs, .fd = -1, .mode = 0640, .ret = r,
-	     .has = AT_HAS | H_MODE);
+	EMIT(.op = "chmod", .path = abs, .fd = -1, .mode = 0640, .ret = r, .has = AT_HAS | H_MODE);
 	r = SC(SYS_fchmod, in, 0600);
 	EMIT(.op = "fchmod", .path = abs, .kind = "reg", .fd = in, .mode = 0600, .ret = r,
 	     .has = H_PATH | H_FD | H_MODE | H_RET);
@@ -854,8 +852,9 @@ static void round_copies(struct worker *w, int dirfd, int round)
 	EMIT(.op = "fchmodat", .path = abs2, .fd = dirfd, .mode = 0604, .flags = 0, .ret = r,
 	     .has = AT_HAS | H_MODE | H_FLAGS);
 	r = SC(SYS_fchmodat2, dirfd, b, 0644, AT_SYMLINK_NOFOLLOW);
-	EMIT(.op = "fchmodat", .path = abs2, .fd = dirfd, .mode = 0644, .flags = AT_SYMLINK_NOFOLLOW,
-	     .ret = r, .has = AT_HAS | H_MODE | H_FLAGS, .note = "fchmodat2");
+	EMIT(.op = "fchmodat", .path = abs2, .fd = dirfd, .mode = 0644,
+	     .flags = AT_SYMLINK_NOFOLLOW, .ret = r, .has = AT_HAS | H_MODE | H_FLAGS,
+	     .note = "fchmodat2");
 	r = SC(SYS_fchmodat2, out, "", 0640, AT_EMPTY_PATH);
 	EMIT(.op = "fchmodat", .path = abs2, .kind = "reg", .fd = out, .mode = 0640,
 	     .flags = AT_EMPTY_PATH, .ret = r, .has = AT_HAS | H_MODE | H_FLAGS,
@@ -885,7 +884,8 @@ static void round_copies(struct worker *w, int dirfd, int round)
 	EMIT(.op = "utimensat", .path = abs2, .kind = "reg", .fd = out, .flags = 0, .ret = r,
 	     .has = AT_HAS | H_FLAGS, .note = "futimens: NULL path");
 
-	/* a hard link to an open file: linkat(fd, "", ..., AT_EMPTY_PATH) (root, or EPERM/ENOENT) */
+	/* a hard link to an open file: linkat(fd, "", ..., AT_EMPTY_PATH) (root, or EPERM/ENOENT)
+	 */
 	snprintf(rel, sizeof(rel), "hlfd%d", round);
 	wl__join(abs, w->dir, rel);
 	r = SC(SYS_linkat, out, "", dirfd, rel, AT_EMPTY_PATH);
@@ -929,16 +929,16 @@ static void round_copies(struct worker *w, int dirfd, int round)
 		EMIT(.op = "readlink", .path = abs3, .fd = -1, .len = 100, .ret = r,
 		     .has = AT_HAS | H_LEN);
 		r = SC(SYS_lchown, rel2, (uid_t)-1, gid);
-		EMIT(.op = "lchown", .path = abs3, .fd = -1, .aux = 4294967295u, .ctx = gid, .ret = r,
-		     .has = AT_HAS | H_AUX | H_CTX);
+		EMIT(.op = "lchown", .path = abs3, .fd = -1, .aux = 4294967295u, .ctx = gid,
+		     .ret = r, .has = AT_HAS | H_AUX | H_CTX);
 		r = SC(SYS_utimensat, AT_FDCWD, rel2, NULL, AT_SYMLINK_NOFOLLOW);
 		EMIT(.op = "utimensat", .path = abs3, .fd = AT_FDCWD, .flags = AT_SYMLINK_NOFOLLOW,
 		     .ret = r, .has = AT_HAS | H_FLAGS);
 		snprintf(c, sizeof(c), "slat%d", round);
 		wl__join(abs3, w->dir, c);
 		r = SC(SYS_symlinkat, "../nowhere/./x", dirfd, c);
-		EMIT(.op = "symlinkat", .path = abs3, .path2 = "../nowhere/./x", .fd = dirfd, .ret = r,
-		     .has = AT_HAS | H_PATH2, .note = "dangling content");
+		EMIT(.op = "symlinkat", .path = abs3, .path2 = "../nowhere/./x", .fd = dirfd,
+		     .ret = r, .has = AT_HAS | H_PATH2, .note = "dangling content");
 		r = SC(SYS_readlinkat, dirfd, c, buf, 64L);
 		EMIT(.op = "readlinkat", .path = abs3, .fd = dirfd, .len = 64, .ret = r,
 		     .has = AT_HAS | H_LEN);
