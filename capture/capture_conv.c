@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 
@@ -140,6 +141,42 @@ static int emit(struct capture_conv *c, const struct reel_op *op)
 	return err;
 }
 
+/*
+ * "/proc/self/fd/N[/rest]" (or thread-self, or the process's own pid) names the file of its
+ * fd N: tar x, for one, chmods each directory through "/proc/self/fd/N" of an O_PATH fd. The
+ * trace names that file, which a replay can reach, where it could not reach the /proc path.
+ */
+static void proc_fd_path(struct conv_ctx *x, char *buf, size_t size)
+{
+	char tmp[PATH_MAX], *end;
+	const char *s = buf, *path;
+	unsigned long n;
+
+	if (strncmp(s, "/proc/", 6))
+		return;
+	s += 6;
+	if (!strncmp(s, "self/", 5)) {
+		s += 5;
+	} else if (!strncmp(s, "thread-self/", 12)) {
+		s += 12;
+	} else {
+		n = strtoul(s, &end, 10);
+		if (end == s || *end != '/' || n != (unsigned long)x->p->pid)
+			return;
+		s = end + 1;
+	}
+	if (strncmp(s, "fd/", 3))
+		return;
+	s += 3;
+	n = strtoul(s, &end, 10);
+	if (end == s || (*end && *end != '/') || n > INT_MAX)
+		return;
+	path = capture_proc__fd_path_at(x->p, (int)n, x->ev->start_ns);
+	if (!path || *path != '/' || snprintf(tmp, sizeof(tmp), "%s%s", path, end) >= (int)size)
+		return;
+	memcpy(buf, tmp, strlen(tmp) + 1);
+}
+
 /* Path of a path argument, absolute when it can be made so, else as the app wrote it. */
 static uint32_t arg_path(struct conv_ctx *x, int dirfd, const char *rel, char *buf, size_t size)
 {
@@ -149,6 +186,7 @@ static uint32_t arg_path(struct conv_ctx *x, int dirfd, const char *rel, char *b
 	if (capture_proc__resolve(x->p, dirfd, rel, buf, size) &&
 	    snprintf(buf, size, "%s", rel) >= (int)size)
 		buf[size - 1] = 0;
+	proc_fd_path(x, buf, size);
 	return path_id(x->c, buf);
 }
 

@@ -124,6 +124,10 @@ static const struct want wants[] = {
     {REEL_OP_LINKAT, 5, AT_FDCWD, "/r/dir/b", "/r/c", 0, 0, 0, 0, 0, 0, 0, 0},
     /* readlinkat(5, "l", buf, 64) */
     {REEL_OP_READLINKAT, 5, -1, "/r/dir/l", NULL, 0, 0, 0, 0, 64, 0, 0, 11},
+    /* chmod("/proc/self/fd/5/sub", 0700): fd 5's file, not the /proc path */
+    {REEL_OP_CHMOD, -1, -1, "/r/dir/sub", NULL, 0, 0, 0700, 0, 0, 0, 0, 0},
+    /* chmod("/proc/1/fd/5", 0700): another process's fd, left as it is */
+    {REEL_OP_CHMOD, -1, -1, "/proc/1/fd/5", NULL, 0, 0, 0700, 0, 0, 0, 0, 0},
 };
 
 #define NWANT (sizeof(wants) / sizeof(wants[0]))
@@ -224,6 +228,8 @@ int main(void)
 	sys(&c, __NR_fchmod, (uint64_t[6]){8, 0640}, 8, NULL, NULL, 0);
 	sys(&c, __NR_linkat, (uint64_t[6]){5, 1, (uint64_t)AT_FDCWD, 2, 0}, 0, "b", "/r/c", 0);
 	sys(&c, __NR_readlinkat, (uint64_t[6]){5, 1, 2, 64}, 0, "l", NULL, 11);
+	sys(&c, __NR_chmod, (uint64_t[6]){1, 0700}, 0, "/proc/self/fd/5/sub", NULL, 0);
+	sys(&c, __NR_chmod, (uint64_t[6]){1, 0700}, 0, "/proc/1/fd/5", NULL, 0);
 	if (c.nonfile_ops - base != 2) {
 		fprintf(stderr,
 			"non-file ops %llu, want 2 (sendfile socket -> pipe, fchmodat2 on a "
