@@ -6,7 +6,7 @@
  * themselves implemented as a probe on raw_syscalls:sys_enter that looks the syscall number
  * up in a bitmap and then builds a perf record of the arguments. Attaching one program to
  * the raw sys_enter/sys_exit pair costs the same number of hook calls and skips the
- * record building, and one program pair covers all ~50 syscalls. The syscall number is
+ * record building, and one program pair covers all ~70 syscalls. The syscall number is
  * checked against a table in .rodata first, so an untraced syscall costs one load.
  *
  * Entry saves the arguments (and, for fd syscalls, the file's position, size, flags and

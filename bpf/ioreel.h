@@ -54,7 +54,8 @@ enum ioreel_sys_flags {
 	/*
 	 * Copies (copy_file_range, sendfile): the FD0/FD1 fd is the source, OUT0/OUT2 names the
 	 * destination fd; a loff_t * may follow each fd (INPTR, OUTPTR): when not NULL its value
-	 * is the position, else the fd's f_pos. Both read at entry: the kernel moves them.
+	 * is the position, else the fd's f_pos. Read at entry, before the kernel moves them (a
+	 * *loff_t whose page is not mapped there: at exit, less the bytes copied).
 	 */
 	IOREEL_SYS_OUT0 = 1 << 19,    /* args[0] is the destination fd (sendfile) */
 	IOREEL_SYS_OUT2 = 1 << 20,    /* args[2] is the destination fd (copy_file_range) */
