@@ -142,9 +142,49 @@ static int emit(struct capture_conv *c, const struct reel_op *op)
 }
 
 /*
+ * Whether the syscall follows a symlink in its path's last component: the magic link
+ * "/proc/self/fd/N" then stands for fd N's file. Where it does not (readlink, lstat, lchown,
+ * AT_SYMLINK_NOFOLLOW, O_NOFOLLOW, unlink, rename, link...) the op is on the /proc entry.
+ */
+static bool follows_last(const struct conv_ctx *x)
+{
+	const __u64 *a = x->ev->args;
+
+	switch (x->ev->hdr.nr) {
+	case __NR_open:
+		return !(a[1] & O_NOFOLLOW);
+	case __NR_openat:
+		return !(a[2] & O_NOFOLLOW);
+	case __NR_openat2:
+		return !(x->ev->pos & O_NOFOLLOW); /* open_how.flags, copied there */
+	case __NR_creat:
+	case __NR_stat:
+	case __NR_access:
+	case __NR_faccessat:
+	case __NR_truncate:
+	case __NR_chmod:
+	case __NR_fchmodat:
+	case __NR_chown:
+		return true;
+	case __NR_newfstatat:
+	case __NR_faccessat2:
+	case __NR_fchmodat2:
+	case __NR_utimensat:
+		return !(a[3] & AT_SYMLINK_NOFOLLOW);
+	case __NR_statx:
+		return !(a[2] & AT_SYMLINK_NOFOLLOW);
+	case __NR_fchownat:
+		return !(a[4] & AT_SYMLINK_NOFOLLOW);
+	default:
+		return false;
+	}
+}
+
+/*
  * "/proc/self/fd/N[/rest]" (or thread-self, or the process's own pid) names the file of its
  * fd N: tar x, for one, chmods each directory through "/proc/self/fd/N" of an O_PATH fd. The
  * trace names that file, which a replay can reach, where it could not reach the /proc path.
+ * A component before the last is always followed; the last one as the syscall says.
  */
 static void proc_fd_path(struct conv_ctx *x, char *buf, size_t size)
 {
@@ -169,7 +209,7 @@ static void proc_fd_path(struct conv_ctx *x, char *buf, size_t size)
 		return;
 	s += 3;
 	n = strtoul(s, &end, 10);
-	if (end == s || (*end && *end != '/') || n > INT_MAX)
+	if (end == s || (*end && *end != '/') || n > INT_MAX || (!*end && !follows_last(x)))
 		return;
 	path = capture_proc__fd_path_at(x->p, (int)n, x->ev->start_ns);
 	if (!path || *path != '/' || snprintf(tmp, sizeof(tmp), "%s%s", path, end) >= (int)size)

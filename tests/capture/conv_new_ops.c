@@ -128,6 +128,12 @@ static const struct want wants[] = {
     {REEL_OP_CHMOD, -1, -1, "/r/dir/sub", NULL, 0, 0, 0700, 0, 0, 0, 0, 0},
     /* chmod("/proc/1/fd/5", 0700): another process's fd, left as it is */
     {REEL_OP_CHMOD, -1, -1, "/proc/1/fd/5", NULL, 0, 0, 0700, 0, 0, 0, 0, 0},
+    /* readlink("/proc/self/fd/7"): the magic link itself, not followed: left as it is */
+    {REEL_OP_READLINK, -1, -1, "/proc/self/fd/7", NULL, 0, 0, 0, 0, 64, 0, 0, 4},
+    /* utimensat(AT_FDCWD, "/proc/self/fd/7", AT_SYMLINK_NOFOLLOW): the same */
+    {REEL_OP_UTIMENSAT, AT_FDCWD, -1, "/proc/self/fd/7", NULL, 0, 0x100, 0, 0, 0, 0, 0, -1},
+    /* utimensat(AT_FDCWD, "/proc/thread-self/fd/7", 0): followed, fd 7's file */
+    {REEL_OP_UTIMENSAT, AT_FDCWD, -1, "/r/a", NULL, 0, 0, 0, 0, 0, 0, 0, 0},
 };
 
 #define NWANT (sizeof(wants) / sizeof(wants[0]))
@@ -230,6 +236,11 @@ int main(void)
 	sys(&c, __NR_readlinkat, (uint64_t[6]){5, 1, 2, 64}, 0, "l", NULL, 11);
 	sys(&c, __NR_chmod, (uint64_t[6]){1, 0700}, 0, "/proc/self/fd/5/sub", NULL, 0);
 	sys(&c, __NR_chmod, (uint64_t[6]){1, 0700}, 0, "/proc/1/fd/5", NULL, 0);
+	sys(&c, __NR_readlink, (uint64_t[6]){1, 2, 64}, 0, "/proc/self/fd/7", NULL, 4);
+	sys(&c, __NR_utimensat, (uint64_t[6]){(uint64_t)AT_FDCWD, 1, 0, 0x100}, 0,
+	    "/proc/self/fd/7", NULL, -1);
+	sys(&c, __NR_utimensat, (uint64_t[6]){(uint64_t)AT_FDCWD, 1, 0, 0}, 0,
+	    "/proc/thread-self/fd/7", NULL, 0);
 	if (c.nonfile_ops - base != 2) {
 		fprintf(stderr,
 			"non-file ops %llu, want 2 (sendfile socket -> pipe, fchmodat2 on a "
