@@ -6,7 +6,7 @@
  * themselves implemented as a probe on raw_syscalls:sys_enter that looks the syscall number
  * up in a bitmap and then builds a perf record of the arguments. Attaching one program to
  * the raw sys_enter/sys_exit pair costs the same number of hook calls and skips the
- * record building, and one program pair covers all ~50 syscalls. The syscall number is
+ * record building, and one program pair covers all ~70 syscalls. The syscall number is
  * checked against a table in .rodata first, so an untraced syscall costs one load.
  *
  * Entry saves the arguments (and, for fd syscalls, the file's position, size, flags and
@@ -53,7 +53,12 @@ struct entry {
 	__u8 fd_kind;
 	__u8 has_pos;
 	__u8 busy; /* a syscall is in flight */
-	__u8 pad[5];
+	/* copies only (IOREEL_SYS_OUT0 / OUT2): the destination, as pos, fd_kind, has_pos are */
+	__u8 fd2_kind;
+	__u8 has_pos2;
+	__u8 ptr_miss; /* a *loff_t unreadable at entry: bit 0 source, bit 1 destination */
+	__u8 pad[2];
+	__u64 pos2;
 };
 
 struct {
@@ -241,6 +246,85 @@ static __always_inline struct entry *cur_entry(struct task_struct *task)
 	return ep;
 }
 
+/* Where a copy's *loff_t arguments are: each follows its fd. */
+static __always_inline __u64 copy_inptr(struct entry *e, __u32 flags)
+{
+	return e->args[flags & IOREEL_SYS_FD0 ? 1 : 2];
+}
+
+static __always_inline __u64 copy_outptr(struct entry *e, __u32 flags)
+{
+	return e->args[flags & IOREEL_SYS_OUT0 ? 1 : 3];
+}
+
+/*
+ * A copy's destination fd and its positions, at entry: the kernel advances the f_pos or the
+ * *loff_t it copies at. Only copies pay for this; the source fd was read as any fd argument.
+ */
+static __always_inline void copy_enter(struct task_struct *task, struct entry *ep, __u32 flags)
+{
+	struct file *f = task_fd_file(task, ep->args[flags & IOREEL_SYS_OUT0 ? 0 : 2]);
+	void *ptr;
+
+	ep->pos2 = 0;
+	ep->fd2_kind = 0;
+	ep->has_pos2 = 0;
+	ep->ptr_miss = 0;
+	if (f) {
+		struct file *tf = bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
+		struct inode *ino = tf->f_inode;
+
+		if (ino)
+			ep->fd2_kind = (ino->i_mode & S_IFMT) >> 12;
+		ep->has_pos2 = 1;
+		ep->pos2 = tf->f_pos;
+	}
+	/*
+	 * A loff_t is nearly always on the caller's stack, resident; if not (DESIGN.md: user
+	 * memory at sys_enter), exit reads it again, moved by what was copied.
+	 */
+	if (flags & IOREEL_SYS_INPTR) {
+		ptr = (void *)copy_inptr(ep, flags);
+		if (ptr && bpf_probe_read_user(&ep->pos, sizeof(ep->pos), ptr))
+			ep->ptr_miss |= 1;
+	}
+	if (flags & IOREEL_SYS_OUTPTR) {
+		ptr = (void *)copy_outptr(ep, flags);
+		if (ptr && bpf_probe_read_user(&ep->pos2, sizeof(ep->pos2), ptr))
+			ep->ptr_miss |= 2;
+	}
+}
+
+/* A *loff_t missed at entry, read at exit: the kernel stored it advanced by ret. */
+static __always_inline __u64 copy_pos_at_exit(__u64 ptr, __s64 ret, __u8 *fault, __u8 bit)
+{
+	__u64 v;
+
+	if (bpf_probe_read_user(&v, sizeof(v), (void *)ptr)) {
+		*fault |= bit;
+		return 0;
+	}
+	return ret > 0 ? v - ret : v;
+}
+
+/* data[] of a copy: struct ioreel_copy_data. Returns its size. */
+static __always_inline __u64 copy_exit(struct ioreel_sys_event *ev, struct entry *e, __u32 flags,
+				       __s64 ret)
+{
+	struct ioreel_copy_data *cd = (struct ioreel_copy_data *)ev->data;
+
+	cd->pos_out = e->pos2;
+	cd->out_kind = e->fd2_kind;
+	cd->out_open = e->has_pos2;
+	cd->pos_fault = 0;
+	__builtin_memset(cd->pad, 0, sizeof(cd->pad));
+	if (e->ptr_miss & 1)
+		ev->pos = copy_pos_at_exit(copy_inptr(e, flags), ret, &cd->pos_fault, 1);
+	if (e->ptr_miss & 2)
+		cd->pos_out = copy_pos_at_exit(copy_outptr(e, flags), ret, &cd->pos_fault, 2);
+	return sizeof(*cd);
+}
+
 SEC("raw_tp/sys_enter")
 int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 {
@@ -295,14 +379,17 @@ int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 		ep->pos = tf->f_pos;
 		ep->f_flags = tf->f_flags;
 	}
+	if (flags & (IOREEL_SYS_OUT0 | IOREEL_SYS_OUT2))
+		copy_enter(task, ep, flags);
 	ep->busy = 1;
 	ep->start_ns = bpf_ktime_get_ns();
 	return 0;
 }
 
 #define VARIABLE_FLAGS                                                                         \
-	(IOREEL_SYS_PATH0 | IOREEL_SYS_PATH1 | IOREEL_SYS_NEWPATH1 | IOREEL_SYS_NEWPATH3 |         \
-	 IOREEL_SYS_IOV1 | IOREEL_SYS_AIO_SUBMIT | IOREEL_SYS_AIO_EVENTS | IOREEL_SYS_HOW2)
+	(IOREEL_SYS_PATH0 | IOREEL_SYS_PATH1 | IOREEL_SYS_NEWPATH1 | IOREEL_SYS_NEWPATH2 |         \
+	 IOREEL_SYS_NEWPATH3 | IOREEL_SYS_IOV1 | IOREEL_SYS_AIO_SUBMIT | IOREEL_SYS_AIO_EVENTS |   \
+	 IOREEL_SYS_HOW2 | IOREEL_SYS_OUT0 | IOREEL_SYS_OUT2)
 
 static __always_inline void fill_sys(struct ioreel_sys_event *ev, struct entry *e,
 				     struct task_struct *task, __s64 ret, __u64 end_ns)
@@ -409,12 +496,12 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 		total = len;
 		ev->len0 = len;
 	}
-	if (flags & (IOREEL_SYS_NEWPATH1 | IOREEL_SYS_NEWPATH3)) {
+	if (flags & (IOREEL_SYS_NEWPATH1 | IOREEL_SYS_NEWPATH2 | IOREEL_SYS_NEWPATH3)) {
 		off = total;
 		if (off > IOREEL_PATH_MAX)
 			off = IOREEL_PATH_MAX;
-		len = bpf_probe_read_user_str(ev->data + off, IOREEL_PATH_MAX,
-					      (void *)ev->args[flags & IOREEL_SYS_NEWPATH1 ? 1 : 3]);
+		i = flags & IOREEL_SYS_NEWPATH1 ? 1 : flags & IOREEL_SYS_NEWPATH2 ? 2 : 3;
+		len = bpf_probe_read_user_str(ev->data + off, IOREEL_PATH_MAX, (void *)ev->args[i]);
 		if (len < 0)
 			len = 0;
 		total = off + len;
@@ -492,6 +579,10 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 		if (bpf_probe_read_user(&ev->pos, sizeof(ev->pos), (void *)ev->args[2]) ||
 		    bpf_probe_read_user(&ev->isize, sizeof(ev->isize), (void *)(ev->args[2] + 8)))
 			ev->pos = ev->isize = 0;
+	}
+	if (flags & (IOREEL_SYS_OUT0 | IOREEL_SYS_OUT2)) {
+		total = copy_exit(ev, e, flags, ret);
+		ev->len0 = total;
 	}
 	if ((flags & IOREEL_SYS_RETFD) && ret >= 0)
 		ev->ret_kind = fd_kind(task, ret);

@@ -50,6 +50,17 @@ enum ioreel_sys_flags {
 	IOREEL_SYS_HOW2 = 1 << 15,    /* openat2: struct open_how at args[2] -> pos (flags), isize (mode) */
 	IOREEL_SYS_SHORT = 1 << 16,   /* fd, args[2], an offset are all it takes: may go short */
 	IOREEL_SYS_OFF3 = 1 << 17,    /* the offset is args[3] (else the fd's f_pos at entry) */
+	IOREEL_SYS_NEWPATH2 = 1 << 18, /* second path: args[2] (symlinkat) */
+	/*
+	 * Copies (copy_file_range, sendfile): the FD0/FD1 fd is the source, OUT0/OUT2 names the
+	 * destination fd; a loff_t * may follow each fd (INPTR, OUTPTR): when not NULL its value
+	 * is the position, else the fd's f_pos. Read at entry, before the kernel moves them (a
+	 * *loff_t whose page is not mapped there: at exit, less the bytes copied).
+	 */
+	IOREEL_SYS_OUT0 = 1 << 19,    /* args[0] is the destination fd (sendfile) */
+	IOREEL_SYS_OUT2 = 1 << 20,    /* args[2] is the destination fd (copy_file_range) */
+	IOREEL_SYS_INPTR = 1 << 21,   /* the arg after the source fd is a loff_t * (or NULL) */
+	IOREEL_SYS_OUTPTR = 1 << 22,  /* the arg after the destination fd is a loff_t * (or NULL) */
 };
 
 struct ioreel_sys_info {
@@ -94,6 +105,18 @@ struct ioreel_sys_event_fixed {
 	__u8 ret_kind, has_pos;
 	__u16 items;
 	__u32 lost_items;
+};
+
+/*
+ * data[] of a copy (IOREEL_SYS_OUT0 / OUT2; len0 = its size). The source is described by the
+ * fixed part as for any fd syscall, except that pos is where it was read (*loff_t when given).
+ */
+struct ioreel_copy_data {
+	__u64 pos_out;	/* where the destination was written: *loff_t, else its f_pos at entry */
+	__u8 out_kind;	/* S_IFMT >> 12 of the destination's inode, 0 when unknown */
+	__u8 out_open;	/* the destination fd was open at entry: out_kind, its f_pos valid */
+	__u8 pos_fault; /* bit 0: the source's *loff_t, bit 1: the destination's, unreadable */
+	__u8 pad[5];
 };
 
 /*

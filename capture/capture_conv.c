@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 
@@ -120,6 +121,17 @@ static uint32_t path_id(struct capture_conv *c, const char *path)
 	return err ? 0 : id;
 }
 
+/*
+ * A symlink's content goes in as the application gave it. Anonymised, it is hashed like any
+ * path, component by component with the same key: that is the safe choice (a link's content
+ * names files as much as a path does), and a relative or absolute content that named a
+ * file of the trace still names that file's anonymised path ("." and ".." are kept).
+ */
+static uint32_t symlink_content(struct capture_conv *c, const char *content)
+{
+	return path_id(c, content);
+}
+
 static int emit(struct capture_conv *c, const struct reel_op *op)
 {
 	int err = reel_writer__add(c->w, op);
@@ -127,6 +139,82 @@ static int emit(struct capture_conv *c, const struct reel_op *op)
 	if (err && !c->err)
 		c->err = err;
 	return err;
+}
+
+/*
+ * Whether the syscall follows a symlink in its path's last component: the magic link
+ * "/proc/self/fd/N" then stands for fd N's file. Where it does not (readlink, lstat, lchown,
+ * AT_SYMLINK_NOFOLLOW, O_NOFOLLOW, unlink, rename, link...) the op is on the /proc entry.
+ */
+static bool follows_last(const struct conv_ctx *x)
+{
+	const __u64 *a = x->ev->args;
+
+	switch (x->ev->hdr.nr) {
+	case __NR_open:
+		return !(a[1] & O_NOFOLLOW);
+	case __NR_openat:
+		return !(a[2] & O_NOFOLLOW);
+	case __NR_openat2:
+		return !(x->ev->pos & O_NOFOLLOW); /* open_how.flags, copied there */
+	case __NR_creat:
+	case __NR_stat:
+	case __NR_access:
+	case __NR_faccessat:
+	case __NR_truncate:
+	case __NR_chmod:
+	case __NR_fchmodat:
+	case __NR_chown:
+		return true;
+	case __NR_newfstatat:
+	case __NR_faccessat2:
+	case __NR_fchmodat2:
+	case __NR_utimensat:
+		return !(a[3] & AT_SYMLINK_NOFOLLOW);
+	case __NR_statx:
+		return !(a[2] & AT_SYMLINK_NOFOLLOW);
+	case __NR_fchownat:
+		return !(a[4] & AT_SYMLINK_NOFOLLOW);
+	default:
+		return false;
+	}
+}
+
+/*
+ * "/proc/self/fd/N[/rest]" (or thread-self, or the process's own pid) names the file of its
+ * fd N: tar x, for one, chmods each directory through "/proc/self/fd/N" of an O_PATH fd. The
+ * trace names that file, which a replay can reach, where it could not reach the /proc path.
+ * A component before the last is always followed; the last one as the syscall says.
+ */
+static void proc_fd_path(struct conv_ctx *x, char *buf, size_t size)
+{
+	char tmp[PATH_MAX], *end;
+	const char *s = buf, *path;
+	unsigned long n;
+
+	if (strncmp(s, "/proc/", 6))
+		return;
+	s += 6;
+	if (!strncmp(s, "self/", 5)) {
+		s += 5;
+	} else if (!strncmp(s, "thread-self/", 12)) {
+		s += 12;
+	} else {
+		n = strtoul(s, &end, 10);
+		if (end == s || *end != '/' || n != (unsigned long)x->p->pid)
+			return;
+		s = end + 1;
+	}
+	if (strncmp(s, "fd/", 3))
+		return;
+	s += 3;
+	n = strtoul(s, &end, 10);
+	if (end == s || (*end && *end != '/') || n > INT_MAX || (!*end && !follows_last(x)))
+		return;
+	path = capture_proc__fd_path_at(x->p, (int)n, x->ev->start_ns);
+	if (!path || *path != '/' || snprintf(tmp, sizeof(tmp), "%s%s", path, end) >= (int)size)
+		return;
+	memcpy(buf, tmp, strlen(tmp) + 1);
 }
 
 /* Path of a path argument, absolute when it can be made so, else as the app wrote it. */
@@ -138,6 +226,7 @@ static uint32_t arg_path(struct conv_ctx *x, int dirfd, const char *rel, char *b
 	if (capture_proc__resolve(x->p, dirfd, rel, buf, size) &&
 	    snprintf(buf, size, "%s", rel) >= (int)size)
 		buf[size - 1] = 0;
+	proc_fd_path(x, buf, size);
 	return path_id(x->c, buf);
 }
 
@@ -336,6 +425,78 @@ static void conv_fstatat(struct conv_ctx *x, struct reel_op *op, int dirfd, uint
 	emit(x->c, op);
 }
 
+/*
+ * An *at op (FORMAT.md: dirfd in fd) that may act on dirfd's own file instead of a path
+ * (AT_EMPTY_PATH with "", or utimensat's NULL path: futimens): then it is an op on an fd,
+ * named by the fd's file, and left out when that is no file.
+ */
+static void conv_at(struct conv_ctx *x, struct reel_op *op, int dirfd, bool on_fd, char *buf,
+		    size_t size)
+{
+	op->fd = dirfd;
+	if (on_fd) {
+		if (!keep_fd_op(x, dirfd)) {
+			x->c->nonfile_ops++;
+			return;
+		}
+		op->fd_kind = x->kind;
+		op->path = fd_path(x, dirfd);
+	} else {
+		op->path = arg_path(x, dirfd, x->path0, buf, size);
+	}
+	emit(x->c, op);
+}
+
+static bool empty_path(const struct conv_ctx *x, uint64_t flags)
+{
+	return (flags & AT_EMPTY_PATH) && (!x->path0 || !*x->path0);
+}
+
+/*
+ * copy_file_range, sendfile: the kernel moves data from fd to fd2 (FORMAT.md, "Copies"). The
+ * BPF side describes the source as any fd argument, with pos where it was read, and the
+ * destination in struct ioreel_copy_data.
+ */
+static void conv_copy(struct conv_ctx *x, struct reel_op *op)
+{
+	const struct ioreel_sys_event *ev = x->ev;
+	bool sendfile = ev->hdr.nr == __NR_sendfile;
+	struct ioreel_copy_data cd = {0};
+	struct capture_fd *f;
+	unsigned out_kind;
+	bool src_file;
+
+	if (ev->len0 >= sizeof(cd))
+		memcpy(&cd, ev->data, sizeof(cd));
+	op->fd = (int)ev->args[sendfile ? 1 : 0];
+	op->fd2 = (int)ev->args[sendfile ? 0 : 2];
+	out_kind = kind_from_raw(cd.out_kind, cd.out_open);
+	if (out_kind == REEL_FD_UNKNOWN && (f = capture_proc__fd(x->p, op->fd2)))
+		out_kind = f->kind;
+	/* storage work when either end is a file: a socket spliced into a file is a write */
+	src_file = keep_fd_op(x, op->fd);
+	if (!src_file && !is_file(out_kind)) {
+		x->c->nonfile_ops++;
+		return;
+	}
+	op->fd_kind = x->kind;
+	op->offset = ev->pos;
+	op->len = ev->args[sendfile ? 3 : 4];
+	if (sendfile) {
+		/* a socket or a pipe has no position to write at */
+		op->mode = out_kind;
+		op->aux = out_kind == REEL_FD_REG ? cd.pos_out : 0;
+	} else {
+		op->flags = ev->args[5];
+		op->aux = cd.pos_out;
+	}
+	if (src_file)
+		op->path = fd_path(x, op->fd);
+	if (is_file(out_kind))
+		op->path2 = fd_path(x, op->fd2);
+	emit(x->c, op);
+}
+
 /* fd-based ops on pipes, sockets, eventfds: counted, not replayed */
 #define NEED_FILE()                                                                             \
 	do {                                                                                   \
@@ -363,8 +524,9 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 	x->p = capture_procs__get(&c->procs, ev->hdr.pid, true);
 	if (!x->p)
 		return -ENOMEM;
-	if (ev->len0 && !(def->flags & (IOREEL_SYS_IOV1 | IOREEL_SYS_AIO_SUBMIT |
-					IOREEL_SYS_AIO_EVENTS)) &&
+	if (ev->len0 &&
+	    !(def->flags & (IOREEL_SYS_IOV1 | IOREEL_SYS_AIO_SUBMIT | IOREEL_SYS_AIO_EVENTS |
+			    IOREEL_SYS_OUT0 | IOREEL_SYS_OUT2)) &&
 	    ev->data[ev->len0 - 1] == '\0')
 		x->path0 = ev->data;
 	if (ev->len1 && ev->data[ev->len0 + ev->len1 - 1] == '\0')
@@ -577,6 +739,87 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 	case __NR_io_getevents:
 	case __NR_io_pgetevents:
 		conv_aio_events(x, &op);
+		break;
+	case __NR_copy_file_range:
+	case __NR_sendfile:
+		conv_copy(x, &op);
+		break;
+	case __NR_chmod:
+		op.mode = a[1];
+		op.path = arg_path(x, AT_FDCWD, x->path0, abs0, sizeof(abs0));
+		emit(c, &op);
+		break;
+	case __NR_chown:
+	case __NR_lchown:
+		/* uid and gid as asked: (u32)-1 leaves one unchanged */
+		op.aux = (uint32_t)a[1];
+		op.ctx = (uint32_t)a[2];
+		op.path = arg_path(x, AT_FDCWD, x->path0, abs0, sizeof(abs0));
+		emit(c, &op);
+		break;
+	case __NR_fchmod:
+	case __NR_fchown:
+		NEED_FILE();
+		op.fd = (int)a[0];
+		op.path = fd_path(x, op.fd);
+		if (ev->hdr.nr == __NR_fchmod) {
+			op.mode = a[1];
+		} else {
+			op.aux = (uint32_t)a[1];
+			op.ctx = (uint32_t)a[2];
+		}
+		emit(c, &op);
+		break;
+	case __NR_fchmodat:
+	case __NR_fchmodat2:
+		/* fchmodat2 is fchmodat with flags: one op type, its flags kept */
+		op.mode = a[2];
+		op.flags = ev->hdr.nr == __NR_fchmodat2 ? a[3] : 0;
+		conv_at(x, &op, (int)a[0], empty_path(x, op.flags), abs0, sizeof(abs0));
+		break;
+	case __NR_fchownat:
+		op.aux = (uint32_t)a[2];
+		op.ctx = (uint32_t)a[3];
+		op.flags = a[4];
+		conv_at(x, &op, (int)a[0], empty_path(x, op.flags), abs0, sizeof(abs0));
+		break;
+	case __NR_utimensat:
+		/* the times are not recorded: a replay sets the current time, the same update */
+		op.flags = a[3];
+		conv_at(x, &op, (int)a[0], !a[1] || empty_path(x, op.flags), abs0, sizeof(abs0));
+		break;
+	case __NR_link:
+		op.path = arg_path(x, AT_FDCWD, x->path0, abs0, sizeof(abs0));
+		op.path2 = arg_path(x, AT_FDCWD, x->path1, abs1, sizeof(abs1));
+		emit(c, &op);
+		break;
+	case __NR_linkat:
+		op.fd2 = (int)a[2];
+		op.flags = a[4];
+		op.path2 = arg_path(x, (int)a[2], x->path1, abs1, sizeof(abs1));
+		conv_at(x, &op, (int)a[0], empty_path(x, op.flags), abs0, sizeof(abs0));
+		break;
+	case __NR_symlink:
+	case __NR_symlinkat:
+		/*
+		 * path 0 is the content, path 1 the link. The content is kept as given, never
+		 * resolved: relative, it is relative to the link's directory when followed, and
+		 * it may name nothing at all (FORMAT.md).
+		 */
+		if (ev->hdr.nr == __NR_symlinkat)
+			op.fd = (int)a[1];
+		op.path = arg_path(x, op.fd == -1 ? AT_FDCWD : op.fd, x->path1, abs1, sizeof(abs1));
+		op.path2 = symlink_content(c, x->path0);
+		emit(c, &op);
+		break;
+	case __NR_readlink:
+		op.len = a[2];
+		op.path = arg_path(x, AT_FDCWD, x->path0, abs0, sizeof(abs0));
+		emit(c, &op);
+		break;
+	case __NR_readlinkat:
+		op.len = a[3];
+		conv_at(x, &op, (int)a[0], false, abs0, sizeof(abs0));
 		break;
 	case __NR_chdir:
 		if (ret == 0 && x->path0 &&

@@ -10,12 +10,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 
 #include "ioreel.h"
 #include "reel.h"
 
 #define CAPTURE_NR_MAX 512 /* = NR_MAX in ioreel.bpf.c */
+/* Linux 6.6; Debian 12's headers predate it */
+#ifndef __NR_fchmodat2
+#define __NR_fchmodat2 452
+#endif
 
 /* ---- capture_sys.c ---- */
 

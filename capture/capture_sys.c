@@ -62,6 +62,27 @@ static const struct capture_sysdef sysdefs[] = {
 	{ __NR_io_submit, REEL_OP_AIO_SUBMIT, T | F(AIO_SUBMIT) },
 	{ __NR_io_getevents, REEL_OP_AIO_COMPLETE, T | F(AIO_EVENTS) },
 	{ __NR_io_pgetevents, REEL_OP_AIO_COMPLETE, T | F(AIO_EVENTS) },
+	/* copies: the source fd's file is read as any fd's, the destination's by OUT0/OUT2 */
+	{ __NR_copy_file_range, REEL_OP_COPY_FILE_RANGE,
+	  T | F(FD0) | F(INPTR) | F(OUT2) | F(OUTPTR) },
+	{ __NR_sendfile, REEL_OP_SENDFILE, T | F(FD1) | F(INPTR) | F(OUT0) },
+	{ __NR_chmod, REEL_OP_CHMOD, T | F(PATH0) },
+	{ __NR_fchmod, REEL_OP_FCHMOD, T | F(FD0) },
+	{ __NR_fchmodat, REEL_OP_FCHMODAT, T | F(PATH1) | F(FDATCWD) },
+	{ __NR_fchmodat2, REEL_OP_FCHMODAT, T | F(PATH1) | F(FDATCWD) | F(FD0) },
+	{ __NR_chown, REEL_OP_CHOWN, T | F(PATH0) },
+	{ __NR_lchown, REEL_OP_LCHOWN, T | F(PATH0) },
+	{ __NR_fchown, REEL_OP_FCHOWN, T | F(FD0) },
+	{ __NR_fchownat, REEL_OP_FCHOWNAT, T | F(PATH1) | F(FDATCWD) | F(FD0) },
+	/* FD0 where an fd may stand for the path: AT_EMPTY_PATH, or futimens (a NULL path) */
+	{ __NR_utimensat, REEL_OP_UTIMENSAT, T | F(PATH1) | F(FDATCWD) | F(FD0) },
+	{ __NR_link, REEL_OP_LINK, T | F(PATH0) | F(NEWPATH1) },
+	{ __NR_linkat, REEL_OP_LINKAT, T | F(PATH1) | F(NEWPATH3) | F(FDATCWD) | F(FD0) },
+	/* path 0 is the content, path 1 the link */
+	{ __NR_symlink, REEL_OP_SYMLINK, T | F(PATH0) | F(NEWPATH1) },
+	{ __NR_symlinkat, REEL_OP_SYMLINKAT, T | F(PATH0) | F(NEWPATH2) },
+	{ __NR_readlink, REEL_OP_READLINK, T | F(PATH0) },
+	{ __NR_readlinkat, REEL_OP_READLINKAT, T | F(PATH1) | F(FDATCWD) },
 	/* not ops, but they move the cwd and the fd table that paths are resolved with */
 	{ __NR_chdir, REEL_OP_NONE, T | F(PATH0) },
 	{ __NR_fchdir, REEL_OP_NONE, T | F(FD0) },

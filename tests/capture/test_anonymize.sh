@@ -37,5 +37,36 @@ if [ -z "$q" ] || [ "$q" = "${p[2]:-}" ]; then
 	echo "FAIL: a second capture gave the same tokens (key not per capture): $q"
 	fail=1
 fi
+
+# A symlink's content is hashed too (it names files as much as a path does), component by
+# component with the capture's key: a relative content that named a file of the trace still
+# names its anonymised path. A copy's second path is hashed like any.
+"$IOREEL" record -q --anonymize-paths -o "$dir/t3.reel" -- sh -c "cd $dir/alpha &&
+	ln -s beta.txt delta && ln -s ../alpha/gamma.txt epsilon && cp beta.txt zeta" ||
+	{ echo "FAIL: record exited $?"; exit 1; }
+"$PRINT" "$dir/t3.reel" > "$dir/ops3.txt" || { echo "FAIL: trace unreadable"; exit 1; }
+if grep -Eq "alpha|beta|gamma|delta|epsilon|zeta|ioreel-capture" "$dir/ops3.txt"; then
+	echo "FAIL: a real name is in the anonymized trace (links, copies)"
+	grep -E "alpha|beta|gamma|delta|epsilon|zeta|ioreel-capture" "$dir/ops3.txt" | head -3
+	fail=1
+fi
+h='[0-9a-f]{12}'
+field() { sed -n "s/.* $1=\([^ ]*\) .*/\1/p"; }
+src=$(grep -E "^op=copy_file_range .* ret=[1-9]" "$dir/ops3.txt" | head -1 | field path)
+dst=$(grep -E "^op=copy_file_range .* ret=[1-9]" "$dir/ops3.txt" | head -1 | field path2)
+mapfile -t links < <(grep -E "^op=symlink(at)? .* ret=0 " "$dir/ops3.txt")
+c1=$(printf '%s\n' "${links[0]:-}" | field path2)
+c2=$(printf '%s\n' "${links[1]:-}" | field path2)
+l1=$(printf '%s\n' "${links[0]:-}" | field path)
+if ! [[ $src =~ ^(/$h){5}$ && $dst =~ ^(/$h){5}$ ]] || [ "${src%/*}" != "${dst%/*}" ]; then
+	echo "FAIL: copy_file_range paths not hashed alike: $src -> $dst"
+	fail=1
+elif [ "$c1" != "${src##*/}" ] || [ "${l1%/*}" != "${src%/*}" ]; then
+	echo "FAIL: symlink content $c1 (link $l1) is not the token of beta.txt in $src"
+	fail=1
+elif ! [[ $c2 =~ ^\.\./$h/$h$ ]] || [ "${c2:3:12}" != "$(basename "${src%/*}")" ]; then
+	echo "FAIL: symlink content $c2 is not ../<token of alpha>/<token> (alpha: ${src%/*})"
+	fail=1
+fi
 [ $fail = 0 ] && echo "PASS"
 exit $fail

@@ -49,6 +49,9 @@ RECORDED_OPS = [
     "mkdirat", "rmdir", "truncate", "ftruncate", "fallocate", "dup", "dup2", "dup3",
     "fcntl_dupfd", "getdents64", "fadvise64", "mmap", "msync", "aio_submit", "aio_complete",
     "uring_submit", "uring_complete",
+    # format 1.1
+    "copy_file_range", "sendfile", "chmod", "fchmod", "fchmodat", "chown", "lchown", "fchown",
+    "fchownat", "utimensat", "link", "linkat", "symlink", "symlinkat", "readlink", "readlinkat",
 ]
 OPENS = {"open", "openat", "openat2", "creat"}
 DUPS = {"dup", "dup2", "dup3", "fcntl_dupfd"}

@@ -66,6 +66,19 @@ static void resolve(const char *dir, char *out)
 		wl__die("realpath %s: %s", dir, strerror(errno));
 }
 
+/*
+ * The same for a directory the log's paths are under, without realpath(): glibc's issues a
+ * readlink on every component, which the capture records (on the workload's own files, and
+ * not in the log). A chdir is no op of a trace.
+ */
+static void resolve_dir(const char *dir, char *out)
+{
+	char here[PATH_MAX];
+
+	if (!getcwd(here, sizeof(here)) || chdir(dir) || !getcwd(out, PATH_MAX) || chdir(here))
+		wl__die("resolve %s: %s", dir, strerror(errno));
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -362,10 +375,10 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(wl_pat); i++)
 		wl_pat[i] = 'a' + (i * 7 + i / 4096) % 26;
-	resolve(wl_opt.dir, wl_opt.root);
-	resolve(wl_opt.aio_dir ? wl_opt.aio_dir : wl_opt.dir, wl_opt.aio_root);
+	resolve_dir(wl_opt.dir, wl_opt.root);
+	resolve_dir(wl_opt.aio_dir ? wl_opt.aio_dir : wl_opt.dir, wl_opt.aio_root);
 	if (wl_opt.shm_dir)
-		resolve(wl_opt.shm_dir, wl_opt.shm_root);
+		resolve_dir(wl_opt.shm_dir, wl_opt.shm_root);
 	wl_opt.log_fd = open(wl_opt.log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (wl_opt.log_fd < 0)
 		wl__die("open %s: %s", wl_opt.log, strerror(errno));

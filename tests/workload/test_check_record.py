@@ -157,7 +157,8 @@ def synthesize(log, logpath):
                     key=lambda l: l["t_begin"]):
         t = {"op": l["op"], "pid": l["pid"], "tid": l["tid"],
              "start_ns": l["t_begin"] - start, "end_ns": l["t_end"] - start,
-             "path": None if "fd" in l or l["op"] in cr.COMPLETES else l.get("path"),
+             "path": None if ("fd" in l and l["op"] not in AT_PATH_OPS) or
+             l["op"] in cr.COMPLETES else l.get("path"),
              "fd": l.get("fd", -1), "fd_kind": l.get("fd_kind", "unknown"),
              "offset": l.get("offset", 0), "len": l.get("len", 0),
              "ret": l.get("ret", 0), "fd2": l.get("fd2", -1), "path2": l.get("path2"),
@@ -185,6 +186,12 @@ def synthesize(log, logpath):
     # a writer keeps issue order per tid; completions come when reaped
     ops.sort(key=lambda o: o["end_ns"] if o["op"] in cr.COMPLETES else o["start_ns"])
     return ops, start
+
+
+# Path ops whose log line names an fd too (a dirfd, AT_FDCWD, -1, or the fd itself for
+# futimens and AT_EMPTY_PATH): a correct trace carries their path, as the capture does.
+AT_PATH_OPS = {"chmod", "fchmodat", "chown", "lchown", "fchownat", "utimensat", "link",
+               "linkat", "symlink", "symlinkat", "readlink", "readlinkat"}
 
 
 def workload_cases(workload):

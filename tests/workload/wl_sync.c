@@ -628,6 +628,329 @@ static void round_nonfile(void)
 	}
 }
 
+/* ---- format 1.1: copies inside the kernel, inode attributes, links ---- */
+
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452 /* Linux 6.6; Debian 12's headers predate it */
+#endif
+
+/*
+ * copy_file_range(in, off_in, out, off_out, len, flags). A NULL pointer means the fd's
+ * position, used and moved; a given one is used, moved in user memory, and the fd stays.
+ */
+static long do_copy_file_range(int in, struct ofd *oi, int64_t *off_in, int out, struct ofd *oo,
+			       int64_t *off_out, size_t len, unsigned flags)
+{
+	int64_t rpos = off_in ? *off_in : oi->pos, wp = off_out ? *off_out : oo->pos;
+	long r = SC(SYS_copy_file_range, in, off_in, out, off_out, len, flags);
+
+	if (r > 0) {
+		if (!off_in)
+			oi->pos += r;
+		if (!off_out)
+			oo->pos += r;
+		if (wp + r > oo->size)
+			oo->size = wp + r;
+	}
+	EMIT(.op = "copy_file_range", .path = oi->path, .kind = oi->kind, .fd = in, .fd2 = out,
+	     .path2 = oo->path, .off = rpos, .aux = wp, .len = len, .flags = flags, .ret = r,
+	     .has = H_PATH | H_PATH2 | H_FD | H_FD2 | H_OFF | H_AUX | H_LEN | H_FLAGS | H_RET,
+	     .note = off_in ? (off_out ? "both offsets given" : "off_in given")
+			    : (off_out ? "off_out given" : "NULL offsets: the fds' positions"));
+	verify_pos(in, oi, "copy_file_range (in)");
+	verify_pos(out, oo, "copy_file_range (out)");
+	return r;
+}
+
+/*
+ * sendfile(out, in, offset, count) to a file (oo), or to a socket or pipe (oo NULL, out_kind
+ * its kind: no position, no path).
+ */
+static long do_sendfile(int out, struct ofd *oo, const char *out_kind, int in, struct ofd *oi,
+			int64_t *off, size_t count)
+{
+	int64_t rpos = off ? *off : oi->pos, wp = oo ? oo->pos : 0;
+	long r = SC(SYS_sendfile, out, in, off, count);
+	unsigned mode = !oo ? (strcmp(out_kind, "sock") ? 5 /* fifo */ : 6 /* sock */) : 1;
+
+	if (r > 0) {
+		if (!off)
+			oi->pos += r;
+		if (oo) {
+			oo->pos += r;
+			if (oo->pos > oo->size)
+				oo->size = oo->pos;
+		}
+	}
+	/* to a file: its path and position; to a socket or a pipe: none (aux 0) */
+	EMIT(.op = "sendfile", .path = oi->path, .kind = oi->kind, .fd = in, .fd2 = out,
+	     .path2 = oo ? oo->path : NULL, .off = rpos, .aux = wp, .mode = mode, .len = count,
+	     .ret = r,
+	     .has = H_PATH | H_FD | H_FD2 | H_OFF | H_AUX | H_MODE | H_LEN | H_RET |
+		    (oo ? H_PATH2 : 0),
+	     .note = !oo   ? out_kind
+		     : off ? "offset given"
+			   : "NULL offset: the in fd's position");
+	verify_pos(in, oi, "sendfile (in)");
+	if (oo)
+		verify_pos(out, oo, "sendfile (out)");
+	return r;
+}
+
+/*
+ * The offsets given in a file mapping not touched yet. At sys_enter the capture cannot read
+ * them (no page faults there); it must take them at exit, from where the kernel stored them
+ * advanced by what it copied. Page 0 holds copy_file_range's, page 1 sendfile's, each mapped
+ * on its own: a fault maps the pages around it in the same mapping.
+ */
+static void copy_unmapped_offsets(struct worker *w, int dirfd, int round, int in, struct ofd *si,
+				  int out, struct ofd *so)
+{
+	static const int64_t want[3] = {2500, 9000, 4000};
+	int64_t init[513] = {want[0], want[1]};
+	char m[64], mabs[PATH_MAX];
+	struct ofd om;
+	int64_t *map = NULL, *map2 = NULL;
+	long r, fd;
+
+	init[512] = want[2];
+	snprintf(m, sizeof(m), "offs%d", round);
+	wl__join(mabs, w->dir, m);
+	fd = wl__open(&om, "openat", SYS_openat, dirfd, m, mabs, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		wl__die("openat %s: %s", mabs, strerror(-fd));
+	wl__pwrite(fd, &om, init, sizeof(init), 0);
+	for (int i = 0; i < 2; i++) {
+		r = SC(SYS_mmap, NULL, 4096L, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, i * 4096L);
+		EMIT(.op = "mmap", .path = om.path, .kind = om.kind, .fd = fd, .off = i * 4096,
+		     .len = 4096, .ret = r, .mode = PROT_READ | PROT_WRITE, .flags = MAP_PRIVATE,
+		     .has = H_PATH | H_FD | H_OFF | H_LEN | H_RET | H_MODE | H_FLAGS);
+		if (r < 0)
+			wl__die("mmap: %s", strerror(-r));
+		if (i == 0)
+			map = (int64_t *)r;
+		else
+			map2 = (int64_t *)r;
+	}
+
+	r = SC(SYS_copy_file_range, in, &map[0], out, &map[1], 1200L, 0);
+	EMIT(.op = "copy_file_range", .path = si->path, .kind = si->kind, .fd = in, .fd2 = out,
+	     .path2 = so->path, .off = want[0], .aux = want[1], .len = 1200, .flags = 0, .ret = r,
+	     .has = H_PATH | H_PATH2 | H_FD | H_FD2 | H_OFF | H_AUX | H_LEN | H_FLAGS | H_RET,
+	     .note = "offsets in a page not mapped yet");
+	if (r > 0 && want[1] + r > so->size)
+		so->size = want[1] + r;
+	if (r != 1200 || map[0] != want[0] + r || map[1] != want[1] + r)
+		wl__die("copy_file_range from unmapped offsets: %ld, now at %" PRId64 " %" PRId64,
+			r, map[0], map[1]);
+	r = SC(SYS_sendfile, out, in, &map2[0], 600L);
+	EMIT(.op = "sendfile", .path = si->path, .kind = si->kind, .fd = in, .fd2 = out,
+	     .path2 = so->path, .off = want[2], .aux = so->pos, .mode = 1, .len = 600, .ret = r,
+	     .has = H_PATH | H_PATH2 | H_FD | H_FD2 | H_OFF | H_AUX | H_MODE | H_LEN | H_RET,
+	     .note = "offset in a page not mapped yet");
+	if (r > 0) {
+		so->pos += r;
+		if (so->pos > so->size)
+			so->size = so->pos;
+	}
+	if (r != 600 || map2[0] != want[2] + r)
+		wl__die("sendfile from an unmapped offset: %ld, now at %" PRId64, r, map2[0]);
+	verify_pos(in, si, "copies from unmapped offsets (in)");
+	verify_pos(out, so, "copies from unmapped offsets (out)");
+	munmap(map, 4096);
+	munmap(map2, 4096);
+	wl__close(fd, &om);
+}
+
+/* ops on a path by an *at call: fd is the dirfd (FORMAT.md), -100 for AT_FDCWD */
+#define AT_HAS (H_PATH | H_FD | H_RET)
+
+/*
+ * copy_file_range and sendfile between files (NULL and given offsets), sendfile to a socket
+ * and a pipe; then chmod, chown, utimensat (and futimens), link, symlink (relative, dangling
+ * and absolute content) and readlink, each flavour, by path, by dirfd and on an fd.
+ */
+static void round_copies(struct worker *w, int dirfd, int round)
+{
+	char a[64], b[64], rel[PATH_MAX], abs[PATH_MAX], abs2[PATH_MAX], buf[256];
+	int64_t off_in, off_out;
+	struct ofd si, so;
+	int in, out, sv[2], pv[2];
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	long r;
+
+	snprintf(a, sizeof(a), "cpsrc%d", round);
+	wl__join(abs, w->dir, a);
+	in = wl__open(&si, "openat", SYS_openat, dirfd, a, abs, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	snprintf(b, sizeof(b), "cpdst%d", round);
+	wl__join(abs2, w->dir, b);
+	out = wl__open(&so, "openat", SYS_openat, dirfd, b, abs2, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (in < 0 || out < 0)
+		wl__die("openat %s, %s: %ld, %ld", abs, abs2, (long)in, (long)out);
+	wl__write(in, &si, wl_pat, 16384);
+
+	wl__lseek(in, &si, 1000, SEEK_SET);
+	do_copy_file_range(in, &si, NULL, out, &so, NULL, 5000, 0);
+	off_in = 2000;
+	off_out = 8192;
+	do_copy_file_range(in, &si, &off_in, out, &so, &off_out, 3000, 0);
+	off_in = 100;
+	do_copy_file_range(in, &si, &off_in, out, &so, NULL, 1000, 0);
+	off_out = 12288;
+	do_copy_file_range(in, &si, NULL, out, &so, &off_out, 1500, 0);
+	do_copy_file_range(in, &si, NULL, out, &so, NULL, 100, 1); /* -EINVAL: no flags exist */
+	copy_unmapped_offsets(w, dirfd, round, in, &si, out, &so);
+
+	do_sendfile(out, &so, "reg", in, &si, NULL, 2048);
+	off_in = 300;
+	do_sendfile(out, &so, "reg", in, &si, &off_in, 700);
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) || pipe2(pv, O_CLOEXEC))
+		wl__die("socketpair/pipe: %s", strerror(errno));
+	off_in = 0;
+	do_sendfile(sv[0], NULL, "sock", in, &si, &off_in, 1000);
+	do_sendfile(pv[1], NULL, "fifo", in, &si, NULL, 512);
+	/* drained by libc calls: I/O on a socket and a pipe, which the trace leaves out */
+	if (read(sv[1], buf, sizeof(buf)) < 0 || read(pv[0], buf, sizeof(buf)) < 0)
+		wl__die("drain: %s", strerror(errno));
+	/*
+	 * From a socket: into a file (this kernel says EINVAL, but it is a write to storage all
+	 * the same, so it stays), and into a pipe, no file at either end: it may be left out.
+	 */
+	if (write(sv[1], buf, 100) != 100)
+		wl__die("socket write: %s", strerror(errno));
+	{
+		int64_t wp = so.pos;
+
+		r = SC(SYS_sendfile, out, sv[0], NULL, 100L);
+		if (r > 0) {
+			so.pos += r;
+			if (so.pos > so.size)
+				so.size = so.pos;
+		}
+		EMIT(.op = "sendfile", .kind = "sock", .fd = sv[0], .fd2 = out, .path2 = so.path,
+		     .off = 0, .aux = wp, .mode = 1, .len = 100, .ret = r,
+		     .has = H_FD | H_FD2 | H_PATH2 | H_OFF | H_AUX | H_MODE | H_LEN | H_RET,
+		     .note = "from a socket into a file");
+		r = SC(SYS_sendfile, pv[1], sv[0], NULL, 10L);
+		EMIT(.op = "sendfile", .kind = "sock", .fd = sv[0], .len = 10, .ret = r,
+		     .nonfile = true, .has = H_FD | H_LEN | H_RET, .note = "socket to pipe");
+	}
+	close(sv[0]);
+	close(sv[1]);
+	close(pv[0]);
+	close(pv[1]);
+
+	/* chmod family: by path (relative to the cwd), on an fd, by dirfd; fchmodat2 */
+	snprintf(rel, sizeof(rel), "%s/%s", w->rel, a);
+	r = SC(SYS_chmod, rel, 0640);
+	EMIT(.op = "chmod", .path = abs, .fd = -1, .mode = 0640, .ret = r, .has = AT_HAS | H_MODE);
+	r = SC(SYS_fchmod, in, 0600);
+	EMIT(.op = "fchmod", .path = abs, .kind = "reg", .fd = in, .mode = 0600, .ret = r,
+	     .has = H_PATH | H_FD | H_MODE | H_RET);
+	r = SC(SYS_fchmodat, dirfd, b, 0604);
+	EMIT(.op = "fchmodat", .path = abs2, .fd = dirfd, .mode = 0604, .flags = 0, .ret = r,
+	     .has = AT_HAS | H_MODE | H_FLAGS);
+	r = SC(SYS_fchmodat2, dirfd, b, 0644, AT_SYMLINK_NOFOLLOW);
+	EMIT(.op = "fchmodat", .path = abs2, .fd = dirfd, .mode = 0644,
+	     .flags = AT_SYMLINK_NOFOLLOW, .ret = r, .has = AT_HAS | H_MODE | H_FLAGS,
+	     .note = "fchmodat2");
+	r = SC(SYS_fchmodat2, out, "", 0640, AT_EMPTY_PATH);
+	EMIT(.op = "fchmodat", .path = abs2, .kind = "reg", .fd = out, .mode = 0640,
+	     .flags = AT_EMPTY_PATH, .ret = r, .has = AT_HAS | H_MODE | H_FLAGS,
+	     .note = "fchmodat2 on the fd itself");
+	wl__join(rel, w->dir, "nosuch");
+	r = SC(SYS_fchmodat, dirfd, "nosuch", 0600);
+	EMIT(.op = "fchmodat", .path = rel, .fd = dirfd, .mode = 0600, .ret = r,
+	     .has = AT_HAS | H_MODE, .note = "-ENOENT");
+	snprintf(rel, sizeof(rel), "%s/%s", w->rel, a);
+
+	/* chown family: uid and gid as asked, -1 (4294967295) leaving one unchanged */
+	r = SC(SYS_chown, rel, uid, (gid_t)-1);
+	EMIT(.op = "chown", .path = abs, .fd = -1, .aux = uid, .ctx = 4294967295u, .ret = r,
+	     .has = AT_HAS | H_AUX | H_CTX);
+	r = SC(SYS_fchown, out, (uid_t)-1, gid);
+	EMIT(.op = "fchown", .path = abs2, .kind = "reg", .fd = out, .aux = 4294967295u, .ctx = gid,
+	     .ret = r, .has = H_PATH | H_FD | H_AUX | H_CTX | H_RET);
+	r = SC(SYS_fchownat, dirfd, b, uid, gid, AT_SYMLINK_NOFOLLOW);
+	EMIT(.op = "fchownat", .path = abs2, .fd = dirfd, .aux = uid, .ctx = gid,
+	     .flags = AT_SYMLINK_NOFOLLOW, .ret = r, .has = AT_HAS | H_AUX | H_CTX | H_FLAGS);
+
+	/* utimensat by dirfd, then futimens: utimensat(fd, NULL) */
+	r = SC(SYS_utimensat, dirfd, a, NULL, 0);
+	EMIT(.op = "utimensat", .path = abs, .fd = dirfd, .flags = 0, .ret = r,
+	     .has = AT_HAS | H_FLAGS);
+	r = SC(SYS_utimensat, out, NULL, NULL, 0);
+	EMIT(.op = "utimensat", .path = abs2, .kind = "reg", .fd = out, .flags = 0, .ret = r,
+	     .has = AT_HAS | H_FLAGS, .note = "futimens: NULL path");
+
+	/* a hard link to an open file: linkat(fd, "", ..., AT_EMPTY_PATH) (root, or EPERM/ENOENT)
+	 */
+	snprintf(rel, sizeof(rel), "hlfd%d", round);
+	wl__join(abs, w->dir, rel);
+	r = SC(SYS_linkat, out, "", dirfd, rel, AT_EMPTY_PATH);
+	EMIT(.op = "linkat", .path = abs2, .kind = "reg", .path2 = abs, .fd = out, .fd2 = dirfd,
+	     .flags = AT_EMPTY_PATH, .ret = r, .has = AT_HAS | H_PATH2 | H_FD2 | H_FLAGS,
+	     .note = "on the fd itself");
+	wl__join(abs, w->dir, a);
+	snprintf(rel, sizeof(rel), "%s/%s", w->rel, a);
+
+	wl__close(in, &si);
+	wl__close(out, &so);
+
+	/* hard links: by path from the cwd, by dirfds; linking onto a name that exists */
+	{
+		char rel2[PATH_MAX], abs3[PATH_MAX], c[64];
+
+		snprintf(rel2, sizeof(rel2), "%s/hl%d", w->rel, round);
+		wl__join(abs3, wl_opt.root, rel2);
+		r = SC(SYS_link, rel, rel2);
+		EMIT(.op = "link", .path = abs, .path2 = abs3, .fd = -1, .fd2 = -1, .ret = r,
+		     .has = AT_HAS | H_PATH2 | H_FD2);
+		r = SC(SYS_link, rel, rel2);
+		EMIT(.op = "link", .path = abs, .path2 = abs3, .fd = -1, .fd2 = -1, .ret = r,
+		     .has = AT_HAS | H_PATH2 | H_FD2, .note = "-EEXIST");
+		snprintf(c, sizeof(c), "hlat%d", round);
+		wl__join(abs3, w->dir, c);
+		r = SC(SYS_linkat, dirfd, b, AT_FDCWD, abs3, 0);
+		EMIT(.op = "linkat", .path = abs2, .path2 = abs3, .fd = dirfd, .fd2 = AT_FDCWD,
+		     .flags = 0, .ret = r, .has = AT_HAS | H_PATH2 | H_FD2 | H_FLAGS);
+
+		/*
+		 * symlinks: the content as given, never resolved - relative to the link's own
+		 * directory (here not the cwd's), dangling, and absolute
+		 */
+		snprintf(rel2, sizeof(rel2), "%s/sl%d", w->rel, round);
+		wl__join(abs3, wl_opt.root, rel2);
+		r = SC(SYS_symlink, a, rel2);
+		EMIT(.op = "symlink", .path = abs3, .path2 = a, .fd = -1, .ret = r,
+		     .has = AT_HAS | H_PATH2, .note = "relative content");
+		r = SC(SYS_readlink, rel2, buf, 100L);
+		EMIT(.op = "readlink", .path = abs3, .fd = -1, .len = 100, .ret = r,
+		     .has = AT_HAS | H_LEN);
+		r = SC(SYS_lchown, rel2, (uid_t)-1, gid);
+		EMIT(.op = "lchown", .path = abs3, .fd = -1, .aux = 4294967295u, .ctx = gid,
+		     .ret = r, .has = AT_HAS | H_AUX | H_CTX);
+		r = SC(SYS_utimensat, AT_FDCWD, rel2, NULL, AT_SYMLINK_NOFOLLOW);
+		EMIT(.op = "utimensat", .path = abs3, .fd = AT_FDCWD, .flags = AT_SYMLINK_NOFOLLOW,
+		     .ret = r, .has = AT_HAS | H_FLAGS);
+		snprintf(c, sizeof(c), "slat%d", round);
+		wl__join(abs3, w->dir, c);
+		r = SC(SYS_symlinkat, "../nowhere/./x", dirfd, c);
+		EMIT(.op = "symlinkat", .path = abs3, .path2 = "../nowhere/./x", .fd = dirfd,
+		     .ret = r, .has = AT_HAS | H_PATH2, .note = "dangling content");
+		r = SC(SYS_readlinkat, dirfd, c, buf, 64L);
+		EMIT(.op = "readlinkat", .path = abs3, .fd = dirfd, .len = 64, .ret = r,
+		     .has = AT_HAS | H_LEN);
+		r = SC(SYS_symlinkat, abs, AT_FDCWD, abs3);
+		EMIT(.op = "symlinkat", .path = abs3, .path2 = abs, .fd = AT_FDCWD, .ret = r,
+		     .has = AT_HAS | H_PATH2, .note = "-EEXIST, absolute content");
+		r = SC(SYS_readlinkat, dirfd, b, buf, 64L);
+		EMIT(.op = "readlinkat", .path = abs2, .fd = dirfd, .len = 64, .ret = r,
+		     .has = AT_HAS | H_LEN, .note = "-EINVAL: not a link");
+	}
+}
+
 void wl_sync__round(struct worker *w, int dirfd, int round)
 {
 	char buf[4096];
@@ -640,4 +963,5 @@ void wl_sync__round(struct worker *w, int dirfd, int round)
 	round_data(w, dirfd, round);
 	round_meta(w, dirfd, round);
 	round_files(w, dirfd, round);
+	round_copies(w, dirfd, round);
 }
