@@ -786,7 +786,11 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 	case __NR_utimensat:
 		/* the times are not recorded: a replay sets the current time, the same update */
 		op.flags = a[3];
-		conv_at(x, &op, (int)a[0], !a[1] || empty_path(x, op.flags), abs0, sizeof(abs0));
+		/* futimens (a NULL path) is marked as AT_EMPTY_PATH is: an op on the fd itself,
+		 * told apart from a path relative to a dirfd (FORMAT.md) */
+		if (!a[1])
+			op.flags |= AT_EMPTY_PATH;
+		conv_at(x, &op, (int)a[0], empty_path(x, op.flags), abs0, sizeof(abs0));
 		break;
 	case __NR_link:
 		op.path = arg_path(x, AT_FDCWD, x->path0, abs0, sizeof(abs0));

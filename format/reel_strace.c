@@ -970,11 +970,13 @@ static int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di
 		break;
 	}
 	if (type == REEL_OP_UTIMENSAT && !path && di >= 0) {
-		/* utimensat(fd, NULL, ...) is futimens: the file is the fd's (FORMAT.md) */
+		/* utimensat(fd, NULL, ...) is futimens: the file is the fd's, and AT_EMPTY_PATH
+		 * tells it from a path relative to a dirfd (FORMAT.md) */
 		o = st_fd_arg(s, c->args[di], &dirfd, &err);
 		if (err)
 			return err;
 		op.fd = dirfd;
+		op.flags |= ST_AT_EMPTY_PATH;
 		op.path = o ? o->path : 0;
 		return st_emit(s, &op, st_ofd_kind(o));
 	}

@@ -113,8 +113,8 @@ static const struct want wants[] = {
     {REEL_OP_CHOWN, -1, -1, "/r/a", NULL, 0, 0, 0, 0, 0, 0, U32_MINUS1, 0},
     /* fchownat(5, "b", -1, 7, AT_SYMLINK_NOFOLLOW) */
     {REEL_OP_FCHOWNAT, 5, -1, "/r/dir/b", NULL, 0, 0x100, 0, 0, 0, U32_MINUS1, 7, 0},
-    /* futimens(7) = utimensat(7, NULL, times, 0): on the fd */
-    {REEL_OP_UTIMENSAT, 7, -1, "/r/a", NULL, REEL_FD_REG, 0, 0, 0, 0, 0, 0, 0},
+    /* futimens(7) = utimensat(7, NULL, times, 0): on the fd, marked AT_EMPTY_PATH */
+    {REEL_OP_UTIMENSAT, 7, -1, "/r/a", NULL, REEL_FD_REG, 0x1000, 0, 0, 0, 0, 0, 0},
     /* fchmodat2(7, "", 0600, AT_EMPTY_PATH): fchmodat on the fd, flags kept */
     {REEL_OP_FCHMODAT, 7, -1, "/r/a", NULL, REEL_FD_REG, AT_EMPTY, 0600, 0, 0, 0, 0, 0},
     /* (fchmodat2(socket 9, "", ..., AT_EMPTY_PATH): no file, left out) */

@@ -881,8 +881,8 @@ static void round_copies(struct worker *w, int dirfd, int round)
 	EMIT(.op = "utimensat", .path = abs, .fd = dirfd, .flags = 0, .ret = r,
 	     .has = AT_HAS | H_FLAGS);
 	r = SC(SYS_utimensat, out, NULL, NULL, 0);
-	EMIT(.op = "utimensat", .path = abs2, .kind = "reg", .fd = out, .flags = 0, .ret = r,
-	     .has = AT_HAS | H_FLAGS, .note = "futimens: NULL path");
+	EMIT(.op = "utimensat", .path = abs2, .kind = "reg", .fd = out, .flags = AT_EMPTY_PATH,
+	     .ret = r, .has = AT_HAS | H_FLAGS, .note = "futimens: NULL path, AT_EMPTY_PATH");
 
 	/* a hard link to an open file: linkat(fd, "", ..., AT_EMPTY_PATH) (root, or EPERM/ENOENT)
 	 */
