@@ -48,6 +48,7 @@ struct pinfo {
 	uint8_t app_owned; /* truncated or written: later reads say nothing about the old size */
 	uint8_t written;
 	uint8_t exec; /* access(X_OK) succeeded: prepared executable */
+	uint8_t symlink; /* made by the application with symlink(): what lies below is its */
 	uint64_t size;
 	uint64_t written_hwm;
 };
@@ -118,21 +119,26 @@ static uint64_t fdkey(uint32_t pid, int32_t fd)
 	return (uint64_t)pid << 32 | (uint32_t)fd;
 }
 
-/* path id of the op's fd, falling back to the path the op carries (fd older than capture) */
-static uint32_t fd_path(struct scan *s, const struct reel_op *op, int *append)
+/* path id of an fd, falling back to the path the op carries for it (fd older than capture) */
+static uint32_t fd_path_of(struct scan *s, uint32_t pid, int32_t fd, uint32_t path, int *append)
 {
-	uint64_t *v = replay_u64map__get(&s->fds, fdkey(op->pid, op->fd));
+	uint64_t *v = replay_u64map__get(&s->fds, fdkey(pid, fd));
 
 	*append = 0;
 	if (v) {
 		*append = (int)(*v >> 32);
 		return (uint32_t)*v;
 	}
-	if (op->path) {
-		set_existed(pinfo(s, op->path), 0);
-		return op->path;
+	if (path) {
+		set_existed(pinfo(s, path), 0);
+		return path;
 	}
 	return 0;
+}
+
+static uint32_t fd_path(struct scan *s, const struct reel_op *op, int *append)
+{
+	return fd_path_of(s, op->pid, op->fd, op->path, append);
 }
 
 static void extent(struct pinfo *pi, uint64_t end)
@@ -172,6 +178,53 @@ static int async_is_write(const struct reel_op *op)
 		return op->subop == IOCB_CMD_PWRITE || op->subop == IOCB_CMD_PWRITEV;
 	return op->subop == IORING_OP_WRITE || op->subop == IORING_OP_WRITEV ||
 	       op->subop == IORING_OP_WRITE_FIXED;
+}
+
+/* copy_file_range, sendfile: the source is read like a read, a file destination written */
+static void scan__copy(struct scan *s, const struct reel_op *op)
+{
+	uint64_t n = op->ret > 0 ? (uint64_t)op->ret : 0;
+	int append;
+	uint32_t id = fd_path(s, op, &append);
+
+	if (id)
+		extent(pinfo(s, id), n ? op->offset + n : 0);
+	if (!reel_op__copy_writes(op) || op->fd2 < 0)
+		return;
+	id = fd_path_of(s, op->pid, op->fd2, op->path2, &append);
+	if (id)
+		wrote(pinfo(s, id), op->aux, n, append);
+}
+
+/*
+ * link, symlink: the new name is made by the application. A symlink's content (path2) names
+ * no file of the trace and is left alone. A link's old name existed, as a rename's does.
+ */
+static void scan__link(struct scan *s, const struct reel_op *op, struct pinfo *pi)
+{
+	int ret = op->ret < 0 ? (int)op->ret : 0, append;
+	struct pinfo *p2;
+
+	if (op->type == REEL_OP_SYMLINK || op->type == REEL_OP_SYMLINKAT) {
+		if (op->ret == 0)
+			mark_created(pi, 0);
+		else if (op->ret == -EEXIST)
+			decide(pi, 0, 0);
+		if (pi && op->ret == 0)
+			pi->symlink = 1;
+	} else {
+		if (op->type == REEL_OP_LINKAT && (op->flags & AT_EMPTY_PATH) && op->fd >= 0)
+			pi = pinfo(s, fd_path(s, op, &append));
+		else
+			decide(pi, op->ret == -EEXIST ? 0 : ret, 0);
+		p2 = pinfo(s, op->path2);
+		if (op->ret == 0)
+			mark_created(p2, pi ? pi->kind : 0);
+		else if (op->ret == -EEXIST)
+			decide(p2, 0, 0);
+	}
+	if (op->ret == 0)
+		s->fs->mutates = 1;
 }
 
 static void scan__op(struct scan *s, const struct reel_op *op)
@@ -276,6 +329,37 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 				pinfo(s, id)->app_owned = 1;
 			s->fs->mutates = 1;
 		}
+		break;
+	case REEL_OP_COPY_FILE_RANGE:
+	case REEL_OP_SENDFILE:
+		scan__copy(s, op);
+		break;
+	case REEL_OP_LINK:
+	case REEL_OP_LINKAT:
+	case REEL_OP_SYMLINK:
+	case REEL_OP_SYMLINKAT:
+		scan__link(s, op, pi);
+		break;
+	case REEL_OP_CHMOD:
+	case REEL_OP_FCHMODAT:
+	case REEL_OP_CHOWN:
+	case REEL_OP_LCHOWN:
+	case REEL_OP_FCHOWNAT:
+	case REEL_OP_UTIMENSAT:
+	case REEL_OP_FCHMOD:
+	case REEL_OP_FCHOWN:
+		/* the target of a change existed as a stat's does; the change leaves the prepared
+		 * set different (modes, owners), times aside: the replay sets them anyway */
+		if (replay_op__on_fd(op))
+			fd_path(s, op, &append);
+		else
+			decide(pi, ret, 0);
+		if (op->ret == 0 && op->type != REEL_OP_UTIMENSAT)
+			s->fs->mutates = 1;
+		break;
+	case REEL_OP_READLINK:
+	case REEL_OP_READLINKAT:
+		decide(pi, ret, 0);
 		break;
 	case REEL_OP_LSEEK:
 		id = fd_path(s, op, &append);
@@ -528,7 +612,9 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	for (uint32_t id = 1; id < s.np && !err; id++) {
 		const char *p = reel_reader__path(r, id);
 
-		if (p && s.p[id].state == P_CREATED && s.p[id].kind == REPLAY_F_DIR)
+		/* nothing is prepared below a symlink the application made: it leads elsewhere */
+		if (p && s.p[id].state == P_CREATED &&
+		    (s.p[id].kind == REPLAY_F_DIR || s.p[id].symlink))
 			err = replay_strset__add(&created, p) < 0 ? -ENOMEM : 0;
 	}
 	if (!err)
