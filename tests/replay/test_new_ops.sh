@@ -71,7 +71,10 @@ for l in sys.stdin:
 	for op in copy_file_range sendfile chmod fchmod fchmodat chown lchown fchown fchownat \
 		utimensat link linkat symlink symlinkat readlink readlinkat; do
 		grep -qE "^ +$op +[0-9]" "$T/out" || fail "$base: $op not in the summary"
+		grep -qE "^$op +#0 " "$T/out" || fail "$base: $op not in the comparison"
 	done
+	# op types above 63 are not async request kinds
+	! grep -qE "^(aio|uring)_" "$T/out" || fail "$base: async rows in a trace without any"
 
 	# copies: the bytes are the source's, where the trace put them
 	[ "$(stat -c %s "$a/src")" = 250000 ] || fail "$base: src prepared with $(stat -c %s "$a/src")"
