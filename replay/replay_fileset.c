@@ -49,6 +49,7 @@ struct pinfo {
 	uint8_t written;
 	uint8_t exec; /* access(X_OK) succeeded: prepared executable */
 	uint8_t symlink; /* made by the application with symlink(): what lies below is its */
+	uint32_t linklen; /* readlink read this many bytes of it, before anything else told */
 	uint64_t size;
 	uint64_t written_hwm;
 };
@@ -359,7 +360,10 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 		break;
 	case REEL_OP_READLINK:
 	case REEL_OP_READLINKAT:
-		decide(pi, ret, 0);
+		if (pi && pi->state == P_UNKNOWN && op->ret > 0)
+			pi->linklen = (uint32_t)op->ret;
+		/* EINVAL: there, but not a symlink */
+		decide(pi, op->ret == -EINVAL ? 0 : ret, 0);
 		break;
 	case REEL_OP_LSEEK:
 		id = fd_path(s, op, &append);
@@ -643,8 +647,19 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 		if (pi->state != P_EXISTED || replay_strset__has(&dirs, p) ||
 		    below_created(&created, p))
 			continue;
-		err = fs__add(fs, m, p, pi->kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE,
-			      pi->kind == REPLAY_F_DIR ? 0 : pi->size, pi->exec);
+		/*
+		 * A symlink the application read but did not make: its content is not in the
+		 * trace. Used as nothing else (never opened, read, listed), it is made with a
+		 * stand-in content of the length read, pointing nowhere, so that readlink
+		 * replays as it ran; one that was also followed is prepared as what it led
+		 * to instead (the readlink then fails, counted): the other ops need that more.
+		 */
+		if (pi->linklen && !pi->kind && !pi->size)
+			err = fs__add(fs, m, p, REPLAY_F_SYMLINK, pi->linklen, 0);
+		else
+			err = fs__add(fs, m, p,
+				      pi->kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE,
+				      pi->kind == REPLAY_F_DIR ? 0 : pi->size, pi->exec);
 	}
 	if (!err && fs->n)
 		qsort(fs->e, fs->n, sizeof(*fs->e), fentry__cmp);

@@ -57,14 +57,15 @@ int replay_op__on_fd(const struct reel_op *op);
 
 /* ---- replay_fileset.c: what the trace says existed before the capture ---- */
 
-enum replay_fkind { REPLAY_F_FILE = 1, REPLAY_F_DIR = 2 };
+/* REPLAY_F_SYMLINK: a symlink the application only read (readlink), its content unknown */
+enum replay_fkind { REPLAY_F_FILE = 1, REPLAY_F_DIR = 2, REPLAY_F_SYMLINK = 3 };
 
 struct replay_fentry {
 	char *rel;
 	int root;
 	int kind;
 	int exec;
-	uint64_t size;
+	uint64_t size; /* a symlink's: the length of its content */
 };
 
 struct replay_fileset {
