@@ -177,8 +177,8 @@ static int exec__fd_of(struct rworker *w, const struct ritem *it, int32_t ofd,
 	if (fd < 0 && fd != -EXDEV && !for_write)
 		fd = replay_path__open(w->run->m->roots[p->root].fd, p->rel, O_RDONLY, 0);
 	if (fd == -EISDIR)
-		fd = replay_path__open(w->run->m->roots[p->root].fd, p->rel,
-				       O_RDONLY | O_DIRECTORY, 0);
+		fd = replay_path__open(w->run->m->roots[p->root].fd, p->rel, O_RDONLY | O_DIRECTORY,
+				       0);
 	if (fd < 0) {
 		exec__fail(w->run, fd == -EXDEV ? REPLAY_FAIL_REFUSED : REPLAY_FAIL_UNKNOWN_FD, op,
 			   p,
@@ -439,7 +439,8 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 	case REEL_OP_READLINK:
 	case REEL_OP_READLINKAT:
 		if (exec__buf(w, op->len)) {
-			exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1, "request too large");
+			exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
+				   "request too large");
 			return -(1 + REPLAY_FAIL_UNSUPPORTED);
 		}
 		/* never follows the last component; the parent is resolved beneath the root */
@@ -655,8 +656,8 @@ static int exec__copy(struct rworker *w, const struct ritem *it, struct reel_op 
 	if (out < 0)
 		return -(1 + (to_file ? REPLAY_FAIL_UNKNOWN_FD : REPLAY_FAIL_UNSUPPORTED));
 	if (op->type == REEL_OP_COPY_FILE_RANGE) {
-		res->ret = TIMED(res, copy_file_range(in, &off_in, out, &off_out, op->len,
-						      op->flags));
+		res->ret =
+		    TIMED(res, copy_file_range(in, &off_in, out, &off_out, op->len, op->flags));
 		return 0;
 	}
 	if (to_file && lseek(out, off_out, SEEK_SET) < 0) {

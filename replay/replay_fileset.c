@@ -47,8 +47,8 @@ struct pinfo {
 	uint8_t kind;	   /* 0 unknown, REPLAY_F_FILE, REPLAY_F_DIR */
 	uint8_t app_owned; /* truncated or written: later reads say nothing about the old size */
 	uint8_t written;
-	uint8_t exec; /* access(X_OK) succeeded: prepared executable */
-	uint8_t symlink; /* made by the application with symlink(): what lies below is its */
+	uint8_t exec;	  /* access(X_OK) succeeded: prepared executable */
+	uint8_t symlink;  /* made by the application with symlink(): what lies below is its */
 	uint32_t linklen; /* readlink read this many bytes of it, before anything else told */
 	uint64_t size;
 	uint64_t written_hwm;

@@ -117,7 +117,7 @@ static int root__matches(const struct replay_mapper *m, const struct replay_file
 		if (pfd < 0)
 			return 0;
 		ok = !fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) &&
-		     (e->kind == REPLAY_F_DIR	   ? S_ISDIR(st.st_mode)
+		     (e->kind == REPLAY_F_DIR	    ? S_ISDIR(st.st_mode)
 		      : e->kind == REPLAY_F_SYMLINK ? S_ISLNK(st.st_mode)
 						    : S_ISREG(st.st_mode)) &&
 		     (e->kind == REPLAY_F_DIR || (uint64_t)st.st_size == e->size);

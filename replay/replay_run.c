@@ -1264,7 +1264,7 @@ static const struct rpath *item__name2(const struct ritem *it)
 	unsigned t = it->op.type;
 
 	return t == REEL_OP_RENAME || t == REEL_OP_RENAMEAT || t == REEL_OP_RENAMEAT2 ||
-			       op__is_link(t)
+		       op__is_link(t)
 		   ? it->p2
 		   : NULL;
 }
