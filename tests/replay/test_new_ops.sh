@@ -30,6 +30,10 @@ mk t <<'SPEC'
 100 100 600 610 link path=/srv/app/old path2=/srv/app/old.link ret=0
 100 100 610 620 linkat fd=-100 fd2=-100 path=/srv/app/dst path2=/srv/app/dst.link ret=0
 100 100 700 710 symlink path=/srv/app/cur path2=dst ret=0
+100 101 800 810 openat path=/srv/app/cur flags=O_RDONLY ret=5
+100 101 810 820 pread64 fd=5 off=0 len=4096 ret=4096
+100 101 820 830 newfstatat fd=-100 path=/srv/app/old.link ret=0
+100 101 830 840 close fd=5 ret=0
 100 100 710 720 symlinkat fd=-100 path=/srv/app/abs path2=/etc/passwd ret=0
 100 100 720 730 readlink path=/srv/app/cur len=4096 ret=3
 100 100 730 740 readlinkat fd=-100 path=/srv/app/abs len=4096 ret=11
@@ -39,10 +43,6 @@ mk t <<'SPEC'
 100 100 770 780 link path=/srv/app/old path2=/srv/app/old.link ret=-EEXIST
 100 100 900 910 close fd=3 ret=0
 100 100 910 920 close fd=4 ret=0
-100 101 800 810 openat path=/srv/app/cur flags=O_RDONLY ret=5
-100 101 810 820 pread64 fd=5 off=0 len=4096 ret=4096
-100 101 820 830 newfstatat fd=-100 path=/srv/app/old.link ret=0
-100 101 830 840 close fd=5 ret=0
 SPEC
 
 for base in /dev/shm /var/tmp; do
@@ -52,6 +52,7 @@ for base in /dev/shm /var/tmp; do
 	"$IOREEL" replay "$T/t.reel" --target "$tgt" --timing afap -o "$T/r.reel" >"$T/out" 2>&1 ||
 		fail "$base: replay failed: $(cat "$T/out")"
 	check_same_ops "$T/t.reel" "$T/r.reel" >/dev/null
+	grep -q "replayed by 2 threads" "$T/out" || fail "$base: A and B did not run at once"
 	grep -q "outcomes differing from the original: 0" "$T/out" || {
 		cat "$T/out"
 		fail "$base: outcomes differ"
