@@ -4,8 +4,8 @@
 # leave it: copied bytes equal to the source range, sizes, mode bits, owners, link counts,
 # symlink contents, times set by utimensat. A sendfile to a socket goes into /dev/null and
 # still reads the source (its count stops at the file's end, as the original's did). Thread
-# B opens through the symlink thread A makes and stats A's hard link: as fast as possible,
-# only the cross-thread order keeps B after A.
+# B opens through the symlink thread A makes, stats A's hard link and copies into a file A
+# opened: as fast as possible, only the cross-thread order keeps B after A.
 source "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || {
@@ -29,6 +29,10 @@ mk t <<'SPEC'
 100 100 560 570 utimensat fd=4 ret=0
 100 100 600 610 link path=/srv/app/old path2=/srv/app/old.link ret=0
 100 100 610 620 linkat fd=-100 fd2=-100 path=/srv/app/dst path2=/srv/app/dst.link ret=0
+100 100 690 700 openat path=/srv/app/dst2 flags=O_RDWR|O_CREAT|O_EXCL mode=0644 ret=7
+100 101 692 694 openat path=/srv/app/src flags=O_RDONLY ret=8
+100 101 695 698 copy_file_range fd=8 fd2=7 path=/srv/app/src path2=/srv/app/dst2 off=0 len=4096 aux=0 ret=4096
+100 101 698 699 close fd=8 ret=0
 100 100 700 710 symlink path=/srv/app/cur path2=dst ret=0
 100 101 800 810 openat path=/srv/app/cur flags=O_RDONLY ret=5
 100 101 810 820 pread64 fd=5 off=0 len=4096 ret=4096
@@ -43,6 +47,7 @@ mk t <<'SPEC'
 100 100 770 780 link path=/srv/app/old path2=/srv/app/old.link ret=-EEXIST
 100 100 900 910 close fd=3 ret=0
 100 100 910 920 close fd=4 ret=0
+100 100 920 930 close fd=7 ret=0
 SPEC
 
 for base in /dev/shm /var/tmp; do
@@ -106,7 +111,9 @@ for l in sys.stdin:
 	[ "$(readlink "$a/cur")" = dst ] || fail "$base: cur -> $(readlink "$a/cur")"
 	[ "$(readlink "$a/abs")" = /etc/passwd ] || fail "$base: abs -> $(readlink "$a/abs")"
 	[ -z "$(find "$tgt" -newer "$T/t.reel" -path "$tgt/etc*")" ] || fail "$base: /etc made"
-	# thread B read through the link thread A made
+	# thread B read through the link thread A made, and copied into the file A opened
+	[ "$(stat -c %s "$a/dst2")" = 4096 ] && cmp -s <(head -c 4096 "$a/src") "$a/dst2" ||
+		fail "$base: B's copy into A's dst2"
 	"$IOREEL" dump --format jsonl "$T/r.reel" |
 		grep '"tid":101' | grep -q '"op":"pread64".*"ret":4096' || fail "$base: B's read"
 	rm -rf "$tgt"
