@@ -47,9 +47,12 @@ struct pinfo {
 	uint8_t kind;	   /* 0 unknown, REPLAY_F_FILE, REPLAY_F_DIR */
 	uint8_t app_owned; /* truncated or written: later reads say nothing about the old size */
 	uint8_t written;
-	uint8_t exec;	  /* access(X_OK) succeeded: prepared executable */
-	uint8_t symlink;  /* made by the application with symlink(): what lies below is its */
-	uint32_t linklen; /* readlink read this many bytes of it, before anything else told */
+	uint8_t exec;	      /* access(X_OK) succeeded: prepared executable */
+	uint8_t symlink;      /* made by the application with symlink(): what lies below is its */
+	uint32_t linklen;     /* readlink read this many bytes of it, before anything else told */
+	uint32_t content;     /* symlink: the path id of its content */
+	uint8_t through_kind; /* symlink: what opening it found, REPLAY_F_* (0: not opened) */
+	uint64_t through;     /* symlink: the furthest byte read through it */
 	uint64_t size;
 	uint64_t written_hwm;
 };
@@ -144,6 +147,12 @@ static uint32_t fd_path(struct scan *s, const struct reel_op *op, int *append)
 
 static void extent(struct pinfo *pi, uint64_t end)
 {
+	/* read through a symlink the application made: what it leads to was read */
+	if (pi && pi->symlink) {
+		if (end > pi->through)
+			pi->through = end;
+		return;
+	}
 	if (!pi || pi->app_owned)
 		return;
 	if (pi->state == P_MAYBE && end <= pi->written_hwm)
@@ -211,8 +220,10 @@ static void scan__link(struct scan *s, const struct reel_op *op, struct pinfo *p
 			mark_created(pi, 0);
 		else if (op->ret == -EEXIST)
 			decide(pi, 0, 0);
-		if (pi && op->ret == 0)
+		if (pi && op->ret == 0) {
 			pi->symlink = 1;
+			pi->content = op->path2;
+		}
 	} else {
 		if (op->type == REEL_OP_LINKAT && (op->flags & AT_EMPTY_PATH) && op->fd >= 0)
 			pi = pinfo(s, fd_path(s, op, &append));
@@ -253,6 +264,9 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 				pi->app_owned = 1;
 			if (op->type == REEL_OP_CREAT || (op->flags & (O_CREAT | O_TRUNC)))
 				s->fs->mutates = 1;
+			if (pi && pi->symlink && op->type != REEL_OP_CREAT &&
+			    !(op->flags & (O_CREAT | O_TRUNC)))
+				pi->through_kind = kind;
 			if (op->path)
 				replay_u64map__put(&s->fds, fdkey(op->pid, (int32_t)op->ret),
 						   op->path | (uint64_t) !!(op->flags & O_APPEND)
@@ -545,6 +559,192 @@ static size_t max_live(const uint64_t *first, uint64_t *last, size_t n)
 	return best;
 }
 
+/* Resolves "..", "." and repeated slashes of an absolute path in place, by name alone; -1 when
+ * it climbs above "/". */
+static int path__normalize(char *p)
+{
+	char out[PATH_MAX];
+	size_t n = 0;
+
+	for (const char *c = p, *e; *c; c = e) {
+		while (*c == '/')
+			c++;
+		e = strchrnul(c, '/');
+		if (e == c || (e - c == 1 && c[0] == '.'))
+			continue;
+		if (e - c == 2 && c[0] == '.' && c[1] == '.') {
+			if (!n)
+				return -1;
+			while (out[n - 1] != '/')
+				n--;
+			n--;
+			continue;
+		}
+		if (n + 1 + (size_t)(e - c) >= sizeof(out))
+			return -1;
+		out[n++] = '/';
+		memcpy(out + n, c, (size_t)(e - c));
+		n += (size_t)(e - c);
+	}
+	if (!n)
+		out[n++] = '/';
+	out[n] = '\0';
+	memcpy(p, out, n + 1);
+	return 0;
+}
+
+/* a ".." after a name: the kernel needs that name to be there, which resolving by name alone
+ * would not prepare */
+static int content__climbs_back(const char *c)
+{
+	int named = 0;
+
+	for (const char *e; *c; c = *e ? e + 1 : e) {
+		e = strchrnul(c, '/');
+		if (e - c == 2 && c[0] == '.' && c[1] == '.') {
+			if (named)
+				return 1;
+		} else if (e > c && !(e - c == 1 && c[0] == '.')) {
+			named = 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Where a path at or below the symlink link leads: its relative content taken from the link's
+ * directory, then rest. -1 for an absolute content (the replay refuses to follow it), one that
+ * climbs above "/", or back out of a name it went into.
+ */
+static int link__resolve(const char *link, const char *content, const char *rest, char *out,
+			 size_t sz)
+{
+	const char *slash = strrchr(link, '/');
+	int n;
+
+	if (!content || content[0] == '/' || !slash || content__climbs_back(content))
+		return -1;
+	n = snprintf(out, sz, "%.*s/%s%s", (int)(slash - link), link, content, rest);
+	if (n < 0 || (size_t)n >= sz)
+		return -1;
+	return path__normalize(out);
+}
+
+static uint64_t str__key(const char *p)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return replay_hash__key('S', h, 0);
+}
+
+/* The symlink the application made at p or above it: its path id, 0 if none; *len its length */
+static uint32_t link__above(const struct scan *s, const struct replay_u64map *ids, const char *p,
+			    size_t *len)
+{
+	char buf[PATH_MAX];
+	uint64_t *v;
+	char *slash;
+
+	if (strlen(p) >= sizeof(buf))
+		return 0;
+	strcpy(buf, p);
+	do {
+		v = replay_u64map__get(ids, str__key(buf));
+		if (v && s->p[*v].symlink) {
+			*len = strlen(buf);
+			return (uint32_t)*v;
+		}
+	} while ((slash = strrchr(buf, '/')) && slash != buf && (*slash = '\0', 1));
+	return 0;
+}
+
+/*
+ * Prepares path (a file or directory reached through a symlink) and its missing parents; not
+ * when a parent is something the trace says could not hold it (a file, made, absent).
+ */
+static int through__add(const struct scan *s, const struct replay_u64map *ids,
+			struct replay_fileset *fs, const struct replay_mapper *m,
+			struct replay_strset *dirs, struct replay_strset *done, const char *path,
+			int kind, uint64_t size)
+{
+	char buf[PATH_MAX], *slash;
+	uint64_t *tv;
+	int err = 0;
+
+	if (replay_strset__has(done, path) || replay_strset__has(dirs, path) ||
+	    replay_path__is_nonfile(path) || replay_mapper__overlaps(m, path))
+		return 0;
+	if (replay_strset__add(done, path) < 0)
+		return -ENOMEM;
+	strcpy(buf, path);
+	while (!err && (slash = strrchr(buf, '/')) && slash != buf) {
+		*slash = '\0';
+		if (replay_strset__has(dirs, buf) || replay_strset__has(done, buf))
+			break;
+		tv = replay_u64map__get(ids, str__key(buf));
+		if (tv && s->p[*tv].state != P_UNKNOWN) {
+			if (s->p[*tv].state == P_EXISTED && s->p[*tv].kind == REPLAY_F_DIR)
+				break;
+			return 0;
+		}
+		err = replay_strset__add(done, buf) < 0 ? -ENOMEM
+							: fs__add(fs, m, buf, REPLAY_F_DIR, 0, 0);
+	}
+	return err ? err : fs__add(fs, m, path, kind, kind == REPLAY_F_DIR ? 0 : size, 0);
+}
+
+/*
+ * Files the application reached only through a symlink it made (cur -> data.v1, opened and
+ * read as cur): the content says which, so they are prepared under their own names, unless the
+ * trace says something of those names itself (made by the application, absent, or prepared
+ * already). Contents that are absolute or climb out are left alone: the replay refuses to
+ * follow them.
+ */
+static int through__links(struct scan *s, struct reel_reader *r, const struct replay_mapper *m,
+			  struct replay_fileset *fs, struct replay_strset *dirs,
+			  const struct replay_strset *created)
+{
+	struct replay_u64map ids = {0};
+	struct replay_strset done = {0};
+	char to[PATH_MAX];
+	int err = 0;
+
+	for (uint32_t id = 1; id < s->np && !err; id++) {
+		const char *p = reel_reader__path(r, id);
+
+		if (p && replay_u64map__put(&ids, str__key(p), id) < 0)
+			err = -ENOMEM;
+	}
+	for (uint32_t id = 1; id < s->np && !err; id++) {
+		const char *p = reel_reader__path(r, id);
+		struct pinfo *pi = &s->p[id];
+		uint64_t *tv;
+		size_t n = 0;
+		uint32_t l;
+		int kind;
+
+		if (!p || (pi->symlink ? !pi->through_kind : pi->state != P_EXISTED))
+			continue;
+		l = pi->symlink ? id : link__above(s, &ids, p, &n);
+		if (!l ||
+		    link__resolve(reel_reader__path(r, l), reel_reader__path(r, s->p[l].content),
+				  pi->symlink ? "" : p + n, to, sizeof(to)))
+			continue;
+		tv = replay_u64map__get(&ids, str__key(to));
+		if ((tv && s->p[*tv].state != P_UNKNOWN) || below_created(created, to))
+			continue;
+		kind = pi->symlink ? pi->through_kind : pi->kind;
+		err = through__add(s, &ids, fs, m, dirs, &done, to,
+				   kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE,
+				   pi->symlink ? pi->through : pi->size);
+	}
+	replay_u64map__free(&ids);
+	replay_strset__free(&done);
+	return err;
+}
+
 int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 			 struct replay_fileset *fs)
 {
@@ -661,6 +861,8 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 				      pi->kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE,
 				      pi->kind == REPLAY_F_DIR ? 0 : pi->size, pi->exec);
 	}
+	if (!err)
+		err = through__links(&s, r, m, fs, &dirs, &created);
 	if (!err && fs->n)
 		qsort(fs->e, fs->n, sizeof(*fs->e), fentry__cmp);
 
