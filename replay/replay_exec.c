@@ -451,9 +451,11 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 			   "op not supported by replay");
 		return -(1 + REPLAY_FAIL_UNSUPPORTED);
 	}
-	/* a directory may have moved or gone: every worker's cached dir fds are stale */
+	/* a directory may have moved or gone: every worker's cached dir fds are stale; a new
+	 * symlink may name a directory afresh (cur unlinked, then made to lead to v2) */
 	if (r == 0 && (op->type == REEL_OP_RENAME || op->type == REEL_OP_RENAMEAT ||
 		       op->type == REEL_OP_RENAMEAT2 || op->type == REEL_OP_RMDIR ||
+		       op->type == REEL_OP_SYMLINK || op->type == REEL_OP_SYMLINKAT ||
 		       (op->type == REEL_OP_UNLINKAT && (op->flags & AT_REMOVEDIR))))
 		atomic_fetch_add(&w->run->dirgen, 1);
 	res->ret = r;

@@ -3,7 +3,8 @@
 # the symlink's content gives: cur -> data/v1 opened and read as cur prepares data/v1 as large
 # as read; dir -> real, with dir/f read, prepares real/f. A target the trace names itself as
 # made by the application is left for the replay to make, and a content that is absolute is
-# not followed: nothing is prepared for it and the open through it is refused.
+# not followed: nothing is prepared for it and the open through it is refused. A symlink
+# swapped for one leading elsewhere is followed anew.
 source "$(dirname "$0")/lib.sh"
 
 mk t <<'SPEC'
@@ -34,4 +35,22 @@ grep -q "outcomes differing from the original: 0" "$T/out" || {
 	fail "outcomes differ"
 }
 grep -q "1 not replayed: path escapes the target" "$T/out" || fail "the open through abs was not refused"
+
+# a symlink swapped (unlinked, made again leading elsewhere) leads the next lookups anew
+mk swap <<'SPEC'
+100 100 0 10 stat path=/srv/w/v1/x ret=0
+100 100 10 20 stat path=/srv/w/v2/x ret=0
+100 100 20 30 symlink path=/srv/w/cur path2=v1 ret=0
+100 100 30 40 stat path=/srv/w/cur/x ret=0
+100 100 40 50 unlink path=/srv/w/cur ret=0
+100 100 50 60 unlink path=/srv/w/v1/x ret=0
+100 100 60 70 symlink path=/srv/w/cur path2=v2 ret=0
+100 100 70 80 stat path=/srv/w/cur/x ret=0
+SPEC
+"$IOREEL" replay "$T/swap.reel" --target "$T/tgt2" -o "$T/r2.reel" >"$T/out2" 2>&1 ||
+	fail "replay failed: $(cat "$T/out2")"
+grep -q "outcomes differing from the original: 0" "$T/out2" || {
+	cat "$T/out2"
+	fail "the swapped symlink was not followed anew"
+}
 echo PASS
