@@ -23,8 +23,14 @@
  * async reads, mmap by length), the size an lseek(SEEK_END) returned, and the position of the
  * first O_APPEND write; bytes read after the application truncated or wrote them don't count.
  * Ops on fds opened before the capture count for the path the op carries.
- * The trace "mutates" the file set when it creates, deletes, renames or truncates: a replay of
- * it leaves the target different from the prepared set.
+ * Copies (copy_file_range, sendfile) read their source like a read and write a file
+ * destination like a write. link, symlink: the new name is the application's; a link's old
+ * name, and the targets of chmod, chown, utimensat and readlink, existed as a stat's do. A
+ * symlink the application only read is prepared as a symlink (REPLAY_F_SYMLINK); below or
+ * through one it made, nothing is prepared under the symlink's name, but the files it led to
+ * are, under the names its content gives (through__links).
+ * The trace "mutates" the file set when it creates, deletes, renames, truncates, links, or
+ * changes modes or owners: a replay of it leaves the target different from the prepared set.
  */
 #include <errno.h>
 #include <fcntl.h>
