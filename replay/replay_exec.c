@@ -6,9 +6,11 @@
  * pread64, readv -> preadv with one iovec, write -> pwrite64 ...), so that no file position
  * has to be kept in step between threads. Path ops resolve beneath the target root (see
  * replay_map.c); the stat family and access never follow a symlink in the last component
- * (the prepared tree has none, and one planted there must not lead out). Original fds map to
- * replay fds per process; an fd the replay never saw opened (opened before the capture) is
- * opened lazily from the path the op carries. Only the main syscall is timed.
+ * (the prepared tree has none, and one planted there must not lead out); the calls that do
+ * follow it (chmod, chown, utimensat, linkat AT_SYMLINK_FOLLOW) follow it beneath the root,
+ * through an O_PATH fd. Copies are positioned on both sides too. Original fds map to replay
+ * fds per process; an fd the replay never saw opened (opened before the capture) is opened
+ * lazily from the path the op carries. Only the main syscall is timed.
  */
 #include <errno.h>
 #include <fcntl.h>
