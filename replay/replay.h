@@ -97,7 +97,7 @@ struct replay_pct {
 enum replay_fail_kind {
 	REPLAY_FAIL_NEW_ERROR = 0, /* error where the original succeeded */
 	REPLAY_FAIL_NEW_SUCCESS,   /* success where the original failed */
-	REPLAY_FAIL_SHORT,	   /* read/write returned fewer bytes than the original */
+	REPLAY_FAIL_SHORT,	   /* read/write/copy moved fewer bytes than the original */
 	REPLAY_FAIL_OTHER_ERRNO,   /* failed in both, with a different errno */
 	REPLAY_FAIL_UNKNOWN_FD,	   /* fd not known to the replay and no path to open */
 	REPLAY_FAIL_UNSUPPORTED,   /* op type the replay does not issue */

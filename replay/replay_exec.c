@@ -6,15 +6,18 @@
  * pread64, readv -> preadv with one iovec, write -> pwrite64 ...), so that no file position
  * has to be kept in step between threads. Path ops resolve beneath the target root (see
  * replay_map.c); the stat family and access never follow a symlink in the last component
- * (the prepared tree has none, and one planted there must not lead out). Original fds map to
- * replay fds per process; an fd the replay never saw opened (opened before the capture) is
- * opened lazily from the path the op carries. Only the main syscall is timed.
+ * (the prepared tree has none, and one planted there must not lead out); the calls that do
+ * follow it (chmod, chown, utimensat, linkat AT_SYMLINK_FOLLOW) follow it beneath the root,
+ * through an O_PATH fd. Copies are positioned on both sides too. Original fds map to replay
+ * fds per process; an fd the replay never saw opened (opened before the capture) is opened
+ * lazily from the path the op carries. Only the main syscall is timed.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -34,10 +37,21 @@ int replay_op__on_fd(const struct reel_op *op)
 		return 0;
 	if (!reel_op__has_path(op->type))
 		return 1;
-	/* fstat as glibc issues it, newfstatat/statx(fd, "", AT_EMPTY_PATH): the path, when
-	 * the trace has one, is the fd's */
-	return (op->type == REEL_OP_NEWFSTATAT || op->type == REEL_OP_STATX) &&
-	       (op->flags & AT_EMPTY_PATH);
+	/* futimens() is utimensat(fd, NULL, ...): no path */
+	if (op->type == REEL_OP_UTIMENSAT && !op->path)
+		return 1;
+	/* fstat as glibc issues it, newfstatat/statx(fd, "", AT_EMPTY_PATH), and the like for
+	 * the attribute calls: the path, when the trace has one, is the fd's */
+	switch (op->type) {
+	case REEL_OP_NEWFSTATAT:
+	case REEL_OP_STATX:
+	case REEL_OP_FCHMODAT:
+	case REEL_OP_FCHOWNAT:
+	case REEL_OP_UTIMENSAT:
+		return !!(op->flags & AT_EMPTY_PATH);
+	default:
+		return 0;
+	}
 }
 
 struct rpid *run__pid(struct run *run, uint32_t pid)
@@ -133,23 +147,25 @@ int exec__buf(struct rworker *w, size_t len)
 	return 0;
 }
 
-/* The replay fd for op->fd; opens the op's path when the fd predates the capture. */
-int exec__fd(struct rworker *w, const struct ritem *it, int for_write)
+/* The replay fd for the original fd ofd (the op's fd or fd2); opens p, its file, when the fd
+ * predates the capture. */
+static int exec__fd_of(struct rworker *w, const struct ritem *it, int32_t ofd,
+		       const struct rpath *p, int for_write)
 {
 	const struct reel_op *op = &it->op;
 	int32_t v;
 	int fd;
 
-	if (op->fd < 0 || op->fd >= RUN_FD_MAX) {
-		exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, it->p1, "fd out of range");
+	if (ofd < 0 || ofd >= RUN_FD_MAX) {
+		exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, p, "fd out of range");
 		return -EBADF;
 	}
-	v = atomic_load(rpid__slot(w->rp, op->fd));
+	v = atomic_load(rpid__slot(w->rp, ofd));
 	if (v >= 0)
 		return v;
 	if (v == RFD_FAILED)
 		return -EBADF; /* the open that made it failed, and was counted */
-	if (!it->p1) {
+	if (!p) {
 		exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, NULL,
 			   v == RFD_CLOSED
 			       ? "fd already closed in the replay"
@@ -159,26 +175,32 @@ int exec__fd(struct rworker *w, const struct ritem *it, int for_write)
 	}
 	/* the fd's access mode is not in the trace: read-write when the file allows it, so
 	 * that later writes through it (or its dups) work */
-	fd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel, O_RDWR, 0);
+	fd = replay_path__open(w->run->m->roots[p->root].fd, p->rel, O_RDWR, 0);
 	if (fd < 0 && fd != -EXDEV && !for_write)
-		fd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel, O_RDONLY, 0);
+		fd = replay_path__open(w->run->m->roots[p->root].fd, p->rel, O_RDONLY, 0);
 	if (fd == -EISDIR)
-		fd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel,
-				       O_RDONLY | O_DIRECTORY, 0);
+		fd = replay_path__open(w->run->m->roots[p->root].fd, p->rel, O_RDONLY | O_DIRECTORY,
+				       0);
 	if (fd < 0) {
 		exec__fail(w->run, fd == -EXDEV ? REPLAY_FAIL_REFUSED : REPLAY_FAIL_UNKNOWN_FD, op,
-			   it->p1,
+			   p,
 			   fd == -EXDEV ? "path escapes the target: refused"
 					: "fd opened before the capture: cannot open its path");
-		atomic_store(rpid__slot(w->rp, op->fd), RFD_FAILED);
+		atomic_store(rpid__slot(w->rp, ofd), RFD_FAILED);
 		return -EBADF;
 	}
 	/* another thread of the process may have opened it meanwhile: keep one */
-	if (!atomic_compare_exchange_strong(rpid__slot(w->rp, op->fd), &v, fd)) {
+	if (!atomic_compare_exchange_strong(rpid__slot(w->rp, ofd), &v, fd)) {
 		close(fd);
 		return v >= 0 ? v : -EBADF;
 	}
 	return fd;
+}
+
+/* The replay fd for op->fd; opens the op's path when the fd predates the capture. */
+int exec__fd(struct rworker *w, const struct ritem *it, int for_write)
+{
+	return exec__fd_of(w, it, it->op.fd, it->p1, for_write);
 }
 
 static void fd__set(struct rworker *w, int32_t orig, int fd)
@@ -401,17 +423,254 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 		res->end_ns = worker__now(w);
 		close(fd);
 		break;
+	case REEL_OP_SYMLINK:
+	case REEL_OP_SYMLINKAT:
+		if (!it->p2) {
+			exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
+				   "symlink without its content");
+			return -(1 + REPLAY_FAIL_UNSUPPORTED);
+		}
+		/*
+		 * The content is the application's string, verbatim (FORMAT.md). One that is
+		 * absolute or climbs out names something outside the target, but making the link
+		 * touches nothing there, and every later lookup through it is made beneath the
+		 * root (RESOLVE_BENEATH), which refuses to follow it out.
+		 */
+		r = TIMED(res, symlinkat(it->p2->orig, pfd, base));
+		break;
+	case REEL_OP_READLINK:
+	case REEL_OP_READLINKAT:
+		if (exec__buf(w, op->len)) {
+			exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
+				   "request too large");
+			return -(1 + REPLAY_FAIL_UNSUPPORTED);
+		}
+		/* never follows the last component; the parent is resolved beneath the root */
+		r = TIMED(res, readlinkat(pfd, base, w->buf, op->len));
+		break;
 	default:
 		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
 			   "op not supported by replay");
 		return -(1 + REPLAY_FAIL_UNSUPPORTED);
 	}
-	/* a directory may have moved or gone: every worker's cached dir fds are stale */
+	/* a directory may have moved or gone: every worker's cached dir fds are stale; a new
+	 * symlink may name a directory afresh (cur unlinked, then made to lead to v2) */
 	if (r == 0 && (op->type == REEL_OP_RENAME || op->type == REEL_OP_RENAMEAT ||
 		       op->type == REEL_OP_RENAMEAT2 || op->type == REEL_OP_RMDIR ||
+		       op->type == REEL_OP_SYMLINK || op->type == REEL_OP_SYMLINKAT ||
 		       (op->type == REEL_OP_UNLINKAT && (op->flags & AT_REMOVEDIR))))
 		atomic_fetch_add(&w->run->dirgen, 1);
 	res->ret = r;
+	return 0;
+}
+
+static int exec__refused(struct rworker *w, const struct ritem *it, const struct rpath *p)
+{
+	exec__fail(w->run, REPLAY_FAIL_REFUSED, &it->op, p, "path escapes the target: refused");
+	return -(1 + REPLAY_FAIL_REFUSED);
+}
+
+/*
+ * link, linkat: both names resolved beneath the target. Without AT_SYMLINK_FOLLOW a last
+ * symlink is linked itself and stays inside. With it, the old name is opened O_PATH beneath
+ * the root (a symlink leading out is refused, never hard-linked into the target) and linked
+ * from that fd, as the fd of AT_EMPTY_PATH is (an O_TMPFILE made visible); those are timed
+ * from before the open, which does the lookup the original made.
+ */
+static int exec__link(struct rworker *w, const struct ritem *it, struct reel_op *res)
+{
+	const struct reel_op *op = &it->op;
+	int from_fd = op->type == REEL_OP_LINKAT && (op->flags & AT_EMPTY_PATH) && op->fd >= 0;
+	int follow = op->type == REEL_OP_LINKAT && (op->flags & AT_SYMLINK_FOLLOW) && !from_fd;
+	const char *base = "", *base2;
+	int ofd, pfd2;
+	long r;
+
+	if (!it->p2 || (!from_fd && !it->p1)) {
+		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1, "link without both paths");
+		return -(1 + REPLAY_FAIL_UNSUPPORTED);
+	}
+	ofd = from_fd ? exec__fd(w, it, 0) : 0;
+	if (ofd < 0)
+		return -(1 + REPLAY_FAIL_UNKNOWN_FD);
+	res->start_ns = worker__now(w);
+	if (follow)
+		ofd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel, O_PATH, 0);
+	else if (!from_fd)
+		ofd = path__parent(w, it, it->p1, &base);
+	if (ofd == PARENT_REFUSED)
+		return -(1 + REPLAY_FAIL_REFUSED);
+	if (ofd == -EXDEV)
+		return exec__refused(w, it, it->p1);
+	if (ofd < 0) {
+		res->end_ns = worker__now(w);
+		res->ret = ofd;
+		return 0;
+	}
+	pfd2 = path__parent(w, it, it->p2, &base2);
+	if (pfd2 == PARENT_REFUSED) {
+		if (follow)
+			close(ofd);
+		return -(1 + REPLAY_FAIL_REFUSED);
+	}
+	if (pfd2 < 0) {
+		r = pfd2;
+		res->end_ns = worker__now(w);
+	} else if (follow || from_fd) {
+		r = linkat(ofd, "", pfd2, base2, AT_EMPTY_PATH) ? -errno : 0;
+		res->end_ns = worker__now(w);
+	} else {
+		r = TIMED(res, linkat(ofd, base, pfd2, base2, 0));
+	}
+	if (follow)
+		close(ofd);
+	res->ret = r;
+	return 0;
+}
+
+/* fchmodat2(2) came with Linux 6.6, after glibc 2.36's headers */
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452
+#endif
+
+/* the change of a chmod, chown or utimensat, made on an O_PATH fd of the file */
+static long attr__on_path_fd(const struct reel_op *op, int fd)
+{
+	long r;
+
+	switch (op->type) {
+	case REEL_OP_CHMOD:
+	case REEL_OP_FCHMODAT:
+		r = syscall(SYS_fchmodat2, fd, "", op->mode & 07777, AT_EMPTY_PATH);
+		break;
+	case REEL_OP_UTIMENSAT:
+		/* the times are not in the trace: now, the same inode update (FORMAT.md) */
+		r = syscall(SYS_utimensat, fd, "", NULL, AT_EMPTY_PATH);
+		break;
+	default: /* the chown family: uid in aux, gid in ctx, -1 leaving one as it is */
+		r = fchownat(fd, "", (uid_t)op->aux, (gid_t)op->ctx, AT_EMPTY_PATH);
+		break;
+	}
+	return r < 0 ? -errno : r;
+}
+
+static int attr__nofollow(const struct reel_op *op)
+{
+	if (op->type == REEL_OP_LCHOWN)
+		return 1;
+	return (op->type == REEL_OP_FCHMODAT || op->type == REEL_OP_FCHOWNAT ||
+		op->type == REEL_OP_UTIMENSAT) &&
+	       (op->flags & AT_SYMLINK_NOFOLLOW);
+}
+
+/*
+ * chmod, chown, utimensat by path. They follow a last symlink unless told not to, which the
+ * call made on the parent's fd would do out of the target's reach: the file is opened O_PATH
+ * beneath the root instead (a symlink leading out is refused) and changed through that fd.
+ * Timed from before the open, which does the lookup the original call did, as truncate is.
+ */
+static int exec__attr_path(struct rworker *w, const struct ritem *it, struct reel_op *res)
+{
+	const struct reel_op *op = &it->op;
+	int fd;
+
+	res->start_ns = worker__now(w);
+	fd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel,
+			       O_PATH | (attr__nofollow(op) ? O_NOFOLLOW : 0), 0);
+	if (fd == -EXDEV)
+		return exec__refused(w, it, it->p1);
+	if (fd < 0) {
+		res->end_ns = worker__now(w);
+		res->ret = fd;
+		return 0;
+	}
+	res->ret = attr__on_path_fd(op, fd);
+	res->end_ns = worker__now(w);
+	close(fd);
+	return 0;
+}
+
+/* fchmod, fchown, futimens, and the *at calls with AT_EMPTY_PATH: on the replay's fd */
+static int exec__attr_fd(struct rworker *w, const struct ritem *it, struct reel_op *res)
+{
+	const struct reel_op *op = &it->op;
+	int fd = exec__fd(w, it, 0);
+
+	if (fd < 0)
+		return -(1 + REPLAY_FAIL_UNKNOWN_FD);
+	switch (op->type) {
+	case REEL_OP_FCHMOD:
+	case REEL_OP_FCHMODAT:
+		res->ret = TIMED(res, fchmod(fd, op->mode & 07777));
+		break;
+	case REEL_OP_UTIMENSAT:
+		res->ret = TIMED(res, futimens(fd, NULL));
+		break;
+	default:
+		res->ret = TIMED(res, fchown(fd, (uid_t)op->aux, (gid_t)op->ctx));
+		break;
+	}
+	return 0;
+}
+
+/*
+ * Where a sendfile's bytes go. To a regular file of the replay, as in the original. To a
+ * socket, a pipe, or anything else: the run's /dev/null fd. sendfile into /dev/null goes
+ * through the same splice of the source's page cache pages as into a socket, so the source is
+ * read as the original read it and the count is what the file allows; only the network (or
+ * the pipe's reader, which the replay cannot recreate) is left out.
+ */
+static int sendfile__out(struct rworker *w, const struct ritem *it, int *to_file)
+{
+	const struct reel_op *op = &it->op;
+	int32_t v;
+
+	*to_file = 1;
+	if (op->mode == REEL_FD_REG)
+		return exec__fd_of(w, it, op->fd2, it->p2, 1);
+	/* a recorder that could not tell the kind: a file if the replay has one for it */
+	if (op->mode == REEL_FD_UNKNOWN && op->fd2 >= 0 && op->fd2 < RUN_FD_MAX &&
+	    (v = atomic_load(rpid__slot(w->rp, op->fd2))) >= 0)
+		return v;
+	*to_file = 0;
+	if (w->run->devnull < 0)
+		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
+			   "sendfile to a non-file: cannot open /dev/null");
+	return w->run->devnull;
+}
+
+/*
+ * copy_file_range, sendfile: positioned on both sides, as the data ops are. sendfile has no
+ * position for its destination: a file's is set before the timed call (the lseek is not part
+ * of the op).
+ */
+static int exec__copy(struct rworker *w, const struct ritem *it, struct reel_op *res)
+{
+	const struct reel_op *op = &it->op;
+	off_t off_in = (off_t)op->offset, off_out = (off_t)op->aux;
+	int in, out, to_file = 1;
+
+	in = exec__fd(w, it, 0);
+	if (in < 0)
+		return -(1 + REPLAY_FAIL_UNKNOWN_FD);
+	if (op->type == REEL_OP_COPY_FILE_RANGE)
+		out = exec__fd_of(w, it, op->fd2, it->p2, 1);
+	else
+		out = sendfile__out(w, it, &to_file);
+	if (out < 0)
+		return -(1 + (to_file ? REPLAY_FAIL_UNKNOWN_FD : REPLAY_FAIL_UNSUPPORTED));
+	if (op->type == REEL_OP_COPY_FILE_RANGE) {
+		res->ret =
+		    TIMED(res, copy_file_range(in, &off_in, out, &off_out, op->len, op->flags));
+		return 0;
+	}
+	if (to_file && lseek(out, off_out, SEEK_SET) < 0) {
+		/* the op fails as the sendfile would have, untimed work aside */
+		res->start_ns = res->end_ns = worker__now(w);
+		res->ret = -errno;
+		return 0;
+	}
+	res->ret = TIMED(res, sendfile(out, in, &off_in, op->len));
 	return 0;
 }
 
@@ -559,9 +818,33 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	case REEL_OP_RENAMEAT:
 	case REEL_OP_RENAMEAT2:
 	case REEL_OP_TRUNCATE:
+	case REEL_OP_SYMLINK:
+	case REEL_OP_SYMLINKAT:
+	case REEL_OP_READLINK:
+	case REEL_OP_READLINKAT:
 		if (!it->p1)
 			break;
 		return exec__path(w, it, res);
+	case REEL_OP_LINK:
+	case REEL_OP_LINKAT:
+		return exec__link(w, it, res);
+	case REEL_OP_CHMOD:
+	case REEL_OP_FCHMODAT:
+	case REEL_OP_CHOWN:
+	case REEL_OP_LCHOWN:
+	case REEL_OP_FCHOWNAT:
+	case REEL_OP_UTIMENSAT:
+		if (replay_op__on_fd(op))
+			return exec__attr_fd(w, it, res);
+		if (!it->p1)
+			break;
+		return exec__attr_path(w, it, res);
+	case REEL_OP_FCHMOD:
+	case REEL_OP_FCHOWN:
+		return exec__attr_fd(w, it, res);
+	case REEL_OP_COPY_FILE_RANGE:
+	case REEL_OP_SENDFILE:
+		return exec__copy(w, it, res);
 	case REEL_OP_AIO_SUBMIT:
 	case REEL_OP_URING_SUBMIT: {
 		uint64_t sub = 0;

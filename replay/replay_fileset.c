@@ -23,8 +23,14 @@
  * async reads, mmap by length), the size an lseek(SEEK_END) returned, and the position of the
  * first O_APPEND write; bytes read after the application truncated or wrote them don't count.
  * Ops on fds opened before the capture count for the path the op carries.
- * The trace "mutates" the file set when it creates, deletes, renames or truncates: a replay of
- * it leaves the target different from the prepared set.
+ * Copies (copy_file_range, sendfile) read their source like a read and write a file
+ * destination like a write. link, symlink: the new name is the application's; a link's old
+ * name, and the targets of chmod, chown, utimensat and readlink, existed as a stat's do. A
+ * symlink the application only read is prepared as a symlink (REPLAY_F_SYMLINK); below or
+ * through one it made, nothing is prepared under the symlink's name, but the files it led to
+ * are, under the names its content gives (through__links).
+ * The trace "mutates" the file set when it creates, deletes, renames, truncates, links, or
+ * changes modes or owners: a replay of it leaves the target different from the prepared set.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,7 +53,12 @@ struct pinfo {
 	uint8_t kind;	   /* 0 unknown, REPLAY_F_FILE, REPLAY_F_DIR */
 	uint8_t app_owned; /* truncated or written: later reads say nothing about the old size */
 	uint8_t written;
-	uint8_t exec; /* access(X_OK) succeeded: prepared executable */
+	uint8_t exec;	      /* access(X_OK) succeeded: prepared executable */
+	uint8_t symlink;      /* made by the application with symlink(): what lies below is its */
+	uint32_t linklen;     /* readlink read this many bytes of it, before anything else told */
+	uint32_t content;     /* symlink: the path id of its content */
+	uint8_t through_kind; /* symlink: what opening it found, REPLAY_F_* (0: not opened) */
+	uint64_t through;     /* symlink: the furthest byte read through it */
 	uint64_t size;
 	uint64_t written_hwm;
 };
@@ -118,25 +129,36 @@ static uint64_t fdkey(uint32_t pid, int32_t fd)
 	return (uint64_t)pid << 32 | (uint32_t)fd;
 }
 
-/* path id of the op's fd, falling back to the path the op carries (fd older than capture) */
-static uint32_t fd_path(struct scan *s, const struct reel_op *op, int *append)
+/* path id of an fd, falling back to the path the op carries for it (fd older than capture) */
+static uint32_t fd_path_of(struct scan *s, uint32_t pid, int32_t fd, uint32_t path, int *append)
 {
-	uint64_t *v = replay_u64map__get(&s->fds, fdkey(op->pid, op->fd));
+	uint64_t *v = replay_u64map__get(&s->fds, fdkey(pid, fd));
 
 	*append = 0;
 	if (v) {
 		*append = (int)(*v >> 32);
 		return (uint32_t)*v;
 	}
-	if (op->path) {
-		set_existed(pinfo(s, op->path), 0);
-		return op->path;
+	if (path) {
+		set_existed(pinfo(s, path), 0);
+		return path;
 	}
 	return 0;
 }
 
+static uint32_t fd_path(struct scan *s, const struct reel_op *op, int *append)
+{
+	return fd_path_of(s, op->pid, op->fd, op->path, append);
+}
+
 static void extent(struct pinfo *pi, uint64_t end)
 {
+	/* read through a symlink the application made: what it leads to was read */
+	if (pi && pi->symlink) {
+		if (end > pi->through)
+			pi->through = end;
+		return;
+	}
 	if (!pi || pi->app_owned)
 		return;
 	if (pi->state == P_MAYBE && end <= pi->written_hwm)
@@ -174,6 +196,55 @@ static int async_is_write(const struct reel_op *op)
 	       op->subop == IORING_OP_WRITE_FIXED;
 }
 
+/* copy_file_range, sendfile: the source is read like a read, a file destination written */
+static void scan__copy(struct scan *s, const struct reel_op *op)
+{
+	uint64_t n = op->ret > 0 ? (uint64_t)op->ret : 0;
+	int append;
+	uint32_t id = fd_path(s, op, &append);
+
+	if (id)
+		extent(pinfo(s, id), n ? op->offset + n : 0);
+	if (!reel_op__copy_writes(op) || op->fd2 < 0)
+		return;
+	id = fd_path_of(s, op->pid, op->fd2, op->path2, &append);
+	if (id)
+		wrote(pinfo(s, id), op->aux, n, append);
+}
+
+/*
+ * link, symlink: the new name is made by the application. A symlink's content (path2) names
+ * no file of the trace and is left alone. A link's old name existed, as a rename's does.
+ */
+static void scan__link(struct scan *s, const struct reel_op *op, struct pinfo *pi)
+{
+	int ret = op->ret < 0 ? (int)op->ret : 0, append;
+	struct pinfo *p2;
+
+	if (op->type == REEL_OP_SYMLINK || op->type == REEL_OP_SYMLINKAT) {
+		if (op->ret == 0)
+			mark_created(pi, 0);
+		else if (op->ret == -EEXIST)
+			decide(pi, 0, 0);
+		if (pi && op->ret == 0) {
+			pi->symlink = 1;
+			pi->content = op->path2;
+		}
+	} else {
+		if (op->type == REEL_OP_LINKAT && (op->flags & AT_EMPTY_PATH) && op->fd >= 0)
+			pi = pinfo(s, fd_path(s, op, &append));
+		else
+			decide(pi, op->ret == -EEXIST ? 0 : ret, 0);
+		p2 = pinfo(s, op->path2);
+		if (op->ret == 0)
+			mark_created(p2, pi ? pi->kind : 0);
+		else if (op->ret == -EEXIST)
+			decide(p2, 0, 0);
+	}
+	if (op->ret == 0)
+		s->fs->mutates = 1;
+}
+
 static void scan__op(struct scan *s, const struct reel_op *op)
 {
 	struct pinfo *p2, *pi = pinfo(s, op->path);
@@ -199,6 +270,9 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 				pi->app_owned = 1;
 			if (op->type == REEL_OP_CREAT || (op->flags & (O_CREAT | O_TRUNC)))
 				s->fs->mutates = 1;
+			if (pi && pi->symlink && op->type != REEL_OP_CREAT &&
+			    !(op->flags & (O_CREAT | O_TRUNC)))
+				pi->through_kind = kind;
 			if (op->path)
 				replay_u64map__put(&s->fds, fdkey(op->pid, (int32_t)op->ret),
 						   op->path | (uint64_t) !!(op->flags & O_APPEND)
@@ -276,6 +350,40 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 				pinfo(s, id)->app_owned = 1;
 			s->fs->mutates = 1;
 		}
+		break;
+	case REEL_OP_COPY_FILE_RANGE:
+	case REEL_OP_SENDFILE:
+		scan__copy(s, op);
+		break;
+	case REEL_OP_LINK:
+	case REEL_OP_LINKAT:
+	case REEL_OP_SYMLINK:
+	case REEL_OP_SYMLINKAT:
+		scan__link(s, op, pi);
+		break;
+	case REEL_OP_CHMOD:
+	case REEL_OP_FCHMODAT:
+	case REEL_OP_CHOWN:
+	case REEL_OP_LCHOWN:
+	case REEL_OP_FCHOWNAT:
+	case REEL_OP_UTIMENSAT:
+	case REEL_OP_FCHMOD:
+	case REEL_OP_FCHOWN:
+		/* the target of a change existed as a stat's does; the change leaves the prepared
+		 * set different (modes, owners), times aside: the replay sets them anyway */
+		if (replay_op__on_fd(op))
+			fd_path(s, op, &append);
+		else
+			decide(pi, ret, 0);
+		if (op->ret == 0 && op->type != REEL_OP_UTIMENSAT)
+			s->fs->mutates = 1;
+		break;
+	case REEL_OP_READLINK:
+	case REEL_OP_READLINKAT:
+		if (pi && pi->state == P_UNKNOWN && op->ret > 0)
+			pi->linklen = (uint32_t)op->ret;
+		/* EINVAL: there, but not a symlink */
+		decide(pi, op->ret == -EINVAL ? 0 : ret, 0);
 		break;
 	case REEL_OP_LSEEK:
 		id = fd_path(s, op, &append);
@@ -457,6 +565,192 @@ static size_t max_live(const uint64_t *first, uint64_t *last, size_t n)
 	return best;
 }
 
+/* Resolves "..", "." and repeated slashes of an absolute path in place, by name alone; -1 when
+ * it climbs above "/". */
+static int path__normalize(char *p)
+{
+	char out[PATH_MAX];
+	size_t n = 0;
+
+	for (const char *c = p, *e; *c; c = e) {
+		while (*c == '/')
+			c++;
+		e = strchrnul(c, '/');
+		if (e == c || (e - c == 1 && c[0] == '.'))
+			continue;
+		if (e - c == 2 && c[0] == '.' && c[1] == '.') {
+			if (!n)
+				return -1;
+			while (out[n - 1] != '/')
+				n--;
+			n--;
+			continue;
+		}
+		if (n + 1 + (size_t)(e - c) >= sizeof(out))
+			return -1;
+		out[n++] = '/';
+		memcpy(out + n, c, (size_t)(e - c));
+		n += (size_t)(e - c);
+	}
+	if (!n)
+		out[n++] = '/';
+	out[n] = '\0';
+	memcpy(p, out, n + 1);
+	return 0;
+}
+
+/* a ".." after a name: the kernel needs that name to be there, which resolving by name alone
+ * would not prepare */
+static int content__climbs_back(const char *c)
+{
+	int named = 0;
+
+	for (const char *e; *c; c = *e ? e + 1 : e) {
+		e = strchrnul(c, '/');
+		if (e - c == 2 && c[0] == '.' && c[1] == '.') {
+			if (named)
+				return 1;
+		} else if (e > c && !(e - c == 1 && c[0] == '.')) {
+			named = 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Where a path at or below the symlink link leads: its relative content taken from the link's
+ * directory, then rest. -1 for an absolute content (the replay refuses to follow it), one that
+ * climbs above "/", or back out of a name it went into.
+ */
+static int link__resolve(const char *link, const char *content, const char *rest, char *out,
+			 size_t sz)
+{
+	const char *slash = strrchr(link, '/');
+	int n;
+
+	if (!content || content[0] == '/' || !slash || content__climbs_back(content))
+		return -1;
+	n = snprintf(out, sz, "%.*s/%s%s", (int)(slash - link), link, content, rest);
+	if (n < 0 || (size_t)n >= sz)
+		return -1;
+	return path__normalize(out);
+}
+
+static uint64_t str__key(const char *p)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return replay_hash__key('S', h, 0);
+}
+
+/* The symlink the application made at p or above it: its path id, 0 if none; *len its length */
+static uint32_t link__above(const struct scan *s, const struct replay_u64map *ids, const char *p,
+			    size_t *len)
+{
+	char buf[PATH_MAX];
+	uint64_t *v;
+	char *slash;
+
+	if (strlen(p) >= sizeof(buf))
+		return 0;
+	strcpy(buf, p);
+	do {
+		v = replay_u64map__get(ids, str__key(buf));
+		if (v && s->p[*v].symlink) {
+			*len = strlen(buf);
+			return (uint32_t)*v;
+		}
+	} while ((slash = strrchr(buf, '/')) && slash != buf && (*slash = '\0', 1));
+	return 0;
+}
+
+/*
+ * Prepares path (a file or directory reached through a symlink) and its missing parents; not
+ * when a parent is something the trace says could not hold it (a file, made, absent).
+ */
+static int through__add(const struct scan *s, const struct replay_u64map *ids,
+			struct replay_fileset *fs, const struct replay_mapper *m,
+			struct replay_strset *dirs, struct replay_strset *done, const char *path,
+			int kind, uint64_t size)
+{
+	char buf[PATH_MAX], *slash;
+	uint64_t *tv;
+	int err = 0;
+
+	if (replay_strset__has(done, path) || replay_strset__has(dirs, path) ||
+	    replay_path__is_nonfile(path) || replay_mapper__overlaps(m, path))
+		return 0;
+	if (replay_strset__add(done, path) < 0)
+		return -ENOMEM;
+	strcpy(buf, path);
+	while (!err && (slash = strrchr(buf, '/')) && slash != buf) {
+		*slash = '\0';
+		if (replay_strset__has(dirs, buf) || replay_strset__has(done, buf))
+			break;
+		tv = replay_u64map__get(ids, str__key(buf));
+		if (tv && s->p[*tv].state != P_UNKNOWN) {
+			if (s->p[*tv].state == P_EXISTED && s->p[*tv].kind == REPLAY_F_DIR)
+				break;
+			return 0;
+		}
+		err = replay_strset__add(done, buf) < 0 ? -ENOMEM
+							: fs__add(fs, m, buf, REPLAY_F_DIR, 0, 0);
+	}
+	return err ? err : fs__add(fs, m, path, kind, kind == REPLAY_F_DIR ? 0 : size, 0);
+}
+
+/*
+ * Files the application reached only through a symlink it made (cur -> data.v1, opened and
+ * read as cur): the content says which, so they are prepared under their own names, unless the
+ * trace says something of those names itself (made by the application, absent, or prepared
+ * already). Contents that are absolute or climb out are left alone: the replay refuses to
+ * follow them.
+ */
+static int through__links(struct scan *s, struct reel_reader *r, const struct replay_mapper *m,
+			  struct replay_fileset *fs, struct replay_strset *dirs,
+			  const struct replay_strset *created)
+{
+	struct replay_u64map ids = {0};
+	struct replay_strset done = {0};
+	char to[PATH_MAX];
+	int err = 0;
+
+	for (uint32_t id = 1; id < s->np && !err; id++) {
+		const char *p = reel_reader__path(r, id);
+
+		if (p && replay_u64map__put(&ids, str__key(p), id) < 0)
+			err = -ENOMEM;
+	}
+	for (uint32_t id = 1; id < s->np && !err; id++) {
+		const char *p = reel_reader__path(r, id);
+		struct pinfo *pi = &s->p[id];
+		uint64_t *tv;
+		size_t n = 0;
+		uint32_t l;
+		int kind;
+
+		if (!p || (pi->symlink ? !pi->through_kind : pi->state != P_EXISTED))
+			continue;
+		l = pi->symlink ? id : link__above(s, &ids, p, &n);
+		if (!l ||
+		    link__resolve(reel_reader__path(r, l), reel_reader__path(r, s->p[l].content),
+				  pi->symlink ? "" : p + n, to, sizeof(to)))
+			continue;
+		tv = replay_u64map__get(&ids, str__key(to));
+		if ((tv && s->p[*tv].state != P_UNKNOWN) || below_created(created, to))
+			continue;
+		kind = pi->symlink ? pi->through_kind : pi->kind;
+		err = through__add(s, &ids, fs, m, dirs, &done, to,
+				   kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE,
+				   pi->symlink ? pi->through : pi->size);
+	}
+	replay_u64map__free(&ids);
+	replay_strset__free(&done);
+	return err;
+}
+
 int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 			 struct replay_fileset *fs)
 {
@@ -528,7 +822,9 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	for (uint32_t id = 1; id < s.np && !err; id++) {
 		const char *p = reel_reader__path(r, id);
 
-		if (p && s.p[id].state == P_CREATED && s.p[id].kind == REPLAY_F_DIR)
+		/* nothing is prepared below a symlink the application made: it leads elsewhere */
+		if (p && s.p[id].state == P_CREATED &&
+		    (s.p[id].kind == REPLAY_F_DIR || s.p[id].symlink))
 			err = replay_strset__add(&created, p) < 0 ? -ENOMEM : 0;
 	}
 	if (!err)
@@ -557,9 +853,22 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 		if (pi->state != P_EXISTED || replay_strset__has(&dirs, p) ||
 		    below_created(&created, p))
 			continue;
-		err = fs__add(fs, m, p, pi->kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE,
-			      pi->kind == REPLAY_F_DIR ? 0 : pi->size, pi->exec);
+		/*
+		 * A symlink the application read but did not make: its content is not in the
+		 * trace. Used as nothing else (never opened, read, listed), it is made with a
+		 * stand-in content of the length read, pointing nowhere, so that readlink
+		 * replays as it ran; one that was also followed is prepared as what it led
+		 * to instead (the readlink then fails, counted): the other ops need that more.
+		 */
+		if (pi->linklen && !pi->kind && !pi->size)
+			err = fs__add(fs, m, p, REPLAY_F_SYMLINK, pi->linklen, 0);
+		else
+			err = fs__add(fs, m, p,
+				      pi->kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE,
+				      pi->kind == REPLAY_F_DIR ? 0 : pi->size, pi->exec);
 	}
+	if (!err)
+		err = through__links(&s, r, m, fs, &dirs, &created);
 	if (!err && fs->n)
 		qsort(fs->e, fs->n, sizeof(*fs->e), fentry__cmp);
 

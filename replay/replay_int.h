@@ -49,16 +49,23 @@ int replay_path__parent(int rootfd, const char *rel, const char **base);
 /* Paths the replay never touches: /proc, /sys, /dev (not storage). */
 int replay_path__is_nonfile(const char *path);
 
+/* ---- replay_exec.c ---- */
+
+/* The op works on its fd (fd ops, fstat via newfstatat/statx AT_EMPTY_PATH, futimens...),
+ * not on a path. */
+int replay_op__on_fd(const struct reel_op *op);
+
 /* ---- replay_fileset.c: what the trace says existed before the capture ---- */
 
-enum replay_fkind { REPLAY_F_FILE = 1, REPLAY_F_DIR = 2 };
+/* REPLAY_F_SYMLINK: a symlink the application only read (readlink), its content unknown */
+enum replay_fkind { REPLAY_F_FILE = 1, REPLAY_F_DIR = 2, REPLAY_F_SYMLINK = 3 };
 
 struct replay_fentry {
 	char *rel;
 	int root;
 	int kind;
 	int exec;
-	uint64_t size;
+	uint64_t size; /* a symlink's: the length of its content */
 };
 
 struct replay_fileset {

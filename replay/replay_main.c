@@ -184,7 +184,7 @@ static void fmt_ns(char *buf, size_t sz, double ns)
 static const char *const fail_names[REPLAY_FAIL__COUNT] = {
     [REPLAY_FAIL_NEW_ERROR] = "failed where the original succeeded",
     [REPLAY_FAIL_NEW_SUCCESS] = "succeeded where the original failed",
-    [REPLAY_FAIL_SHORT] = "short read/write",
+    [REPLAY_FAIL_SHORT] = "short read/write/copy",
     [REPLAY_FAIL_OTHER_ERRNO] = "failed with another errno",
     [REPLAY_FAIL_UNKNOWN_FD] = "not replayed: unknown fd",
     [REPLAY_FAIL_UNSUPPORTED] = "not replayed: unsupported",

@@ -61,6 +61,9 @@ static char *manifest__build(const struct replay_fileset *fs, int root, size_t *
 		}
 		if (e->kind == REPLAY_F_DIR)
 			n += (size_t)snprintf(s + n, cap - n, "d %s\n", e->rel);
+		else if (e->kind == REPLAY_F_SYMLINK)
+			n += (size_t)snprintf(s + n, cap - n, "l %llu %s\n",
+					      (unsigned long long)e->size, e->rel);
 		else
 			n += (size_t)snprintf(s + n, cap - n, "%s %llu %s\n", e->exec ? "x" : "f",
 					      (unsigned long long)e->size, e->rel);
@@ -114,9 +117,10 @@ static int root__matches(const struct replay_mapper *m, const struct replay_file
 		if (pfd < 0)
 			return 0;
 		ok = !fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) &&
-		     (e->kind == REPLAY_F_DIR
-			  ? S_ISDIR(st.st_mode)
-			  : S_ISREG(st.st_mode) && (uint64_t)st.st_size == e->size);
+		     (e->kind == REPLAY_F_DIR	    ? S_ISDIR(st.st_mode)
+		      : e->kind == REPLAY_F_SYMLINK ? S_ISLNK(st.st_mode)
+						    : S_ISREG(st.st_mode)) &&
+		     (e->kind == REPLAY_F_DIR || (uint64_t)st.st_size == e->size);
 		close(pfd);
 	}
 	return ok;
@@ -255,6 +259,31 @@ static int dir__create(int rootfd, const char *rel)
 	return err;
 }
 
+/*
+ * A symlink whose content the trace lacks: a stand-in of the same length, relative and
+ * pointing at nothing there, so that readlink returns what it returned and following it fails
+ * inside the target (never "." or "..", which would lead somewhere).
+ */
+static int symlink__create(int rootfd, const struct replay_fentry *e)
+{
+	static const char stem[] = "ioreel-unknown-symlink-content";
+	char content[PATH_MAX];
+	size_t n = e->size < sizeof(content) ? (size_t)e->size : sizeof(content) - 1;
+	const char *base;
+	int pfd, err = 0;
+
+	for (size_t i = 0; i < n; i++)
+		content[i] = i < sizeof(stem) - 1 ? stem[i] : '_';
+	content[n] = '\0';
+	pfd = replay_path__parent(rootfd, e->rel, &base);
+	if (pfd < 0)
+		return pfd;
+	if (symlinkat(content, pfd, base))
+		err = -errno;
+	close(pfd);
+	return err;
+}
+
 static int manifest__write(int rootfd, const struct replay_fileset *fs, int root)
 {
 	size_t len;
@@ -344,7 +373,8 @@ int replay_prepare__run(const struct replay_mapper *m, const struct replay_files
 				res->dirs++;
 			} else {
 				res->files++;
-				res->bytes += fs->e[i].size;
+				if (fs->e[i].kind == REPLAY_F_FILE)
+					res->bytes += fs->e[i].size;
 			}
 		}
 		return 0;
@@ -385,6 +415,9 @@ int replay_prepare__run(const struct replay_mapper *m, const struct replay_files
 		if (e->kind == REPLAY_F_DIR) {
 			r = dir__create(m->roots[e->root].fd, e->rel);
 			res->dirs++;
+		} else if (e->kind == REPLAY_F_SYMLINK) {
+			r = symlink__create(m->roots[e->root].fd, e);
+			res->files++;
 		} else {
 			r = file__create(m->roots[e->root].fd, e, buf, &seed);
 			res->files++;

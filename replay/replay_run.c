@@ -630,7 +630,7 @@ static void worker__check(struct rworker *w, const struct reel_op *res, int64_t 
 		k = REPLAY_FAIL_NEW_SUCCESS;
 	else if (orig < 0 && res->ret != orig)
 		k = REPLAY_FAIL_OTHER_ERRNO;
-	else if (is_data(res->type) && res->ret < orig)
+	else if ((is_data(res->type) || reel_op__is_copy(res->type)) && res->ret < orig)
 		k = REPLAY_FAIL_SHORT;
 	else
 		return;
@@ -1248,9 +1248,31 @@ static int disp__nonfile(struct disp *d, const struct reel_op *op, const struct 
 	return kind_nonfile && op->fd >= 0 && !reel_op__has_path(op->type);
 }
 
+static int op__is_link(unsigned t)
+{
+	return t == REEL_OP_LINK || t == REEL_OP_LINKAT;
+}
+
+static int op__is_symlink(unsigned t)
+{
+	return t == REEL_OP_SYMLINK || t == REEL_OP_SYMLINKAT;
+}
+
+/* a second name the op looks up (not a symlink's content, nor a copy's destination file) */
+static const struct rpath *item__name2(const struct ritem *it)
+{
+	unsigned t = it->op.type;
+
+	return t == REEL_OP_RENAME || t == REEL_OP_RENAMEAT || t == REEL_OP_RENAMEAT2 ||
+		       op__is_link(t)
+		   ? it->p2
+		   : NULL;
+}
+
 static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 {
 	const struct reel_op *op = &it->op;
+	const struct rpath *p2 = item__name2(it);
 	struct depset ds = {.n = 0};
 	struct deptrack *dt = &d->dt;
 	unsigned t = op->type;
@@ -1258,14 +1280,15 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 	/* a path op waits for what last made, moved or removed its parent directory */
 	if (it->p1 && !replay_op__on_fd(op))
 		dt__use(dt, it->p1->pkey, self, it->seq, &ds);
-	if (it->p2)
-		dt__use(dt, it->p2->pkey, self, it->seq, &ds);
+	if (p2)
+		dt__use(dt, p2->pkey, self, it->seq, &ds);
+	/* a symlink made may be used as a directory: what goes through it waits for it */
 	if (it->p1 && (t == REEL_OP_MKDIR || t == REEL_OP_MKDIRAT || t == REEL_OP_RMDIR ||
 		       t == REEL_OP_RENAME || t == REEL_OP_RENAMEAT || t == REEL_OP_RENAMEAT2 ||
-		       (t == REEL_OP_UNLINKAT && (op->flags & AT_REMOVEDIR))))
+		       op__is_symlink(t) || (t == REEL_OP_UNLINKAT && (op->flags & AT_REMOVEDIR))))
 		dt__struct(dt, it->p1->dkey, self, it->seq, &ds);
-	if (it->p2)
-		dt__struct(dt, it->p2->dkey, self, it->seq, &ds);
+	if (p2)
+		dt__struct(dt, p2->dkey, self, it->seq, &ds);
 	if (op__is_open(t)) {
 		if (it->p1) {
 			if (t == REEL_OP_CREAT || (op->flags & (O_CREAT | O_TRUNC)))
@@ -1295,18 +1318,31 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 			dt__struct(dt, key_mem(op->pid), self, it->seq, &ds);
 		else
 			dt__use(dt, key_mem(op->pid), self, it->seq, &ds);
+	} else if (reel_op__is_copy(t)) {
+		/* two fds: after the opens (or dups) of both */
+		if (op->fd >= 0)
+			dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, &ds);
+		if (op->fd2 >= 0)
+			dt__use(dt, key_fd(op->pid, op->fd2), self, it->seq, &ds);
+	} else if (op__is_link(t) && op->fd >= 0 && (op->flags & AT_EMPTY_PATH)) {
+		/* linkat(fd, "", ..., AT_EMPTY_PATH): the old file is the fd's */
+		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, &ds);
+		if (p2)
+			dt__struct(dt, key_path(p2), self, it->seq, &ds);
 	} else if (it->p1 && !replay_op__on_fd(op)) {
 		int structural = t == REEL_OP_UNLINK || t == REEL_OP_UNLINKAT ||
 				 t == REEL_OP_RMDIR || t == REEL_OP_MKDIR || t == REEL_OP_MKDIRAT ||
 				 t == REEL_OP_TRUNCATE || t == REEL_OP_RENAME ||
-				 t == REEL_OP_RENAMEAT || t == REEL_OP_RENAMEAT2;
+				 t == REEL_OP_RENAMEAT || t == REEL_OP_RENAMEAT2 ||
+				 op__is_symlink(t);
 
+		/* link: the old name is used, the new one made (p2, below) */
 		if (structural)
 			dt__struct(dt, key_path(it->p1), self, it->seq, &ds);
 		else
 			dt__use(dt, key_path(it->p1), self, it->seq, &ds);
-		if (it->p2)
-			dt__struct(dt, key_path(it->p2), self, it->seq, &ds);
+		if (p2)
+			dt__struct(dt, key_path(p2), self, it->seq, &ds);
 	} else if (op->fd >= 0) {
 		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, &ds);
 	}
@@ -1642,6 +1678,8 @@ static void run__free(struct run *run, struct disp *d)
 	}
 	async__free_all(run);
 	mmaps__free(run);
+	if (run->devnull >= 0)
+		close(run->devnull);
 	for (int t = 0; t < REEL_OP__COUNT; t++)
 		free(run->lat[t]);
 	for (size_t i = 0; i < run->pids.cap; i++) {
@@ -1714,6 +1752,8 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		free(run);
 		return -ENOMEM;
 	}
+	/* opened once, whether or not a sendfile needs it: -1 makes those fail, counted */
+	run->devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	d.run = run;
 	d.base = fs->first_start_ns;
 	/*

@@ -221,6 +221,7 @@ struct run {
 	uint64_t cpu_writer_ns, cpu_dispatch_ns;
 	_Atomic int stop;
 	struct rmaps *maps; /* replay_mmap.c */
+	int devnull;	    /* where a sendfile to a socket or pipe goes (replay_exec.c) */
 };
 
 /* replay_clock.c */
@@ -248,8 +249,6 @@ static inline uint64_t worker__now(struct rworker *w)
 }
 
 /* replay_exec.c */
-/* the op works on its fd (fd ops, fstat via newfstatat/statx AT_EMPTY_PATH), not a path */
-int replay_op__on_fd(const struct reel_op *op);
 struct rpid *run__pid(struct run *run, uint32_t pid);
 _Atomic int32_t *rpid__slot(struct rpid *rp, int fd); /* 0 <= fd < RUN_FD_MAX */
 /* Issues one op; fills res (ret, times). 0 issued, 1 left pending (async engine), or

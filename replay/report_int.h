@@ -11,15 +11,18 @@
 #include <stdio.h>
 
 #include "hist.h"
+#include "reel.h"
 #include "report.h"
 
 /*
  * What a latency row is about: a synchronous op type (its enum reel_op_type value), or one
  * asynchronous request kind, measured from submission to completion.
  */
-#define REPORT_KIND_AIO 64   /* + IOCB_CMD_* (0..15) */
-#define REPORT_KIND_URING 80 /* + IORING_OP_* (0..63) */
-#define REPORT_KINDS 144
+#define REPORT_KIND_AIO 128   /* + IOCB_CMD_* (0..15) */
+#define REPORT_KIND_URING 144 /* + IORING_OP_* (0..63) */
+#define REPORT_KINDS 208
+/* op types are appended to (format 1.1 reached 66): room for them below the async kinds */
+_Static_assert(REEL_OP__COUNT <= REPORT_KIND_AIO, "op types overlap the async report kinds");
 
 /* Where an op's time goes, for the "what dominates" lines. */
 enum report_class {

@@ -97,7 +97,12 @@ enum report_class report_kind__class(unsigned kind)
 	case REEL_OP_OPEN ... REEL_OP_CLOSE:
 	case REEL_OP_STAT ... REEL_OP_FALLOCATE:
 	case REEL_OP_GETDENTS64:
+	case REEL_OP_CHMOD ... REEL_OP_READLINKAT:
 		return REPORT_CLASS_META;
+	case REEL_OP_COPY_FILE_RANGE:
+	case REEL_OP_SENDFILE:
+		/* their bytes always count as read, as written only when they land in a file */
+		return REPORT_CLASS_READ;
 	default:
 		return REPORT_CLASS_OTHER;
 	}
