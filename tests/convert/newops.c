@@ -252,8 +252,7 @@ int main(int argc, char **argv)
 	expect("readlink", pid, -1, -1, "longsym", NULL, ",\"len\":256,\"ret\":40");
 	/* a failed readlink read nothing */
 	CHECK(readlink("src", buf, 256) == -1 && errno == EINVAL);
-	expect("readlink", pid, -1, -1, "src", NULL,
-	       ",\"len\":256,\"ret\":-22,\"err\":\"EINVAL\"");
+	expect("readlink", pid, -1, -1, "src", NULL, ",\"len\":256,\"ret\":-22,\"err\":\"EINVAL\"");
 
 	/* owners: uid 1 gid 1; -1 leaves one unchanged and is stored as 4294967295 */
 	CHECK(chown("src", 1, 1) == 0);
