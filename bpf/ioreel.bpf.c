@@ -389,7 +389,7 @@ int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 #define VARIABLE_FLAGS                                                                         \
 	(IOREEL_SYS_PATH0 | IOREEL_SYS_PATH1 | IOREEL_SYS_NEWPATH1 | IOREEL_SYS_NEWPATH2 |         \
 	 IOREEL_SYS_NEWPATH3 | IOREEL_SYS_IOV1 | IOREEL_SYS_AIO_SUBMIT | IOREEL_SYS_AIO_EVENTS |   \
-	 IOREEL_SYS_HOW2 | IOREEL_SYS_OUT0 | IOREEL_SYS_OUT2)
+	 IOREEL_SYS_HOW2 | IOREEL_SYS_OUT0 | IOREEL_SYS_OUT2 | IOREEL_SYS_LINKBUF)
 
 static __always_inline void fill_sys(struct ioreel_sys_event *ev, struct entry *e,
 				     struct task_struct *task, __s64 ret, __u64 end_ns)
@@ -506,6 +506,25 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 			len = 0;
 		total = off + len;
 		ev->len1 = len;
+	}
+	if ((flags & IOREEL_SYS_LINKBUF) && ret > 0) {
+		/*
+		 * What readlink(at) read: the kernel copied it out just now, so it is resident.
+		 * It carries no NUL of its own; bounded so that the verifier sees the copy and
+		 * the terminator inside data[] (off <= PATH_MAX, n < PATH_MAX).
+		 */
+		off = total;
+		if (off > IOREEL_PATH_MAX)
+			off = IOREEL_PATH_MAX;
+		n = ret;
+		if (n > IOREEL_PATH_MAX - 1)
+			n = IOREEL_PATH_MAX - 1;
+		i = flags & IOREEL_SYS_PATH0 ? 1 : 2;
+		if (bpf_probe_read_user(ev->data + off, n, (void *)ev->args[i]) == 0) {
+			ev->data[(off + n) & (IOREEL_DATA_MAX - 1)] = 0;
+			ev->len1 = n + 1;
+			total = off + n + 1;
+		}
 	}
 	if ((flags & IOREEL_SYS_IOV1) && ret >= 0) {
 		n = ev->args[2];

@@ -61,6 +61,11 @@ enum ioreel_sys_flags {
 	IOREEL_SYS_OUT2 = 1 << 20,    /* args[2] is the destination fd (copy_file_range) */
 	IOREEL_SYS_INPTR = 1 << 21,   /* the arg after the source fd is a loff_t * (or NULL) */
 	IOREEL_SYS_OUTPTR = 1 << 22,  /* the arg after the destination fd is a loff_t * (or NULL) */
+	/*
+	 * readlink(at): the arg after the PATH0/PATH1 path is the buffer the kernel filled with
+	 * ret bytes, not NUL-terminated. Read at exit, NUL-terminated, sent as path 1 (len1).
+	 */
+	IOREEL_SYS_LINKBUF = 1 << 23,
 };
 
 struct ioreel_sys_info {

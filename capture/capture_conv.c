@@ -132,6 +132,18 @@ static uint32_t symlink_content(struct capture_conv *c, const char *content)
 	return path_id(c, content);
 }
 
+/*
+ * What a successful readlink(at) read (FORMAT.md: its path2), sent by the BPF side as path 1:
+ * kept and anonymised as a symlink's content is, for it is one. Not all of it (a content
+ * longer than the event could carry): nothing, rather than a content that never was.
+ */
+static uint32_t readlink_content(struct conv_ctx *x)
+{
+	if (x->ev->ret <= 0 || !x->path1 || (int64_t)strlen(x->path1) != x->ev->ret)
+		return 0;
+	return symlink_content(x->c, x->path1);
+}
+
 static int emit(struct capture_conv *c, const struct reel_op *op)
 {
 	int err = reel_writer__add(c->w, op);
@@ -819,10 +831,12 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 	case __NR_readlink:
 		op.len = a[2];
 		op.path = arg_path(x, AT_FDCWD, x->path0, abs0, sizeof(abs0));
+		op.path2 = readlink_content(x);
 		emit(c, &op);
 		break;
 	case __NR_readlinkat:
 		op.len = a[3];
+		op.path2 = readlink_content(x);
 		conv_at(x, &op, (int)a[0], false, abs0, sizeof(abs0));
 		break;
 	case __NR_chdir:

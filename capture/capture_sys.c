@@ -81,8 +81,9 @@ static const struct capture_sysdef sysdefs[] = {
 	/* path 0 is the content, path 1 the link */
 	{ __NR_symlink, REEL_OP_SYMLINK, T | F(PATH0) | F(NEWPATH1) },
 	{ __NR_symlinkat, REEL_OP_SYMLINKAT, T | F(PATH0) | F(NEWPATH2) },
-	{ __NR_readlink, REEL_OP_READLINK, T | F(PATH0) },
-	{ __NR_readlinkat, REEL_OP_READLINKAT, T | F(PATH1) | F(FDATCWD) },
+	/* the buffer after the path: what was read, kept as the op's path2 */
+	{ __NR_readlink, REEL_OP_READLINK, T | F(PATH0) | F(LINKBUF) },
+	{ __NR_readlinkat, REEL_OP_READLINKAT, T | F(PATH1) | F(FDATCWD) | F(LINKBUF) },
 	/* not ops, but they move the cwd and the fd table that paths are resolved with */
 	{ __NR_chdir, REEL_OP_NONE, T | F(PATH0) },
 	{ __NR_fchdir, REEL_OP_NONE, T | F(FD0) },

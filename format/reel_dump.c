@@ -147,7 +147,8 @@ static void dump_text(struct reel_reader *r, const struct reel_op *op, FILE *out
 							     : "unknown");
 		}
 	} else if (path2) {
-		/* rename and link: old -> new; symlink: the link -> its content as given */
+		/* rename and link: old -> new; symlink: the link -> its content as given;
+		 * readlink: the link -> the content it read */
 		fputs(" -> ", out);
 		dump_text_path(path2, out);
 	}

@@ -135,8 +135,9 @@ static int info__add(struct info_state *s, const struct reel_op *op)
 		return err;
 	}
 	err = info__touch(s, path, 0);
-	/* a symlink's path2 is the link's content, not a file */
-	if (!err && op->path2 && op->type != REEL_OP_SYMLINK && op->type != REEL_OP_SYMLINKAT)
+	/* a symlink's path2, and what a readlink read, is a link's content, not a file */
+	if (!err && op->path2 && op->type != REEL_OP_SYMLINK && op->type != REEL_OP_SYMLINKAT &&
+	    op->type != REEL_OP_READLINK && op->type != REEL_OP_READLINKAT)
 		err = info__touch(s, op->path2, 0);
 	return err;
 }

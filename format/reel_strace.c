@@ -31,8 +31,9 @@
  *   (FORMAT.md, "fstat issued as newfstatat"): the program asked for an fstat.
  * - open-family ops: fd is the dirfd (AT_FDCWD = -100) for the *at forms, -1 otherwise;
  *   fd_kind is the kind of the file opened.
- * - symlink's content is kept as strace shows it (never joined to a directory: it names
- *   no file of the trace); utimensat(fd, NULL, ...) is futimens, an op on that fd.
+ * - symlink's content, and what readlink read, are kept as strace shows them (never joined
+ *   to a directory: they name no file of the trace; a string strace cut short is none);
+ *   utimensat(fd, NULL, ...) is futimens, an op on that fd.
  * - io_submit/io_getevents: one op per iocb / io_event, matched by (ctx, aio_data) to get
  *   the completion's file, offset and length. io_uring_enter: strace cannot show SQEs, so
  *   those calls are only counted (meta "uring_enters").
@@ -898,6 +899,26 @@ static int st_do_fdop(struct st_state *s, struct stl_call *c, int type)
 }
 
 /*
+ * What a successful readlink(at) read (FORMAT.md: path2): the buffer argument bi, kept as
+ * given like a symlink's content. strace cuts a string longer than -s (32 by default) and
+ * marks the cut with "..." after the closing quote: then, or when the string is not ret
+ * bytes long, the content is unknown (0), never a wrong one.
+ */
+static int st_readlink_content(struct st_state *s, struct stl_call *c, int bi, uint32_t *id)
+{
+	char *arg = st_arg(c, bi), *content;
+	size_t n = strlen(arg);
+
+	*id = 0;
+	if (c->ret <= 0 || (n >= 4 && !strcmp(arg + n - 4, "\"...")))
+		return 0;
+	content = stl_str_arg(arg);
+	if (!content || (int64_t)strlen(content) != c->ret)
+		return 0;
+	return st_path_id(s, content, id);
+}
+
+/*
  * Path ops. di: index of the dirfd argument or -1; pi: the path; the rest by type.
  * stat, lstat, newfstatat, statx, access, faccessat(2), unlink(at), mkdir(at), rmdir,
  * truncate, chmod, fchmodat(2), chown, lchown, fchownat, utimensat, readlink(at).
@@ -1007,6 +1028,11 @@ static int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di
 		if (type == REEL_OP_MKDIR || type == REEL_OP_MKDIRAT || type == REEL_OP_RMDIR ||
 		    (type == REEL_OP_UNLINKAT && (op.flags & 0x200)))
 			kind = kind == REEL_FD_REG ? REEL_FD_DIR : kind;
+	}
+	if (type == REEL_OP_READLINK || type == REEL_OP_READLINKAT) {
+		err = st_readlink_content(s, c, type == REEL_OP_READLINK ? 1 : 2, &op.path2);
+		if (err)
+			return err;
 	}
 	if (c->ret == 0) {
 		if (type == REEL_OP_TRUNCATE)

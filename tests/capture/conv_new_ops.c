@@ -4,7 +4,8 @@
  * each op it writes compared with FORMAT.md ("Fields per op type", "Copies"). The real capture
  * of the same syscalls is proved by the workload (tests/workload); this runs without BPF and
  * reaches what a workload cannot choose: a *loff_t unreadable at both ends of the syscall, an
- * fd whose kind only the fd table knows. Exit 0 pass, 1 fail.
+ * fd whose kind only the fd table knows, a readlink content the kernel side could not carry
+ * whole; and --anonymize-paths on readlink's content. Exit 0 pass, 1 fail.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -122,14 +123,20 @@ static const struct want wants[] = {
     {REEL_OP_FCHMOD, 8, -1, "/r/b", NULL, REEL_FD_REG, 0, 0640, 0, 0, 0, 0, 0},
     /* linkat(5, "b", AT_FDCWD, "/r/c", 0) */
     {REEL_OP_LINKAT, 5, AT_FDCWD, "/r/dir/b", "/r/c", 0, 0, 0, 0, 0, 0, 0, 0},
-    /* readlinkat(5, "l", buf, 64) */
-    {REEL_OP_READLINKAT, 5, -1, "/r/dir/l", NULL, 0, 0, 0, 0, 64, 0, 0, 11},
+    /* readlinkat(5, "l", buf, 64): what it read, verbatim (path 1 of the event) */
+    {REEL_OP_READLINKAT, 5, -1, "/r/dir/l", "../../x/./y", 0, 0, 0, 0, 64, 0, 0, 11},
     /* chmod("/proc/self/fd/5/sub", 0700): fd 5's file, not the /proc path */
     {REEL_OP_CHMOD, -1, -1, "/r/dir/sub", NULL, 0, 0, 0700, 0, 0, 0, 0, 0},
     /* chmod("/proc/1/fd/5", 0700): another process's fd, left as it is */
     {REEL_OP_CHMOD, -1, -1, "/proc/1/fd/5", NULL, 0, 0, 0700, 0, 0, 0, 0, 0},
     /* readlink("/proc/self/fd/7"): the magic link itself, not followed: left as it is */
-    {REEL_OP_READLINK, -1, -1, "/proc/self/fd/7", NULL, 0, 0, 0, 0, 64, 0, 0, 4},
+    {REEL_OP_READLINK, -1, -1, "/proc/self/fd/7", "/r/a", 0, 0, 0, 0, 64, 0, 0, 4},
+    /* readlink("/r/l") = 12 with 11 bytes sent (cut by the BPF side): no content at all */
+    {REEL_OP_READLINK, -1, -1, "/r/l", NULL, 0, 0, 0, 0, 64, 0, 0, 12},
+    /* readlink("/r/a") = -EINVAL: nothing read */
+    {REEL_OP_READLINK, -1, -1, "/r/a", NULL, 0, 0, 0, 0, 64, 0, 0, -22},
+    /* readlinkat(AT_FDCWD, <unreadable path>) = 1: no path 0, the content all the same */
+    {REEL_OP_READLINKAT, AT_FDCWD, -1, NULL, "z", 0, 0, 0, 0, 8, 0, 0, 1},
     /* utimensat(AT_FDCWD, "/proc/self/fd/7", AT_SYMLINK_NOFOLLOW): the same */
     {REEL_OP_UTIMENSAT, AT_FDCWD, -1, "/proc/self/fd/7", NULL, 0, 0x100, 0, 0, 0, 0, 0, -1},
     /* utimensat(AT_FDCWD, "/proc/thread-self/fd/7", 0): followed, fd 7's file */
@@ -191,6 +198,48 @@ static int check(const char *trace)
 	return fails ? 1 : 0;
 }
 
+/*
+ * --anonymize-paths: what a readlink read is hashed as a symlink's content is, so that the
+ * two still agree (and "." and ".." stay). 0 when they do.
+ */
+static int check_anon(const char *trace)
+{
+	const char *got[2] = {NULL, NULL};
+	struct capture_anon anon;
+	struct reel_writer *w;
+	struct reel_reader *r;
+	struct capture_conv c;
+	struct reel_op op;
+	int n = 0, fails = 0;
+
+	if (capture_anon__init(&anon) || reel_writer__open(trace, NULL, &w))
+		return 1;
+	if (capture_conv__init(&c, w, 1000, &anon)) {
+		reel_writer__close(w);
+		return 1;
+	}
+	sys(&c, __NR_symlink, (uint64_t[6]){1, 2}, 0, "../secret/./name", "/r/l", 0);
+	sys(&c, __NR_readlink, (uint64_t[6]){1, 2, 64}, 0, "/r/l", "../secret/./name", 16);
+	capture_conv__free(&c);
+	if (reel_writer__close(w) || reel_reader__open(trace, &r))
+		return 1;
+	while (reel_reader__next(r, &op) == 1 && n < 2) {
+		const char *p2 = op.path2 ? reel_reader__path(r, op.path2) : NULL;
+
+		got[n++] = p2 ? strdup(p2) : NULL;
+	}
+	reel_reader__close(r);
+	if (n != 2 || !got[0] || !got[1] || strcmp(got[0], got[1]) || strstr(got[0], "secret") ||
+	    strncmp(got[0], "../", 3) || strlen(got[0]) != 3 + 12 + 3 + 12) {
+		fprintf(stderr, "anonymised: symlink content %s, readlink read %s\n",
+			got[0] ? got[0] : "-", got[1] ? got[1] : "-");
+		fails++;
+	}
+	free((char *)got[0]);
+	free((char *)got[1]);
+	return fails;
+}
+
 int main(void)
 {
 	char dir[] = "/dev/shm/ioreel-conv.XXXXXX", trace[64];
@@ -233,10 +282,13 @@ int main(void)
 	sys(&c, __NR_fchmodat2, (uint64_t[6]){9, 1, 0600, AT_EMPTY}, 12, "", NULL, 0);
 	sys(&c, __NR_fchmod, (uint64_t[6]){8, 0640}, 8, NULL, NULL, 0);
 	sys(&c, __NR_linkat, (uint64_t[6]){5, 1, (uint64_t)AT_FDCWD, 2, 0}, 0, "b", "/r/c", 0);
-	sys(&c, __NR_readlinkat, (uint64_t[6]){5, 1, 2, 64}, 0, "l", NULL, 11);
+	sys(&c, __NR_readlinkat, (uint64_t[6]){5, 1, 2, 64}, 0, "l", "../../x/./y", 11);
 	sys(&c, __NR_chmod, (uint64_t[6]){1, 0700}, 0, "/proc/self/fd/5/sub", NULL, 0);
 	sys(&c, __NR_chmod, (uint64_t[6]){1, 0700}, 0, "/proc/1/fd/5", NULL, 0);
-	sys(&c, __NR_readlink, (uint64_t[6]){1, 2, 64}, 0, "/proc/self/fd/7", NULL, 4);
+	sys(&c, __NR_readlink, (uint64_t[6]){1, 2, 64}, 0, "/proc/self/fd/7", "/r/a", 4);
+	sys(&c, __NR_readlink, (uint64_t[6]){1, 2, 64}, 0, "/r/l", "../../x/./y", 12);
+	sys(&c, __NR_readlink, (uint64_t[6]){1, 2, 64}, 0, "/r/a", NULL, -22);
+	sys(&c, __NR_readlinkat, (uint64_t[6]){(uint64_t)AT_FDCWD, 1, 2, 8}, 0, NULL, "z", 1);
 	sys(&c, __NR_utimensat, (uint64_t[6]){(uint64_t)AT_FDCWD, 1, 0, 0x100}, 0,
 	    "/proc/self/fd/7", NULL, -1);
 	sys(&c, __NR_utimensat, (uint64_t[6]){(uint64_t)AT_FDCWD, 1, 0, 0}, 0,
@@ -254,6 +306,8 @@ int main(void)
 	if (reel_writer__close(w))
 		goto out;
 	rc = check(trace);
+	if (rc == 0)
+		rc = check_anon(trace);
 out:
 	unlink(trace);
 	rmdir(dir);

@@ -40,9 +40,11 @@ fi
 
 # A symlink's content is hashed too (it names files as much as a path does), component by
 # component with the capture's key: a relative content that named a file of the trace still
-# names its anonymised path. A copy's second path is hashed like any.
+# names its anonymised path. What a readlink read is a link's content too: the same tokens.
+# A copy's second path is hashed like any.
 "$IOREEL" record -q --anonymize-paths -o "$dir/t3.reel" -- sh -c "cd $dir/alpha &&
-	ln -s beta.txt delta && ln -s ../alpha/gamma.txt epsilon && cp beta.txt zeta" ||
+	ln -s beta.txt delta && ln -s ../alpha/gamma.txt epsilon && cp beta.txt zeta &&
+	readlink delta epsilon > /dev/null" ||
 	{ echo "FAIL: record exited $?"; exit 1; }
 "$PRINT" "$dir/t3.reel" > "$dir/ops3.txt" || { echo "FAIL: trace unreadable"; exit 1; }
 if grep -Eq "alpha|beta|gamma|delta|epsilon|zeta|ioreel-capture" "$dir/ops3.txt"; then
@@ -58,6 +60,9 @@ mapfile -t links < <(grep -E "^op=symlink(at)? .* ret=0 " "$dir/ops3.txt")
 c1=$(printf '%s\n' "${links[0]:-}" | field path2)
 c2=$(printf '%s\n' "${links[1]:-}" | field path2)
 l1=$(printf '%s\n' "${links[0]:-}" | field path)
+mapfile -t reads < <(grep -E "^op=readlink(at)? .* ret=[1-9]" "$dir/ops3.txt")
+r1=$(printf '%s\n' "${reads[0]:-}" | field path2)
+r2=$(printf '%s\n' "${reads[1]:-}" | field path2)
 if ! [[ $src =~ ^(/$h){5}$ && $dst =~ ^(/$h){5}$ ]] || [ "${src%/*}" != "${dst%/*}" ]; then
 	echo "FAIL: copy_file_range paths not hashed alike: $src -> $dst"
 	fail=1
@@ -66,6 +71,10 @@ elif [ "$c1" != "${src##*/}" ] || [ "${l1%/*}" != "${src%/*}" ]; then
 	fail=1
 elif ! [[ $c2 =~ ^\.\./$h/$h$ ]] || [ "${c2:3:12}" != "$(basename "${src%/*}")" ]; then
 	echo "FAIL: symlink content $c2 is not ../<token of alpha>/<token> (alpha: ${src%/*})"
+	fail=1
+elif [ ${#reads[@]} != 2 ] || [ "$r1" != "$c1" ] || [ "$r2" != "$c2" ]; then
+	echo "FAIL: readlink read ${r1:-none}, ${r2:-none} (${#reads[@]} readlinks), not the" \
+		"symlinks' contents $c1, $c2"
 	fail=1
 fi
 [ $fail = 0 ] && echo "PASS"

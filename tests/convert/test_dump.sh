@@ -103,7 +103,7 @@ want = [
     dict(op="chown", fd=-1, path="/d/src", aux=1, ctx=4294967295),
     dict(op="chmod", fd=-1, path="/d/src", mode=0o640),
     dict(op="utimensat", fd=4, path="/d/dst"),
-    dict(op="readlink", fd=-1, path="/d/lnk", len=256, ret=13),
+    dict(op="readlink", fd=-1, path="/d/lnk", path2="../rel/target", len=256, ret=13),
     dict(op="pread64", fd=3, path="/d/src", len=10, ret=10),
 ]
 defaults = dict(pid=300, tid=300, offset=0, len=0, ret=0, sched_ns=0, fd_kind="reg", fd2=-1,
@@ -123,14 +123,15 @@ for i, (o, r, w) in enumerate(zip(ops, rows, want)):
 sys.exit(fail)
 PY
 [ $? = 0 ] || exit 1
-# text: a copy's destination and where it wrote, a symlink's content as stored, attributes
+# text: a copy's destination and where it wrote, a symlink's content as stored and as read
+# back, attributes
 for re in 'copy_file_range +300/300 +3 +100 +4096 +4096 .* /d/src -> /d/dst at 200$' \
 	'sendfile +300/300 +3 +0 +1000 +1000 .* /d/src -> /d/dst at 4296$' \
 	'sendfile +300/300 +3 +1000 +500 +500 .* /d/src -> fd 7 \(sock\)$' \
 	'copy_file_range .* EXDEV .* /d/src -> /d/dst at 0$' \
 	'symlink .* /d/lnk -> \.\./rel/target$' 'chown .* /d/src uid=1 gid=-1$' \
 	'chmod .* /d/src mode=0640$' 'utimensat +300/300 +4 .* /d/dst$' \
-	'readlink +300/300 +-1 +0 +256 +13 .* /d/lnk$'; do
+	'readlink +300/300 +-1 +0 +256 +13 .* /d/lnk -> \.\./rel/target$'; do
 	grep -Eq "$re" "$dir/v.txt" || { echo "FAIL: v11 text has no line $re:"; cat "$dir/v.txt"; exit 1; }
 done
 echo PASS

@@ -14,6 +14,9 @@ command -v strace > /dev/null || { echo "SKIP: strace missing"; exit 77; }
 dir=$(mktemp -d /var/tmp/ioreel-convert-new.XXXXXX) || exit 1
 trap 'rm -rf "$dir"' EXIT
 mkdir "$dir/f" "$dir/ff" "$dir/logs"
+# a link whose content is longer than strace shows strings (-s 32): newops readlinks it
+ln -s 0123456789/0123456789/0123456789/0123456 "$dir/f/longsym"
+ln -s 0123456789/0123456789/0123456789/0123456 "$dir/ff/longsym"
 
 strace -f -ttt -T -y -o "$dir/f.strace" "$NEWOPS" "$dir/f" > "$dir/f.want" ||
 	{ echo "FAIL: newops under strace -f"; exit 1; }
@@ -89,7 +92,9 @@ PY
 # Forms the run above cannot produce here: fchmodat2 as strace >= 6.6 prints it (recorded as
 # fchmodat), symbolic mode bits, an offset pointer strace could not read, copies through an
 # fd opened before the trace (position unknown: counted), futimens as utimensat(fd, "",
-# AT_EMPTY_PATH), sendfile to an fd of unknown kind, unfinished copies with offset pointers.
+# AT_EMPTY_PATH), sendfile to an fd of unknown kind, unfinished copies with offset pointers;
+# readlink's content (path2, verbatim) escaped, cut short by strace ("..."...: none), not
+# ret bytes long (none), unread (a failure).
 cat > "$dir/s.strace" <<'LOG'
 4000  1700000000.000000 openat(AT_FDCWD</w>, "a", O_RDWR) = 3</w/a> <0.000010>
 4000  1700000000.001000 fchmodat2(AT_FDCWD</w>, "a", 0644, AT_SYMLINK_NOFOLLOW) = 0 <0.000010>
@@ -108,6 +113,12 @@ cat > "$dir/s.strace" <<'LOG'
 4001  1700000000.014000 getpid() = 4001 <0.000010>
 4000  1700000000.015000 <... copy_file_range resumed>) = -1 EXDEV (Invalid cross-device link) <0.000010>
 4000  1700000000.016000 read(3</w/a>, "x", 1) = 1 <0.000010>
+4000  1700000000.017000 readlink("/w/python3", "python3.11", 4096) = 10 <0.000010>
+4000  1700000000.018000 readlinkat(AT_FDCWD</w>, "x", "target", 63) = 6 <0.000010>
+4000  1700000000.019000 readlink("/w/long", "0123456789/0123456789/0123456789"..., 4096) = 40 <0.000010>
+4000  1700000000.020000 readlinkat(AT_FDCWD</w>, "esc", "a\tb\\c\"d\1", 64) = 8 <0.000010>
+4000  1700000000.021000 readlink("/w/a", 0x7ffd1000, 64) = -1 EINVAL (Invalid argument) <0.000010>
+4000  1700000000.022000 readlink("/w/short", "abc", 64) = 5 <0.000010>
 LOG
 "$IOREEL" import strace "$dir/s.strace" -o "$dir/s.reel" 2> "$dir/s.err" ||
 	{ echo "FAIL: import of the snippet"; cat "$dir/s.err"; exit 1; }
@@ -134,6 +145,12 @@ want = [
     dict(op="copy_file_range", fd=3, fd2=9, path=a, path2=old, offset=0, aux=10, len=50,
          ret=-18, err="EXDEV", start_ns=13000000, end_ns=13010000),
     dict(op="read", fd=3, path=a, offset=26, len=1, ret=1),
+    dict(op="readlink", fd=-1, path="/w/python3", path2="python3.11", len=4096, ret=10),
+    dict(op="readlinkat", fd=-100, path="/w/x", path2="target", len=63, ret=6),
+    dict(op="readlink", fd=-1, path="/w/long", len=4096, ret=40),
+    dict(op="readlinkat", fd=-100, path="/w/esc", path2="a\tb\\c\"d\x01", len=64, ret=8),
+    dict(op="readlink", fd=-1, path="/w/a", len=64, ret=-22, err="EINVAL"),
+    dict(op="readlink", fd=-1, path="/w/short", len=64, ret=5),
 ]
 defaults = dict(offset=0, len=0, ret=0, fd_kind="reg", fd2=-1, path2=None, flags=0, mode=0,
                 aux=0, ctx=0, err=None)

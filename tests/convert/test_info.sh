@@ -42,11 +42,14 @@ for re in '^duration +0\.000049 s$' '^ops +9$' '^bytes read +4196$' '^threads +3
 	grep -Eq "$re" "$dir/info.txt" || { echo "FAIL: text has no line $re"; cat "$dir/info.txt"; exit 1; }
 done
 # format 1.1: copies count as read (4096 + 1000 + 500, the failed one not), and as written
-# when they went to a file (4096 + 1000, not the 500 sent to a socket); plus pread64's 10
+# when they went to a file (4096 + 1000, not the 500 sent to a socket); plus pread64's 10.
+# Files: /d/src, /d/dst, /d/lnk; the content the symlink wrote and the readlink read back
+# is none (FORMAT.md, "Copies")
 "$MKTRACE" "$dir/v.reel" --v11 || { echo "FAIL: mktrace --v11"; exit 1; }
 "$IOREEL" info "$dir/v.reel" > "$dir/v.txt" || { echo "FAIL: info v11"; exit 1; }
 for re in '^bytes read +5606$' '^bytes written +5096$' '^  copy_file_range +2  \(1 failed\)$' \
-	'^  sendfile +2$' '^  symlink +1$' '^  readlink +1$'; do
+	'^  sendfile +2$' '^  symlink +1$' '^  readlink +1$' \
+	'^files +3 \(file set 9492 bytes\)$'; do
 	grep -Eq "$re" "$dir/v.txt" || { echo "FAIL: v11 text has no line $re"; cat "$dir/v.txt"; exit 1; }
 done
 echo PASS

@@ -146,8 +146,11 @@ void wl__emit(const struct wl_rec *r)
 	put_str("op", r->op);
 	if (r->has & H_PATH)
 		put_str("path", r->path);
-	if (r->has & H_PATH2)
+	/* a NULL path2 states that there is none (a failed readlink read nothing) */
+	if ((r->has & H_PATH2) && r->path2)
 		put_str("path2", r->path2);
+	else if (r->has & H_PATH2)
+		putf(",\"path2\":null");
 	if (r->has & H_FD)
 		putf(",\"fd\":%d", r->fd);
 	if ((r->has & H_FD) && r->kind)

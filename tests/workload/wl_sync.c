@@ -925,9 +925,10 @@ static void round_copies(struct worker *w, int dirfd, int round)
 		r = SC(SYS_symlink, a, rel2);
 		EMIT(.op = "symlink", .path = abs3, .path2 = a, .fd = -1, .ret = r,
 		     .has = AT_HAS | H_PATH2, .note = "relative content");
+		/* what a readlink read is its path2, verbatim as the content was given */
 		r = SC(SYS_readlink, rel2, buf, 100L);
-		EMIT(.op = "readlink", .path = abs3, .fd = -1, .len = 100, .ret = r,
-		     .has = AT_HAS | H_LEN);
+		EMIT(.op = "readlink", .path = abs3, .path2 = r > 0 ? a : NULL, .fd = -1,
+		     .len = 100, .ret = r, .has = AT_HAS | H_PATH2 | H_LEN);
 		r = SC(SYS_lchown, rel2, (uid_t)-1, gid);
 		EMIT(.op = "lchown", .path = abs3, .fd = -1, .aux = 4294967295u, .ctx = gid,
 		     .ret = r, .has = AT_HAS | H_AUX | H_CTX);
@@ -940,14 +941,14 @@ static void round_copies(struct worker *w, int dirfd, int round)
 		EMIT(.op = "symlinkat", .path = abs3, .path2 = "../nowhere/./x", .fd = dirfd,
 		     .ret = r, .has = AT_HAS | H_PATH2, .note = "dangling content");
 		r = SC(SYS_readlinkat, dirfd, c, buf, 64L);
-		EMIT(.op = "readlinkat", .path = abs3, .fd = dirfd, .len = 64, .ret = r,
-		     .has = AT_HAS | H_LEN);
+		EMIT(.op = "readlinkat", .path = abs3, .path2 = r > 0 ? "../nowhere/./x" : NULL,
+		     .fd = dirfd, .len = 64, .ret = r, .has = AT_HAS | H_PATH2 | H_LEN);
 		r = SC(SYS_symlinkat, abs, AT_FDCWD, abs3);
 		EMIT(.op = "symlinkat", .path = abs3, .path2 = abs, .fd = AT_FDCWD, .ret = r,
 		     .has = AT_HAS | H_PATH2, .note = "-EEXIST, absolute content");
 		r = SC(SYS_readlinkat, dirfd, b, buf, 64L);
-		EMIT(.op = "readlinkat", .path = abs2, .fd = dirfd, .len = 64, .ret = r,
-		     .has = AT_HAS | H_LEN, .note = "-EINVAL: not a link");
+		EMIT(.op = "readlinkat", .path = abs2, .path2 = NULL, .fd = dirfd, .len = 64,
+		     .ret = r, .has = AT_HAS | H_PATH2 | H_LEN, .note = "-EINVAL: not a link");
 	}
 }
 
