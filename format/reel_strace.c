@@ -904,13 +904,20 @@ static int st_do_fdop(struct st_state *s, struct stl_call *c, int type)
  * marks the cut with "..." after the closing quote: then, or when the string is not ret
  * bytes long, the content is unknown (0), never a wrong one.
  */
+/* a string argument strace cut at its -s length: "abc"... */
+static int st_str_cut(const char *arg)
+{
+	size_t n = strlen(arg);
+
+	return n >= 4 && !strcmp(arg + n - 4, "\"...");
+}
+
 static int st_readlink_content(struct st_state *s, struct stl_call *c, int bi, uint32_t *id)
 {
 	char *arg = st_arg(c, bi), *content;
-	size_t n = strlen(arg);
 
 	*id = 0;
-	if (c->ret <= 0 || (n >= 4 && !strcmp(arg + n - 4, "\"...")))
+	if (c->ret <= 0 || st_str_cut(arg))
 		return 0;
 	content = stl_str_arg(arg);
 	if (!content || (int64_t)strlen(content) != c->ret)
@@ -1084,7 +1091,7 @@ static int st_do_rename(struct st_state *s, struct stl_call *c, int type)
 static int st_do_symlink(struct st_state *s, struct stl_call *c, int type)
 {
 	struct reel_op op;
-	int dirfd = ST_AT_FDCWD, err, at = type == REEL_OP_SYMLINKAT;
+	int dirfd = ST_AT_FDCWD, err, at = type == REEL_OP_SYMLINKAT, cut;
 	char *dirann = NULL, *content, *link;
 
 	st_op_init(s, &op, type, c);
@@ -1094,13 +1101,16 @@ static int st_do_symlink(struct st_state *s, struct stl_call *c, int type)
 	}
 	/* the content goes in as given: it is resolved against the link's directory only
 	 * when it is followed, and then maybe somewhere else (FORMAT.md, "Copies") */
+	/* a content strace cut short ("..."...: longer than its -s) is not the link's: none,
+	 * rather than a link that leads somewhere else (checked before unescaping, in place) */
+	cut = st_str_cut(st_arg(c, 0));
 	content = stl_str_arg(c->args[0]);
 	link = st_resolve(s, dirfd, dirann, stl_str_arg(st_arg(c, at ? 2 : 1)));
 	if (!link)
 		return -ENOMEM;
 	st_note_parents(s, link);
 	err = st_path_id(s, link, &op.path);
-	if (!err)
+	if (!err && !cut)
 		err = st_path_id(s, content, &op.path2);
 	if (!err)
 		err = st_emit(s, &op, st_kind_of_path(link, 0));

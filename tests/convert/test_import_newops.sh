@@ -94,7 +94,7 @@ PY
 # fd opened before the trace (position unknown: counted), futimens as utimensat(fd, "",
 # AT_EMPTY_PATH), sendfile to an fd of unknown kind, unfinished copies with offset pointers;
 # readlink's content (path2, verbatim) escaped, cut short by strace ("..."...: none), not
-# ret bytes long (none), unread (a failure).
+# ret bytes long (none), unread (a failure); a symlink's content cut short (none).
 cat > "$dir/s.strace" <<'LOG'
 4000  1700000000.000000 openat(AT_FDCWD</w>, "a", O_RDWR) = 3</w/a> <0.000010>
 4000  1700000000.001000 fchmodat2(AT_FDCWD</w>, "a", 0644, AT_SYMLINK_NOFOLLOW) = 0 <0.000010>
@@ -119,6 +119,8 @@ cat > "$dir/s.strace" <<'LOG'
 4000  1700000000.020000 readlinkat(AT_FDCWD</w>, "esc", "a\tb\\c\"d\1", 64) = 8 <0.000010>
 4000  1700000000.021000 readlink("/w/a", 0x7ffd1000, 64) = -1 EINVAL (Invalid argument) <0.000010>
 4000  1700000000.022000 readlink("/w/short", "abc", 64) = 5 <0.000010>
+4000  1700000000.023000 symlink("0123456789/0123456789/0123456789"..., "/w/cut") = 0 <0.000010>
+4000  1700000000.024000 symlink("short", "/w/whole") = 0 <0.000010>
 LOG
 "$IOREEL" import strace "$dir/s.strace" -o "$dir/s.reel" 2> "$dir/s.err" ||
 	{ echo "FAIL: import of the snippet"; cat "$dir/s.err"; exit 1; }
@@ -151,6 +153,9 @@ want = [
     dict(op="readlinkat", fd=-100, path="/w/esc", path2="a\tb\\c\"d\x01", len=64, ret=8),
     dict(op="readlink", fd=-1, path="/w/a", len=64, ret=-22, err="EINVAL"),
     dict(op="readlink", fd=-1, path="/w/short", len=64, ret=5),
+    # a symlink content cut short by strace is not the link's: none
+    dict(op="symlink", fd=-1, path="/w/cut"),
+    dict(op="symlink", fd=-1, path="/w/whole", path2="short"),
 ]
 defaults = dict(offset=0, len=0, ret=0, fd_kind="reg", fd2=-1, path2=None, flags=0, mode=0,
                 aux=0, ctx=0, err=None)
