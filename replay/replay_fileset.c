@@ -738,8 +738,8 @@ static int rel__between(const char *dir, size_t dirlen, const char *dest, char *
 		i++;
 	if ((i == dirlen || dir[i] == '/') && (!dest[i] || dest[i] == '/'))
 		c = i;
-	else
-		for (c = i; c && dir[c] != '/'; c--)
+	else /* back to the last whole directory both share */
+		for (c = i; c > 0 && dir[--c] != '/';)
 			;
 	for (size_t j = c; j < dirlen; j++)
 		ups += dir[j] != '/' && (j == 0 || dir[j - 1] == '/');
