@@ -261,8 +261,8 @@ static void scan__readlink(struct scan *s, const struct reel_op *op, struct pinf
 {
 	const char *c;
 
-	if (!pi || op->ret <= 0 || !op->path2 || pi->pre_content || pi->symlink ||
-	    pi->app_owned || pi->state != P_EXISTED || (op->len && (uint64_t)op->ret >= op->len))
+	if (!pi || op->ret <= 0 || !op->path2 || pi->pre_content || pi->symlink || pi->app_owned ||
+	    pi->state != P_EXISTED || (op->len && (uint64_t)op->ret >= op->len))
 		return;
 	c = reel_reader__path(s->r, op->path2);
 	if (c && strlen(c) == (uint64_t)op->ret)
@@ -829,8 +829,7 @@ static int prelinks__plan(struct scan *s, struct reel_reader *r, const struct re
  * destination is prepared as large as read by either name. One the trace does not name is
  * prepared by through__links.
  */
-static void prelinks__merge(struct scan *s, struct reel_reader *r,
-			    const struct replay_u64map *ids)
+static void prelinks__merge(struct scan *s, struct reel_reader *r, const struct replay_u64map *ids)
 {
 	char to[PATH_MAX];
 
@@ -845,8 +844,9 @@ static void prelinks__merge(struct scan *s, struct reel_reader *r,
 			continue;
 		l = link__above(s, ids, p, &n);
 		if (!l || !s->p[l].disk ||
-		    link__resolve(reel_reader__path(r, l), reel_reader__path(r, s->p[l].pre_content),
-				  1, p + n, to, sizeof(to)))
+		    link__resolve(reel_reader__path(r, l),
+				  reel_reader__path(r, s->p[l].pre_content), 1, p + n, to,
+				  sizeof(to)))
 			continue;
 		tv = replay_u64map__get(ids, str__key(to));
 		if (!tv || *tv == id)
@@ -936,10 +936,10 @@ static int through__links(struct scan *s, struct reel_reader *r, const struct re
 			if (!l || (l == id) != self || (self && !link__followed(pi)))
 				continue;
 			lp = &s->p[l];
-			if (link__resolve(reel_reader__path(r, l),
-					  reel_reader__path(r, lp->disk ? lp->pre_content : lp->content),
-					  lp->disk != NULL, pi->symlink ? "" : p + n, to,
-					  sizeof(to)))
+			if (link__resolve(
+				reel_reader__path(r, l),
+				reel_reader__path(r, lp->disk ? lp->pre_content : lp->content),
+				lp->disk != NULL, pi->symlink ? "" : p + n, to, sizeof(to)))
 				continue;
 			tv = replay_u64map__get(ids, str__key(to));
 			if ((tv && s->p[*tv].state != P_UNKNOWN) || below_created(created, to))

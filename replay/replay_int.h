@@ -67,8 +67,8 @@ struct replay_fentry {
 	int root;
 	int kind;
 	int exec;
-	uint64_t size;	/* a symlink's: the length of its content */
-	char *content;	/* a symlink's, when the trace tells it; NULL: a stand-in */
+	uint64_t size; /* a symlink's: the length of its content */
+	char *content; /* a symlink's, when the trace tells it; NULL: a stand-in */
 };
 
 struct replay_fileset {
