@@ -827,12 +827,24 @@ static int prelinks__plan(struct scan *s, struct reel_reader *r, const struct re
  * What the application reached through a symlink that was there before is its destination's:
  * when the trace names the destination too (python3 -> python3.11, both used), the
  * destination is prepared as large as read by either name. One the trace does not name is
- * prepared by through__links.
+ * prepared by through__links. A path below such a symlink that existed, or that the
+ * application made, says that it led to a directory (that a file made through it needs).
  */
 static void prelinks__merge(struct scan *s, struct reel_reader *r, const struct replay_u64map *ids)
 {
 	char to[PATH_MAX];
 
+	for (uint32_t id = 1; id < s->np; id++) {
+		const char *p = reel_reader__path(r, id);
+		size_t n = 0;
+		uint32_t l;
+
+		if (!p || (s->p[id].state != P_EXISTED && s->p[id].state != P_CREATED))
+			continue;
+		l = link__above(s, ids, p, &n);
+		if (l && l != id && s->p[l].disk && !s->p[l].kind)
+			s->p[l].kind = REPLAY_F_DIR;
+	}
 	for (uint32_t id = 1; id < s->np; id++) {
 		const char *p = reel_reader__path(r, id);
 		struct pinfo *pi = &s->p[id], *d;

@@ -3,7 +3,8 @@
 # prepared as a symlink with that content, and what the application reached through it where
 # the content leads: python3 -> python3.11 (readlink'd, opened, read at an offset; python3.11
 # named by the trace too, with a smaller extent), lib/libx.so -> x/libx.so.1 (through a
-# subdirectory), lib -> lib64 (a directory link with a file read below it). readlink replays
+# subdirectory), lib -> lib64 (a directory link with a file read below it), cache -> cache.d
+# (one with a file made below it: the directory it leads to is prepared). readlink replays
 # with the original's length, the reads through the links with their full byte counts, and
 # nothing is made outside the target. The prepared set is reused only while every link still
 # has its content: one swapped for another of the same length is prepared again.
@@ -90,4 +91,21 @@ grep -q "reusing prepared file set" "$T/out" || fail "run 2 did not reuse: $(hea
 ln -sfn python3.12 "$T/tgt$A/bin/python3"
 replay 3
 grep -q "reusing prepared file set" "$T/out" && fail "run 3 reused a link with another content"
+
+# a file made through it, only: var/cache led to a directory, prepared
+mk c <<SPEC
+100 100 0 10 readlink path=$A/var/cache path2=cache.d len=4096 ret=7
+100 100 10 20 openat path=$A/var/cache/new flags=O_WRONLY|O_CREAT|O_EXCL mode=0644 ret=5
+100 100 20 30 close fd=5 ret=0
+SPEC
+"$IOREEL" replay "$T/c.reel" --target "$T/tgt" --fresh -o "$T/r.reel" >"$T/out" 2>&1 ||
+	fail "replay of c failed: $(cat "$T/out")"
+grep -q "outcomes differing from the original: 0" "$T/out" || {
+	cat "$T/out"
+	fail "c: outcomes differ"
+}
+[ "$(readlink "$T/tgt$A/var/cache")" = cache.d ] && [ -f "$T/tgt$A/var/cache.d/new" ] ||
+	fail "var/cache is not a symlink to the directory cache.d that holds new"
+[ "$(ls "$T" | tr '\n' ' ')" = "c.reel out r.reel t.reel tgt " ] ||
+	fail "c: made outside the target: $(ls "$T")"
 echo PASS
