@@ -714,6 +714,36 @@ static uint32_t link__above(const struct scan *s, const struct replay_u64map *id
 	return 0;
 }
 
+/*
+ * Where rest, below the symlink l, finally leads: through l, then through every symlink the
+ * trace knows at or above where that leads (java -> /etc/alternatives/java -> /usr/lib/jvm/..),
+ * as the kernel would, up to its 40 links. -1 where one of them cannot be followed.
+ */
+static int link__follow(const struct scan *s, struct reel_reader *r,
+			const struct replay_u64map *ids, uint32_t l, const char *rest, char *to,
+			size_t sz)
+{
+	char cur[PATH_MAX];
+	size_t n;
+
+	for (int hops = 0; hops < 40; hops++) {
+		const struct pinfo *lp = &s->p[l];
+
+		if (link__resolve(reel_reader__path(r, l),
+				  reel_reader__path(r, lp->disk ? lp->pre_content : lp->content),
+				  lp->disk != NULL, rest, to, sz))
+			return -1;
+		l = link__above(s, ids, to, &n);
+		if (!l)
+			return 0;
+		if (strlen(to) >= sizeof(cur))
+			return -1;
+		strcpy(cur, to);
+		rest = cur + n;
+	}
+	return -1;
+}
+
 /* a ".." component: fs__add refuses such a path */
 static int rel__climbs(const char *rel)
 {
@@ -855,10 +885,7 @@ static void prelinks__merge(struct scan *s, struct reel_reader *r, const struct 
 		if (!p || pi->state != P_EXISTED || pi->symlink)
 			continue;
 		l = link__above(s, ids, p, &n);
-		if (!l || !s->p[l].disk ||
-		    link__resolve(reel_reader__path(r, l),
-				  reel_reader__path(r, s->p[l].pre_content), 1, p + n, to,
-				  sizeof(to)))
+		if (!l || !s->p[l].disk || link__follow(s, r, ids, l, p + n, to, sizeof(to)))
 			continue;
 		tv = replay_u64map__get(ids, str__key(to));
 		if (!tv || *tv == id)
@@ -936,7 +963,7 @@ static int through__links(struct scan *s, struct reel_reader *r, const struct re
 	for (int self = 0; self < 2 && !err; self++) {
 		for (uint32_t id = 1; id < s->np && !err; id++) {
 			const char *p = reel_reader__path(r, id);
-			struct pinfo *pi = &s->p[id], *lp;
+			struct pinfo *pi = &s->p[id];
 			uint64_t *tv;
 			size_t n = 0;
 			uint32_t l;
@@ -947,11 +974,7 @@ static int through__links(struct scan *s, struct reel_reader *r, const struct re
 			l = pi->symlink ? id : link__above(s, ids, p, &n);
 			if (!l || (l == id) != self || (self && !link__followed(pi)))
 				continue;
-			lp = &s->p[l];
-			if (link__resolve(
-				reel_reader__path(r, l),
-				reel_reader__path(r, lp->disk ? lp->pre_content : lp->content),
-				lp->disk != NULL, pi->symlink ? "" : p + n, to, sizeof(to)))
+			if (link__follow(s, r, ids, l, pi->symlink ? "" : p + n, to, sizeof(to)))
 				continue;
 			tv = replay_u64map__get(ids, str__key(to));
 			if ((tv && s->p[*tv].state != P_UNKNOWN) || below_created(created, to))

@@ -6,7 +6,8 @@
 # reads through the link get their full byte counts from a destination prepared as large as
 # read. A destination that --map puts under another root is out of reach of any content: the
 # link is prepared as without its content (followed: as the file it led to, its readlink
-# failing, counted), as is one leading to /proc. Nothing is made outside the targets.
+# failing, counted), as is one leading to /proc. A chain of links is followed to its end.
+# Nothing is made outside the targets.
 source "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || exit 77
 
@@ -48,6 +49,34 @@ d=$T/tgt$A
 	fail "the read through the link did not return 4096"
 [ "$(ls "$T" | tr '\n' ' ')" = "out r.reel t.reel tgt " ] ||
 	fail "made outside the target: $(ls "$T")"
+
+# a chain, as alternatives make: bin/java -> ../etc/alt/java -> $A/jvm/bin/java, opened and
+# read as bin/java: each link keeps (or gets) a content leading to the next, the last file is
+# prepared as large as read
+j=$A/jvm/bin/java
+mk c <<SPEC
+100 100 0 10 readlink path=$A/bin/java path2=../etc/alt/java len=4096 ret=15
+100 100 10 20 readlink path=$A/etc/alt/java path2=$j len=4096 ret=${#j}
+100 100 20 30 openat path=$A/bin/java flags=O_RDONLY ret=3
+100 100 30 40 pread64 fd=3 off=8192 len=4096 ret=4096
+100 100 40 50 close fd=3 ret=0
+SPEC
+"$IOREEL" replay "$T/c.reel" --target "$T/tgtc" -o "$T/rc.reel" >"$T/outc" 2>&1 ||
+	fail "replay of the chain failed: $(cat "$T/outc")"
+grep -q "outcomes differing from the original: 0" "$T/outc" || {
+	cat "$T/outc"
+	fail "chain: outcomes differ"
+}
+d=$T/tgtc$A
+[ "$(readlink "$d/bin/java")" = ../etc/alt/java ] || fail "bin/java: $(readlink "$d/bin/java")"
+[ "$(readlink "$d/etc/alt/java")" = ../../jvm/bin/java ] ||
+	fail "etc/alt/java: $(readlink "$d/etc/alt/java")"
+[ -f "$d/jvm/bin/java" ] && [ "$(stat -c %s "$d/jvm/bin/java")" -ge 12288 ] ||
+	fail "jvm/bin/java not prepared with >= 12288 bytes"
+[ "$(field "$T/rc.reel" readlink "$A/bin/java" ret)" = 15 ] || fail "readlink of bin/java"
+"$IOREEL" dump --format jsonl "$T/rc.reel" | grep '"op":"pread64"' | grep -q '"ret":4096' ||
+	fail "the read through the chain did not return 4096"
+rm -r "$T/tgtc" "$T/c.reel" "$T/rc.reel" "$T/outc"
 
 # the destination under another root (--map), or in /proc: no content reaches it
 v=$A/store/v1
