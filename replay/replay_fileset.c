@@ -62,6 +62,7 @@ struct pinfo {
 	uint32_t pre_content; /* a symlink there before the capture: what readlink read of it */
 	uint8_t followed;     /* opened or stat'd by this name: what it leads to was there */
 	char *disk;	      /* pre_content as prepared under the target (link__disk); NULL: not */
+	char *at;	      /* a symlink below one: where it really lies (prelinks__place) */
 	uint8_t through_kind; /* symlink: what opening it found, REPLAY_F_* (0: not opened) */
 	uint64_t through;     /* symlink: the furthest byte read through it */
 	uint64_t size;
@@ -729,7 +730,7 @@ static int link__follow(const struct scan *s, struct reel_reader *r,
 	for (int hops = 0; hops < 40; hops++) {
 		const struct pinfo *lp = &s->p[l];
 
-		if (link__resolve(reel_reader__path(r, l),
+		if (link__resolve(lp->at ? lp->at : reel_reader__path(r, l),
 				  reel_reader__path(r, lp->disk ? lp->pre_content : lp->content),
 				  lp->disk != NULL, rest, to, sz))
 			return -1;
@@ -854,6 +855,68 @@ static int prelinks__plan(struct scan *s, struct reel_reader *r, const struct re
 }
 
 /*
+ * A symlink below another (lib -> usr/lib, lib/libz.so.1 -> libz.so.1.2.13) lies where the
+ * directory it is in leads (usr/lib/libz.so.1): it is prepared there (at), its content made
+ * to lead from there as the kernel would take it. Rounds, as one found in a moved directory
+ * moves those below it; a trace that names that place itself has it made the symlink.
+ */
+static int prelinks__place(struct scan *s, struct reel_reader *r, const struct replay_mapper *m,
+			   const struct replay_u64map *ids)
+{
+	char dir[PATH_MAX], at[PATH_MAX], to[PATH_MAX], c[PATH_MAX];
+	int changed = 1;
+
+	for (int round = 0; round < 8 && changed; round++) {
+		changed = 0;
+		for (uint32_t id = 1; id < s->np; id++) {
+			struct pinfo *pi = &s->p[id];
+			const char *p = reel_reader__path(r, id), *base;
+			const char *content = reel_reader__path(r, pi->pre_content);
+			size_t n;
+			uint32_t l;
+			int len;
+
+			if (!pi->disk || !(base = strrchr(p, '/')) || base == p ||
+			    (size_t)(base - p) >= sizeof(dir))
+				continue;
+			memcpy(dir, p, (size_t)(base - p));
+			dir[base - p] = '\0';
+			l = link__above(s, ids, dir, &n);
+			if (!l || link__follow(s, r, ids, l, dir + n, to, sizeof(to)))
+				continue;
+			len = snprintf(at, sizeof(at), "%s%s", strcmp(to, "/") ? to : "", base);
+			if (len < 0 || (size_t)len >= sizeof(at) ||
+			    (pi->at && !strcmp(pi->at, at)) ||
+			    link__resolve(at, content, 1, "", to, sizeof(to)) ||
+			    link__disk(m, at, content, to, c, sizeof(c)))
+				continue;
+			free(pi->at);
+			free(pi->disk);
+			pi->at = strdup(at);
+			pi->disk = strdup(c);
+			if (!pi->at || !pi->disk)
+				return -ENOMEM;
+			changed = 1;
+		}
+	}
+	for (uint32_t id = 1; id < s->np; id++) {
+		struct pinfo *pi = &s->p[id], *d;
+		uint64_t *tv = pi->at ? replay_u64map__get(ids, str__key(pi->at)) : NULL;
+
+		if (!tv || *tv == id)
+			continue;
+		d = &s->p[*tv];
+		if (d->state != P_EXISTED || d->symlink || d->disk || d->app_owned)
+			continue;
+		d->pre_content = pi->pre_content;
+		d->disk = strdup(pi->disk);
+		if (!d->disk)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
  * What the application reached through a symlink that was there before is its destination's:
  * when the trace names the destination too (python3 -> python3.11, both used), the
  * destination is prepared as large as read by either name. One the trace does not name is
@@ -908,7 +971,7 @@ static void prelinks__merge(struct scan *s, struct reel_reader *r, const struct 
 static int through__add(const struct scan *s, const struct replay_u64map *ids,
 			struct replay_fileset *fs, const struct replay_mapper *m,
 			struct replay_strset *dirs, struct replay_strset *done, const char *path,
-			int kind, uint64_t size, int exec)
+			int kind, uint64_t size, int exec, const char *content)
 {
 	char buf[PATH_MAX], *slash;
 	uint64_t *tv;
@@ -933,7 +996,11 @@ static int through__add(const struct scan *s, const struct replay_u64map *ids,
 		err = replay_strset__add(done, buf) < 0 ? -ENOMEM
 							: fs__add(fs, m, buf, REPLAY_F_DIR, 0, 0);
 	}
-	return err ? err : fs__add(fs, m, path, kind, kind == REPLAY_F_DIR ? 0 : size, exec);
+	if (err)
+		return err;
+	if (content)
+		return fs__add_symlink(fs, m, path, content);
+	return fs__add(fs, m, path, kind, kind == REPLAY_F_DIR ? 0 : size, exec);
 }
 
 /* Used through the symlink itself (opened, stat'd, read): its destination was there. */
@@ -960,6 +1027,16 @@ static int through__links(struct scan *s, struct reel_reader *r, const struct re
 	char to[PATH_MAX];
 	int err = 0;
 
+	/* symlinks below one, where they really lie (prelinks__place), first */
+	for (uint32_t id = 1; id < s->np && !err; id++) {
+		struct pinfo *pi = &s->p[id];
+		uint64_t *tv = pi->at ? replay_u64map__get(ids, str__key(pi->at)) : NULL;
+
+		if (pi->at && (!tv || s->p[*tv].state == P_UNKNOWN) &&
+		    !below_created(created, pi->at))
+			err = through__add(s, ids, fs, m, dirs, &done, pi->at, REPLAY_F_SYMLINK, 0,
+					   0, pi->disk);
+	}
 	for (int self = 0; self < 2 && !err; self++) {
 		for (uint32_t id = 1; id < s->np && !err; id++) {
 			const char *p = reel_reader__path(r, id);
@@ -983,7 +1060,7 @@ static int through__links(struct scan *s, struct reel_reader *r, const struct re
 			err = through__add(s, ids, fs, m, dirs, &done, to,
 					   kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE,
 					   pi->symlink ? pi->through : pi->size,
-					   pi->symlink ? 0 : pi->exec);
+					   pi->symlink ? 0 : pi->exec, NULL);
 		}
 	}
 	replay_strset__free(&done);
@@ -1069,6 +1146,8 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	if (!err)
 		err = prelinks__plan(&s, r, m);
 	if (!err)
+		err = prelinks__place(&s, r, m, &ids);
+	if (!err)
 		prelinks__merge(&s, r, &ids);
 	for (uint32_t id = 1; id < s.np && !err; id++) {
 		const char *p = reel_reader__path(r, id);
@@ -1147,8 +1226,10 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	replay_strset__free(&created);
 	replay_strset__free(&dirs);
 	replay_u64map__free(&ids);
-	for (uint32_t id = 1; id < s.np; id++)
+	for (uint32_t id = 1; id < s.np; id++) {
 		free(s.p[id].disk);
+		free(s.p[id].at);
+	}
 	replay_u64map__free(&s.fds);
 	replay_u64map__free(&s.tidset);
 	free(s.tfirst);

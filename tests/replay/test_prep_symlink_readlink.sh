@@ -4,7 +4,8 @@
 # the content leads: python3 -> python3.11 (readlink'd, opened, read at an offset; python3.11
 # named by the trace too, with a smaller extent), lib/libx.so -> x/libx.so.1 (through a
 # subdirectory), lib -> lib64 (a directory link with a file read below it), cache -> cache.d
-# (one with a file made below it: the directory it leads to is prepared). readlink replays
+# (one with a file made below it: the directory it leads to is prepared), usr/lib's
+# libz.so.1 -> libz.so.1.2.13 read as lib/libz.so.1 (a link below a link). readlink replays
 # with the original's length, the reads through the links with their full byte counts, and
 # nothing is made outside the target. The prepared set is reused only while every link still
 # has its content: one swapped for another of the same length is prepared again.
@@ -92,6 +93,36 @@ ln -sfn python3.12 "$T/tgt$A/bin/python3"
 replay 3
 grep -q "reusing prepared file set" "$T/out" && fail "run 3 reused a link with another content"
 
+# a symlink below another (merged /usr: lib -> usr/lib) lies where its directory leads, and a
+# content with ".." leads from there, as the kernel takes it
+mk n <<SPEC
+100 100 0 10 readlink path=$A/lib path2=usr/lib len=4096 ret=7
+100 100 10 20 readlink path=$A/lib/libz.so.1 path2=libz.so.1.2.13 len=4096 ret=14
+100 100 20 30 openat path=$A/lib/libz.so.1 flags=O_RDONLY ret=3
+100 100 30 40 pread64 fd=3 off=0 len=5000 ret=5000
+100 100 40 50 close fd=3 ret=0
+100 100 50 60 readlink path=$A/lib/up path2=../share/conf len=4096 ret=13
+100 100 60 70 openat path=$A/lib/up flags=O_RDONLY ret=3
+100 100 70 80 pread64 fd=3 off=0 len=300 ret=300
+100 100 80 90 close fd=3 ret=0
+SPEC
+"$IOREEL" replay "$T/n.reel" --target "$T/tgt" --fresh -o "$T/r.reel" >"$T/out" 2>&1 ||
+	fail "replay of n failed: $(cat "$T/out")"
+grep -q "outcomes differing from the original: 0" "$T/out" || {
+	cat "$T/out"
+	fail "n: outcomes differ"
+}
+d=$T/tgt$A
+[ "$(readlink "$d/lib")" = usr/lib ] && [ "$(readlink "$d/usr/lib/libz.so.1")" = libz.so.1.2.13 ] ||
+	fail "lib -> usr/lib, usr/lib/libz.so.1 -> libz.so.1.2.13 not prepared"
+[ "$(stat -c %s "$d/usr/lib/libz.so.1.2.13")" -ge 5000 ] || fail "usr/lib/libz.so.1.2.13 size"
+[ "$(readlink "$d/usr/lib/up")" = ../share/conf ] &&
+	[ "$(stat -c %s "$d/usr/share/conf")" -ge 300 ] ||
+	fail "usr/lib/up -> ../share/conf, usr/share/conf not prepared"
+[ "$(rets readlink "$A/lib/libz.so.1")" = 14 ] && [ "$(rets readlink "$A/lib/up")" = 13 ] ||
+	fail "readlinks below lib"
+[ "$(reads | sort | tr '\n' ' ')" = "300/300 5000/5000 " ] || fail "n: reads $(reads | tr '\n' ' ')"
+
 # a file made through it, only: var/cache led to a directory, prepared
 mk c <<SPEC
 100 100 0 10 readlink path=$A/var/cache path2=cache.d len=4096 ret=7
@@ -106,6 +137,6 @@ grep -q "outcomes differing from the original: 0" "$T/out" || {
 }
 [ "$(readlink "$T/tgt$A/var/cache")" = cache.d ] && [ -f "$T/tgt$A/var/cache.d/new" ] ||
 	fail "var/cache is not a symlink to the directory cache.d that holds new"
-[ "$(ls "$T" | tr '\n' ' ')" = "c.reel out r.reel t.reel tgt " ] ||
+[ "$(ls "$T" | tr '\n' ' ')" = "c.reel n.reel out r.reel t.reel tgt " ] ||
 	fail "c: made outside the target: $(ls "$T")"
 echo PASS
