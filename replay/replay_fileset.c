@@ -30,7 +30,9 @@
  * through one it made, nothing is prepared under the symlink's name, but the files it led to
  * are, under the names its content gives (through__links). So for a symlink that was there
  * before the capture when a readlink tells its content: prepared as a symlink with it
- * (link__disk), and what was opened, stat'd or read through it, where the content leads.
+ * (link__disk), and what was opened, stat'd or read through it, where the content leads,
+ * through chains of symlinks (link__follow); one below another, where that one leads
+ * (prelinks__place).
  * The trace "mutates" the file set when it creates, deletes, renames, truncates, links, or
  * changes modes or owners: a replay of it leaves the target different from the prepared set.
  */
