@@ -28,7 +28,11 @@
  * name, and the targets of chmod, chown, utimensat and readlink, existed as a stat's do. A
  * symlink the application only read is prepared as a symlink (REPLAY_F_SYMLINK); below or
  * through one it made, nothing is prepared under the symlink's name, but the files it led to
- * are, under the names its content gives (through__links).
+ * are, under the names its content gives (through__links). So for a symlink that was there
+ * before the capture when a readlink tells its content: prepared as a symlink with it
+ * (link__disk), and what was opened, stat'd or read through it, where the content leads,
+ * through chains of symlinks (link__follow); one below another, where that one leads
+ * (prelinks__place).
  * The trace "mutates" the file set when it creates, deletes, renames, truncates, links, or
  * changes modes or owners: a replay of it leaves the target different from the prepared set.
  */
@@ -57,6 +61,10 @@ struct pinfo {
 	uint8_t symlink;      /* made by the application with symlink(): what lies below is its */
 	uint32_t linklen;     /* readlink read this many bytes of it, before anything else told */
 	uint32_t content;     /* symlink: the path id of its content */
+	uint32_t pre_content; /* a symlink there before the capture: what readlink read of it */
+	uint8_t followed;     /* opened or stat'd by this name: what it leads to was there */
+	char *disk;	      /* pre_content as prepared under the target (link__disk); NULL: not */
+	char *at;	      /* a symlink below one: where it really lies (prelinks__place) */
 	uint8_t through_kind; /* symlink: what opening it found, REPLAY_F_* (0: not opened) */
 	uint64_t through;     /* symlink: the furthest byte read through it */
 	uint64_t size;
@@ -71,6 +79,7 @@ struct scan {
 	uint32_t np;
 	struct replay_u64map fds; /* (pid, fd) -> path id | O_APPEND << 32 */
 	struct replay_fileset *fs;
+	struct reel_reader *r;
 };
 
 static struct pinfo *pinfo(struct scan *s, uint32_t id)
@@ -245,6 +254,24 @@ static void scan__link(struct scan *s, const struct reel_op *op, struct pinfo *p
 		s->fs->mutates = 1;
 }
 
+/*
+ * What a successful readlink read of a path the application had not made nor replaced: the
+ * content of a symlink that was there before the capture (FORMAT.md: path2, its first ret
+ * bytes). Only a whole one: a content as long as the buffer may have been cut short, one whose
+ * length is not ret was cut by the writer (strace's string limit).
+ */
+static void scan__readlink(struct scan *s, const struct reel_op *op, struct pinfo *pi)
+{
+	const char *c;
+
+	if (!pi || op->ret <= 0 || !op->path2 || pi->pre_content || pi->symlink || pi->app_owned ||
+	    pi->state != P_EXISTED || (op->len && (uint64_t)op->ret >= op->len))
+		return;
+	c = reel_reader__path(s->r, op->path2);
+	if (c && strlen(c) == (uint64_t)op->ret)
+		pi->pre_content = op->path2;
+}
+
 static void scan__op(struct scan *s, const struct reel_op *op)
 {
 	struct pinfo *p2, *pi = pinfo(s, op->path);
@@ -273,6 +300,8 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 			if (pi && pi->symlink && op->type != REEL_OP_CREAT &&
 			    !(op->flags & (O_CREAT | O_TRUNC)))
 				pi->through_kind = kind;
+			if (pi)
+				pi->followed = 1;
 			if (op->path)
 				replay_u64map__put(&s->fds, fdkey(op->pid, (int32_t)op->ret),
 						   op->path | (uint64_t) !!(op->flags & O_APPEND)
@@ -304,6 +333,9 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 		decide(pi, ret, 0);
 		if (pi && op->ret == 0 && (op->mode & X_OK))
 			pi->exec = 1;
+		if (pi && op->ret == 0 && op->type != REEL_OP_LSTAT &&
+		    !(op->flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)))
+			pi->followed = 1;
 		break;
 	case REEL_OP_UNLINK:
 	case REEL_OP_UNLINKAT:
@@ -384,6 +416,7 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 			pi->linklen = (uint32_t)op->ret;
 		/* EINVAL: there, but not a symlink */
 		decide(pi, op->ret == -EINVAL ? 0 : ret, 0);
+		scan__readlink(s, op, pi);
 		break;
 	case REEL_OP_LSEEK:
 		id = fd_path(s, op, &append);
@@ -461,8 +494,22 @@ static int fs__add(struct replay_fileset *fs, const struct replay_mapper *m, con
 	fs->e[fs->n].kind = kind;
 	fs->e[fs->n].size = size;
 	fs->e[fs->n].exec = exec;
+	fs->e[fs->n].content = NULL;
 	fs->n++;
 	return 0;
+}
+
+/* A symlink with a known content; not added (0) where fs__add would add nothing either. */
+static int fs__add_symlink(struct replay_fileset *fs, const struct replay_mapper *m,
+			   const char *path, const char *content)
+{
+	size_t n = fs->n;
+	int err = fs__add(fs, m, path, REPLAY_F_SYMLINK, strlen(content), 0);
+
+	if (err || fs->n == n)
+		return err;
+	fs->e[n].content = strdup(content);
+	return fs->e[n].content ? 0 : -ENOMEM;
 }
 
 static int fentry__cmp(const void *a, const void *b)
@@ -619,18 +666,22 @@ static int content__climbs_back(const char *c)
 
 /*
  * Where a path at or below the symlink link leads: its relative content taken from the link's
- * directory, then rest. -1 for an absolute content (the replay refuses to follow it), one that
- * climbs above "/", or back out of a name it went into.
+ * directory, then rest. -1 for an absolute content unless abs (the replay refuses to follow
+ * one the application made: it is made verbatim), one that climbs above "/", or back out of
+ * a name it went into.
  */
-static int link__resolve(const char *link, const char *content, const char *rest, char *out,
-			 size_t sz)
+static int link__resolve(const char *link, const char *content, int abs, const char *rest,
+			 char *out, size_t sz)
 {
 	const char *slash = strrchr(link, '/');
 	int n;
 
-	if (!content || content[0] == '/' || !slash || content__climbs_back(content))
+	if (!content || (content[0] == '/' && !abs) || !slash || content__climbs_back(content))
 		return -1;
-	n = snprintf(out, sz, "%.*s/%s%s", (int)(slash - link), link, content, rest);
+	if (content[0] == '/')
+		n = snprintf(out, sz, "%s%s", content, rest);
+	else
+		n = snprintf(out, sz, "%.*s/%s%s", (int)(slash - link), link, content, rest);
 	if (n < 0 || (size_t)n >= sz)
 		return -1;
 	return path__normalize(out);
@@ -658,12 +709,261 @@ static uint32_t link__above(const struct scan *s, const struct replay_u64map *id
 	strcpy(buf, p);
 	do {
 		v = replay_u64map__get(ids, str__key(buf));
-		if (v && s->p[*v].symlink) {
+		if (v && (s->p[*v].symlink || s->p[*v].disk)) {
 			*len = strlen(buf);
 			return (uint32_t)*v;
 		}
 	} while ((slash = strrchr(buf, '/')) && slash != buf && (*slash = '\0', 1));
 	return 0;
+}
+
+/*
+ * Where rest, below the symlink l, finally leads: through l, then through every symlink the
+ * trace knows at or above where that leads (java -> /etc/alternatives/java -> /usr/lib/jvm/..),
+ * as the kernel would, up to its 40 links. -1 where one of them cannot be followed.
+ */
+static int link__follow(const struct scan *s, struct reel_reader *r,
+			const struct replay_u64map *ids, uint32_t l, const char *rest, char *to,
+			size_t sz)
+{
+	char cur[PATH_MAX];
+	size_t n;
+
+	for (int hops = 0; hops < 40; hops++) {
+		const struct pinfo *lp = &s->p[l];
+
+		if (link__resolve(lp->at ? lp->at : reel_reader__path(r, l),
+				  reel_reader__path(r, lp->disk ? lp->pre_content : lp->content),
+				  lp->disk != NULL, rest, to, sz))
+			return -1;
+		l = link__above(s, ids, to, &n);
+		if (!l)
+			return 0;
+		if (strlen(to) >= sizeof(cur))
+			return -1;
+		strcpy(cur, to);
+		rest = cur + n;
+	}
+	return -1;
+}
+
+/* a ".." component: fs__add refuses such a path */
+static int rel__climbs(const char *rel)
+{
+	for (const char *c = rel, *e; *c; c = *e ? e + 1 : e) {
+		e = strchrnul(c, '/');
+		if (e - c == 2 && c[0] == '.' && c[1] == '.')
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The relative content that leads from directory dir (dirlen bytes, "" for the root) to dest,
+ * both relative to one root and free of "." and "..": up to their last common directory, then
+ * down. -1 when it does not fit.
+ */
+static int rel__between(const char *dir, size_t dirlen, const char *dest, char *out, size_t sz)
+{
+	size_t i = 0, c, ups = 0, o = 0;
+
+	while (i < dirlen && dest[i] && dir[i] == dest[i])
+		i++;
+	if ((i == dirlen || dir[i] == '/') && (!dest[i] || dest[i] == '/'))
+		c = i;
+	else /* back to the last whole directory both share */
+		for (c = i; c > 0 && dir[--c] != '/';)
+			;
+	for (size_t j = c; j < dirlen; j++)
+		ups += dir[j] != '/' && (j == 0 || dir[j - 1] == '/');
+	dest += c;
+	while (*dest == '/')
+		dest++;
+	if (ups * 3 + strlen(dest) + 2 > sz)
+		return -1;
+	for (; ups; ups--, o += 3)
+		memcpy(out + o, "../", 3);
+	strcpy(out + o, dest);
+	o += strlen(dest);
+	if (o && out[o - 1] == '/')
+		out[--o] = '\0';
+	if (!o)
+		strcpy(out, ".");
+	return 0;
+}
+
+/*
+ * The content a symlink that was there before the capture is prepared with (into out), so
+ * that under the target it leads where the original led (dest, link__resolve's, by name),
+ * mapped. The content read is kept verbatim when it does so already: readlink then returns
+ * what it returned. Otherwise (an absolute content; a --map that put the link and its
+ * destination apart) it is rewritten as the relative path from the link's directory to the
+ * destination, when both lie under one root. Why: RESOLVE_BENEATH refuses to follow an
+ * absolute symlink (EXDEV), and a verbatim relative one would lead out of the root or to the
+ * wrong place; a different content is the least loss. readlink then returns another length,
+ * which the replay does not count as a differing outcome (worker__check compares successes
+ * and errnos, lengths only of data ops): the summary says 0 for it, and the manifest shows the
+ * rewritten content. Under different roots no content leads from one to the other beneath
+ * both: -1, and the link is prepared as without its content (a stand-in, or what it led to).
+ */
+static int link__disk(const struct replay_mapper *m, const char *link, const char *content,
+		      const char *dest, char *out, size_t sz)
+{
+	char l[PATH_MAX], d[PATH_MAX], naive[PATH_MAX];
+	const char *slash;
+	size_t dirlen;
+	int lroot, droot, n;
+
+	if (replay_path__is_nonfile(dest) || replay_mapper__overlaps(m, dest) ||
+	    replay_mapper__map(m, link, &lroot, l, sizeof(l)) ||
+	    replay_mapper__map(m, dest, &droot, d, sizeof(d)) || lroot != droot ||
+	    !strcmp(l, ".") || rel__climbs(l) || rel__climbs(d))
+		return -1;
+	if (!strcmp(d, "."))
+		d[0] = '\0';
+	slash = strrchr(l, '/');
+	dirlen = slash ? (size_t)(slash - l) : 0;
+	if (content[0] != '/') {
+		n = snprintf(naive, sizeof(naive), "/%.*s/%s", (int)dirlen, l, content);
+		if (n > 0 && (size_t)n < sizeof(naive) && !path__normalize(naive) &&
+		    !strcmp(naive + 1, d) && strlen(content) < sz) {
+			strcpy(out, content);
+			return 0;
+		}
+	}
+	return rel__between(l, dirlen, d, out, sz);
+}
+
+/* Symlinks there before the capture whose content the trace tells: prepared as symlinks. */
+static int prelinks__plan(struct scan *s, struct reel_reader *r, const struct replay_mapper *m)
+{
+	char to[PATH_MAX], c[PATH_MAX];
+
+	for (uint32_t id = 1; id < s->np; id++) {
+		struct pinfo *pi = &s->p[id];
+		const char *p = reel_reader__path(r, id);
+		const char *content = reel_reader__path(r, pi->pre_content);
+
+		if (!p || !content || pi->symlink || pi->state != P_EXISTED ||
+		    replay_path__is_nonfile(p) ||
+		    link__resolve(p, content, 1, "", to, sizeof(to)) ||
+		    link__disk(m, p, content, to, c, sizeof(c)))
+			continue;
+		pi->disk = strdup(c);
+		if (!pi->disk)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * A symlink below another (lib -> usr/lib, lib/libz.so.1 -> libz.so.1.2.13) lies where the
+ * directory it is in leads (usr/lib/libz.so.1): it is prepared there (at), its content made
+ * to lead from there as the kernel would take it. Rounds, as one found in a moved directory
+ * moves those below it; a trace that names that place itself has it made the symlink.
+ */
+static int prelinks__place(struct scan *s, struct reel_reader *r, const struct replay_mapper *m,
+			   const struct replay_u64map *ids)
+{
+	char dir[PATH_MAX], at[PATH_MAX], to[PATH_MAX], c[PATH_MAX];
+	int changed = 1;
+
+	for (int round = 0; round < 8 && changed; round++) {
+		changed = 0;
+		for (uint32_t id = 1; id < s->np; id++) {
+			struct pinfo *pi = &s->p[id];
+			const char *p = reel_reader__path(r, id), *base;
+			const char *content = reel_reader__path(r, pi->pre_content);
+			size_t n;
+			uint32_t l;
+			int len;
+
+			if (!pi->disk || !(base = strrchr(p, '/')) || base == p ||
+			    (size_t)(base - p) >= sizeof(dir))
+				continue;
+			memcpy(dir, p, (size_t)(base - p));
+			dir[base - p] = '\0';
+			l = link__above(s, ids, dir, &n);
+			if (!l || link__follow(s, r, ids, l, dir + n, to, sizeof(to)))
+				continue;
+			len = snprintf(at, sizeof(at), "%s%s", strcmp(to, "/") ? to : "", base);
+			if (len < 0 || (size_t)len >= sizeof(at) ||
+			    (pi->at && !strcmp(pi->at, at)) ||
+			    link__resolve(at, content, 1, "", to, sizeof(to)) ||
+			    link__disk(m, at, content, to, c, sizeof(c)))
+				continue;
+			free(pi->at);
+			free(pi->disk);
+			pi->at = strdup(at);
+			pi->disk = strdup(c);
+			if (!pi->at || !pi->disk)
+				return -ENOMEM;
+			changed = 1;
+		}
+	}
+	for (uint32_t id = 1; id < s->np; id++) {
+		struct pinfo *pi = &s->p[id], *d;
+		uint64_t *tv = pi->at ? replay_u64map__get(ids, str__key(pi->at)) : NULL;
+
+		if (!tv || *tv == id)
+			continue;
+		d = &s->p[*tv];
+		if (d->state != P_EXISTED || d->symlink || d->disk || d->app_owned)
+			continue;
+		d->pre_content = pi->pre_content;
+		d->disk = strdup(pi->disk);
+		if (!d->disk)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * What the application reached through a symlink that was there before is its destination's:
+ * when the trace names the destination too (python3 -> python3.11, both used), the
+ * destination is prepared as large as read by either name. One the trace does not name is
+ * prepared by through__links. A path below such a symlink that existed, or that the
+ * application made, says that it led to a directory (that a file made through it needs).
+ */
+static void prelinks__merge(struct scan *s, struct reel_reader *r, const struct replay_u64map *ids)
+{
+	char to[PATH_MAX];
+
+	for (uint32_t id = 1; id < s->np; id++) {
+		const char *p = reel_reader__path(r, id);
+		size_t n = 0;
+		uint32_t l;
+
+		if (!p || (s->p[id].state != P_EXISTED && s->p[id].state != P_CREATED))
+			continue;
+		l = link__above(s, ids, p, &n);
+		if (l && l != id && s->p[l].disk && !s->p[l].kind)
+			s->p[l].kind = REPLAY_F_DIR;
+	}
+	for (uint32_t id = 1; id < s->np; id++) {
+		const char *p = reel_reader__path(r, id);
+		struct pinfo *pi = &s->p[id], *d;
+		uint64_t *tv;
+		size_t n = 0;
+		uint32_t l;
+
+		if (!p || pi->state != P_EXISTED || pi->symlink)
+			continue;
+		l = link__above(s, ids, p, &n);
+		if (!l || !s->p[l].disk || link__follow(s, r, ids, l, p + n, to, sizeof(to)))
+			continue;
+		tv = replay_u64map__get(ids, str__key(to));
+		if (!tv || *tv == id)
+			continue;
+		d = &s->p[*tv];
+		if (d->state != P_EXISTED || d->app_owned || d->symlink || d->disk)
+			continue;
+		if (!d->kind)
+			d->kind = pi->kind;
+		if (d->kind != REPLAY_F_DIR && pi->size > d->size)
+			d->size = pi->size;
+		d->exec |= pi->exec;
+	}
 }
 
 /*
@@ -673,7 +973,7 @@ static uint32_t link__above(const struct scan *s, const struct replay_u64map *id
 static int through__add(const struct scan *s, const struct replay_u64map *ids,
 			struct replay_fileset *fs, const struct replay_mapper *m,
 			struct replay_strset *dirs, struct replay_strset *done, const char *path,
-			int kind, uint64_t size)
+			int kind, uint64_t size, int exec, const char *content)
 {
 	char buf[PATH_MAX], *slash;
 	uint64_t *tv;
@@ -698,55 +998,73 @@ static int through__add(const struct scan *s, const struct replay_u64map *ids,
 		err = replay_strset__add(done, buf) < 0 ? -ENOMEM
 							: fs__add(fs, m, buf, REPLAY_F_DIR, 0, 0);
 	}
-	return err ? err : fs__add(fs, m, path, kind, kind == REPLAY_F_DIR ? 0 : size, 0);
+	if (err)
+		return err;
+	if (content)
+		return fs__add_symlink(fs, m, path, content);
+	return fs__add(fs, m, path, kind, kind == REPLAY_F_DIR ? 0 : size, exec);
+}
+
+/* Used through the symlink itself (opened, stat'd, read): its destination was there. */
+static int link__followed(const struct pinfo *pi)
+{
+	return pi->symlink ? pi->through_kind != 0
+			   : pi->followed || pi->kind || pi->size || pi->exec;
 }
 
 /*
  * Files the application reached only through a symlink it made (cur -> data.v1, opened and
- * read as cur): the content says which, so they are prepared under their own names, unless the
- * trace says something of those names itself (made by the application, absent, or prepared
- * already). Contents that are absolute or climb out are left alone: the replay refuses to
- * follow them.
+ * read as cur), or through one that was there before and whose content readlink read: the
+ * content says which, so they are prepared under their own names, unless the trace says
+ * something of those names itself (made by the application, absent, or prepared already).
+ * Contents of the application's links that are absolute or climb out are left alone: the
+ * replay refuses to follow them. The links themselves come last: a path below one says that
+ * what it leads to is a directory.
  */
 static int through__links(struct scan *s, struct reel_reader *r, const struct replay_mapper *m,
-			  struct replay_fileset *fs, struct replay_strset *dirs,
-			  const struct replay_strset *created)
+			  const struct replay_u64map *ids, struct replay_fileset *fs,
+			  struct replay_strset *dirs, const struct replay_strset *created)
 {
-	struct replay_u64map ids = {0};
 	struct replay_strset done = {0};
 	char to[PATH_MAX];
 	int err = 0;
 
+	/* symlinks below one, where they really lie (prelinks__place), first */
 	for (uint32_t id = 1; id < s->np && !err; id++) {
-		const char *p = reel_reader__path(r, id);
-
-		if (p && replay_u64map__put(&ids, str__key(p), id) < 0)
-			err = -ENOMEM;
-	}
-	for (uint32_t id = 1; id < s->np && !err; id++) {
-		const char *p = reel_reader__path(r, id);
 		struct pinfo *pi = &s->p[id];
-		uint64_t *tv;
-		size_t n = 0;
-		uint32_t l;
-		int kind;
+		uint64_t *tv = pi->at ? replay_u64map__get(ids, str__key(pi->at)) : NULL;
 
-		if (!p || (pi->symlink ? !pi->through_kind : pi->state != P_EXISTED))
-			continue;
-		l = pi->symlink ? id : link__above(s, &ids, p, &n);
-		if (!l ||
-		    link__resolve(reel_reader__path(r, l), reel_reader__path(r, s->p[l].content),
-				  pi->symlink ? "" : p + n, to, sizeof(to)))
-			continue;
-		tv = replay_u64map__get(&ids, str__key(to));
-		if ((tv && s->p[*tv].state != P_UNKNOWN) || below_created(created, to))
-			continue;
-		kind = pi->symlink ? pi->through_kind : pi->kind;
-		err = through__add(s, &ids, fs, m, dirs, &done, to,
-				   kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE,
-				   pi->symlink ? pi->through : pi->size);
+		if (pi->at && (!tv || s->p[*tv].state == P_UNKNOWN) &&
+		    !below_created(created, pi->at))
+			err = through__add(s, ids, fs, m, dirs, &done, pi->at, REPLAY_F_SYMLINK, 0,
+					   0, pi->disk);
 	}
-	replay_u64map__free(&ids);
+	for (int self = 0; self < 2 && !err; self++) {
+		for (uint32_t id = 1; id < s->np && !err; id++) {
+			const char *p = reel_reader__path(r, id);
+			struct pinfo *pi = &s->p[id];
+			uint64_t *tv;
+			size_t n = 0;
+			uint32_t l;
+			int kind;
+
+			if (!p || (pi->symlink ? !pi->through_kind : pi->state != P_EXISTED))
+				continue;
+			l = pi->symlink ? id : link__above(s, ids, p, &n);
+			if (!l || (l == id) != self || (self && !link__followed(pi)))
+				continue;
+			if (link__follow(s, r, ids, l, pi->symlink ? "" : p + n, to, sizeof(to)))
+				continue;
+			tv = replay_u64map__get(ids, str__key(to));
+			if ((tv && s->p[*tv].state != P_UNKNOWN) || below_created(created, to))
+				continue;
+			kind = pi->symlink ? pi->through_kind : pi->kind;
+			err = through__add(s, ids, fs, m, dirs, &done, to,
+					   kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE,
+					   pi->symlink ? pi->through : pi->size,
+					   pi->symlink ? 0 : pi->exec, NULL);
+		}
+	}
 	replay_strset__free(&done);
 	return err;
 }
@@ -755,6 +1073,7 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 			 struct replay_fileset *fs)
 {
 	struct replay_strset created = {0}, dirs = {0};
+	struct replay_u64map ids = {0};
 	struct scan s = {.fs = fs};
 	struct reel_reader *r;
 	struct reel_op op;
@@ -767,6 +1086,7 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	err = reel_reader__open(trace, &r);
 	if (err)
 		return err;
+	s.r = r;
 	while ((err = reel_reader__next(r, &op)) != 0) {
 		if (err < 0) {
 			/* damaged chunk: the reader resumes at the next whole one */
@@ -822,9 +1142,23 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	for (uint32_t id = 1; id < s.np && !err; id++) {
 		const char *p = reel_reader__path(r, id);
 
-		/* nothing is prepared below a symlink the application made: it leads elsewhere */
-		if (p && s.p[id].state == P_CREATED &&
-		    (s.p[id].kind == REPLAY_F_DIR || s.p[id].symlink))
+		if (p && replay_u64map__put(&ids, str__key(p), id) < 0)
+			err = -ENOMEM;
+	}
+	if (!err)
+		err = prelinks__plan(&s, r, m);
+	if (!err)
+		err = prelinks__place(&s, r, m, &ids);
+	if (!err)
+		prelinks__merge(&s, r, &ids);
+	for (uint32_t id = 1; id < s.np && !err; id++) {
+		const char *p = reel_reader__path(r, id);
+
+		/* nothing is prepared below a symlink the application made, nor below one that was
+		 * there and is prepared as a symlink: it leads elsewhere */
+		if (p && ((s.p[id].state == P_CREATED &&
+			   (s.p[id].kind == REPLAY_F_DIR || s.p[id].symlink)) ||
+			  s.p[id].disk))
 			err = replay_strset__add(&created, p) < 0 ? -ENOMEM : 0;
 	}
 	if (!err)
@@ -854,13 +1188,18 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 		    below_created(&created, p))
 			continue;
 		/*
-		 * A symlink the application read but did not make: its content is not in the
-		 * trace. Used as nothing else (never opened, read, listed), it is made with a
-		 * stand-in content of the length read, pointing nowhere, so that readlink
-		 * replays as it ran; one that was also followed is prepared as what it led
-		 * to instead (the readlink then fails, counted): the other ops need that more.
+		 * A symlink the application read but did not make. With its content in the trace
+		 * (readlink's path2), it is made with that content (link__disk), and what was
+		 * reached through it is prepared where it leads (through__links). Without it
+		 * (old traces, strings cut short): used as nothing else (never opened, read,
+		 * listed), it is made with a stand-in content of the length read, pointing
+		 * nowhere, so that readlink replays as it ran; one that was also followed is
+		 * prepared as what it led to instead (the readlink then fails, counted): the
+		 * other ops need that more.
 		 */
-		if (pi->linklen && !pi->kind && !pi->size)
+		if (pi->disk)
+			err = fs__add_symlink(fs, m, p, pi->disk);
+		else if (pi->linklen && !pi->kind && !pi->size)
 			err = fs__add(fs, m, p, REPLAY_F_SYMLINK, pi->linklen, 0);
 		else
 			err = fs__add(fs, m, p,
@@ -868,7 +1207,7 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 				      pi->kind == REPLAY_F_DIR ? 0 : pi->size, pi->exec);
 	}
 	if (!err)
-		err = through__links(&s, r, m, fs, &dirs, &created);
+		err = through__links(&s, r, m, &ids, fs, &dirs, &created);
 	if (!err && fs->n)
 		qsort(fs->e, fs->n, sizeof(*fs->e), fentry__cmp);
 
@@ -888,6 +1227,11 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	}
 	replay_strset__free(&created);
 	replay_strset__free(&dirs);
+	replay_u64map__free(&ids);
+	for (uint32_t id = 1; id < s.np; id++) {
+		free(s.p[id].disk);
+		free(s.p[id].at);
+	}
 	replay_u64map__free(&s.fds);
 	replay_u64map__free(&s.tidset);
 	free(s.tfirst);
@@ -899,8 +1243,10 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 
 void replay_fileset__free(struct replay_fileset *fs)
 {
-	for (size_t i = 0; i < fs->n; i++)
+	for (size_t i = 0; i < fs->n; i++) {
 		free(fs->e[i].rel);
+		free(fs->e[i].content);
+	}
 	free(fs->e);
 	free(fs->tids);
 	free(fs->tid_ops);

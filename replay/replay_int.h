@@ -57,7 +57,9 @@ int replay_op__on_fd(const struct reel_op *op);
 
 /* ---- replay_fileset.c: what the trace says existed before the capture ---- */
 
-/* REPLAY_F_SYMLINK: a symlink the application only read (readlink), its content unknown */
+/* REPLAY_F_SYMLINK: a symlink the application only read (readlink) or followed, which existed
+ * before the capture: with the content it should have, or (content NULL) a stand-in of the
+ * length read */
 enum replay_fkind { REPLAY_F_FILE = 1, REPLAY_F_DIR = 2, REPLAY_F_SYMLINK = 3 };
 
 struct replay_fentry {
@@ -66,6 +68,7 @@ struct replay_fentry {
 	int kind;
 	int exec;
 	uint64_t size; /* a symlink's: the length of its content */
+	char *content; /* a symlink's, when the trace tells it; NULL: a stand-in */
 };
 
 struct replay_fileset {

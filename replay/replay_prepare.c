@@ -4,11 +4,12 @@
  *
  * Each root holds a manifest, ROOT/.ioreel-prepared: the trace's identity (device, inode,
  * mtime, size of the trace file, plus the roots and --map rules), a state line, and one line
- * per directory and file with its size. A root is reused when its manifest is the one this
- * trace would write, its state is "clean" and every listed file still has its size. A replay
- * of a trace that creates, deletes, renames or truncates turns the state to "dirty" before its
- * first op, so the next run prepares again. Preparing empties the root first, which is only
- * done to a root that is empty, carries a manifest, or when --fresh says so.
+ * per directory, file and symlink with its size (a symlink's: its content too, when known). A
+ * root is reused when its manifest is the one this trace would write, its state is "clean" and
+ * every listed file still has its size, every symlink its content. A replay of a trace that
+ * creates, deletes, renames or truncates turns the state to "dirty" before its first op, so
+ * the next run prepares again. Preparing empties the root first, which is only done to a root
+ * that is empty, carries a manifest, or when --fresh says so.
  *
  * Files are written with real, non-zero data (never extended with ftruncate: holes read for
  * free and would flatter the storage under test). A file set larger than a target's free
@@ -18,6 +19,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +48,7 @@ static char *manifest__build(const struct replay_fileset *fs, int root, size_t *
 
 		if (e->root != root)
 			continue;
-		need = strlen(e->rel) + 40;
+		need = strlen(e->rel) + (e->content ? strlen(e->content) + 4 : 0) + 40;
 		if (n + need >= cap) {
 			char *t;
 
@@ -61,6 +63,9 @@ static char *manifest__build(const struct replay_fileset *fs, int root, size_t *
 		}
 		if (e->kind == REPLAY_F_DIR)
 			n += (size_t)snprintf(s + n, cap - n, "d %s\n", e->rel);
+		else if (e->kind == REPLAY_F_SYMLINK && e->content)
+			n += (size_t)snprintf(s + n, cap - n, "l %llu %s -> %s\n",
+					      (unsigned long long)e->size, e->rel, e->content);
 		else if (e->kind == REPLAY_F_SYMLINK)
 			n += (size_t)snprintf(s + n, cap - n, "l %llu %s\n",
 					      (unsigned long long)e->size, e->rel);
@@ -96,6 +101,21 @@ static char *file__slurp(int dirfd, const char *name, size_t *len)
 	return s;
 }
 
+/*
+ * A symlink whose content the trace tells must still have it: one swapped for another of the
+ * same length (python3.11 -> python3.12) would pass the size check and lead elsewhere.
+ */
+static int symlink__matches(int pfd, const char *base, const struct replay_fentry *e)
+{
+	char buf[PATH_MAX];
+	ssize_t n;
+
+	if (!e->content)
+		return 1;
+	n = readlinkat(pfd, base, buf, sizeof(buf));
+	return n >= 0 && (size_t)n == strlen(e->content) && !memcmp(buf, e->content, (size_t)n);
+}
+
 static int root__matches(const struct replay_mapper *m, const struct replay_fileset *fs, int root)
 {
 	size_t want_len, have_len;
@@ -120,7 +140,8 @@ static int root__matches(const struct replay_mapper *m, const struct replay_file
 		     (e->kind == REPLAY_F_DIR	    ? S_ISDIR(st.st_mode)
 		      : e->kind == REPLAY_F_SYMLINK ? S_ISLNK(st.st_mode)
 						    : S_ISREG(st.st_mode)) &&
-		     (e->kind == REPLAY_F_DIR || (uint64_t)st.st_size == e->size);
+		     (e->kind == REPLAY_F_DIR || (uint64_t)st.st_size == e->size) &&
+		     (e->kind != REPLAY_F_SYMLINK || symlink__matches(pfd, base, e));
 		close(pfd);
 	}
 	return ok;
@@ -260,9 +281,11 @@ static int dir__create(int rootfd, const char *rel)
 }
 
 /*
- * A symlink whose content the trace lacks: a stand-in of the same length, relative and
- * pointing at nothing there, so that readlink returns what it returned and following it fails
- * inside the target (never "." or "..", which would lead somewhere).
+ * A symlink with the content the file set gives it (what readlink read, made relative to lead
+ * to the prepared destination: replay_fileset.c). One whose content the trace lacks: a
+ * stand-in of the same length, relative and pointing at nothing there, so that readlink
+ * returns what it returned and following it fails inside the target (never "." or "..",
+ * which would lead somewhere).
  */
 static int symlink__create(int rootfd, const struct replay_fentry *e)
 {
@@ -272,9 +295,13 @@ static int symlink__create(int rootfd, const struct replay_fentry *e)
 	const char *base;
 	int pfd, err = 0;
 
-	for (size_t i = 0; i < n; i++)
-		content[i] = i < sizeof(stem) - 1 ? stem[i] : '_';
-	content[n] = '\0';
+	if (e->content && strlen(e->content) < sizeof(content)) {
+		strcpy(content, e->content);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			content[i] = i < sizeof(stem) - 1 ? stem[i] : '_';
+		content[n] = '\0';
+	}
 	pfd = replay_path__parent(rootfd, e->rel, &base);
 	if (pfd < 0)
 		return pfd;
