@@ -417,26 +417,6 @@ static void conv_aio_events(struct conv_ctx *x, struct reel_op *tmpl)
 	}
 }
 
-static void conv_fstatat(struct conv_ctx *x, struct reel_op *op, int dirfd, uint32_t flags,
-			 char *buf, size_t size)
-{
-	/* glibc's fstat(fd) is newfstatat(fd, "", buf, AT_EMPTY_PATH) */
-	if ((flags & AT_EMPTY_PATH) && (!x->path0 || !*x->path0)) {
-		if (!keep_fd_op(x, dirfd)) {
-			x->c->nonfile_ops++;
-			return;
-		}
-		if (op->type == REEL_OP_NEWFSTATAT)
-			op->type = REEL_OP_FSTAT;
-		op->fd = dirfd;
-		op->fd_kind = x->kind;
-		op->path = fd_path(x, dirfd);
-	} else {
-		op->path = arg_path(x, dirfd, x->path0, buf, size);
-	}
-	emit(x->c, op);
-}
-
 /*
  * An *at op (FORMAT.md: dirfd in fd) that may act on dirfd's own file instead of a path
  * (AT_EMPTY_PATH with "", or utimensat's NULL path: futimens): then it is an op on an fd,
@@ -572,6 +552,7 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 		/* openat2: the BPF side copied struct open_how's flags and mode into pos, isize */
 		op.flags = ev->hdr.nr == __NR_openat ? a[2] : ev->pos;
 		op.mode = ev->hdr.nr == __NR_openat ? a[3] : ev->isize;
+		op.fd = (int)a[0]; /* the dirfd (FORMAT.md); the path is resolved in full */
 		op.path = arg_path(x, (int)a[0], x->path0, abs0, sizeof(abs0));
 		track_open(x, &op, abs0, op.flags);
 		break;
@@ -658,29 +639,29 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 		break;
 	case __NR_newfstatat:
 		op.flags = a[3];
-		conv_fstatat(x, &op, (int)a[0], a[3], abs0, sizeof(abs0));
+		/* glibc's fstat(fd) is newfstatat(fd, "", buf, AT_EMPTY_PATH) (FORMAT.md) */
+		if (empty_path(x, op.flags))
+			op.type = REEL_OP_FSTAT;
+		conv_at(x, &op, (int)a[0], empty_path(x, op.flags), abs0, sizeof(abs0));
 		break;
 	case __NR_statx:
 		op.flags = a[2];
 		op.mode = a[3];
-		conv_fstatat(x, &op, (int)a[0], a[2], abs0, sizeof(abs0));
+		conv_at(x, &op, (int)a[0], empty_path(x, op.flags), abs0, sizeof(abs0));
 		break;
 	case __NR_faccessat:
 	case __NR_faccessat2:
 		op.mode = a[2];
 		op.flags = ev->hdr.nr == __NR_faccessat2 ? a[3] : 0;
-		op.path = arg_path(x, (int)a[0], x->path0, abs0, sizeof(abs0));
-		emit(c, &op);
+		conv_at(x, &op, (int)a[0], false, abs0, sizeof(abs0));
 		break;
 	case __NR_unlinkat:
 		op.flags = a[2];
-		op.path = arg_path(x, (int)a[0], x->path0, abs0, sizeof(abs0));
-		emit(c, &op);
+		conv_at(x, &op, (int)a[0], false, abs0, sizeof(abs0));
 		break;
 	case __NR_mkdirat:
 		op.mode = a[2];
-		op.path = arg_path(x, (int)a[0], x->path0, abs0, sizeof(abs0));
-		emit(c, &op);
+		conv_at(x, &op, (int)a[0], false, abs0, sizeof(abs0));
 		break;
 	case __NR_rename:
 		op.path = arg_path(x, AT_FDCWD, x->path0, abs0, sizeof(abs0));

@@ -229,6 +229,9 @@ class Checker:
                 want, got = want % (1 << 64), got % (1 << 64)
             if got != want:
                 bad.append("%s: log %s, trace %s" % (k, want, got))
+        # an *at op the log states by its dirfd: FORMAT.md puts the dirfd in fd
+        if "dirfd" in lg and "fd" not in lg and tr.get("fd") != lg["dirfd"]:
+            bad.append("fd: log dirfd %s, trace %s" % (lg["dirfd"], tr.get("fd")))
         if tr.get("end_ns", 0) < tr.get("start_ns", 0):
             bad.append("end_ns %s before start_ns %s" % (tr["end_ns"], tr["start_ns"]))
         bad += self.check_times(lg, tr)

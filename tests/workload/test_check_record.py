@@ -159,7 +159,7 @@ def synthesize(log, logpath):
              "start_ns": l["t_begin"] - start, "end_ns": l["t_end"] - start,
              "path": None if ("fd" in l and l["op"] not in AT_PATH_OPS) or
              l["op"] in cr.COMPLETES else l.get("path"),
-             "fd": l.get("fd", -1), "fd_kind": l.get("fd_kind", "unknown"),
+             "fd": l.get("fd", l.get("dirfd", -1)), "fd_kind": l.get("fd_kind", "unknown"),
              "offset": l.get("offset", 0), "len": l.get("len", 0),
              "ret": l.get("ret", 0), "fd2": l.get("fd2", -1), "path2": l.get("path2"),
              "flags": l.get("flags", 0), "mode": l.get("mode", 0), "subop": l.get("subop", 0),
