@@ -22,8 +22,11 @@ static const struct golden goldens[] = {
     {"bad-checksum.reel", 0, -REEL_E_CHECKSUM, 36},
     {"reserved-header.reel", -REEL_E_RESERVED, 0, 0},
     {"reserved-chunk.reel", 0, -REEL_E_RESERVED, 36},
-    {"newer-minor.reel", 0, 0, 52},
-    {"small-1.1.reel", 0, 0, 68}, /* every op type of version 1.1 */
+    /* minor 1 with a chunk of an unknown type: readable by 1.0, damage since 1.1 (the
+     * reader's own minor knows every chunk type), what comes before it still read */
+    {"newer-minor.reel", 0, -REEL_E_CORRUPT, 52},
+    {"newer-minor-1.2.reel", 0, 0, 52}, /* newer than this reader: the chunk skipped */
+    {"small-1.1.reel", 0, 0, 68},	/* every op type of version 1.1 */
 };
 
 int main(int argc, char **argv)

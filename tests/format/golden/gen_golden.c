@@ -266,11 +266,19 @@ int main(int argc, char **argv)
 	memcpy(c + foot + grow, b + foot, len - foot);
 	for (int i = 0; i < 8; i++)
 		c[len + grow - 8 + i] = (foot + grow) >> (8 * i);
-	t_spit(at("newer-minor.reel"), c, len + grow);
+	/* newer-minor.reel was minor 1 when the reader was 1.0; since 1.1 it is of the reader's
+	 * own minor version, and its unknown chunk is damage. It stays as it was; each minor
+	 * version adds its own newer-minor-1.N.reel, N one above its own. */
+	char newer[32];
+	snprintf(newer, sizeof(newer), "newer-minor-%d.%d.reel", REEL_VERSION_MAJOR,
+		 REEL_VERSION_MINOR + 1);
+	if (access(at(newer), F_OK))
+		t_spit(at(newer), c, len + grow);
 
 	const char *names[] = {"small.reel",	      "truncated.reel",	   "bad-magic.reel",
 			       "bad-version.reel",    "bad-checksum.reel", "reserved-header.reel",
-			       "reserved-chunk.reel", "newer-minor.reel",   cur};
+			       "reserved-chunk.reel", "newer-minor.reel",   cur,
+			       newer};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		dump(names[i]);
 	write_ops_seeds(argv[2]);
