@@ -34,6 +34,10 @@
  * - symlink's content, and what readlink read, are kept as strace shows them (never joined
  *   to a directory: they name no file of the trace; a string strace cut short is none);
  *   utimensat(fd, NULL, ...) is futimens, an op on that fd.
+ * - AT_EMPTY_PATH stays in flags only when the op acted on the fd (an empty path): the
+ *   kernel ignores it otherwise. linkat of "/proc/self/fd/N" with AT_SYMLINK_FOLLOW (how
+ *   an O_TMPFILE file gets a name) is a link from fd N, as the capturer records it.
+ * - copy_file_range and sendfile are kept when either end is a file (FORMAT.md, "Copies").
  * - io_submit/io_getevents: one op per iocb / io_event, matched by (ctx, aio_data) to get
  *   the completion's file, offset and length. io_uring_enter: strace cannot show SQEs, so
  *   those calls are only counted (meta "uring_enters").

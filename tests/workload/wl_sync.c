@@ -787,9 +787,9 @@ static void flink(struct worker *w, int dirfd, int round)
 	snprintf(name, sizeof(name), "flink%d", round);
 	wl__join(abs, w->dir, name);
 	r = SC(SYS_linkat, AT_FDCWD, proc, AT_FDCWD, abs, AT_SYMLINK_FOLLOW);
-	EMIT(.op = "linkat", .path = w->dir, .kind = "reg", .path2 = abs, .fd = fd,
-	     .fd2 = AT_FDCWD, .flags = AT_EMPTY_PATH, .ret = r,
-	     .has = AT_HAS | H_PATH2 | H_FD2 | H_FLAGS, .note = "O_TMPFILE flink via /proc");
+	EMIT(.op = "linkat", .path = w->dir, .kind = "reg", .path2 = abs, .fd = fd, .fd2 = AT_FDCWD,
+	     .flags = AT_EMPTY_PATH, .ret = r, .has = AT_HAS | H_PATH2 | H_FD2 | H_FLAGS,
+	     .note = "O_TMPFILE flink via /proc");
 	if (r)
 		wl__die("linkat %s -> %s: %s", proc, abs, strerror(-r));
 	wl__close(fd, &o);
