@@ -461,7 +461,7 @@ static void conv_at(struct conv_ctx *x, struct reel_op *op, int dirfd, bool on_f
 	 * The kernel ignores AT_EMPTY_PATH with a path that is not empty; in a trace the flag
 	 * says that the op acted on fd itself (FORMAT.md), so a path lookup must not carry it.
 	 */
-	if (!on_fd)
+	if (!on_fd && x->path0 && *x->path0)
 		op->flags &= ~AT_EMPTY_PATH;
 	if (on_fd) {
 		if (!keep_fd_op(x, dirfd)) {
