@@ -187,9 +187,40 @@ static bool follows_last(const struct conv_ctx *x)
 		return !(a[2] & AT_SYMLINK_NOFOLLOW);
 	case __NR_fchownat:
 		return !(a[4] & AT_SYMLINK_NOFOLLOW);
+	case __NR_linkat:
+		return a[4] & AT_SYMLINK_FOLLOW;
 	default:
 		return false;
 	}
+}
+
+/* N of "/proc/self/fd/N[/rest]" (or thread-self, or the own pid), with rest; else -1 */
+static int proc_fd_num(const struct conv_ctx *x, const char *s, char **rest)
+{
+	unsigned long n;
+	char *end;
+
+	if (strncmp(s, "/proc/", 6))
+		return -1;
+	s += 6;
+	if (!strncmp(s, "self/", 5)) {
+		s += 5;
+	} else if (!strncmp(s, "thread-self/", 12)) {
+		s += 12;
+	} else {
+		n = strtoul(s, &end, 10);
+		if (end == s || *end != '/' || n != (unsigned long)x->p->pid)
+			return -1;
+		s = end + 1;
+	}
+	if (strncmp(s, "fd/", 3))
+		return -1;
+	s += 3;
+	n = strtoul(s, &end, 10);
+	if (end == s || (*end && *end != '/') || n > INT_MAX)
+		return -1;
+	*rest = end;
+	return (int)n;
 }
 
 /*
@@ -201,32 +232,32 @@ static bool follows_last(const struct conv_ctx *x)
 static void proc_fd_path(struct conv_ctx *x, char *buf, size_t size)
 {
 	char tmp[PATH_MAX], *end;
-	const char *s = buf, *path;
-	unsigned long n;
+	const char *path;
+	int n = proc_fd_num(x, buf, &end);
 
-	if (strncmp(s, "/proc/", 6))
+	if (n < 0 || (!*end && !follows_last(x)))
 		return;
-	s += 6;
-	if (!strncmp(s, "self/", 5)) {
-		s += 5;
-	} else if (!strncmp(s, "thread-self/", 12)) {
-		s += 12;
-	} else {
-		n = strtoul(s, &end, 10);
-		if (end == s || *end != '/' || n != (unsigned long)x->p->pid)
-			return;
-		s = end + 1;
-	}
-	if (strncmp(s, "fd/", 3))
-		return;
-	s += 3;
-	n = strtoul(s, &end, 10);
-	if (end == s || (*end && *end != '/') || n > INT_MAX || (!*end && !follows_last(x)))
-		return;
-	path = capture_proc__fd_path_at(x->p, (int)n, x->ev->start_ns);
+	path = capture_proc__fd_path_at(x->p, n, x->ev->start_ns);
 	if (!path || *path != '/' || snprintf(tmp, sizeof(tmp), "%s%s", path, end) >= (int)size)
 		return;
 	memcpy(buf, tmp, strlen(tmp) + 1);
+}
+
+/*
+ * linkat(AT_FDCWD, "/proc/self/fd/N", AT_FDCWD, name, AT_SYMLINK_FOLLOW), open(2)'s way to
+ * give an O_TMPFILE file a name, links fd N's file, as AT_EMPTY_PATH from fd N would: the fd
+ * it names, or -1. The replay can link from its own fd N, never through the /proc path.
+ */
+static int flink_fd(struct conv_ctx *x, char *buf, size_t size)
+{
+	char *end;
+	int n;
+
+	if (!(x->ev->args[4] & AT_SYMLINK_FOLLOW) || !x->path0 ||
+	    capture_proc__resolve(x->p, (int)x->ev->args[0], x->path0, buf, size))
+		return -1;
+	n = proc_fd_num(x, buf, &end);
+	return n >= 0 && !*end ? n : -1;
 }
 
 /* Path of a path argument, absolute when it can be made so, else as the app wrote it. */
@@ -426,6 +457,12 @@ static void conv_at(struct conv_ctx *x, struct reel_op *op, int dirfd, bool on_f
 		    size_t size)
 {
 	op->fd = dirfd;
+	/*
+	 * The kernel ignores AT_EMPTY_PATH with a path that is not empty; in a trace the flag
+	 * says that the op acted on fd itself (FORMAT.md), so a path lookup must not carry it.
+	 */
+	if (!on_fd && x->path0 && *x->path0)
+		op->flags &= ~AT_EMPTY_PATH;
 	if (on_fd) {
 		if (!keep_fd_op(x, dirfd)) {
 			x->c->nonfile_ops++;
@@ -790,12 +827,22 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 		op.path2 = arg_path(x, AT_FDCWD, x->path1, abs1, sizeof(abs1));
 		emit(c, &op);
 		break;
-	case __NR_linkat:
+	case __NR_linkat: {
+		int n = flink_fd(x, abs0, sizeof(abs0));
+
 		op.fd2 = (int)a[2];
 		op.flags = a[4];
 		op.path2 = arg_path(x, (int)a[2], x->path1, abs1, sizeof(abs1));
+		if (n >= 0) {
+			/* a link from fd n (FORMAT.md); the kind known is the dirfd's, not n's */
+			op.flags = (op.flags & ~AT_SYMLINK_FOLLOW) | AT_EMPTY_PATH;
+			x->kind = REEL_FD_UNKNOWN;
+			conv_at(x, &op, n, true, abs0, sizeof(abs0));
+			break;
+		}
 		conv_at(x, &op, (int)a[0], empty_path(x, op.flags), abs0, sizeof(abs0));
 		break;
+	}
 	case __NR_symlink:
 	case __NR_symlinkat:
 		/*

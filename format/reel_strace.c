@@ -34,6 +34,10 @@
  * - symlink's content, and what readlink read, are kept as strace shows them (never joined
  *   to a directory: they name no file of the trace; a string strace cut short is none);
  *   utimensat(fd, NULL, ...) is futimens, an op on that fd.
+ * - AT_EMPTY_PATH stays in flags only when the op acted on the fd (an empty path): the
+ *   kernel ignores it otherwise. linkat of "/proc/self/fd/N" with AT_SYMLINK_FOLLOW (how
+ *   an O_TMPFILE file gets a name) is a link from fd N, as the capturer records it.
+ * - copy_file_range and sendfile are kept when either end is a file (FORMAT.md, "Copies").
  * - io_submit/io_getevents: one op per iocb / io_event, matched by (ctx, aio_data) to get
  *   the completion's file, offset and length. io_uring_enter: strace cannot show SQEs, so
  *   those calls are only counted (meta "uring_enters").
@@ -51,9 +55,11 @@
 #define ST_O_APPEND 02000
 #define ST_O_TRUNC 01000
 #define ST_O_DIRECTORY 0200000
+#define ST___O_TMPFILE 020000000
 #define ST_O_CLOEXEC 02000000
 #define ST_O_ACCMODE 3
 #define ST_AT_EMPTY_PATH 0x1000
+#define ST_AT_SYMLINK_FOLLOW 0x400
 #define ST_RWF_APPEND 0x10
 #define ST_SEEK_END 2
 
@@ -619,19 +625,25 @@ static void st_op_init(struct st_state *s, struct reel_op *op, int type, const s
 	op->end_ns = s->end;
 }
 
-static int st_emit(struct st_state *s, struct reel_op *op, int kind)
+/* An op written whatever its fd's kind: the caller decided that it is storage work. */
+static int st_emit_any(struct st_state *s, struct reel_op *op, int kind)
 {
 	int err;
 
-	if (!st_is_file_kind(kind)) {
-		s->st->nonfile_ops++;
-		return 0;
-	}
 	op->fd_kind = (uint8_t)kind;
 	err = reel_writer__add(s->w, op);
 	if (!err)
 		s->st->ops++;
 	return err;
+}
+
+static int st_emit(struct st_state *s, struct reel_op *op, int kind)
+{
+	if (!st_is_file_kind(kind)) {
+		s->st->nonfile_ops++;
+		return 0;
+	}
+	return st_emit_any(s, op, kind);
 }
 
 static void st_op_fd(struct reel_op *op, int fd, const struct st_ofd *o)
@@ -695,7 +707,9 @@ static int st_do_open(struct st_state *s, struct stl_call *c, int type)
 	if (!resolved)
 		return -ENOMEM;
 	st_note_parents(s, resolved);
-	if (kind == REEL_FD_REG && ((flags & ST_O_DIRECTORY) || st_is_dir(s, resolved)))
+	/* O_TMPFILE carries O_DIRECTORY's bit, but opens a new regular file */
+	if (kind == REEL_FD_REG &&
+	    (((flags & ST_O_DIRECTORY) && !(flags & ST___O_TMPFILE)) || st_is_dir(s, resolved)))
 		kind = REEL_FD_DIR;
 	op.flags = (uint32_t)flags;
 	op.mode = (uint32_t)mode;
@@ -997,6 +1011,9 @@ static int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di
 		op.len = (uint64_t)stl_int_arg(st_arg(c, 3));
 		break;
 	}
+	/* the kernel ignores AT_EMPTY_PATH with a path; in a trace it means "on the fd itself" */
+	if (path && *path)
+		op.flags &= ~ST_AT_EMPTY_PATH;
 	if (type == REEL_OP_UTIMENSAT && !path && di >= 0) {
 		/* utimensat(fd, NULL, ...) is futimens: the file is the fd's, and AT_EMPTY_PATH
 		 * tells it from a path relative to a dirfd (FORMAT.md) */
@@ -1054,13 +1071,59 @@ static int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di
 	return st_emit(s, &op, kind);
 }
 
+/*
+ * N of "/proc/self/fd/N" (or thread-self, or the process's own pid), else -1: linkat of it
+ * with AT_SYMLINK_FOLLOW is open(2)'s way to give an O_TMPFILE file a name, a link from fd N.
+ */
+static int st_proc_fd(const struct st_state *s, const char *p)
+{
+	unsigned long n;
+	char *end;
+
+	if (strncmp(p, "/proc/", 6))
+		return -1;
+	p += 6;
+	if (!strncmp(p, "self/", 5)) {
+		p += 5;
+	} else if (!strncmp(p, "thread-self/", 12)) {
+		p += 12;
+	} else {
+		n = strtoul(p, &end, 10);
+		if (end == p || *end != '/' || n != s->tgid)
+			return -1;
+		p = end + 1;
+	}
+	if (strncmp(p, "fd/", 3))
+		return -1;
+	p += 3;
+	n = strtoul(p, &end, 10);
+	return end == p || *end || n > 0x7fffffff ? -1 : (int)n;
+}
+
+/*
+ * linkat from an fd itself (FORMAT.md: AT_EMPTY_PATH in flags, fd the fd, path its file):
+ * with AT_EMPTY_PATH and "", or through "/proc/self/fd/N" with AT_SYMLINK_FOLLOW, which the
+ * replay could not reach but links the same file.
+ */
+static int st_do_flink(struct st_state *s, struct reel_op *op, int fd, struct st_ofd *f,
+		       const char *n)
+{
+	int err;
+
+	op->fd = fd;
+	op->path = f ? f->path : 0;
+	op->flags = (op->flags & ~ST_AT_SYMLINK_FOLLOW) | ST_AT_EMPTY_PATH;
+	err = st_path_id(s, n, &op->path2);
+	return err ? err : st_emit(s, op, st_ofd_kind(f));
+}
+
 /* rename, renameat(2), link, linkat: two dirfd + path pairs */
 static int st_do_rename(struct st_state *s, struct stl_call *c, int type)
 {
 	struct reel_op op;
-	int ofd = ST_AT_FDCWD, nfd = ST_AT_FDCWD, err;
+	int ofd = ST_AT_FDCWD, nfd = ST_AT_FDCWD, err, from;
 	int at = type != REEL_OP_RENAME && type != REEL_OP_LINK;
-	char *oann = NULL, *nann = NULL, *o, *n;
+	char *oann = NULL, *nann = NULL, *o, *n, *arg;
 
 	st_op_init(s, &op, type, c);
 	if (at) {
@@ -1069,13 +1132,32 @@ static int st_do_rename(struct st_state *s, struct stl_call *c, int type)
 		op.fd = ofd;
 		op.fd2 = nfd;
 	}
-	o = st_resolve(s, ofd, oann, stl_str_arg(c->args[at ? 1 : 0]));
+	arg = stl_str_arg(c->args[at ? 1 : 0]);
+	o = st_resolve(s, ofd, oann, arg);
 	n = st_resolve(s, nfd, nann, stl_str_arg(st_arg(c, at ? 3 : 1)));
 	if (type == REEL_OP_RENAMEAT2)
 		op.flags = (uint32_t)stl_flags_arg(st_arg(c, 4), stl_rename_flags);
 	else if (type == REEL_OP_LINKAT)
 		op.flags = (uint32_t)stl_flags_arg(st_arg(c, 4), stl_at_flags);
 	err = o && n ? 0 : -ENOMEM;
+	if (!err && type == REEL_OP_LINKAT) {
+		struct st_ofd *f = NULL;
+
+		from = -1;
+		if ((op.flags & ST_AT_EMPTY_PATH) && arg && !*arg && ofd >= 0)
+			f = st_fd_arg(s, c->args[0], &from, &err);
+		else if ((op.flags & ST_AT_SYMLINK_FOLLOW) && (from = st_proc_fd(s, o)) >= 0)
+			f = st_fd_get(s->proc, from, NULL);
+		/* the kernel ignores AT_EMPTY_PATH with a path: not a link from the fd */
+		op.flags &= ~ST_AT_EMPTY_PATH;
+		if (!err && from >= 0)
+			err = st_do_flink(s, &op, from, f, n);
+		if (err || from >= 0) {
+			free(o);
+			free(n);
+			return err;
+		}
+	}
 	if (!err)
 		err = st_path_id(s, o, &op.path);
 	if (!err)
@@ -1145,7 +1227,7 @@ static int st_do_copy(struct st_state *s, struct stl_call *c, int type)
 	int cfr = type == REEL_OP_COPY_FILE_RANGE;
 	struct reel_op op;
 	struct st_ofd *in, *out;
-	int ifd, ofd, err, in_ptr, out_ptr = 1, out_file;
+	int ifd, ofd, err, in_ptr, out_ptr = 1, out_file, in_file;
 	uint64_t in_off, out_off = 0;
 
 	in = st_fd_arg(s, c->args[cfr ? 0 : 1], &ifd, &err);
@@ -1167,9 +1249,17 @@ static int st_do_copy(struct st_state *s, struct stl_call *c, int type)
 		op.mode = (uint32_t)st_ofd_kind(out);
 	}
 	out_file = out && st_is_file_kind(out->kind);
+	in_file = in && st_is_file_kind(in->kind);
+	/* storage work when either end is a file, as the capturer keeps it (FORMAT.md) */
+	if (!in_file && !out_file) {
+		s->st->nonfile_ops++;
+		return 0;
+	}
+	if (!in_file)
+		op.path = 0;
 	if (out_file)
 		op.path2 = out->path;
-	if (in && st_is_file_kind(in->kind) && !in_ptr) {
+	if (in_file && !in_ptr) {
 		if (!in->pos_known)
 			s->st->unknown_pos++;
 		in_off = in->pos;
@@ -1194,7 +1284,7 @@ static int st_do_copy(struct st_state *s, struct stl_call *c, int type)
 	}
 	op.offset = in_off;
 	op.aux = out_off;
-	return st_emit(s, &op, st_ofd_kind(in));
+	return st_emit_any(s, &op, st_ofd_kind(in));
 }
 
 /* dup, dup2, dup3, fcntl(F_DUPFD*, F_SETFL, F_SETFD) */

@@ -141,6 +141,31 @@ static const struct want wants[] = {
     {REEL_OP_UTIMENSAT, AT_FDCWD, -1, "/proc/self/fd/7", NULL, 0, 0x100, 0, 0, 0, 0, 0, -1},
     /* utimensat(AT_FDCWD, "/proc/thread-self/fd/7", 0): followed, fd 7's file */
     {REEL_OP_UTIMENSAT, AT_FDCWD, -1, "/r/a", NULL, 0, 0, 0, 0, 0, 0, 0, 0},
+    /*
+     * AT_EMPTY_PATH with a path that is not empty: the kernel ignores it, a path lookup from
+     * the dirfd, and the trace must not say "on the fd itself" (FORMAT.md): flag cleared
+     */
+    /* fchmodat2(5, "b", 0600, AT_EMPTY_PATH) */
+    {REEL_OP_FCHMODAT, 5, -1, "/r/dir/b", NULL, 0, 0, 0600, 0, 0, 0, 0, 0},
+    /* newfstatat(5, "b", buf, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW): the other flag kept */
+    {REEL_OP_NEWFSTATAT, 5, -1, "/r/dir/b", NULL, 0, 0x100, 0, 0, 0, 0, 0, 0},
+    /* statx(5, "b", AT_EMPTY_PATH, STATX_BASIC_STATS, buf) */
+    {REEL_OP_STATX, 5, -1, "/r/dir/b", NULL, 0, 0, 0x7ff, 0, 0, 0, 0, 0},
+    /* fchownat(5, "b", -1, 7, AT_EMPTY_PATH) */
+    {REEL_OP_FCHOWNAT, 5, -1, "/r/dir/b", NULL, 0, 0, 0, 0, 0, U32_MINUS1, 7, 0},
+    /* utimensat(5, "b", NULL, AT_EMPTY_PATH) */
+    {REEL_OP_UTIMENSAT, 5, -1, "/r/dir/b", NULL, 0, 0, 0, 0, 0, 0, 0, 0},
+    /* linkat(5, "b", AT_FDCWD, "/r/d", AT_EMPTY_PATH) */
+    {REEL_OP_LINKAT, 5, AT_FDCWD, "/r/dir/b", "/r/d", 0, 0, 0, 0, 0, 0, 0, 0},
+    /*
+     * open(2)'s O_TMPFILE idiom, linkat(AT_FDCWD, "/proc/self/fd/7", AT_FDCWD, "/r/e",
+     * AT_SYMLINK_FOLLOW): a link from fd 7 itself, AT_EMPTY_PATH for AT_SYMLINK_FOLLOW
+     */
+    {REEL_OP_LINKAT, 7, AT_FDCWD, "/r/a", "/r/e", REEL_FD_REG, AT_EMPTY, 0, 0, 0, 0, 0, 0},
+    /* the same through dirfd 5 (kind dir) and the pid: fd 8's kind, not the dirfd's */
+    {REEL_OP_LINKAT, 8, AT_FDCWD, "/r/b", "/r/f", REEL_FD_REG, AT_EMPTY, 0, 0, 0, 0, 0, 0},
+    /* without AT_SYMLINK_FOLLOW the magic link itself: left as it is */
+    {REEL_OP_LINKAT, AT_FDCWD, AT_FDCWD, "/proc/self/fd/7", "/r/g", 0, 0, 0, 0, 0, 0, 0, -18},
 };
 
 #define NWANT (sizeof(wants) / sizeof(wants[0]))
@@ -242,7 +267,7 @@ static int check_anon(const char *trace)
 
 int main(void)
 {
-	char dir[] = "/dev/shm/ioreel-conv.XXXXXX", trace[64];
+	char dir[] = "/dev/shm/ioreel-conv.XXXXXX", trace[64], flink[64];
 	struct reel_writer *w;
 	struct capture_conv c;
 	uint64_t base;
@@ -293,6 +318,20 @@ int main(void)
 	    "/proc/self/fd/7", NULL, -1);
 	sys(&c, __NR_utimensat, (uint64_t[6]){(uint64_t)AT_FDCWD, 1, 0, 0}, 0,
 	    "/proc/thread-self/fd/7", NULL, 0);
+	sys(&c, __NR_fchmodat2, (uint64_t[6]){5, 1, 0600, AT_EMPTY}, 0, "b", NULL, 0);
+	sys(&c, __NR_newfstatat, (uint64_t[6]){5, 1, 2, AT_EMPTY | 0x100}, 0, "b", NULL, 0);
+	sys(&c, __NR_statx, (uint64_t[6]){5, 1, AT_EMPTY, 0x7ff, 2}, 0, "b", NULL, 0);
+	sys(&c, __NR_fchownat, (uint64_t[6]){5, 1, U32_MINUS1, 7, AT_EMPTY}, 0, "b", NULL, 0);
+	sys(&c, __NR_utimensat, (uint64_t[6]){5, 1, 0, AT_EMPTY}, 0, "b", NULL, 0);
+	sys(&c, __NR_linkat, (uint64_t[6]){5, 1, (uint64_t)AT_FDCWD, 2, AT_EMPTY}, 0, "b", "/r/d",
+	    0);
+	sys(&c, __NR_linkat, (uint64_t[6]){(uint64_t)AT_FDCWD, 1, (uint64_t)AT_FDCWD, 2, 0x400}, 0,
+	    "/proc/self/fd/7", "/r/e", 0);
+	snprintf(flink, sizeof(flink), "/proc/%u/fd/8", PID);
+	sys(&c, __NR_linkat, (uint64_t[6]){5, 1, (uint64_t)AT_FDCWD, 2, 0x400}, 4, flink, "/r/f",
+	    0);
+	sys(&c, __NR_linkat, (uint64_t[6]){(uint64_t)AT_FDCWD, 1, (uint64_t)AT_FDCWD, 2, 0}, 0,
+	    "/proc/self/fd/7", "/r/g", -18);
 	if (c.nonfile_ops - base != 2) {
 		fprintf(stderr,
 			"non-file ops %llu, want 2 (sendfile socket -> pipe, fchmodat2 on a "

@@ -95,6 +95,10 @@ PY
 # AT_EMPTY_PATH), sendfile to an fd of unknown kind, unfinished copies with offset pointers;
 # readlink's content (path2, verbatim) escaped, cut short by strace ("..."...: none), not
 # ret bytes long (none), unread (a failure); a symlink's content cut short (none).
+# AT_EMPTY_PATH with a path that is not empty (the kernel ignores it: the trace must not say
+# "on the fd itself"); open(2)'s O_TMPFILE idiom, linkat of "/proc/self/fd/N" with
+# AT_SYMLINK_FOLLOW, a link from fd N; copies from a socket or a pipe into a file (kept, as
+# the capturer keeps them), and between a socket and a pipe (left out).
 cat > "$dir/s.strace" <<'LOG'
 4000  1700000000.000000 openat(AT_FDCWD</w>, "a", O_RDWR) = 3</w/a> <0.000010>
 4000  1700000000.001000 fchmodat2(AT_FDCWD</w>, "a", 0644, AT_SYMLINK_NOFOLLOW) = 0 <0.000010>
@@ -121,6 +125,19 @@ cat > "$dir/s.strace" <<'LOG'
 4000  1700000000.022000 readlink("/w/short", "abc", 64) = 5 <0.000010>
 4000  1700000000.023000 symlink("0123456789/0123456789/0123456789"..., "/w/cut") = 0 <0.000010>
 4000  1700000000.024000 symlink("short", "/w/whole") = 0 <0.000010>
+4000  1700000000.025000 openat(AT_FDCWD</w>, "/w", O_RDWR|O_TMPFILE, 0600) = 4</w/#5 (deleted)> <0.000010>
+4000  1700000000.026000 linkat(AT_FDCWD</w>, "/proc/self/fd/4", AT_FDCWD</w>, "name", AT_SYMLINK_FOLLOW) = 0 <0.000010>
+4000  1700000000.027000 linkat(AT_FDCWD</w>, "/proc/4000/fd/3", AT_FDCWD</w>, "name3", AT_SYMLINK_FOLLOW) = 0 <0.000010>
+4000  1700000000.028000 linkat(AT_FDCWD</w>, "/proc/self/fd/4", AT_FDCWD</w>, "lnk", 0) = -1 EXDEV (Invalid cross-device link) <0.000010>
+4000  1700000000.029000 fchmodat2(AT_FDCWD</w>, "a", 0600, AT_EMPTY_PATH) = 0 <0.000010>
+4000  1700000000.030000 newfstatat(AT_FDCWD</w>, "a", {st_mode=S_IFREG|0600, st_size=130, ...}, AT_EMPTY_PATH|AT_SYMLINK_NOFOLLOW) = 0 <0.000010>
+4000  1700000000.031000 statx(AT_FDCWD</w>, "a", AT_STATX_SYNC_AS_STAT|AT_EMPTY_PATH, STATX_ALL, {stx_mask=STATX_ALL, stx_mode=S_IFREG|0600, stx_size=130, ...}) = 0 <0.000010>
+4000  1700000000.032000 fchownat(AT_FDCWD</w>, "a", 0, 0, AT_EMPTY_PATH) = 0 <0.000010>
+4000  1700000000.033000 utimensat(AT_FDCWD</w>, "a", NULL, AT_EMPTY_PATH) = 0 <0.000010>
+4000  1700000000.034000 linkat(AT_FDCWD</w>, "a", AT_FDCWD</w>, "a2", AT_EMPTY_PATH) = 0 <0.000010>
+4000  1700000000.035000 sendfile(3</w/a>, 5<socket:[77]>, NULL, 100) = 100 <0.000010>
+4000  1700000000.036000 sendfile(6<pipe:[5]>, 5<socket:[77]>, NULL, 10) = 10 <0.000010>
+4000  1700000000.037000 copy_file_range(6<pipe:[5]>, NULL, 3</w/a>, NULL, 10, 0) = -1 EINVAL (Invalid argument) <0.000010>
 LOG
 "$IOREEL" import strace "$dir/s.strace" -o "$dir/s.reel" 2> "$dir/s.err" ||
 	{ echo "FAIL: import of the snippet"; cat "$dir/s.err"; exit 1; }
@@ -156,6 +173,24 @@ want = [
     # a symlink content cut short by strace is not the link's: none
     dict(op="symlink", fd=-1, path="/w/cut"),
     dict(op="symlink", fd=-1, path="/w/whole", path2="short"),
+    # O_TMPFILE: a regular file, whatever O_DIRECTORY's bit in its flags says
+    dict(op="openat", fd=-100, path="/w/#5", flags=0o20200002, mode=0o600, ret=4),
+    # the flink idiom: a link from fd 4 itself, AT_EMPTY_PATH for AT_SYMLINK_FOLLOW
+    dict(op="linkat", fd=4, fd2=-100, path="/w/#5", path2="/w/name", flags=0x1000),
+    dict(op="linkat", fd=3, fd2=-100, path=a, path2="/w/name3", flags=0x1000),
+    # not followed: the magic link itself, a /proc path, no file (left out)
+    # AT_EMPTY_PATH with a path: cleared, a lookup of the path
+    dict(op="fchmodat", fd=-100, path=a, mode=0o600),
+    dict(op="newfstatat", fd=-100, path=a, flags=0x100),
+    dict(op="statx", fd=-100, path=a),
+    dict(op="fchownat", fd=-100, path=a),
+    dict(op="utimensat", fd=-100, path=a),
+    dict(op="linkat", fd=-100, fd2=-100, path=a, path2="/w/a2"),
+    # from a socket, from a pipe, into a file: storage work, no source path
+    dict(op="sendfile", fd=5, fd2=3, path=None, path2=a, fd_kind="sock", offset=0, aux=27,
+         len=100, ret=100, mode=1),
+    dict(op="copy_file_range", fd=6, fd2=3, path=None, path2=a, fd_kind="fifo", offset=0,
+         aux=127, len=10, ret=-22, err="EINVAL"),
 ]
 defaults = dict(offset=0, len=0, ret=0, fd_kind="reg", fd2=-1, path2=None, flags=0, mode=0,
                 aux=0, ctx=0, err=None)

@@ -241,7 +241,8 @@ int wl__open(struct ofd *o, const char *name, long nr, int dirfd, const char *re
 		has &= ~H_MODE;
 	memset(o, 0, sizeof(*o));
 	snprintf(o->path, sizeof(o->path), "%s", abs);
-	o->kind = flags & O_DIRECTORY ? "dir" : "reg";
+	/* O_TMPFILE carries O_DIRECTORY's bit, but opens a new regular file */
+	o->kind = (flags & O_TMPFILE) != O_TMPFILE && (flags & O_DIRECTORY) ? "dir" : "reg";
 	o->append = flags & O_APPEND;
 	EMIT(.op = name, .path = abs, .ret = r, .flags = flags, .mode = mode, .has = has,
 	     .dirfd = nr == SYS_openat ? dirfd : 0);
@@ -766,6 +767,35 @@ static void copy_unmapped_offsets(struct worker *w, int dirfd, int round, int in
 #define AT_HAS (H_PATH | H_FD | H_RET)
 
 /*
+ * open(2)'s O_TMPFILE idiom: an unnamed file, written, then given a name by
+ * linkat(AT_FDCWD, "/proc/self/fd/N", AT_FDCWD, name, AT_SYMLINK_FOLLOW). The trace has it as
+ * a link from fd N itself (FORMAT.md): fd N, AT_EMPTY_PATH for AT_SYMLINK_FOLLOW, path the
+ * file as the capturer knows fd N (the directory it was opened in), path2 the name.
+ */
+static void flink(struct worker *w, int dirfd, int round)
+{
+	char proc[64], name[64], abs[PATH_MAX];
+	struct ofd o;
+	long r;
+	int fd;
+
+	fd = wl__open(&o, "openat", SYS_openat, dirfd, w->dir, w->dir, O_RDWR | O_TMPFILE, 0600);
+	if (fd < 0)
+		wl__die("O_TMPFILE in %s: %s", w->dir, strerror(-fd));
+	wl__write(fd, &o, wl_pat, 4096);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	snprintf(name, sizeof(name), "flink%d", round);
+	wl__join(abs, w->dir, name);
+	r = SC(SYS_linkat, AT_FDCWD, proc, AT_FDCWD, abs, AT_SYMLINK_FOLLOW);
+	EMIT(.op = "linkat", .path = w->dir, .kind = "reg", .path2 = abs, .fd = fd, .fd2 = AT_FDCWD,
+	     .flags = AT_EMPTY_PATH, .ret = r, .has = AT_HAS | H_PATH2 | H_FD2 | H_FLAGS,
+	     .note = "O_TMPFILE flink via /proc");
+	if (r)
+		wl__die("linkat %s -> %s: %s", proc, abs, strerror(-r));
+	wl__close(fd, &o);
+}
+
+/*
  * copy_file_range and sendfile between files (NULL and given offsets), sendfile to a socket
  * and a pipe; then chmod, chown, utimensat (and futimens), link, symlink (relative, dangling
  * and absolute content) and readlink, each flavour, by path, by dirfd and on an fd.
@@ -855,6 +885,19 @@ static void round_copies(struct worker *w, int dirfd, int round)
 	EMIT(.op = "fchmodat", .path = abs2, .fd = dirfd, .mode = 0644,
 	     .flags = AT_SYMLINK_NOFOLLOW, .ret = r, .has = AT_HAS | H_MODE | H_FLAGS,
 	     .note = "fchmodat2");
+	/* AT_EMPTY_PATH with a path: the kernel ignores it, and the trace must not say "on the
+	 * fd itself" (FORMAT.md): a lookup of b from the dirfd, the flag cleared */
+	r = SC(SYS_fchmodat2, dirfd, b, 0644, AT_EMPTY_PATH);
+	EMIT(.op = "fchmodat", .path = abs2, .fd = dirfd, .mode = 0644, .flags = 0, .ret = r,
+	     .has = AT_HAS | H_MODE | H_FLAGS, .note = "fchmodat2, AT_EMPTY_PATH with a path");
+	{
+		struct stat st;
+
+		r = SC(SYS_newfstatat, dirfd, b, &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW);
+		EMIT(.op = "newfstatat", .path = abs2, .dirfd = dirfd, .flags = AT_SYMLINK_NOFOLLOW,
+		     .ret = r, .has = H_PATH | H_RET | H_FLAGS,
+		     .note = "AT_EMPTY_PATH with a path");
+	}
 	r = SC(SYS_fchmodat2, out, "", 0640, AT_EMPTY_PATH);
 	EMIT(.op = "fchmodat", .path = abs2, .kind = "reg", .fd = out, .mode = 0640,
 	     .flags = AT_EMPTY_PATH, .ret = r, .has = AT_HAS | H_MODE | H_FLAGS,
@@ -892,6 +935,7 @@ static void round_copies(struct worker *w, int dirfd, int round)
 	EMIT(.op = "linkat", .path = abs2, .kind = "reg", .path2 = abs, .fd = out, .fd2 = dirfd,
 	     .flags = AT_EMPTY_PATH, .ret = r, .has = AT_HAS | H_PATH2 | H_FD2 | H_FLAGS,
 	     .note = "on the fd itself");
+	flink(w, dirfd, round);
 	wl__join(abs, w->dir, a);
 	snprintf(rel, sizeof(rel), "%s/%s", w->rel, a);
 
