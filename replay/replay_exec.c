@@ -147,6 +147,14 @@ int exec__buf(struct rworker *w, size_t len)
 	return 0;
 }
 
+/* p opened beneath its root; a path too long to map fails as the kernel fails it */
+static int rpath__open(struct rworker *w, const struct rpath *p, int flags, mode_t mode)
+{
+	if (p->err)
+		return p->err;
+	return replay_path__open(w->run->m->roots[p->root].fd, p->rel, flags, mode);
+}
+
 /* The replay fd for the original fd ofd (the op's fd or fd2); opens p, its file, when the fd
  * predates the capture. */
 static int exec__fd_of(struct rworker *w, const struct ritem *it, int32_t ofd,
@@ -175,12 +183,11 @@ static int exec__fd_of(struct rworker *w, const struct ritem *it, int32_t ofd,
 	}
 	/* the fd's access mode is not in the trace: read-write when the file allows it, so
 	 * that later writes through it (or its dups) work */
-	fd = replay_path__open(w->run->m->roots[p->root].fd, p->rel, O_RDWR, 0);
+	fd = rpath__open(w, p, O_RDWR, 0);
 	if (fd < 0 && fd != -EXDEV && !for_write)
-		fd = replay_path__open(w->run->m->roots[p->root].fd, p->rel, O_RDONLY, 0);
+		fd = rpath__open(w, p, O_RDONLY, 0);
 	if (fd == -EISDIR)
-		fd = replay_path__open(w->run->m->roots[p->root].fd, p->rel, O_RDONLY | O_DIRECTORY,
-				       0);
+		fd = rpath__open(w, p, O_RDONLY | O_DIRECTORY, 0);
 	if (fd < 0) {
 		exec__fail(w->run, fd == -EXDEV ? REPLAY_FAIL_REFUSED : REPLAY_FAIL_UNKNOWN_FD, op,
 			   p,
@@ -232,13 +239,12 @@ static int exec__open(struct rworker *w, const struct ritem *it, struct reel_op 
 	const struct reel_op *op = &it->op;
 	struct run *run = w->run;
 	int flags = (int)(op->flags & OPEN_FLAGS_OK);
-	int rootfd = run->m->roots[it->p1->root].fd;
 	long fd;
 
 	if (op->type == REEL_OP_CREAT)
 		flags = O_CREAT | O_WRONLY | O_TRUNC;
 	res->start_ns = worker__now(w);
-	fd = replay_path__open(rootfd, it->p1->rel, flags, op->mode);
+	fd = rpath__open(w, it->p1, flags, op->mode);
 	res->end_ns = worker__now(w);
 	if (fd == -EINVAL && (flags & O_DIRECT)) {
 		if (run->o->direct_keep) {
@@ -248,8 +254,7 @@ static int exec__open(struct rworker *w, const struct ritem *it, struct reel_op 
 			res->start_ns = worker__now(w);
 			/* an O_EXCL open failing with EINVAL, not EEXIST, created the file already
 			 */
-			fd = replay_path__open(rootfd, it->p1->rel, flags & ~(O_DIRECT | O_EXCL),
-					       op->mode);
+			fd = rpath__open(w, it->p1, flags & ~(O_DIRECT | O_EXCL), op->mode);
 			res->end_ns = worker__now(w);
 			atomic_fetch_add(&run->direct_dropped, 1);
 		}
@@ -294,6 +299,8 @@ static int path__parent(struct rworker *w, const struct ritem *it, const struct 
 	uint32_t gen = atomic_load(&w->run->dirgen);
 	int pfd, v = 0;
 
+	if (p->err)
+		return p->err;
 	if (gen != w->pc_gen) {
 		exec__pcache_clear(w);
 		w->pc_gen = gen;
@@ -408,7 +415,7 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 		 * a missing file costs), to after the ftruncate.
 		 */
 		res->start_ns = worker__now(w);
-		fd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel, O_WRONLY, 0);
+		fd = rpath__open(w, it->p1, O_WRONLY, 0);
 		if (fd == -EXDEV) {
 			exec__fail(w->run, REPLAY_FAIL_REFUSED, op, it->p1,
 				   "path escapes the target: refused");
@@ -495,7 +502,7 @@ static int exec__link(struct rworker *w, const struct ritem *it, struct reel_op 
 		return -(1 + REPLAY_FAIL_UNKNOWN_FD);
 	res->start_ns = worker__now(w);
 	if (follow)
-		ofd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel, O_PATH, 0);
+		ofd = rpath__open(w, it->p1, O_PATH, 0);
 	else if (!from_fd)
 		ofd = path__parent(w, it, it->p1, &base);
 	if (ofd == PARENT_REFUSED)
@@ -575,8 +582,7 @@ static int exec__attr_path(struct rworker *w, const struct ritem *it, struct ree
 	int fd;
 
 	res->start_ns = worker__now(w);
-	fd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel,
-			       O_PATH | (attr__nofollow(op) ? O_NOFOLLOW : 0), 0);
+	fd = rpath__open(w, it->p1, O_PATH | (attr__nofollow(op) ? O_NOFOLLOW : 0), 0);
 	if (fd == -EXDEV)
 		return exec__refused(w, it, it->p1);
 	if (fd < 0) {

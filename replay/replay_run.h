@@ -42,8 +42,9 @@
 /* A traced path as the replay sees it; made by the dispatcher, then read-only. */
 struct rpath {
 	char *orig;
-	char *rel;
+	char *rel; /* "" when err */
 	int root;
+	int err; /* -ENAMETOOLONG: too long to map, never resolved (every op on it fails so) */
 	uint32_t wid; /* path id in the result trace */
 	uint8_t nonfile;
 	uint64_t dkey; /* dependency key of this path as a directory */
