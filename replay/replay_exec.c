@@ -460,12 +460,18 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 			   "op not supported by replay");
 		return -(1 + REPLAY_FAIL_UNSUPPORTED);
 	}
-	/* a directory may have moved or gone: every worker's cached dir fds are stale; a new
-	 * symlink may name a directory afresh (cur unlinked, then made to lead to v2) */
+	/*
+	 * A directory may have moved or gone: every worker's cached dir fds are stale. So are
+	 * they when a name is made a symlink afresh (cur unlinked, then made to lead to v2), or
+	 * a symlink used as a directory is unlinked (cur, then made a real directory): with
+	 * symlinks in the run only, so that unlink-heavy runs without them keep their cache.
+	 */
 	if (r == 0 && (op->type == REEL_OP_RENAME || op->type == REEL_OP_RENAMEAT ||
 		       op->type == REEL_OP_RENAMEAT2 || op->type == REEL_OP_RMDIR ||
 		       op->type == REEL_OP_SYMLINK || op->type == REEL_OP_SYMLINKAT ||
-		       (op->type == REEL_OP_UNLINKAT && (op->flags & AT_REMOVEDIR))))
+		       (op->type == REEL_OP_UNLINKAT && (op->flags & AT_REMOVEDIR)) ||
+		       ((op->type == REEL_OP_UNLINK || op->type == REEL_OP_UNLINKAT) &&
+			w->run->fs->symlinks)))
 		atomic_fetch_add(&w->run->dirgen, 1);
 	res->ret = r;
 	return 0;

@@ -216,7 +216,9 @@ struct run {
 	unsigned notices[REPLAY_FAIL__COUNT + 1];
 	_Atomic uint64_t fail[REPLAY_FAIL__COUNT];
 	_Atomic uint64_t noop_closes;
-	_Atomic uint32_t dirgen; /* bumped by renames and rmdirs: cached dir fds go stale */
+	/* bumped by renames, rmdirs, symlinks (and unlinks, in a run with symlinks): cached dir
+	 * fds go stale */
+	_Atomic uint32_t dirgen;
 	_Atomic uint64_t direct_dropped, direct_failed, failures;
 	_Atomic uint64_t cpu_workers_ns; /* CPU time of ended worker threads */
 	uint64_t cpu_writer_ns, cpu_dispatch_ns;
