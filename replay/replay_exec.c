@@ -286,25 +286,35 @@ void exec__pcache_clear(struct rworker *w)
 }
 
 /*
+ * Another worker's rename, rmdir, symlink... may have made the cached parent fds stale: they
+ * are dropped at an op's start, never between the two lookups of a rename or link, which
+ * would close the first parent's fd under the op (its number then reused by the second).
+ */
+static void pcache__check(struct rworker *w)
+{
+	uint32_t gen = atomic_load(&w->run->dirgen);
+
+	if (gen != w->pc_gen) {
+		exec__pcache_clear(w);
+		w->pc_gen = gen;
+	}
+}
+
+/*
  * Path op: the parent directory's fd, resolved beneath the root; -errno when it cannot be
  * opened (the op then fails as it would: ENOENT, ENOTDIR), PARENT_REFUSED when it escapes.
  * The last few are kept open (a worker's path ops mostly hit the same directories: one *at
- * call then, as the application made), until any rename or rmdir of the replay.
+ * call then, as the application made), until the replay bumps dirgen (pcache__check).
  */
 static int path__parent(struct rworker *w, const struct ritem *it, const struct rpath *p,
 			const char **base)
 {
 	const char *slash = strrchr(p->rel, '/');
 	size_t n = slash ? (size_t)(slash - p->rel) : 0;
-	uint32_t gen = atomic_load(&w->run->dirgen);
 	int pfd, v = 0;
 
 	if (p->err)
 		return p->err;
-	if (gen != w->pc_gen) {
-		exec__pcache_clear(w);
-		w->pc_gen = gen;
-	}
 	*base = slash ? slash + 1 : p->rel;
 	for (int i = 0; strcmp(*base, "..") && i < RUN_PCACHE; i++) {
 		if (w->pc[i].dir && w->pc[i].root == p->root && w->pc[i].len == n &&
@@ -776,6 +786,7 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	int fd, r = 0;
 	long ret;
 
+	pcache__check(w);
 	switch (op->type) {
 	case REEL_OP_OPEN:
 	case REEL_OP_OPENAT:
