@@ -636,8 +636,9 @@ static int exec__attr_fd(struct rworker *w, const struct ritem *it, struct reel_
 }
 
 /*
- * Where a sendfile's bytes go. To a regular file of the replay, as in the original. To a
- * socket, a pipe, or anything else: the run's /dev/null fd. sendfile into /dev/null goes
+ * Where a sendfile's bytes go. To a regular file of the replay, as in the original, when the
+ * trace says the destination was one (mode reg). To a socket, a pipe, a destination of unknown
+ * kind, or anything else: the run's /dev/null fd. sendfile into /dev/null goes
  * through the same splice of the source's page cache pages as into a socket, so the source is
  * read as the original read it and the count is what the file allows; only the network (or
  * the pipe's reader, which the replay cannot recreate) is left out.
@@ -645,15 +646,12 @@ static int exec__attr_fd(struct rworker *w, const struct ritem *it, struct reel_
 static int sendfile__out(struct rworker *w, const struct ritem *it, int *to_file)
 {
 	const struct reel_op *op = &it->op;
-	int32_t v;
 
+	/* a kind the recorder could not tell is no file either: its aux is no position
+	 * (FORMAT.md), and writing the file at 0 would overwrite what the application wrote */
 	*to_file = 1;
 	if (op->mode == REEL_FD_REG)
 		return exec__fd_of(w, it, op->fd2, it->p2, 1);
-	/* a recorder that could not tell the kind: a file if the replay has one for it */
-	if (op->mode == REEL_FD_UNKNOWN && op->fd2 >= 0 && op->fd2 < RUN_FD_MAX &&
-	    (v = atomic_load(rpid__slot(w->rp, op->fd2))) >= 0)
-		return v;
 	*to_file = 0;
 	if (w->run->devnull < 0)
 		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
