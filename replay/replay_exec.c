@@ -556,6 +556,26 @@ static int exec__link(struct rworker *w, const struct ritem *it, struct reel_op 
 #define SYS_fchmodat2 452
 #endif
 
+/*
+ * chmod of an O_PATH fd before fchmodat2 (Linux 6.6): through the fd's /proc magic link,
+ * which leads to the file the fd holds (resolved beneath the root already) and nowhere else.
+ * Not a symlink itself (AT_SYMLINK_NOFOLLOW): the link would lead on to where it points.
+ */
+static long chmod__proc(int fd, mode_t mode)
+{
+	char path[40];
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -1;
+	if (S_ISLNK(st.st_mode)) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	return chmod(path, mode);
+}
+
 /* the change of a chmod, chown or utimensat, made on an O_PATH fd of the file */
 static long attr__on_path_fd(const struct reel_op *op, int fd)
 {
@@ -565,6 +585,8 @@ static long attr__on_path_fd(const struct reel_op *op, int fd)
 	case REEL_OP_CHMOD:
 	case REEL_OP_FCHMODAT:
 		r = syscall(SYS_fchmodat2, fd, "", op->mode & 07777, AT_EMPTY_PATH);
+		if (r < 0 && errno == ENOSYS)
+			r = chmod__proc(fd, op->mode & 07777);
 		break;
 	case REEL_OP_UTIMENSAT:
 		/* the times are not in the trace: now, the same inode update (FORMAT.md) */
