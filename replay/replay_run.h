@@ -44,7 +44,8 @@ struct rpath {
 	char *orig;
 	char *rel; /* "" when err */
 	int root;
-	int err; /* -ENAMETOOLONG: too long to map, never resolved (every op on it fails so) */
+	/* -ENAMETOOLONG: too long to map, never resolved (every op on it fails so) */
+	int err;
 	uint32_t wid; /* path id in the result trace */
 	uint8_t nonfile;
 	uint64_t dkey; /* dependency key of this path as a directory */
