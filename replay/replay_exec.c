@@ -147,6 +147,14 @@ int exec__buf(struct rworker *w, size_t len)
 	return 0;
 }
 
+/* p opened beneath its root; a path too long to map fails as the kernel fails it */
+static int rpath__open(struct rworker *w, const struct rpath *p, int flags, mode_t mode)
+{
+	if (p->err)
+		return p->err;
+	return replay_path__open(w->run->m->roots[p->root].fd, p->rel, flags, mode);
+}
+
 /* The replay fd for the original fd ofd (the op's fd or fd2); opens p, its file, when the fd
  * predates the capture. */
 static int exec__fd_of(struct rworker *w, const struct ritem *it, int32_t ofd,
@@ -175,12 +183,11 @@ static int exec__fd_of(struct rworker *w, const struct ritem *it, int32_t ofd,
 	}
 	/* the fd's access mode is not in the trace: read-write when the file allows it, so
 	 * that later writes through it (or its dups) work */
-	fd = replay_path__open(w->run->m->roots[p->root].fd, p->rel, O_RDWR, 0);
+	fd = rpath__open(w, p, O_RDWR, 0);
 	if (fd < 0 && fd != -EXDEV && !for_write)
-		fd = replay_path__open(w->run->m->roots[p->root].fd, p->rel, O_RDONLY, 0);
+		fd = rpath__open(w, p, O_RDONLY, 0);
 	if (fd == -EISDIR)
-		fd = replay_path__open(w->run->m->roots[p->root].fd, p->rel, O_RDONLY | O_DIRECTORY,
-				       0);
+		fd = rpath__open(w, p, O_RDONLY | O_DIRECTORY, 0);
 	if (fd < 0) {
 		exec__fail(w->run, fd == -EXDEV ? REPLAY_FAIL_REFUSED : REPLAY_FAIL_UNKNOWN_FD, op,
 			   p,
@@ -232,13 +239,12 @@ static int exec__open(struct rworker *w, const struct ritem *it, struct reel_op 
 	const struct reel_op *op = &it->op;
 	struct run *run = w->run;
 	int flags = (int)(op->flags & OPEN_FLAGS_OK);
-	int rootfd = run->m->roots[it->p1->root].fd;
 	long fd;
 
 	if (op->type == REEL_OP_CREAT)
 		flags = O_CREAT | O_WRONLY | O_TRUNC;
 	res->start_ns = worker__now(w);
-	fd = replay_path__open(rootfd, it->p1->rel, flags, op->mode);
+	fd = rpath__open(w, it->p1, flags, op->mode);
 	res->end_ns = worker__now(w);
 	if (fd == -EINVAL && (flags & O_DIRECT)) {
 		if (run->o->direct_keep) {
@@ -248,8 +254,7 @@ static int exec__open(struct rworker *w, const struct ritem *it, struct reel_op 
 			res->start_ns = worker__now(w);
 			/* an O_EXCL open failing with EINVAL, not EEXIST, created the file already
 			 */
-			fd = replay_path__open(rootfd, it->p1->rel, flags & ~(O_DIRECT | O_EXCL),
-					       op->mode);
+			fd = rpath__open(w, it->p1, flags & ~(O_DIRECT | O_EXCL), op->mode);
 			res->end_ns = worker__now(w);
 			atomic_fetch_add(&run->direct_dropped, 1);
 		}
@@ -281,23 +286,35 @@ void exec__pcache_clear(struct rworker *w)
 }
 
 /*
+ * Another worker's rename, rmdir, symlink... may have made the cached parent fds stale: they
+ * are dropped at an op's start, never between the two lookups of a rename or link, which
+ * would close the first parent's fd under the op (its number then reused by the second).
+ */
+static void pcache__check(struct rworker *w)
+{
+	uint32_t gen = atomic_load(&w->run->dirgen);
+
+	if (gen != w->pc_gen) {
+		exec__pcache_clear(w);
+		w->pc_gen = gen;
+	}
+}
+
+/*
  * Path op: the parent directory's fd, resolved beneath the root; -errno when it cannot be
  * opened (the op then fails as it would: ENOENT, ENOTDIR), PARENT_REFUSED when it escapes.
  * The last few are kept open (a worker's path ops mostly hit the same directories: one *at
- * call then, as the application made), until any rename or rmdir of the replay.
+ * call then, as the application made), until the replay bumps dirgen (pcache__check).
  */
 static int path__parent(struct rworker *w, const struct ritem *it, const struct rpath *p,
 			const char **base)
 {
 	const char *slash = strrchr(p->rel, '/');
 	size_t n = slash ? (size_t)(slash - p->rel) : 0;
-	uint32_t gen = atomic_load(&w->run->dirgen);
 	int pfd, v = 0;
 
-	if (gen != w->pc_gen) {
-		exec__pcache_clear(w);
-		w->pc_gen = gen;
-	}
+	if (p->err)
+		return p->err;
 	*base = slash ? slash + 1 : p->rel;
 	for (int i = 0; strcmp(*base, "..") && i < RUN_PCACHE; i++) {
 		if (w->pc[i].dir && w->pc[i].root == p->root && w->pc[i].len == n &&
@@ -408,7 +425,7 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 		 * a missing file costs), to after the ftruncate.
 		 */
 		res->start_ns = worker__now(w);
-		fd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel, O_WRONLY, 0);
+		fd = rpath__open(w, it->p1, O_WRONLY, 0);
 		if (fd == -EXDEV) {
 			exec__fail(w->run, REPLAY_FAIL_REFUSED, op, it->p1,
 				   "path escapes the target: refused");
@@ -453,12 +470,18 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 			   "op not supported by replay");
 		return -(1 + REPLAY_FAIL_UNSUPPORTED);
 	}
-	/* a directory may have moved or gone: every worker's cached dir fds are stale; a new
-	 * symlink may name a directory afresh (cur unlinked, then made to lead to v2) */
+	/*
+	 * A directory may have moved or gone: every worker's cached dir fds are stale. So are
+	 * they when a name is made a symlink afresh (cur unlinked, then made to lead to v2), or
+	 * a symlink used as a directory is unlinked (cur, then made a real directory): with
+	 * symlinks in the run only, so that unlink-heavy runs without them keep their cache.
+	 */
 	if (r == 0 && (op->type == REEL_OP_RENAME || op->type == REEL_OP_RENAMEAT ||
 		       op->type == REEL_OP_RENAMEAT2 || op->type == REEL_OP_RMDIR ||
 		       op->type == REEL_OP_SYMLINK || op->type == REEL_OP_SYMLINKAT ||
-		       (op->type == REEL_OP_UNLINKAT && (op->flags & AT_REMOVEDIR))))
+		       (op->type == REEL_OP_UNLINKAT && (op->flags & AT_REMOVEDIR)) ||
+		       ((op->type == REEL_OP_UNLINK || op->type == REEL_OP_UNLINKAT) &&
+			w->run->fs->symlinks)))
 		atomic_fetch_add(&w->run->dirgen, 1);
 	res->ret = r;
 	return 0;
@@ -495,7 +518,7 @@ static int exec__link(struct rworker *w, const struct ritem *it, struct reel_op 
 		return -(1 + REPLAY_FAIL_UNKNOWN_FD);
 	res->start_ns = worker__now(w);
 	if (follow)
-		ofd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel, O_PATH, 0);
+		ofd = rpath__open(w, it->p1, O_PATH, 0);
 	else if (!from_fd)
 		ofd = path__parent(w, it, it->p1, &base);
 	if (ofd == PARENT_REFUSED)
@@ -533,6 +556,26 @@ static int exec__link(struct rworker *w, const struct ritem *it, struct reel_op 
 #define SYS_fchmodat2 452
 #endif
 
+/*
+ * chmod of an O_PATH fd before fchmodat2 (Linux 6.6): through the fd's /proc magic link,
+ * which leads to the file the fd holds (resolved beneath the root already) and nowhere else.
+ * Not a symlink itself (AT_SYMLINK_NOFOLLOW): the link would lead on to where it points.
+ */
+static long chmod__proc(int fd, mode_t mode)
+{
+	char path[40];
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -1;
+	if (S_ISLNK(st.st_mode)) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	return chmod(path, mode);
+}
+
 /* the change of a chmod, chown or utimensat, made on an O_PATH fd of the file */
 static long attr__on_path_fd(const struct reel_op *op, int fd)
 {
@@ -542,6 +585,8 @@ static long attr__on_path_fd(const struct reel_op *op, int fd)
 	case REEL_OP_CHMOD:
 	case REEL_OP_FCHMODAT:
 		r = syscall(SYS_fchmodat2, fd, "", op->mode & 07777, AT_EMPTY_PATH);
+		if (r < 0 && errno == ENOSYS)
+			r = chmod__proc(fd, op->mode & 07777);
 		break;
 	case REEL_OP_UTIMENSAT:
 		/* the times are not in the trace: now, the same inode update (FORMAT.md) */
@@ -575,8 +620,7 @@ static int exec__attr_path(struct rworker *w, const struct ritem *it, struct ree
 	int fd;
 
 	res->start_ns = worker__now(w);
-	fd = replay_path__open(w->run->m->roots[it->p1->root].fd, it->p1->rel,
-			       O_PATH | (attr__nofollow(op) ? O_NOFOLLOW : 0), 0);
+	fd = rpath__open(w, it->p1, O_PATH | (attr__nofollow(op) ? O_NOFOLLOW : 0), 0);
 	if (fd == -EXDEV)
 		return exec__refused(w, it, it->p1);
 	if (fd < 0) {
@@ -614,8 +658,9 @@ static int exec__attr_fd(struct rworker *w, const struct ritem *it, struct reel_
 }
 
 /*
- * Where a sendfile's bytes go. To a regular file of the replay, as in the original. To a
- * socket, a pipe, or anything else: the run's /dev/null fd. sendfile into /dev/null goes
+ * Where a sendfile's bytes go. To a regular file of the replay, as in the original, when the
+ * trace says the destination was one (mode reg). To a socket, a pipe, a destination of unknown
+ * kind, or anything else: the run's /dev/null fd. sendfile into /dev/null goes
  * through the same splice of the source's page cache pages as into a socket, so the source is
  * read as the original read it and the count is what the file allows; only the network (or
  * the pipe's reader, which the replay cannot recreate) is left out.
@@ -623,15 +668,12 @@ static int exec__attr_fd(struct rworker *w, const struct ritem *it, struct reel_
 static int sendfile__out(struct rworker *w, const struct ritem *it, int *to_file)
 {
 	const struct reel_op *op = &it->op;
-	int32_t v;
 
+	/* a kind the recorder could not tell is no file either: its aux is no position
+	 * (FORMAT.md), and writing the file at 0 would overwrite what the application wrote */
 	*to_file = 1;
 	if (op->mode == REEL_FD_REG)
 		return exec__fd_of(w, it, op->fd2, it->p2, 1);
-	/* a recorder that could not tell the kind: a file if the replay has one for it */
-	if (op->mode == REEL_FD_UNKNOWN && op->fd2 >= 0 && op->fd2 < RUN_FD_MAX &&
-	    (v = atomic_load(rpid__slot(w->rp, op->fd2))) >= 0)
-		return v;
 	*to_file = 0;
 	if (w->run->devnull < 0)
 		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
@@ -764,6 +806,7 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	int fd, r = 0;
 	long ret;
 
+	pcache__check(w);
 	switch (op->type) {
 	case REEL_OP_OPEN:
 	case REEL_OP_OPENAT:

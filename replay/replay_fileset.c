@@ -391,6 +391,9 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 	case REEL_OP_LINKAT:
 	case REEL_OP_SYMLINK:
 	case REEL_OP_SYMLINKAT:
+		/* failed or not: the replay may make it where the original did not */
+		if (op->type == REEL_OP_SYMLINK || op->type == REEL_OP_SYMLINKAT)
+			s->fs->symlinks = 1;
 		scan__link(s, op, pi);
 		break;
 	case REEL_OP_CHMOD:
@@ -495,6 +498,8 @@ static int fs__add(struct replay_fileset *fs, const struct replay_mapper *m, con
 	fs->e[fs->n].size = size;
 	fs->e[fs->n].exec = exec;
 	fs->e[fs->n].content = NULL;
+	if (kind == REPLAY_F_SYMLINK)
+		fs->symlinks = 1;
 	fs->n++;
 	return 0;
 }

@@ -76,6 +76,7 @@ struct replay_fileset {
 	size_t n, cap;
 	uint64_t refused; /* paths not prepared: they lead out of the target */
 	int mutates;	  /* creates, deletes, renames or truncates: target changes */
+	int symlinks;	  /* the trace makes symlinks, or symlinks are prepared */
 	uint64_t nops;
 	uint64_t first_start_ns;
 	uint64_t last_start_ns;

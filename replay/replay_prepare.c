@@ -283,13 +283,14 @@ static int dir__create(int rootfd, const char *rel)
 /*
  * A symlink with the content the file set gives it (what readlink read, made relative to lead
  * to the prepared destination: replay_fileset.c). One whose content the trace lacks: a
- * stand-in of the same length, relative and pointing at nothing there, so that readlink
- * returns what it returned and following it fails inside the target (never "." or "..",
- * which would lead somewhere).
+ * stand-in of the same length, so that readlink returns what it returned, that can never be
+ * followed: absolute ("/" and a filler, cut to the length), which every lookup beneath the
+ * root refuses (RESOLVE_BENEATH). A relative one may name a real sibling ("i", "io" for the
+ * shortest) and lead there.
  */
 static int symlink__create(int rootfd, const struct replay_fentry *e)
 {
-	static const char stem[] = "ioreel-unknown-symlink-content";
+	static const char stem[] = "/ioreel-unknown-symlink-content";
 	char content[PATH_MAX];
 	size_t n = e->size < sizeof(content) ? (size_t)e->size : sizeof(content) - 1;
 	const char *base;

@@ -1188,9 +1188,10 @@ static struct rpath *disp__path(struct disp *d, uint32_t id)
 	if (!p)
 		return NULL;
 	p->orig = strdup(s);
-	if (replay_mapper__map(d->run->m, s, &p->root, rel, sizeof(rel)))
-		strcpy(rel, "."); /* too long: refused when used (ENAMETOOLONG) */
-	p->rel = strdup(rel);
+	/* too long: marked, for the ops on it to fail as the kernel fails them; its rel must
+	 * never resolve to anything, least of all the root ("." made a chmod the root's) */
+	p->err = replay_mapper__map(d->run->m, s, &p->root, rel, sizeof(rel));
+	p->rel = strdup(p->err ? "" : rel);
 	p->nonfile = (uint8_t)replay_path__is_nonfile(s);
 	p->dkey = key_dir(s, strlen(s));
 	p->pkey = key_dir(s, strrchr(s, '/') ? (size_t)(strrchr(s, '/') - s) : 0);

@@ -42,8 +42,10 @@
 /* A traced path as the replay sees it; made by the dispatcher, then read-only. */
 struct rpath {
 	char *orig;
-	char *rel;
+	char *rel; /* "" when err */
 	int root;
+	/* -ENAMETOOLONG: too long to map, never resolved (every op on it fails so) */
+	int err;
 	uint32_t wid; /* path id in the result trace */
 	uint8_t nonfile;
 	uint64_t dkey; /* dependency key of this path as a directory */
@@ -215,7 +217,9 @@ struct run {
 	unsigned notices[REPLAY_FAIL__COUNT + 1];
 	_Atomic uint64_t fail[REPLAY_FAIL__COUNT];
 	_Atomic uint64_t noop_closes;
-	_Atomic uint32_t dirgen; /* bumped by renames and rmdirs: cached dir fds go stale */
+	/* bumped by renames, rmdirs, symlinks (and unlinks, in a run with symlinks): cached dir
+	 * fds go stale */
+	_Atomic uint32_t dirgen;
 	_Atomic uint64_t direct_dropped, direct_failed, failures;
 	_Atomic uint64_t cpu_workers_ns; /* CPU time of ended worker threads */
 	uint64_t cpu_writer_ns, cpu_dispatch_ns;

@@ -265,7 +265,9 @@ static int measure(struct collect *c, const struct reel_op *op, unsigned kind, u
 	run->class_ns[report_kind__class(kind)] += lat;
 	if (op->ret > 0 && report_kind__class(kind) == REPORT_CLASS_READ)
 		run->bytes_read += (uint64_t)op->ret;
-	if (op->ret > 0 && report_kind__class(kind) == REPORT_CLASS_WRITE)
+	/* a copy is classed as a read (report_kind.c); into a file, it writes its bytes too */
+	if (op->ret > 0 &&
+	    (report_kind__class(kind) == REPORT_CLASS_WRITE || reel_op__copy_writes(op)))
 		run->bytes_written += (uint64_t)op->ret;
 	if (start < run->first_ns)
 		run->first_ns = start;

@@ -52,6 +52,7 @@ static const struct {
     {"ENOTEMPTY", ENOTEMPTY},
     {"EXDEV", EXDEV},
     {"ENOMEM", ENOMEM},
+    {"ENAMETOOLONG", ENAMETOOLONG},
 };
 
 static long num(const char *s)

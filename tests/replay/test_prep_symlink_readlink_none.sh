@@ -34,7 +34,7 @@ for l in old:12 cut:4 short:9; do
 	[ -L "$d/$n" ] && [ ! -e "$d/$n" ] && [ "$(readlink "$d/$n" | tr -d '\n' | wc -c)" = "$len" ] ||
 		fail "$n is not a stand-in of $len bytes leading nowhere: $(readlink "$d/$n" 2>&1)"
 	c=$(readlink "$d/$n")
-	[ "${c:0:4}" = iore ] || fail "$n: content $c, not the stand-in"
+	[ "${c:0:4}" = /ior ] || fail "$n: content $c, not the stand-in"
 done
 [ -f "$d/used" ] && [ ! -L "$d/used" ] && [ "$(stat -c %s "$d/used")" = 100 ] ||
 	fail "used is not the 100-byte file it led to"
