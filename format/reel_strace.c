@@ -963,6 +963,7 @@ static int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di
 		break;
 	case REEL_OP_STATX:
 		op.flags = (uint32_t)stl_flags_arg(st_arg(c, 2), stl_at_flags);
+		op.mode = (uint32_t)stl_flags_arg(st_arg(c, 3), stl_statx_mask); /* FORMAT.md */
 		break;
 	case REEL_OP_ACCESS:
 		op.mode = (uint32_t)stl_flags_arg(st_arg(c, 1), stl_access_modes);

@@ -476,6 +476,17 @@ const struct stl_sym stl_at_flags[] = {
 	{ NULL, 0 },
 };
 
+/* statx's mask (linux/stat.h); strace prints the composite names when all bits are there */
+const struct stl_sym stl_statx_mask[] = {
+	SYM(STATX_BASIC_STATS, 0x7ff), SYM(STATX_ALL, 0xfff),	 SYM(STATX_TYPE, 0x1),
+	SYM(STATX_MODE, 0x2),	       SYM(STATX_NLINK, 0x4),	 SYM(STATX_UID, 0x8),
+	SYM(STATX_GID, 0x10),	       SYM(STATX_ATIME, 0x20),	 SYM(STATX_MTIME, 0x40),
+	SYM(STATX_CTIME, 0x80),	       SYM(STATX_INO, 0x100),	 SYM(STATX_SIZE, 0x200),
+	SYM(STATX_BLOCKS, 0x400),      SYM(STATX_BTIME, 0x800),	 SYM(STATX_MNT_ID, 0x1000),
+	SYM(STATX_DIOALIGN, 0x2000),   SYM(STATX_MNT_ID_UNIQUE, 0x4000),
+	SYM(STATX_SUBVOL, 0x8000),     { NULL, 0 },
+};
+
 const struct stl_sym stl_rwf_flags[] = {
 	SYM(RWF_HIPRI, 1), SYM(RWF_DSYNC, 2),	 SYM(RWF_SYNC, 4),
 	SYM(RWF_NOWAIT, 8), SYM(RWF_APPEND, 0x10), { NULL, 0 },

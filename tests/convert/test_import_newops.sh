@@ -182,7 +182,7 @@ want = [
     # AT_EMPTY_PATH with a path: cleared, a lookup of the path
     dict(op="fchmodat", fd=-100, path=a, mode=0o600),
     dict(op="newfstatat", fd=-100, path=a, flags=0x100),
-    dict(op="statx", fd=-100, path=a),
+    dict(op="statx", fd=-100, path=a, mode=0xfff),  # the mask, STATX_ALL
     dict(op="fchownat", fd=-100, path=a),
     dict(op="utimensat", fd=-100, path=a),
     dict(op="linkat", fd=-100, fd2=-100, path=a, path2="/w/a2"),
