@@ -287,8 +287,9 @@ void exec__pcache_clear(struct rworker *w)
 
 /*
  * Another worker's rename, rmdir, symlink... may have made the cached parent fds stale: they
- * are dropped at an op's start, never between the two lookups of a rename or link, which
- * would close the first parent's fd under the op (its number then reused by the second).
+ * are dropped at the start of an op that looks parents up (exec__path, exec__link), never
+ * between the two lookups of a rename or link, which would close the first parent's fd under
+ * the op (its number then reused by the second). Data ops never look at it.
  */
 static void pcache__check(struct rworker *w)
 {
@@ -360,6 +361,7 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 	int pfd, pfd2 = -1, fd;
 	long r = 0;
 
+	pcache__check(w);
 	/* a lookup that fails (the parent is missing) is all the op costs: timed from here */
 	res->start_ns = worker__now(w);
 	pfd = path__parent(w, it, it->p1, &base);
@@ -509,6 +511,7 @@ static int exec__link(struct rworker *w, const struct ritem *it, struct reel_op 
 	int ofd, pfd2;
 	long r;
 
+	pcache__check(w);
 	if (!it->p2 || (!from_fd && !it->p1)) {
 		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1, "link without both paths");
 		return -(1 + REPLAY_FAIL_UNSUPPORTED);
@@ -806,7 +809,6 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	int fd, r = 0;
 	long ret;
 
-	pcache__check(w);
 	switch (op->type) {
 	case REEL_OP_OPEN:
 	case REEL_OP_OPENAT:
