@@ -694,11 +694,7 @@ static int link__resolve(const char *link, const char *content, int abs, const c
 
 static uint64_t str__key(const char *p)
 {
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	return replay_hash__key('S', h, 0);
+	return replay_hash__key('S', replay_hash__bytes(p, strlen(p)), 0);
 }
 
 /* The symlink the application made at p or above it: its path id, 0 if none; *len its length */

@@ -116,13 +116,18 @@ void replay_u64map__free(struct replay_u64map *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static uint64_t str__hash(const char *s)
+uint64_t replay_hash__bytes(const char *s, size_t n)
 {
 	uint64_t h = 1469598103934665603ULL;
 
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
 	return h;
+}
+
+static uint64_t str__hash(const char *s)
+{
+	return replay_hash__bytes(s, strlen(s));
 }
 
 /* Strings live in the set; the map holds hash -> index chains in a parallel array. */

@@ -18,6 +18,8 @@ int replay_u64map__del(struct replay_u64map *m, uint64_t k);
 void replay_u64map__free(struct replay_u64map *m);
 /* A well-mixed 64-bit key from up to three values (collisions: 2^-64 per pair). */
 uint64_t replay_hash__key(uint64_t a, uint64_t b, uint64_t c);
+/* FNV-1a of n bytes: names (paths, directories) as keys */
+uint64_t replay_hash__bytes(const char *s, size_t n);
 
 struct replay_strset {
 	char **str;

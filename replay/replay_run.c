@@ -427,11 +427,7 @@ static uint64_t key_path(const struct rpath *p)
 /* a directory by name: a file made in it waits for the mkdir (or rename) that made it */
 static uint64_t key_dir(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return replay_hash__key('D', h, n);
+	return replay_hash__key('D', replay_hash__bytes(s, n), n);
 }
 
 /* a process's address space: mmap is structural on it, msync a use */
