@@ -30,9 +30,9 @@
  * through one it made, nothing is prepared under the symlink's name, but the files it led to
  * are, under the names its content gives (through__links). So for a symlink that was there
  * before the capture when a readlink tells its content: prepared as a symlink with it
- * (link__disk), and what was opened, stat'd or read through it, where the content leads,
- * through chains of symlinks (link__follow); one below another, where that one leads
- * (prelinks__place).
+ * (replay_linkpath__disk, replay_linkpath.c), and what was opened, stat'd or read through it,
+ * where the content leads, through chains of symlinks (link__follow); one below another, where
+ * that one leads (prelinks__place).
  * The trace "mutates" the file set when it creates, deletes, renames, truncates, links, or
  * changes modes or owners: a replay of it leaves the target different from the prepared set.
  */
@@ -63,7 +63,7 @@ struct pinfo {
 	uint32_t content;     /* symlink: the path id of its content */
 	uint32_t pre_content; /* a symlink there before the capture: what readlink read of it */
 	uint8_t followed;     /* opened or stat'd by this name: what it leads to was there */
-	char *disk;	      /* pre_content as prepared under the target (link__disk); NULL: not */
+	char *disk;	      /* pre_content as prepared under the target; NULL: not */
 	char *at;	      /* a symlink below one: where it really lies (prelinks__place) */
 	uint8_t through_kind; /* symlink: what opening it found, REPLAY_F_* (0: not opened) */
 	uint64_t through;     /* symlink: the furthest byte read through it */
@@ -617,81 +617,6 @@ static size_t max_live(const uint64_t *first, uint64_t *last, size_t n)
 	return best;
 }
 
-/* Resolves "..", "." and repeated slashes of an absolute path in place, by name alone; -1 when
- * it climbs above "/". */
-static int path__normalize(char *p)
-{
-	char out[PATH_MAX];
-	size_t n = 0;
-
-	for (const char *c = p, *e; *c; c = e) {
-		while (*c == '/')
-			c++;
-		e = strchrnul(c, '/');
-		if (e == c || (e - c == 1 && c[0] == '.'))
-			continue;
-		if (e - c == 2 && c[0] == '.' && c[1] == '.') {
-			if (!n)
-				return -1;
-			while (out[n - 1] != '/')
-				n--;
-			n--;
-			continue;
-		}
-		if (n + 1 + (size_t)(e - c) >= sizeof(out))
-			return -1;
-		out[n++] = '/';
-		memcpy(out + n, c, (size_t)(e - c));
-		n += (size_t)(e - c);
-	}
-	if (!n)
-		out[n++] = '/';
-	out[n] = '\0';
-	memcpy(p, out, n + 1);
-	return 0;
-}
-
-/* a ".." after a name: the kernel needs that name to be there, which resolving by name alone
- * would not prepare */
-static int content__climbs_back(const char *c)
-{
-	int named = 0;
-
-	for (const char *e; *c; c = *e ? e + 1 : e) {
-		e = strchrnul(c, '/');
-		if (e - c == 2 && c[0] == '.' && c[1] == '.') {
-			if (named)
-				return 1;
-		} else if (e > c && !(e - c == 1 && c[0] == '.')) {
-			named = 1;
-		}
-	}
-	return 0;
-}
-
-/*
- * Where a path at or below the symlink link leads: its relative content taken from the link's
- * directory, then rest. -1 for an absolute content unless abs (the replay refuses to follow
- * one the application made: it is made verbatim), one that climbs above "/", or back out of
- * a name it went into.
- */
-static int link__resolve(const char *link, const char *content, int abs, const char *rest,
-			 char *out, size_t sz)
-{
-	const char *slash = strrchr(link, '/');
-	int n;
-
-	if (!content || (content[0] == '/' && !abs) || !slash || content__climbs_back(content))
-		return -1;
-	if (content[0] == '/')
-		n = snprintf(out, sz, "%s%s", content, rest);
-	else
-		n = snprintf(out, sz, "%.*s/%s%s", (int)(slash - link), link, content, rest);
-	if (n < 0 || (size_t)n >= sz)
-		return -1;
-	return path__normalize(out);
-}
-
 static uint64_t str__key(const char *p)
 {
 	return replay_hash__key('S', replay_hash__bytes(p, strlen(p)), 0);
@@ -733,7 +658,7 @@ static int link__follow(const struct scan *s, struct reel_reader *r,
 	for (int hops = 0; hops < 40; hops++) {
 		const struct pinfo *lp = &s->p[l];
 
-		if (link__resolve(lp->at ? lp->at : reel_reader__path(r, l),
+		if (replay_linkpath__resolve(lp->at ? lp->at : reel_reader__path(r, l),
 				  reel_reader__path(r, lp->disk ? lp->pre_content : lp->content),
 				  lp->disk != NULL, rest, to, sz))
 			return -1;
@@ -748,93 +673,6 @@ static int link__follow(const struct scan *s, struct reel_reader *r,
 	return -1;
 }
 
-/* a ".." component: fs__add refuses such a path */
-static int rel__climbs(const char *rel)
-{
-	for (const char *c = rel, *e; *c; c = *e ? e + 1 : e) {
-		e = strchrnul(c, '/');
-		if (e - c == 2 && c[0] == '.' && c[1] == '.')
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * The relative content that leads from directory dir (dirlen bytes, "" for the root) to dest,
- * both relative to one root and free of "." and "..": up to their last common directory, then
- * down. -1 when it does not fit.
- */
-static int rel__between(const char *dir, size_t dirlen, const char *dest, char *out, size_t sz)
-{
-	size_t i = 0, c, ups = 0, o = 0;
-
-	while (i < dirlen && dest[i] && dir[i] == dest[i])
-		i++;
-	if ((i == dirlen || dir[i] == '/') && (!dest[i] || dest[i] == '/'))
-		c = i;
-	else /* back to the last whole directory both share */
-		for (c = i; c > 0 && dir[--c] != '/';)
-			;
-	for (size_t j = c; j < dirlen; j++)
-		ups += dir[j] != '/' && (j == 0 || dir[j - 1] == '/');
-	dest += c;
-	while (*dest == '/')
-		dest++;
-	if (ups * 3 + strlen(dest) + 2 > sz)
-		return -1;
-	for (; ups; ups--, o += 3)
-		memcpy(out + o, "../", 3);
-	strcpy(out + o, dest);
-	o += strlen(dest);
-	if (o && out[o - 1] == '/')
-		out[--o] = '\0';
-	if (!o)
-		strcpy(out, ".");
-	return 0;
-}
-
-/*
- * The content a symlink that was there before the capture is prepared with (into out), so
- * that under the target it leads where the original led (dest, link__resolve's, by name),
- * mapped. The content read is kept verbatim when it does so already: readlink then returns
- * what it returned. Otherwise (an absolute content; a --map that put the link and its
- * destination apart) it is rewritten as the relative path from the link's directory to the
- * destination, when both lie under one root. Why: RESOLVE_BENEATH refuses to follow an
- * absolute symlink (EXDEV), and a verbatim relative one would lead out of the root or to the
- * wrong place; a different content is the least loss. readlink then returns another length,
- * which the replay does not count as a differing outcome (worker__check compares successes
- * and errnos, lengths only of data ops): the summary says 0 for it, and the manifest shows the
- * rewritten content. Under different roots no content leads from one to the other beneath
- * both: -1, and the link is prepared as without its content (a stand-in, or what it led to).
- */
-static int link__disk(const struct replay_mapper *m, const char *link, const char *content,
-		      const char *dest, char *out, size_t sz)
-{
-	char l[PATH_MAX], d[PATH_MAX], naive[PATH_MAX];
-	const char *slash;
-	size_t dirlen;
-	int lroot, droot, n;
-
-	if (replay_path__is_nonfile(dest) || replay_mapper__overlaps(m, dest) ||
-	    replay_mapper__map(m, link, &lroot, l, sizeof(l)) ||
-	    replay_mapper__map(m, dest, &droot, d, sizeof(d)) || lroot != droot ||
-	    !strcmp(l, ".") || rel__climbs(l) || rel__climbs(d))
-		return -1;
-	if (!strcmp(d, "."))
-		d[0] = '\0';
-	slash = strrchr(l, '/');
-	dirlen = slash ? (size_t)(slash - l) : 0;
-	if (content[0] != '/') {
-		n = snprintf(naive, sizeof(naive), "/%.*s/%s", (int)dirlen, l, content);
-		if (n > 0 && (size_t)n < sizeof(naive) && !path__normalize(naive) &&
-		    !strcmp(naive + 1, d) && strlen(content) < sz) {
-			strcpy(out, content);
-			return 0;
-		}
-	}
-	return rel__between(l, dirlen, d, out, sz);
-}
-
 /* Symlinks there before the capture whose content the trace tells: prepared as symlinks. */
 static int prelinks__plan(struct scan *s, struct reel_reader *r, const struct replay_mapper *m)
 {
@@ -847,8 +685,8 @@ static int prelinks__plan(struct scan *s, struct reel_reader *r, const struct re
 
 		if (!p || !content || pi->symlink || pi->state != P_EXISTED ||
 		    replay_path__is_nonfile(p) ||
-		    link__resolve(p, content, 1, "", to, sizeof(to)) ||
-		    link__disk(m, p, content, to, c, sizeof(c)))
+		    replay_linkpath__resolve(p, content, 1, "", to, sizeof(to)) ||
+		    replay_linkpath__disk(m, p, content, to, c, sizeof(c)))
 			continue;
 		pi->disk = strdup(c);
 		if (!pi->disk)
@@ -890,8 +728,8 @@ static int prelinks__place(struct scan *s, struct reel_reader *r, const struct r
 			len = snprintf(at, sizeof(at), "%s%s", strcmp(to, "/") ? to : "", base);
 			if (len < 0 || (size_t)len >= sizeof(at) ||
 			    (pi->at && !strcmp(pi->at, at)) ||
-			    link__resolve(at, content, 1, "", to, sizeof(to)) ||
-			    link__disk(m, at, content, to, c, sizeof(c)))
+			    replay_linkpath__resolve(at, content, 1, "", to, sizeof(to)) ||
+			    replay_linkpath__disk(m, at, content, to, c, sizeof(c)))
 				continue;
 			free(pi->at);
 			free(pi->disk);
@@ -1190,13 +1028,13 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 			continue;
 		/*
 		 * A symlink the application read but did not make. With its content in the trace
-		 * (readlink's path2), it is made with that content (link__disk), and what was
-		 * reached through it is prepared where it leads (through__links). Without it
-		 * (old traces, strings cut short): used as nothing else (never opened, read,
-		 * listed), it is made with a stand-in content of the length read, pointing
-		 * nowhere, so that readlink replays as it ran; one that was also followed is
-		 * prepared as what it led to instead (the readlink then fails, counted): the
-		 * other ops need that more.
+		 * (readlink's path2), it is made with that content (replay_linkpath__disk), and
+		 * what was reached through it is prepared where it leads (through__links).
+		 * Without it (old traces, strings cut short): used as nothing else (never opened,
+		 * read, listed), it is made with a stand-in content of the length read that is
+		 * never followed (replay_prepare.c), so that readlink replays as it ran; one that
+		 * was also followed is prepared as what it led to instead (the readlink then
+		 * fails, counted): the other ops need that more.
 		 */
 		if (pi->disk)
 			err = fs__add_symlink(fs, m, p, pi->disk);

@@ -49,6 +49,12 @@ int replay_path__parent(int rootfd, const char *rel, const char **base);
 /* Paths the replay never touches: /proc, /sys, /dev (not storage). */
 int replay_path__is_nonfile(const char *path);
 
+/* replay_linkpath.c: symlink contents by name (see there) */
+int replay_linkpath__resolve(const char *link, const char *content, int abs, const char *rest,
+			     char *out, size_t sz);
+int replay_linkpath__disk(const struct replay_mapper *m, const char *link, const char *content,
+			  const char *dest, char *out, size_t sz);
+
 /* ---- replay_exec.c ---- */
 
 /* The op works on its fd (fd ops, fstat via newfstatat/statx AT_EMPTY_PATH, futimens...),
