@@ -836,6 +836,16 @@ static void worker__prefetch(const struct rworker *w, const struct reel_op *next
 			__builtin_prefetch((const char *)next_res + l, 1);
 }
 
+/* Waits for the ops the item depends on. -1: the segment was cut short first (dep__wait). */
+static int worker__wait_deps(struct rworker *w, const struct ritem *it)
+{
+	worker__drain(w); /* our pending ops may be what the others wait for */
+	for (unsigned i = 0; i < it->ndeps; i++)
+		if (dep__wait(w->run, &it->deps[i]))
+			return -1;
+	return 0;
+}
+
 static void *worker__main(void *arg)
 {
 	struct rworker *w = arg;
@@ -852,6 +862,13 @@ static void *worker__main(void *arg)
 	while ((it = queue__peek(w, &tail, &waited))) {
 		const struct reel_op *op = &it->op;
 
+		if (op->type == REEL_OP_NONE && it->ndeps) {
+			/* no op: the next item's dependencies beyond its own (disp__deps) */
+			if (!run__interrupted(run) && worker__wait_deps(w, it))
+				continue; /* cut short: queue__peek stops here */
+			queue__advance(w, tail);
+			continue;
+		}
 		if (op->type == REEL_OP_NONE) {
 			/* from now on this worker replays another (new) thread */
 			worker__drain(w);
@@ -890,15 +907,8 @@ static void *worker__main(void *arg)
 		}
 		if (o->timing != REPLAY_TIMING_AFAP)
 			worker__wait_until(w, sched);
-		if (it->ndeps) {
-			unsigned i = 0;
-
-			worker__drain(w); /* our pending ops may be what the others wait for */
-			while (i < it->ndeps && !dep__wait(run, &it->deps[i]))
-				i++;
-			if (i < it->ndeps)
-				continue; /* cut short: queue__peek stops here */
-		}
+		if (it->ndeps && worker__wait_deps(w, it))
+			continue; /* cut short: queue__peek stops here */
 		if (w->eng_on) {
 			if (!is_data(op->type))
 				worker__drain(w);
@@ -1266,6 +1276,33 @@ static const struct rpath *item__name2(const struct ritem *it)
 		   : NULL;
 }
 
+/*
+ * Gives the item its dependencies. More than fit in one item go first to the same worker,
+ * RUN_MAX_DEPS at a time, in items of no op that only wait. The dispatcher never waits
+ * for them itself: staged, the ops it would wait for can sit in the segment it is still
+ * filling, which no worker runs before it is full (a replay that hung for good).
+ */
+static void disp__put_deps(struct disp *d, struct ritem *it, uint32_t self,
+			   const struct depset *ds)
+{
+	unsigned i = 0;
+
+	while (ds->n - i > RUN_MAX_DEPS) {
+		struct ritem wait;
+
+		memset(&wait, 0, offsetof(struct ritem, deps));
+		wait.op.type = REEL_OP_NONE;
+		wait.op.pid = it->op.pid;
+		wait.op.tid = it->op.tid;
+		while (wait.ndeps < RUN_MAX_DEPS)
+			wait.deps[wait.ndeps++] = ds->d[i++];
+		disp__push(d, d->run->workers[self], &wait);
+	}
+	it->ndeps = 0;
+	while (i < ds->n)
+		it->deps[it->ndeps++] = ds->d[i++];
+}
+
 static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 {
 	const struct reel_op *op = &it->op;
@@ -1343,14 +1380,7 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 	} else if (op->fd >= 0) {
 		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, &ds);
 	}
-	/* more than fit in an item: the dispatcher waits for the rest itself (they are queued) */
-	it->ndeps = 0;
-	for (unsigned i = 0; i < ds.n; i++) {
-		if (it->ndeps < RUN_MAX_DEPS)
-			it->deps[it->ndeps++] = ds.d[i];
-		else
-			dep__wait(d->run, &ds.d[i]);
-	}
+	disp__put_deps(d, it, self, &ds);
 }
 
 static int disp__worker(struct disp *d, uint32_t pid, uint32_t tid, struct rworker **out)
