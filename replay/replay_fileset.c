@@ -1080,6 +1080,15 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	return err;
 }
 
+uint64_t replay_fileset__size(const struct replay_fileset *fs, int root, const char *rel)
+{
+	struct replay_fentry key = {.rel = (char *)rel, .root = root};
+	const struct replay_fentry *e =
+	    fs->n ? bsearch(&key, fs->e, fs->n, sizeof(*fs->e), fentry__cmp) : NULL;
+
+	return e && e->kind == REPLAY_F_FILE ? e->size : 0;
+}
+
 void replay_fileset__free(struct replay_fileset *fs)
 {
 	for (size_t i = 0; i < fs->n; i++) {

@@ -98,6 +98,9 @@ struct replay_fileset {
 int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 			 struct replay_fileset *fs);
 void replay_fileset__free(struct replay_fileset *fs);
+/* The size a file is prepared with (root, rel as replay_mapper__map gives them); 0 when it is
+ * not prepared as a file (made by the application, a directory, a symlink) */
+uint64_t replay_fileset__size(const struct replay_fileset *fs, int root, const char *rel);
 
 /* ---- replay_prepare.c ---- */
 

@@ -39,7 +39,9 @@
 #define RFD_CLOSED (-2)
 #define RFD_FAILED (-3) /* the replay's open failed where the original's succeeded */
 
-/* A traced path as the replay sees it; made by the dispatcher, then read-only. */
+struct rext;
+
+/* A traced path as the replay sees it; made by the dispatcher, then read-only to the workers. */
 struct rpath {
 	char *orig;
 	char *rel; /* "" when err */
@@ -50,12 +52,27 @@ struct rpath {
 	uint8_t nonfile;
 	uint64_t dkey; /* dependency key of this path as a directory */
 	uint64_t pkey; /* dependency key of its parent directory */
+	/* the dispatcher's alone: how far the file reaches (replay_extent.c) */
+	uint64_t base;	  /* bytes no write of the trace made: as prepared, or as a truncate left */
+	uint64_t reach;	  /* bytes it has: base, or the end of the furthest write */
+	struct rext *ext; /* the writes that made it longer than base; NULL: none yet */
 };
 
 struct rdep {
 	uint32_t w;
 	uint64_t seq;
 };
+
+/*
+ * replay_extent.c: the writes that made each file longer, so that a read of another thread
+ * waits for the one it needs. w, seq: the op that wrote (worker, trace order).
+ */
+void extent__grow(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq); /* end > reach */
+/* the write a read ending at end waits for (p->ext set, end > p->base); NULL: none */
+const struct rdep *extent__writer(const struct rpath *p, uint64_t end);
+void extent__truncate(struct rpath *p, uint64_t len, uint32_t w, uint64_t seq);
+void extent__reset(struct rpath *p); /* a new, empty file by that name; frees what was kept */
+void extent__move(struct rpath *from, struct rpath *to, int exchange); /* a rename */
 
 struct ritem {
 	struct reel_op op;

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay_extent.c - data order across threads, kept by the dispatcher: a read must not come
+ * out short in the replay because the write of another thread that had made the file that
+ * long in the original has not been issued yet (make -j2: as reads the .s file that cc1,
+ * another process, is still writing).
+ *
+ * Per path: base, the bytes the file has that no write of the trace made (as prepared, or as
+ * a truncate left them; a file the application made has none), and the writes that made it
+ * longer than it had ever been (end = offset + bytes written, beyond reach), each with the
+ * (worker, seq) that issued it; their ends ascend. A read whose bytes end at E > base waits
+ * for the first of them that reached E (extent__writer); the dispatcher drops it when it is
+ * the reader's own worker's, which comes first anyway. A read within base (page-cached reads
+ * of files that were there, the throughput case) has nothing to wait for: no write made its
+ * file longer (ext NULL), and the dispatcher looks no further.
+ *
+ * Memory: the latest EXT_KEEP such writes per file. When the one a read needs has fallen out,
+ * it waits for the oldest one kept instead: that one reached E as well (ends ascend) and also
+ * comes before the read in the trace, as every kept write does. So a dependency never points
+ * forward and cannot deadlock; the read only waits a little longer than it had to.
+ *
+ * Lengths change: a truncate cuts the writes that reached beyond it down to its length (one
+ * that lengthens the file counts as a write); an O_TRUNC open, a create or an unlink leaves a
+ * new empty file by that name; a rename moves the extent to the new name. An fd keeps the
+ * path it was opened by in the trace, so its ops after a rename or an unlink look at the new
+ * file of that name: a read then waits for a write it did not need, or for none.
+ */
+#include <stdlib.h>
+
+#include "replay_run.h"
+
+#define EXT_KEEP 16 /* writes kept per file, a power of two */
+
+struct extw {
+	uint64_t end;
+	struct rdep by;
+};
+
+/* a ring of cap (a power of two) writes from first, doubled up to EXT_KEEP */
+struct rext {
+	uint32_t first, n, cap;
+	struct extw w[];
+};
+
+static struct extw *ext__at(struct rext *x, uint32_t i)
+{
+	return &x->w[(x->first + i) & (x->cap - 1)];
+}
+
+/* Room for one more write: a larger ring, or, at EXT_KEEP, the oldest falls out. */
+static struct rext *ext__room(struct rext *x)
+{
+	uint32_t cap = x ? x->cap * 2 : 2;
+	struct rext *n;
+
+	if (x && x->n < x->cap)
+		return x;
+	n = cap <= EXT_KEEP ? malloc(sizeof(*n) + cap * sizeof(n->w[0])) : NULL;
+	if (!n) {
+		if (x) {
+			x->first = (x->first + 1) & (x->cap - 1);
+			x->n--;
+		}
+		return x;
+	}
+	n->first = 0;
+	n->n = 0;
+	n->cap = cap;
+	for (uint32_t i = 0; x && i < x->n; i++)
+		n->w[n->n++] = *ext__at(x, i);
+	free(x);
+	return n;
+}
+
+void extent__grow(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq)
+{
+	struct extw *e;
+
+	p->reach = end;
+	p->ext = ext__room(p->ext);
+	if (!p->ext)
+		return; /* out of memory: this write orders nothing */
+	e = ext__at(p->ext, p->ext->n++);
+	e->end = end;
+	e->by.w = w;
+	e->by.seq = seq;
+}
+
+/*
+ * The first kept write that reached end. When none did, the furthest: the original's file
+ * was longer than any write of the trace made it (a write it lacks, through mmap, an async
+ * request), and that one at least came before.
+ */
+const struct rdep *extent__writer(const struct rpath *p, uint64_t end)
+{
+	struct rext *x = p->ext;
+	uint32_t lo = 0, hi;
+
+	if (!x->n)
+		return NULL;
+	hi = x->n - 1;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (ext__at(x, mid)->end >= end)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return &ext__at(x, lo)->by;
+}
+
+void extent__truncate(struct rpath *p, uint64_t len, uint32_t w, uint64_t seq)
+{
+	struct rext *x = p->ext;
+	uint32_t i = 0;
+
+	if (len > p->reach) {
+		extent__grow(p, len, w, seq);
+		return;
+	}
+	p->reach = len;
+	if (len <= p->base) {
+		p->base = len;
+		if (x)
+			x->n = 0;
+		return;
+	}
+	/* the writes that reached beyond len now reach len: the first of them made it that long */
+	while (x && i < x->n && ext__at(x, i)->end < len)
+		i++;
+	if (x && i < x->n) {
+		ext__at(x, i)->end = len;
+		x->n = i + 1;
+	}
+}
+
+void extent__reset(struct rpath *p)
+{
+	free(p->ext);
+	p->ext = NULL;
+	p->base = 0;
+	p->reach = 0;
+}
+
+void extent__move(struct rpath *from, struct rpath *to, int exchange)
+{
+	uint64_t base = to->base, reach = to->reach;
+	struct rext *x = to->ext;
+
+	if (from == to)
+		return;
+	to->base = from->base;
+	to->reach = from->reach;
+	to->ext = from->ext;
+	from->base = exchange ? base : 0;
+	from->reach = exchange ? reach : 0;
+	from->ext = exchange ? x : NULL;
+	if (!exchange)
+		free(x);
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * extent_test.c - the writes a read of another thread waits for (replay/replay_extent.c):
+ * the first that reached its end; the oldest kept once that one has fallen out of the ring;
+ * the furthest when none reached it; and what truncates, creates and renames leave.
+ */
+#include <stdio.h>
+
+#include "replay_run.h"
+
+static int fails;
+
+/* the write (seq) a read ending at end waits for: 0 none */
+static uint64_t writer(const struct rpath *p, uint64_t end)
+{
+	const struct rdep *d = p->ext && end > p->base ? extent__writer(p, end) : NULL;
+
+	return d ? d->seq : 0;
+}
+
+static void expect(const char *what, uint64_t got, uint64_t want)
+{
+	if (got != want) {
+		printf("FAIL: %s: %llu, want %llu\n", what, (unsigned long long)got,
+		       (unsigned long long)want);
+		fails++;
+	}
+}
+
+/* appends of 4 KiB from base, seq 1..n by worker 7 */
+static void appends(struct rpath *p, unsigned n)
+{
+	for (unsigned i = 1; i <= n; i++)
+		extent__grow(p, p->base + i * 4096ULL, 7, i);
+}
+
+int main(void)
+{
+	struct rpath a = {0}, b = {0};
+
+	appends(&a, 4);
+	expect("read of the first block", writer(&a, 4096), 1);
+	expect("read ending inside the third block", writer(&a, 3 * 4096 - 1), 3);
+	expect("read beyond every write: the furthest", writer(&a, 1 << 20), 4);
+	expect("worker of a write", extent__writer(&a, 4096)->w, 7);
+
+	extent__reset(&a);
+	appends(&a, 100);
+	expect("first block, fallen out: the oldest kept", writer(&a, 4096), 100 - 16 + 1);
+	expect("a block still kept", writer(&a, 90 * 4096), 90);
+
+	/* a truncate into the kept writes: the first that reached beyond it now ends there */
+	extent__truncate(&a, 90 * 4096 + 100, 8, 200);
+	expect("reach after a cut", a.reach, 90 * 4096 + 100);
+	expect("read up to the cut", writer(&a, 90 * 4096 + 100), 91);
+	extent__grow(&a, 95 * 4096, 7, 201);
+	expect("a write after the cut", writer(&a, 91 * 4096), 201);
+	/* one that lengthens the file is a write */
+	extent__truncate(&a, 100 * 4096, 8, 202);
+	expect("read of what an ftruncate added", writer(&a, 99 * 4096), 202);
+
+	/* a prepared file: reads within it wait for nothing, a cut below it lowers it */
+	b.base = b.reach = 8192;
+	extent__grow(&b, 12288, 3, 300);
+	expect("read within the prepared size", writer(&b, 8192), 0);
+	expect("read beyond it", writer(&b, 12288), 300);
+	extent__truncate(&b, 4096, 3, 301);
+	expect("base after a cut below it", b.base, 4096);
+	expect("nothing left to wait for", writer(&b, 4096 + 1), 0);
+
+	/* a rename moves the extent; the old name is a new, empty file */
+	extent__reset(&a);
+	appends(&a, 2);
+	extent__move(&a, &b, 0);
+	expect("read by the new name", writer(&b, 8192), 2);
+	expect("old name emptied", a.reach, 0);
+	expect("old name keeps nothing", a.ext == NULL, 1);
+	appends(&a, 1);
+	extent__move(&a, &b, 1);
+	expect("exchange: the new name's", writer(&b, 4096), 1);
+	expect("exchange: the old name's", writer(&a, 8192), 2);
+
+	extent__reset(&a);
+	extent__reset(&b);
+	if (!fails)
+		printf("PASS\n");
+	return fails ? 1 : 0;
+}
