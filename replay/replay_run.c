@@ -13,7 +13,9 @@
  * satisfied once that worker has retired its ops up to seq (ops of a worker retire in seq
  * order, so one counter per worker suffices); waiters sleep on a futex. Deps always point to
  * earlier, already queued ops, so they cannot deadlock. Uses do not depend on each other:
- * concurrent reads of one fd stay concurrent.
+ * concurrent reads of one fd stay concurrent. Data: a read of bytes another thread's write
+ * added to the file depends on that write (replay_extent.c); no other data op depends on
+ * another thread's, since the replay moves no data and their order changes no outcome.
  *
  * Timing. original: op at t0 + (start - first start) / speed on CLOCK_MONOTONIC, absolute,
  * so lateness never accumulates; sleeping with clock_nanosleep(TIMER_ABSTIME) and 1 ns timer
@@ -1198,6 +1200,8 @@ static struct rpath *disp__path(struct disp *d, uint32_t id)
 	 * never resolve to anything, least of all the root ("." made a chmod the root's) */
 	p->err = replay_mapper__map(d->run->m, s, &p->root, rel, sizeof(rel));
 	p->rel = strdup(p->err ? "" : rel);
+	/* what the file has before any write of the trace (replay_extent.c) */
+	p->base = p->reach = p->err ? 0 : replay_fileset__size(d->run->fs, p->root, rel);
 	p->nonfile = (uint8_t)replay_path__is_nonfile(s);
 	p->dkey = key_dir(s, strlen(s));
 	p->pkey = key_dir(s, strrchr(s, '/') ? (size_t)(strrchr(s, '/') - s) : 0);
@@ -1303,6 +1307,91 @@ static void disp__put_deps(struct disp *d, struct ritem *it, uint32_t self,
 		it->deps[it->ndeps++] = ds->d[i++];
 }
 
+/* the dispatcher made the paths and alone keeps their extents: the workers never read them */
+static struct rpath *path__own(const struct rpath *p)
+{
+	return (struct rpath *)p;
+}
+
+/* a read of p's bytes up to end waits for the write of another thread that reached there */
+static void disp__read_after(const struct rpath *p, uint64_t end, uint32_t self, struct depset *ds)
+{
+	const struct rdep *by = extent__writer(p, end);
+
+	if (by)
+		ds__add(ds, by->w, self, by->seq);
+}
+
+/* ops besides reads and writes that read, lengthen, cut, replace or move a file */
+static void disp__resize(struct ritem *it, uint32_t self, struct depset *ds)
+{
+	const struct reel_op *op = &it->op;
+	struct rpath *p = path__own(it->p1), *p2 = path__own(it->p2);
+	uint64_t n = op->ret > 0 ? (uint64_t)op->ret : 0;
+
+	switch (op->type) {
+	case REEL_OP_OPEN:
+	case REEL_OP_OPENAT:
+	case REEL_OP_OPENAT2:
+		if (op->flags & (O_TRUNC | O_EXCL))
+			extent__reset(p);
+		break;
+	case REEL_OP_CREAT:
+	case REEL_OP_UNLINK:
+	case REEL_OP_UNLINKAT:
+		extent__reset(p);
+		break;
+	case REEL_OP_RENAME:
+	case REEL_OP_RENAMEAT:
+	case REEL_OP_RENAMEAT2:
+		if (p2)
+			extent__move(p, p2, !!(op->flags & RENAME_EXCHANGE));
+		break;
+	case REEL_OP_TRUNCATE:
+	case REEL_OP_FTRUNCATE:
+		extent__truncate(p, op->len, self, it->seq);
+		break;
+	case REEL_OP_FALLOCATE:
+		/* mode 0 lengthens the file as a write would (the others keep its size) */
+		if (!op->mode && op->offset + op->len > p->reach)
+			extent__grow(p, op->offset + op->len, self, it->seq);
+		break;
+	case REEL_OP_COPY_FILE_RANGE:
+	case REEL_OP_SENDFILE:
+		if (n && p->ext && op->offset + n > p->base)
+			disp__read_after(p, op->offset + n, self, ds);
+		if (n && p2 && reel_op__copy_writes(op) && op->aux + n > p2->reach)
+			extent__grow(p2, op->aux + n, self, it->seq);
+		break;
+	}
+}
+
+/*
+ * Data order across threads (replay_extent.c): a read waits for the write of another thread
+ * that made its file as long as it read. Writes after reads, and writes of the same bytes,
+ * stay unordered: they change no outcome. On every op: a read of a file that no write made
+ * longer than it was prepared (ext NULL) costs the type's and the pointer's tests.
+ */
+static void disp__extent(struct ritem *it, uint32_t self, struct depset *ds)
+{
+	const struct reel_op *op = &it->op;
+	struct rpath *p = path__own(it->p1);
+	uint64_t end = op->offset + (op->ret > 0 ? (uint64_t)op->ret : 0);
+	unsigned t = op->type;
+
+	if (!p || op->ret < 0)
+		return;
+	if (t >= REEL_OP_READ && t <= REEL_OP_PREADV2) {
+		if (p->ext && end > p->base && op->ret)
+			disp__read_after(p, end, self, ds);
+	} else if (t >= REEL_OP_WRITE && t <= REEL_OP_PWRITEV2) {
+		if (end > p->reach && op->ret)
+			extent__grow(p, end, self, it->seq);
+	} else {
+		disp__resize(it, self, ds);
+	}
+}
+
 static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 {
 	const struct reel_op *op = &it->op;
@@ -1380,6 +1469,7 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 	} else if (op->fd >= 0) {
 		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, &ds);
 	}
+	disp__extent(it, self, &ds);
 	disp__put_deps(d, it, self, &ds);
 }
 
@@ -1732,6 +1822,7 @@ static void run__free(struct run *run, struct disp *d)
 
 			free(p->orig);
 			free(p->rel);
+			extent__reset(p);
 			free(p);
 		}
 	}
