@@ -10,14 +10,15 @@
  * longer than it had ever been (end = offset + bytes written, beyond reach), each with the
  * (worker, seq) that issued it; their ends ascend. A read whose bytes end at E > base waits
  * for the first of them that reached E (extent__writer); the dispatcher drops it when it is
- * the reader's own worker's, which comes first anyway. A read within base (page-cached reads
- * of files that were there, the throughput case) has nothing to wait for: no write made its
- * file longer (ext NULL), and the dispatcher looks no further.
+ * the reader's own worker's, which comes first anyway. A read within base has nothing to wait
+ * for; of a file no write made longer (ext NULL: page-cached reads of files that were there,
+ * the throughput case) the dispatcher looks no further than that pointer.
  *
- * Memory: the latest EXT_KEEP such writes per file. When the one a read needs has fallen out,
- * it waits for the oldest one kept instead: that one reached E as well (ends ascend) and also
- * comes before the read in the trace, as every kept write does. So a dependency never points
- * forward and cannot deadlock; the read only waits a little longer than it had to.
+ * Memory: the latest EXT_KEEP such writes per file (~400 bytes), kept until the file is
+ * unlinked or replaced, and none for files no write made longer. When the one a read needs has
+ * fallen out, it waits for the oldest one kept instead: that one reached E as well (ends ascend)
+ * and also comes before the read in the trace, as every kept write does. So a dependency never
+ * points forward and cannot deadlock; the read only waits a little longer than it had to.
  *
  * Lengths change: a truncate cuts the writes that reached beyond it down to its length (one
  * that lengthens the file counts as a write); an O_TRUNC open, a create or an unlink leaves a
