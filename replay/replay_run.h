@@ -153,6 +153,9 @@ struct rworker {
 
 	/* worker-private */
 	_Alignas(64) void *buf;
+	/* the last of its ops another worker's item waits for (staged: set by the dispatcher
+	 * while the segment is read ahead), and the last op it did (worker__done) */
+	uint64_t dep_max, last_seq;
 	size_t bufsz;
 	uint64_t prev_orig_end, prev_end;
 	int have_prev;
