@@ -12,6 +12,8 @@
  *            return value stored in memory, as the least a replayer that measures must do;
  *            the ops are still loaded first, and nothing is decoded or encoded.
  * prints: ops=.. ns=.. ops_per_s=.. cpu_ns_per_op=.. (CPU time of the loop threads only)
+ *         --timed also between_ns=.. (mean gap from an op's end to the next start, as
+ *         bench_stats measures a replay's)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,6 +38,7 @@ struct ceil_thread {
 	uint64_t cpu_ns; /* user + system time of the loop */
 	int timed;
 	int err;
+	uint64_t between_ns, nbetween; /* --timed: gaps between ops, as bench_stats counts them */
 };
 
 struct ceil_result {
@@ -124,11 +127,26 @@ static void loop_timed(struct ceil_thread *c, char *buf, struct ceil_result *res
 	}
 }
 
+/* the gaps from an op's end to the next one's start under 2 us, in ns (bench_stats.c,
+ * BETWEEN_GAP_NS): the timed loop's own work per op, to set a replayer's beside */
+static void timed_between(struct ceil_thread *c, const struct ceil_result *res, double ns_per_tick)
+{
+	for (size_t i = 1; i < c->th->n; i++) {
+		double g = (double)(res[i].start - res[i - 1].end) * ns_per_tick;
+
+		if (res[i].start >= res[i - 1].end && g < 2000) {
+			c->between_ns += (uint64_t)(g * 1000); /* in ps: the gaps are tens of ns */
+			c->nbetween++;
+		}
+	}
+}
+
 static void *ceil_run(void *arg)
 {
 	struct ceil_thread *c = arg;
 	struct ceil_result *res = NULL;
 	size_t max = 4096;
+	uint64_t t0, tk0, tk1;
 	char *buf;
 
 	for (size_t i = 0; i < c->th->n; i++)
@@ -145,12 +163,17 @@ static void *ceil_run(void *arg)
 	memset(buf, 0xa5, max);
 	pthread_barrier_wait(c->go);
 	c->cpu_ns = thread_cpu_ns();
+	t0 = rbench__now_ns();
+	tk0 = tick();
 	if (c->timed)
 		loop_timed(c, buf, res);
 	else
 		loop_plain(c, buf);
+	tk1 = tick();
 	c->end_ns = rbench__now_ns();
 	c->cpu_ns = thread_cpu_ns() - c->cpu_ns;
+	if (c->timed && tk1 > tk0)
+		timed_between(c, res, (double)(c->end_ns - t0) / (double)(tk1 - tk0));
 	free(res);
 	free(buf);
 	return NULL;
@@ -161,7 +184,7 @@ int main(int argc, char **argv)
 	struct ceil_thread *ct;
 	struct rbench_trace t;
 	pthread_barrier_t go;
-	uint64_t t0, end = 0, cpu = 0;
+	uint64_t t0, end = 0, cpu = 0, between = 0, nbetween = 0;
 	char path[PATH_MAX];
 	int *fds, err, prep_only = 0, timed = 0;
 
@@ -224,10 +247,17 @@ int main(int argc, char **argv)
 			end = ct[i].end_ns;
 		cpu += ct[i].cpu_ns;
 	}
-	printf("ops=%zu ns=%llu ops_per_s=%.0f cpu_ns_per_op=%.0f\n", t.nops,
+	printf("ops=%zu ns=%llu ops_per_s=%.0f cpu_ns_per_op=%.0f", t.nops,
 	       (unsigned long long)(end - t0),
 	       end > t0 ? (double)t.nops * 1e9 / (double)(end - t0) : 0.0,
 	       t.nops ? (double)cpu / (double)t.nops : 0.0);
+	for (size_t i = 0; i < t.nthreads; i++) {
+		between += ct[i].between_ns;
+		nbetween += ct[i].nbetween;
+	}
+	if (nbetween)
+		printf(" between_ns=%.1f", (double)between / 1000.0 / (double)nbetween);
+	putchar('\n');
 	for (size_t i = 0; i < t.nfiles; i++)
 		close(fds[i]);
 	free(fds);
