@@ -1307,8 +1307,17 @@ static const struct rpath *item__name2(const struct ritem *it)
 static void disp__put_deps(struct disp *d, struct ritem *it, uint32_t self,
 			   const struct depset *ds)
 {
-	unsigned i = 0;
+	unsigned i;
 
+	/* staged, the workers are idle while a segment is read ahead (see worker__done); before
+	 * any push below, which may run the segment */
+	for (i = 0; i < ds->n && d->run->staged; i++) {
+		struct rworker *o = d->run->workers[ds->d[i].w];
+
+		if (ds->d[i].seq > o->dep_max)
+			o->dep_max = ds->d[i].seq;
+	}
+	i = 0;
 	while (ds->n - i > RUN_MAX_DEPS) {
 		struct ritem wait;
 
@@ -1323,13 +1332,6 @@ static void disp__put_deps(struct disp *d, struct ritem *it, uint32_t self,
 	it->ndeps = 0;
 	while (i < ds->n)
 		it->deps[it->ndeps++] = ds->d[i++];
-	/* staged, the workers are idle while a segment is read ahead (see worker__done) */
-	for (i = 0; i < ds->n && d->run->staged; i++) {
-		struct rworker *o = d->run->workers[ds->d[i].w];
-
-		if (ds->d[i].seq > o->dep_max)
-			o->dep_max = ds->d[i].seq;
-	}
 }
 
 /* the dispatcher made the paths and alone keeps their extents: the workers never read them */
