@@ -23,6 +23,9 @@
 #                 For both: "threads idle", the share of the threads' time spent in gaps of
 #                 over 0.1 ms between their ops (bench_stats idle_pct): waiting for the
 #                 others at a segment's end, or for the next segment to start
+#   ns between ops: for the timed floor and ioreel: the mean gap from an op's end to its
+#                 thread's next start, gaps under 2 us (bench_stats.c, BETWEEN_GAP_NS): what
+#                 each does per op besides the syscall, steadier than ops/s on a busy machine
 #   fio           "ioreel export fio --root TARGET" + fio with replay_no_stall=1 added to each
 #                 job of the exported job file; ops/s = all ops over the longest job's
 #                 runtime (fio's terse output; fio's own group IOPS sums the jobs' IOPS,
@@ -82,7 +85,7 @@ for thr in 1 2; do
 	"$RBENCH_BIN/gen_trace" --mode afap -o "$T" -t "$thr" -n "$OPS" -s "$SIZE" --seed "$thr" ||
 		rb_fail "gen_trace"
 	CE=() CEC=() FL=() FLC=() IOR=() FIR=() IO=() IOC=() WALL=() FI=() FIC=() WK=() DS=() WR=()
-	NC=() IDL=() NCIDL=()
+	NC=() IDL=() NCIDL=() FLB=() IOB=()
 	# A warm-up run of each, not counted: ioreel prepares the files all three read, and they
 	# have been read before (a page read for the first time since it was written costs more:
 	# LRU activation, ~3 % of this rate for a freshly prepared file set)
@@ -104,6 +107,7 @@ for thr in 1 2; do
 		l=$("$RBENCH_BIN/ceiling" --timed "$T" "$S/tgt") || rb_fail "ceiling --timed"
 		FL+=("$(rb_kv "$l" ops_per_s)")
 		FLC+=("$(awk -v n="$(rb_kv "$l" cpu_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
+		FLB+=("$(rb_kv "$l" between_ns)")
 
 		rm -f "$S/res.reel"
 		t0=$(date +%s%N)
@@ -118,6 +122,7 @@ for thr in 1 2; do
 		[ "$(rb_kv "$l" errors)" = 0 ] || rb_fail "replay had $(rb_kv "$l" errors) failed ops"
 		IO+=("$(rb_kv "$l" ops_per_s)")
 		IDL+=("$(rb_kv "$l" idle_pct)")
+		IOB+=("$(rb_kv "$l" between_ns)")
 		WK+=("$(awk -v n="$(rb_kv "$l" cpu_workers_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
 		DS+=("$(awk -v n="$(rb_kv "$l" cpu_dispatch_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
 		WR+=("$(awk -v n="$(rb_kv "$l" cpu_writer_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
@@ -156,12 +161,12 @@ for thr in 1 2; do
 	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s |' "$thr" "ceiling (pread64 loop)" "$ce" \
 		1.00 "$(rb_median "${CEC[@]}")")"
 	fl=$(rb_median "${FL[@]}")
-	rb_say "$(printf "$ROW two clock reads + a stored result per op" \
+	rb_say "$(printf "$ROW two clock reads + a stored result per op; %s ns between ops" \
 		"$thr" "timed floor (same loop)" "$fl" "$(rb_ratio "$fl" "$ce")" \
-		"$(rb_median "${FLC[@]}")")"
-	rb_say "$(printf "$ROW whole command: %s ops/s, peak RSS %s MiB, threads idle %s %%" \
+		"$(rb_median "${FLC[@]}")" "$(rb_median "${FLB[@]}")")"
+	rb_say "$(printf "$ROW whole command: %s ops/s, peak RSS %s MiB, threads idle %s %%, %s ns between ops" \
 		"$thr" "ioreel replay afap" "$io" "$(rb_ratio "$io" "$ce")" "$(rb_median "${IOC[@]}")" \
-		"$wall" "$(rb_median "${IOR[@]}")" "$(rb_median "${IDL[@]}")")"
+		"$wall" "$(rb_median "${IOR[@]}")" "$(rb_median "${IDL[@]}")" "$(rb_median "${IOB[@]}")")"
 	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | of which workers %s (the loop: %s), dispatch %s, writer %s' \
 		"" "" "" "" "" "$(rb_median "${WK[@]}")" "$(rb_median "${CEC[@]}")" \
 		"$(rb_median "${DS[@]}")" "$(rb_median "${WR[@]}")")"
