@@ -90,6 +90,7 @@ static void futex_wake(_Atomic uint32_t *addr)
 /* ---- per-worker queue (single producer, single consumer) ---- */
 
 static void worker__seg_done(struct rworker *w);
+static void worker__drain(struct rworker *w);
 static void worker__cut(struct rworker *w, uint32_t h);
 static void stage__maybe_cut(struct rworker *w);
 
@@ -166,6 +167,12 @@ static struct ritem *queue__peek(struct rworker *w, uint32_t *tail, int *waited)
 		if (w->seg_owed) {
 			stage__maybe_cut(w);
 			worker__seg_done(w);
+			continue;
+		}
+		if (w->infl_n) {
+			/* requests in flight are retired before the worker idles: another worker's
+			 * item may wait for one of them (staged: worker__seg_done drains) */
+			worker__drain(w);
 			continue;
 		}
 		if (atomic_load(&w->eof) && atomic_load(&w->tail) == h)
