@@ -370,9 +370,13 @@ static void dt__free(struct deptrack *dt)
 	replay_u64map__free(&dt->idx);
 }
 
+/*
+ * The ops of other workers one op waits for, at most one per worker (ds__add keeps the latest):
+ * room for all of them, so that none is dropped. Never zeroed: only n is reset per op.
+ */
 struct depset {
-	struct rdep d[64];
 	unsigned n;
+	struct rdep d[RUN_MAX_WORKERS];
 };
 
 static void ds__add(struct depset *ds, uint32_t w, uint32_t self, uint64_t seq)
@@ -1053,6 +1057,7 @@ struct disp {
 	int cvalid;
 	uint32_t cpid; /* the last path id looked up (0: none), and its path */
 	struct rpath *cpath;
+	struct depset ds; /* disp__deps' (64 KiB: not on the stack) */
 };
 
 static void run__meta(struct run *run, struct reel_reader *trace);
@@ -1430,62 +1435,64 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 {
 	const struct reel_op *op = &it->op;
 	const struct rpath *p2 = item__name2(it);
-	struct depset ds = {.n = 0};
+	struct depset *ds = &d->ds;
 	struct deptrack *dt = &d->dt;
 	unsigned t = op->type;
 
+	ds->n = 0;
+
 	/* a path op waits for what last made, moved or removed its parent directory */
 	if (it->p1 && !replay_op__on_fd(op))
-		dt__use(dt, it->p1->pkey, self, it->seq, &ds);
+		dt__use(dt, it->p1->pkey, self, it->seq, ds);
 	if (p2)
-		dt__use(dt, p2->pkey, self, it->seq, &ds);
+		dt__use(dt, p2->pkey, self, it->seq, ds);
 	/* a symlink made may be used as a directory: what goes through it waits for it */
 	if (it->p1 && (t == REEL_OP_MKDIR || t == REEL_OP_MKDIRAT || t == REEL_OP_RMDIR ||
 		       t == REEL_OP_RENAME || t == REEL_OP_RENAMEAT || t == REEL_OP_RENAMEAT2 ||
 		       op__is_symlink(t) || (t == REEL_OP_UNLINKAT && (op->flags & AT_REMOVEDIR))))
-		dt__struct(dt, it->p1->dkey, self, it->seq, &ds);
+		dt__struct(dt, it->p1->dkey, self, it->seq, ds);
 	if (p2)
-		dt__struct(dt, p2->dkey, self, it->seq, &ds);
+		dt__struct(dt, p2->dkey, self, it->seq, ds);
 	if (op__is_open(t)) {
 		if (it->p1) {
 			if (t == REEL_OP_CREAT || (op->flags & (O_CREAT | O_TRUNC)))
-				dt__struct(dt, key_path(it->p1), self, it->seq, &ds);
+				dt__struct(dt, key_path(it->p1), self, it->seq, ds);
 			else
-				dt__use(dt, key_path(it->p1), self, it->seq, &ds);
+				dt__use(dt, key_path(it->p1), self, it->seq, ds);
 		}
 		if (op->ret >= 0)
-			dt__struct(dt, key_fd(op->pid, op->ret), self, it->seq, &ds);
+			dt__struct(dt, key_fd(op->pid, op->ret), self, it->seq, ds);
 	} else if (t == REEL_OP_CLOSE) {
-		dt__struct(dt, key_fd(op->pid, op->fd), self, it->seq, &ds);
+		dt__struct(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
 	} else if (op__is_dup(t)) {
-		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, &ds);
+		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
 		if (op->ret >= 0)
-			dt__struct(dt, key_fd(op->pid, op->ret), self, it->seq, &ds);
+			dt__struct(dt, key_fd(op->pid, op->ret), self, it->seq, ds);
 	} else if (t == REEL_OP_AIO_SUBMIT || t == REEL_OP_URING_SUBMIT) {
 		if (op->fd >= 0)
-			dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, &ds);
-		dt__struct(dt, key_async(op), self, it->seq, &ds);
+			dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
+		dt__struct(dt, key_async(op), self, it->seq, ds);
 	} else if (t == REEL_OP_AIO_COMPLETE || t == REEL_OP_URING_COMPLETE) {
-		dt__use(dt, key_async(op), self, it->seq, &ds);
+		dt__use(dt, key_async(op), self, it->seq, ds);
 		dt__del(dt, key_async(op));
 	} else if (t == REEL_OP_MMAP || t == REEL_OP_MSYNC) {
 		if (t == REEL_OP_MMAP && op->fd >= 0)
-			dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, &ds);
+			dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
 		if (t == REEL_OP_MMAP)
-			dt__struct(dt, key_mem(op->pid), self, it->seq, &ds);
+			dt__struct(dt, key_mem(op->pid), self, it->seq, ds);
 		else
-			dt__use(dt, key_mem(op->pid), self, it->seq, &ds);
+			dt__use(dt, key_mem(op->pid), self, it->seq, ds);
 	} else if (reel_op__is_copy(t)) {
 		/* two fds: after the opens (or dups) of both */
 		if (op->fd >= 0)
-			dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, &ds);
+			dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
 		if (op->fd2 >= 0)
-			dt__use(dt, key_fd(op->pid, op->fd2), self, it->seq, &ds);
+			dt__use(dt, key_fd(op->pid, op->fd2), self, it->seq, ds);
 	} else if (op__is_link(t) && op->fd >= 0 && (op->flags & AT_EMPTY_PATH)) {
 		/* linkat(fd, "", ..., AT_EMPTY_PATH): the old file is the fd's */
-		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, &ds);
+		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
 		if (p2)
-			dt__struct(dt, key_path(p2), self, it->seq, &ds);
+			dt__struct(dt, key_path(p2), self, it->seq, ds);
 	} else if (it->p1 && !replay_op__on_fd(op)) {
 		int structural = t == REEL_OP_UNLINK || t == REEL_OP_UNLINKAT ||
 				 t == REEL_OP_RMDIR || t == REEL_OP_MKDIR || t == REEL_OP_MKDIRAT ||
@@ -1495,16 +1502,16 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 
 		/* link: the old name is used, the new one made (p2, below) */
 		if (structural)
-			dt__struct(dt, key_path(it->p1), self, it->seq, &ds);
+			dt__struct(dt, key_path(it->p1), self, it->seq, ds);
 		else
-			dt__use(dt, key_path(it->p1), self, it->seq, &ds);
+			dt__use(dt, key_path(it->p1), self, it->seq, ds);
 		if (p2)
-			dt__struct(dt, key_path(p2), self, it->seq, &ds);
+			dt__struct(dt, key_path(p2), self, it->seq, ds);
 	} else if (op->fd >= 0) {
-		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, &ds);
+		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
 	}
-	disp__extent(it, self, &ds);
-	disp__put_deps(d, it, self, &ds);
+	disp__extent(it, self, ds);
+	disp__put_deps(d, it, self, ds);
 }
 
 static int disp__worker(struct disp *d, uint32_t pid, uint32_t tid, struct rworker **out)
