@@ -22,8 +22,10 @@
  *
  * Lengths change: a truncate cuts the writes that reached beyond it down to its length (one
  * that lengthens the file counts as a write); an O_TRUNC open, a create or an unlink leaves a
- * new empty file by that name; a rename moves the extent to the new name. An fd keeps the
- * path it was opened by in the trace, so its ops after a rename or an unlink look at the new
+ * new empty file by that name; a rename moves the extent to the new name. A write that makes
+ * the file longer again waits for the last truncate (or O_TRUNC open, creat) of another
+ * thread (cut): run first, its bytes would be cut away from the reads that wait for it. An fd keeps
+ * the path it was opened by in the trace, so its ops after a rename or an unlink look at the new
  * file of that name: a read then waits for a write it did not need, or for none.
  */
 #include <stdlib.h>
@@ -120,6 +122,10 @@ void extent__truncate(struct rpath *p, uint64_t len, uint32_t w, uint64_t seq)
 		extent__grow(p, len, w, seq);
 		return;
 	}
+	if (len < p->reach) {
+		p->cut.w = w;
+		p->cut.seq = seq;
+	}
 	p->reach = len;
 	if (len <= p->base) {
 		p->base = len;
@@ -142,21 +148,25 @@ void extent__reset(struct rpath *p)
 	p->ext = NULL;
 	p->base = 0;
 	p->reach = 0;
+	p->cut.seq = 0;
 }
 
 void extent__move(struct rpath *from, struct rpath *to, int exchange)
 {
 	uint64_t base = to->base, reach = to->reach;
 	struct rext *x = to->ext;
+	struct rdep cut = to->cut;
 
 	if (from == to)
 		return;
 	to->base = from->base;
 	to->reach = from->reach;
 	to->ext = from->ext;
+	to->cut = from->cut;
 	from->base = exchange ? base : 0;
 	from->reach = exchange ? reach : 0;
 	from->ext = exchange ? x : NULL;
+	from->cut = exchange ? cut : (struct rdep){0};
 	if (!exchange)
 		free(x);
 }

@@ -1361,6 +1361,22 @@ static void disp__read_after(const struct rpath *p, uint64_t end, uint32_t self,
 		ds__add(ds, by->w, self, by->seq);
 }
 
+/* a write (or truncate, fallocate, copy) of it makes p longer: after another thread's cut */
+static void disp__grow(struct rpath *p, uint64_t end, uint32_t self, uint64_t seq,
+		       struct depset *ds)
+{
+	ds__add(ds, p->cut.w, self, p->cut.seq);
+	extent__grow(p, end, self, seq);
+}
+
+/* an O_TRUNC open, a creat: the file by that name is empty, cut by this op */
+static void disp__emptied(struct rpath *p, uint32_t self, uint64_t seq)
+{
+	extent__reset(p);
+	p->cut.w = self;
+	p->cut.seq = seq;
+}
+
 /* ops besides reads and writes that read, lengthen, cut, replace or move a file */
 static void disp__resize(struct ritem *it, uint32_t self, struct depset *ds)
 {
@@ -1372,10 +1388,14 @@ static void disp__resize(struct ritem *it, uint32_t self, struct depset *ds)
 	case REEL_OP_OPEN:
 	case REEL_OP_OPENAT:
 	case REEL_OP_OPENAT2:
-		if (op->flags & (O_TRUNC | O_EXCL))
+		if (op->flags & O_TRUNC)
+			disp__emptied(p, self, it->seq);
+		else if (op->flags & O_EXCL)
 			extent__reset(p);
 		break;
 	case REEL_OP_CREAT:
+		disp__emptied(p, self, it->seq);
+		break;
 	case REEL_OP_UNLINK:
 	case REEL_OP_UNLINKAT:
 		extent__reset(p);
@@ -1388,28 +1408,31 @@ static void disp__resize(struct ritem *it, uint32_t self, struct depset *ds)
 		break;
 	case REEL_OP_TRUNCATE:
 	case REEL_OP_FTRUNCATE:
+		if (op->len > p->reach) /* a lengthening one: as a write */
+			ds__add(ds, p->cut.w, self, p->cut.seq);
 		extent__truncate(p, op->len, self, it->seq);
 		break;
 	case REEL_OP_FALLOCATE:
 		/* mode 0 lengthens the file as a write would (the others keep its size) */
 		if (!op->mode && op->offset + op->len > p->reach)
-			extent__grow(p, op->offset + op->len, self, it->seq);
+			disp__grow(p, op->offset + op->len, self, it->seq, ds);
 		break;
 	case REEL_OP_COPY_FILE_RANGE:
 	case REEL_OP_SENDFILE:
 		if (n && p->ext && op->offset + n > p->base)
 			disp__read_after(p, op->offset + n, self, ds);
 		if (n && p2 && reel_op__copy_writes(op) && op->aux + n > p2->reach)
-			extent__grow(p2, op->aux + n, self, it->seq);
+			disp__grow(p2, op->aux + n, self, it->seq, ds);
 		break;
 	}
 }
 
 /*
  * Data order across threads (replay_extent.c): a read waits for the write of another thread
- * that made its file as long as it read. Writes after reads, and writes of the same bytes,
- * stay unordered: they change no outcome. On every op: a read of a file that no write made
- * longer than it was prepared (ext NULL) costs the type's and the pointer's tests.
+ * that made its file as long as it read, and a write that makes a file longer for the last
+ * cut of another thread (a truncate, an O_TRUNC open). Writes after reads, and writes of the
+ * same bytes, stay unordered: they change no outcome. On every op: a read of a file that no write
+ * made longer than it was prepared (ext NULL) costs the type's and the pointer's tests.
  */
 static void disp__extent(struct ritem *it, uint32_t self, struct depset *ds)
 {
@@ -1425,7 +1448,7 @@ static void disp__extent(struct ritem *it, uint32_t self, struct depset *ds)
 			disp__read_after(p, end, self, ds);
 	} else if (t >= REEL_OP_WRITE && t <= REEL_OP_PWRITEV2) {
 		if (end > p->reach && op->ret)
-			extent__grow(p, end, self, it->seq);
+			disp__grow(p, end, self, it->seq, ds);
 	} else {
 		disp__resize(it, self, ds);
 	}

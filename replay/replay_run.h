@@ -41,6 +41,12 @@
 
 struct rext;
 
+/* a dependency: the op seq (trace order) of worker w */
+struct rdep {
+	uint32_t w;
+	uint64_t seq;
+};
+
 /* A traced path as the replay sees it; made by the dispatcher, then read-only to the workers. */
 struct rpath {
 	char *orig;
@@ -56,11 +62,8 @@ struct rpath {
 	uint64_t base;	  /* bytes no write of the trace made: as prepared, or as a truncate left */
 	uint64_t reach;	  /* bytes it has: base, or the end of the furthest write */
 	struct rext *ext; /* the writes that made it longer than base; NULL: none yet */
-};
-
-struct rdep {
-	uint32_t w;
-	uint64_t seq;
+	struct rdep cut;  /* the last op that made it shorter (seq 0: none): writes that
+			   * make it longer again wait for it */
 };
 
 /*

@@ -2,7 +2,8 @@
 /*
  * extent_test.c - the writes a read of another thread waits for (replay/replay_extent.c):
  * the first that reached its end; the oldest kept once that one has fallen out of the ring;
- * the furthest when none reached it; and what truncates, creates and renames leave.
+ * the furthest when none reached it; and what truncates, creates and renames leave (and the
+ * cut that writes making the file longer again wait for).
  */
 #include <stdio.h>
 
@@ -52,12 +53,14 @@ int main(void)
 	/* a truncate into the kept writes: the first that reached beyond it now ends there */
 	extent__truncate(&a, 90 * 4096 + 100, 8, 200);
 	expect("reach after a cut", a.reach, 90 * 4096 + 100);
+	expect("the cut, for the writes that make the file longer again", a.cut.seq, 200);
 	expect("read up to the cut", writer(&a, 90 * 4096 + 100), 91);
 	extent__grow(&a, 95 * 4096, 7, 201);
 	expect("a write after the cut", writer(&a, 91 * 4096), 201);
 	/* one that lengthens the file is a write */
 	extent__truncate(&a, 100 * 4096, 8, 202);
 	expect("read of what an ftruncate added", writer(&a, 99 * 4096), 202);
+	expect("a lengthening truncate is no cut", a.cut.seq, 200);
 
 	/* a prepared file: reads within it wait for nothing, a cut below it lowers it */
 	b.base = b.reach = 8192;
@@ -71,14 +74,19 @@ int main(void)
 	/* a rename moves the extent; the old name is a new, empty file */
 	extent__reset(&a);
 	appends(&a, 2);
+	extent__truncate(&a, 4096, 9, 400);
+	extent__grow(&a, 8192, 7, 401);
 	extent__move(&a, &b, 0);
-	expect("read by the new name", writer(&b, 8192), 2);
+	expect("read by the new name", writer(&b, 8192), 401);
+	expect("the cut moves with it", b.cut.seq, 400);
+	expect("old name: no cut", a.cut.seq, 0);
 	expect("old name emptied", a.reach, 0);
 	expect("old name keeps nothing", a.ext == NULL, 1);
 	appends(&a, 1);
 	extent__move(&a, &b, 1);
 	expect("exchange: the new name's", writer(&b, 4096), 1);
-	expect("exchange: the old name's", writer(&a, 8192), 2);
+	expect("exchange: the old name's", writer(&a, 8192), 401);
+	expect("exchange: the old name's cut", a.cut.seq, 400);
 
 	extent__reset(&a);
 	extent__reset(&b);
