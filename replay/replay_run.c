@@ -892,7 +892,7 @@ static void *worker__main(void *arg)
 		const struct reel_op *op = &it->op;
 
 		if (op->type == REEL_OP_NONE && it->ndeps) {
-			/* no op: the next item's dependencies beyond its own (disp__deps) */
+			/* no op: the next item's dependencies beyond its own (disp__put_deps) */
 			if (!run__interrupted(run) && worker__wait_deps(w, it))
 				continue; /* cut short: queue__peek stops here */
 			queue__advance(w, tail);
@@ -1103,7 +1103,7 @@ static uint32_t stage__carry(struct run *run, uint32_t nw)
 		if (!it->carry)
 			continue;
 		w = run->workers[it->carry - 1];
-		run->carried += it->op.type != REEL_OP_NONE; /* not a worker's hand-over */
+		run->carried += it->op.type != REEL_OP_NONE; /* not a hand-over nor a wait item */
 		seg__put(run, w, n++, it);
 	}
 	return n;
