@@ -909,8 +909,11 @@ static void *worker__main(void *arg)
 			continue;
 		}
 
-		/* interrupted: what is queued is dropped, in order, so that no one waits on it */
+		/* interrupted: what is queued is dropped, in order, so that no one waits on it;
+		 * the requests in flight end first (done_seq only grows: retired after a dropped
+		 * op, one would publish an earlier seq, and a waiter on the later one sleep on) */
 		if (run__interrupted(run)) {
+			worker__drain(w);
 			worker__done(w, it->seq);
 			queue__advance(w, tail);
 			continue;
