@@ -15,9 +15,10 @@
  *  - an op failing with ENOENT: did not exist (nothing prepared).
  * An existing path of unknown kind (only stat'd, say) is a directory when other traced paths
  * lie below it, else a file. Every ancestor directory of a traced path is prepared, except
- * those the application made itself with mkdir, and, for a path that was absent, those above
- * it not known to exist (the error then stays ENOENT, not ENOTDIR or success). Nothing below
- * a directory the application made is prepared: it cannot have existed before the capture.
+ * those the application made itself, and, for a path that was absent, those above it not
+ * known to exist (the error then stays ENOENT, not ENOTDIR or success). Nothing below a name
+ * the application made is prepared (made by mkdir, or by a rename, or made a file first and
+ * a directory later): it cannot have existed before the capture.
  * access(X_OK) that succeeded makes the file executable.
  * Size of an existing file: at least the furthest byte read from it (read-type ops by ret,
  * async reads, mmap by length), the size an lseek(SEEK_END) returned, and the position of the
@@ -993,11 +994,14 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	for (uint32_t id = 1; id < s.np && !err; id++) {
 		const char *p = reel_reader__path(r, id);
 
-		/* nothing is prepared below a symlink the application made, nor below one that was
-		 * there and is prepared as a symlink: it leads elsewhere */
-		if (p && ((s.p[id].state == P_CREATED &&
-			   (s.p[id].kind == REPLAY_F_DIR || s.p[id].symlink)) ||
-			  s.p[id].disk))
+		/*
+		 * Nothing is prepared below a name the application made, whatever it made it (a
+		 * directory, a symlink, a file it later replaced by a directory; a rename's new
+		 * name has the old one's kind only when an op said it): the op that made it says
+		 * that neither it nor anything below it was there. Nor below a symlink that was
+		 * there and is prepared as a symlink: it leads elsewhere.
+		 */
+		if (p && (s.p[id].state == P_CREATED || s.p[id].disk))
 			err = replay_strset__add(&created, p) < 0 ? -ENOMEM : 0;
 	}
 	if (!err)
