@@ -1040,6 +1040,12 @@ fail:
 
 /* ---- dispatcher ---- */
 
+/* an async request's completion: its key, and the op (worker, seq) */
+struct adone {
+	uint64_t key, seq;
+	uint32_t w;
+};
+
 struct disp {
 	struct run *run;
 	struct reel_reader *r;
@@ -1047,6 +1053,10 @@ struct disp {
 	struct replay_u64map paths;   /* reader path id -> struct rpath * */
 	struct replay_u64map skipfd;  /* pid, fd of non-file fds */
 	struct deptrack dt;
+	/* completed async requests whose keys are kept until the completion is done, oldest
+	 * first (disp__async_done) */
+	struct adone *adone;
+	size_t adone_head, nadone, capadone;
 	uint64_t seq;
 	uint64_t base;
 	/* threads whose ops have all been dispatched hand their worker on to new threads */
@@ -1457,6 +1467,53 @@ static void disp__extent(struct ritem *it, uint32_t self, struct depset *ds)
 	}
 }
 
+/*
+ * An async request completed (by worker w, op seq): its key stays, so that the next submit
+ * with the same id (aio_data, user_data: ids are reused, by any thread of the process) waits
+ * for this completion; without it, that submit could go first, this completion reap the new
+ * request, and the new request's completion find none. Keys whose completion is done are
+ * dropped, oldest first (a submit then has nothing to wait for), so that ids used once do not
+ * pile up: at most the completions read ahead and not yet done are kept (staged, done_seq
+ * moves on at a segment's end for ops no item waits for: keys stay a segment longer).
+ */
+static void disp__async_done(struct disp *d, uint64_t key, uint32_t w, uint64_t seq)
+{
+	struct deptrack *dt = &d->dt;
+
+	while (d->adone_head < d->nadone) {
+		struct adone *a = &d->adone[d->adone_head];
+		uint64_t *v;
+
+		if (atomic_load(&d->run->workers[a->w]->done_seq) < a->seq)
+			break;
+		/* not when the id was submitted again since: that request is in flight */
+		v = replay_u64map__get(&dt->idx, a->key);
+		if (v && dt->k[*v].sseq < a->seq)
+			dt__del(dt, a->key);
+		d->adone_head++;
+	}
+	if (d->adone_head == d->nadone) {
+		d->adone_head = d->nadone = 0;
+	} else if (d->nadone == d->capadone && d->adone_head) {
+		memmove(d->adone, d->adone + d->adone_head,
+			(d->nadone - d->adone_head) * sizeof(*d->adone));
+		d->nadone -= d->adone_head;
+		d->adone_head = 0;
+	}
+	if (d->nadone == d->capadone) {
+		size_t cap = d->capadone ? d->capadone * 2 : 256;
+		struct adone *n = realloc(d->adone, cap * sizeof(*n));
+
+		if (!n)
+			return; /* the key stays for good */
+		d->adone = n;
+		d->capadone = cap;
+	}
+	d->adone[d->nadone].key = key;
+	d->adone[d->nadone].seq = seq;
+	d->adone[d->nadone++].w = w;
+}
+
 static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 {
 	const struct reel_op *op = &it->op;
@@ -1500,7 +1557,7 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 		dt__struct(dt, key_async(op), self, it->seq, ds);
 	} else if (t == REEL_OP_AIO_COMPLETE || t == REEL_OP_URING_COMPLETE) {
 		dt__use(dt, key_async(op), self, it->seq, ds);
-		dt__del(dt, key_async(op));
+		disp__async_done(d, key_async(op), self, it->seq);
 	} else if (t == REEL_OP_MMAP || t == REEL_OP_MSYNC) {
 		if (t == REEL_OP_MMAP && op->fd >= 0)
 			dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
@@ -1899,6 +1956,7 @@ static void run__free(struct run *run, struct disp *d)
 	free(d->idle);
 	replay_u64map__free(&d->skipfd);
 	dt__free(&d->dt);
+	free(d->adone);
 }
 
 /* Streams the trace to the workers and waits for them; the result is written meanwhile. */
