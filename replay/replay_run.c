@@ -1556,6 +1556,11 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 			dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
 		dt__struct(dt, key_async(op), self, it->seq, ds);
 	} else if (t == REEL_OP_AIO_COMPLETE || t == REEL_OP_URING_COMPLETE) {
+		/* a use of its fd too: io_uring looks the fd up when it issues the request, which
+		 * for an fsync (or any request it hands to a worker) is after the submit returned,
+		 * so a close must wait for the reaping, as it did in the original */
+		if (op->fd >= 0)
+			dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
 		dt__use(dt, key_async(op), self, it->seq, ds);
 		disp__async_done(d, key_async(op), self, it->seq);
 	} else if (t == REEL_OP_MMAP || t == REEL_OP_MSYNC) {
