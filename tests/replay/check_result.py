@@ -2,7 +2,8 @@
 """check_result.py ORIG RESULT [--prefix P]: the result trace of a replay has exactly
 the ops of the original per (pid, tid), same types in the same order, every op with a
 scheduled time, a start not before it (bar clock granularity), and an end not before its
-start. Reads both with "ioreel dump --format jsonl" ($IOREEL)."""
+start; I/O on pipes, sockets and devices (no path) is left out of both, as the replay leaves
+it out. Reads both with "ioreel dump --format jsonl" ($IOREEL)."""
 import json
 import os
 import subprocess
@@ -22,6 +23,9 @@ def ops(path):
     for line in out.splitlines():
         o = json.loads(line)
         if PREFIX and not any((o.get(k) or "").startswith(PREFIX) for k in ("path", "path2")):
+            continue
+        # I/O on a pipe, a socket or a device is not replayed (think time)
+        if o["fd_kind"] in ("chr", "fifo", "sock", "other") and not o.get("path"):
             continue
         per[(o["pid"], o["tid"])].append(o)
     return per

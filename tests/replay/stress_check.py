@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""stress_check.py TRACE RESULT: checks a replay's result against its trace, as
+tests/replay/test_stress_deps.sh needs (both read with "ioreel dump --format jsonl", $IOREEL):
+
+ - the same ops per (pid, tid), same types in the same order; each thread's ops one after
+   the other in the result (an op starts after the previous one ended);
+ - every op with its original outcome (the sign; the errno of a failure; a read or write no
+   shorter), the differing ones listed;
+ - cross-thread order as the replay promises it (replay/replay_run.c, "Cross-thread order";
+   README): per key - an fd of a process, a path, a directory by name, an async request
+   id - the last "structural" op (open, close, dup onto, create, unlink, rename, mkdir,
+   rmdir, truncate, symlink, an async submit) and the uses since (a completion uses its
+   request and its fd). An op of another thread that uses the key starts after the
+   structural op before it ended; a structural op starts after the structural op before
+   it, and after every other thread's use since, ended. A path op uses its parent
+   directory, on which mkdir, rmdir, rename and symlink of it are structural. (A
+   completion's start is its request's submission: its end stands for when it ran.)
+
+Exit 0 when all hold; 1 with the first violations named."""
+import json
+import os
+import subprocess
+import sys
+from collections import defaultdict
+
+IOREEL = os.environ.get("IOREEL", "build/ioreel")
+
+O_CREAT, O_TRUNC = 0o100, 0o1000
+AT_REMOVEDIR, AT_EMPTY_PATH = 0x200, 0x1000
+
+PATH_OPS = {
+    "open", "openat", "openat2", "creat", "stat", "lstat", "newfstatat", "statx", "access",
+    "faccessat", "unlink", "unlinkat", "rename", "renameat", "renameat2", "mkdir", "mkdirat",
+    "rmdir", "truncate", "chmod", "fchmodat", "chown", "lchown", "fchownat", "utimensat",
+    "link", "linkat", "symlink", "symlinkat", "readlink", "readlinkat",
+}
+OPEN = {"open", "openat", "openat2", "creat"}
+DUP = {"dup", "dup2", "dup3", "fcntl_dupfd"}
+RENAME = {"rename", "renameat", "renameat2"}
+LINK = {"link", "linkat"}
+SYMLINK = {"symlink", "symlinkat"}
+STRUCT_PATH = {"unlink", "unlinkat", "rmdir", "mkdir", "mkdirat", "truncate"} | RENAME | SYMLINK
+READS = {"read", "pread64", "readv", "preadv", "preadv2"}
+WRITES = {"write", "pwrite64", "writev", "pwritev", "pwritev2"}
+COPIES = {"copy_file_range", "sendfile"}
+
+
+def dump(path):
+    out = subprocess.run([IOREEL, "dump", "--format", "jsonl", path], check=True,
+                         capture_output=True, text=True).stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def on_fd(o):
+    if o["fd"] < 0:
+        return False
+    t = o["op"]
+    if t not in PATH_OPS:
+        return True
+    if t == "utimensat" and not o["path"]:
+        return True
+    if t in ("newfstatat", "statx", "fchmodat", "fchownat", "utimensat"):
+        return bool(o["flags"] & AT_EMPTY_PATH)
+    return False
+
+
+def parent(p):
+    i = p.rfind("/")
+    return p[:i] if i >= 0 else ""
+
+
+def keys(o):
+    """[(key, 'u' | 's')] in the order the dispatcher looks them up (disp__deps)"""
+    t, p1 = o["op"], o["path"]
+    p2 = o["path2"] if (t in RENAME or t in LINK) else None
+    k = []
+    pf = on_fd(o)
+    if p1 and not pf:
+        k.append((("D", parent(p1)), "u"))
+    if p2:
+        k.append((("D", parent(p2)), "u"))
+    if p1 and (t in ("mkdir", "mkdirat", "rmdir") or t in RENAME or t in SYMLINK or
+               (t == "unlinkat" and o["flags"] & AT_REMOVEDIR)):
+        k.append((("D", p1), "s"))
+    if p2:
+        k.append((("D", p2), "s"))
+    fd = ("F", o["pid"])
+    if t in OPEN:
+        if p1:
+            k.append((("P", p1), "s" if t == "creat" or o["flags"] & (O_CREAT | O_TRUNC)
+                      else "u"))
+        if o["ret"] >= 0:
+            k.append(((fd, o["ret"]), "s"))
+    elif t == "close":
+        k.append(((fd, o["fd"]), "s"))
+    elif t in DUP:
+        k.append(((fd, o["fd"]), "u"))
+        if o["ret"] >= 0:
+            k.append(((fd, o["ret"]), "s"))
+    elif t in ("aio_submit", "uring_submit"):
+        if o["fd"] >= 0:
+            k.append(((fd, o["fd"]), "u"))
+        k.append((("A", o["pid"], o["ctx"], o["aux"], t[:3]), "s"))
+    elif t in ("aio_complete", "uring_complete"):
+        if o["fd"] >= 0:
+            k.append(((fd, o["fd"]), "u"))
+        k.append((("A", o["pid"], o["ctx"], o["aux"], t[:3]), "u"))
+    elif t in COPIES:
+        if o["fd"] >= 0:
+            k.append(((fd, o["fd"]), "u"))
+        if o["fd2"] >= 0:
+            k.append(((fd, o["fd2"]), "u"))
+    elif t in LINK and o["fd"] >= 0 and o["flags"] & AT_EMPTY_PATH:
+        k.append(((fd, o["fd"]), "u"))
+        if p2:
+            k.append((("P", p2), "s"))
+    elif p1 and not pf:
+        k.append((("P", p1), "s" if t in STRUCT_PATH else "u"))
+        if p2:
+            k.append((("P", p2), "s"))
+    elif o["fd"] >= 0:
+        k.append(((fd, o["fd"]), "u"))
+    return k
+
+
+def began(r):
+    """when an op began: a completion's start is its request's submission (FORMAT.md), so
+    only its end (the reaping) tells when the op ran"""
+    return r["end_ns"] if r["op"].endswith("_complete") else r["start_ns"]
+
+
+def differs(orig, res):
+    a, b = orig["ret"], res["ret"]
+    if a >= 0 and b < 0:
+        return "failed where the original succeeded"
+    if a < 0 and b >= 0:
+        return "succeeded where the original failed"
+    if a < 0 and a != b:
+        return "another error"
+    if (orig["op"] in READS or orig["op"] in WRITES or orig["op"] in COPIES) and b < a:
+        return "short"
+    return None
+
+
+def show(o, r=None):
+    s = f"{o['op']} pid {o['pid']} tid {o['tid']}"
+    for f in ("fd", "fd2"):
+        if o[f] != -1:
+            s += f" {f}={o[f]}"
+    for f in ("path", "path2"):
+        if o[f]:
+            s += f" {f}={o[f]}"
+    s += f" ret={o['ret']}"
+    if r is not None:
+        s += f" (replay ret={r['ret']}, {r['start_ns']}..{r['end_ns']} ns)"
+    return s
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    # I/O on pipes, sockets, devices is think time, left out of the replay (disp__nonfile;
+    # the fds of such kinds that an open or a dup made are not followed here)
+    orig = [o for o in dump(sys.argv[1])
+            if o["fd_kind"] not in ("chr", "fifo", "sock", "other") or o["op"] in PATH_OPS]
+    res = dump(sys.argv[2])
+    per = defaultdict(list)
+    for r in res:
+        per[(r["pid"], r["tid"])].append(r)
+    # the result of each original op: the i-th op of its thread
+    seen = defaultdict(int)
+    pairs = []
+    bad = []
+    for o in orig:
+        th = (o["pid"], o["tid"])
+        i = seen[th]
+        seen[th] += 1
+        if i >= len(per[th]) or per[th][i]["op"] != o["op"]:
+            bad.append(f"thread {th}: op {i} {o['op']} not replayed as such")
+            continue
+        pairs.append((o, per[th][i]))
+    for th, n in seen.items():
+        if len(per[th]) != n:
+            bad.append(f"thread {th}: {n} ops in the trace, {len(per[th])} replayed")
+    for th in set(per) - set(seen):
+        bad.append(f"thread {th}: not in the trace")
+    if bad:
+        print("\n".join(bad[:20]))
+        return 1
+
+    # each thread's ops one after the other
+    for th, rs in per.items():
+        for a, b in zip(rs, rs[1:]):
+            if began(b) < a["end_ns"]:
+                bad.append(f"thread {th}: {show(b)} started at {b['start_ns']} before its "
+                           f"previous op {a['op']} ended at {a['end_ns']}")
+
+    diff = []
+    for o, r in pairs:
+        why = differs(o, r)
+        if why:
+            diff.append(f"{why}: {show(o, r)}")
+
+    # cross-thread order
+    last_s = {}  # key -> index of its last structural op
+    uses = defaultdict(dict)  # key -> thread -> index of its last use since
+    nchecked = 0
+    minslack = None
+
+    def need(a, b, key):
+        nonlocal nchecked, minslack
+        oa, ra = pairs[a]
+        ob, rb = pairs[b]
+        if (oa["pid"], oa["tid"]) == (ob["pid"], ob["tid"]):
+            return
+        nchecked += 1
+        slack = began(rb) - ra["end_ns"]
+        if minslack is None or slack < minslack:
+            minslack = slack
+        if slack < 0:
+            bad.append(f"{key}: {show(ob, rb)} started {-slack} ns before {show(oa, ra)} "
+                       f"ended")
+
+    for i, (o, _) in enumerate(pairs):
+        for key, mode in keys(o):
+            s = last_s.get(key)
+            if s is not None:
+                need(s, i, key)
+            if mode == "u":
+                uses[key][(o["pid"], o["tid"])] = i
+            else:
+                for j in uses[key].values():
+                    need(j, i, key)
+                uses[key].clear()
+                last_s[key] = i
+    print(f"{len(pairs)} ops in {len(per)} threads; {nchecked} cross-thread orderings "
+          f"checked (least slack {minslack} ns); {len(diff)} outcomes differ; "
+          f"{len(bad)} violations")
+    for line in diff[:10]:
+        print("  " + line)
+    for line in bad[:10]:
+        print("  " + line)
+    return 1 if bad or diff else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
