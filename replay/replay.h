@@ -128,6 +128,7 @@ struct replay_summary {
 	uint64_t segments, paused_ns;
 	/* segments cut short once a worker ran out, and the ops they carried over */
 	uint64_t seg_cuts, carried;
+	uint64_t seg_straggler_cuts; /* of seg_cuts: cut for a thread far behind the others */
 	struct replay_pct lateness;
 	struct replay_pct lat[REEL_OP__COUNT];
 	/* preparation */

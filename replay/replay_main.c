@@ -231,8 +231,11 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 		if (s->seg_cuts)
 			fprintf(out,
 				"  %llu segments cut short once a thread had run out and little was "
-				"left: the other threads carried %llu ops over to the next one\n",
-				(unsigned long long)s->seg_cuts, (unsigned long long)s->carried);
+				"left, or another was far behind (%llu): the other threads carried %llu "
+				"ops over to the next one\n",
+				(unsigned long long)s->seg_cuts,
+				(unsigned long long)s->seg_straggler_cuts,
+				(unsigned long long)s->carried);
 	}
 	fmt_ns(a, sizeof(a), (double)s->lateness.p50);
 	fmt_ns(b, sizeof(b), (double)s->lateness.p99);

@@ -82,6 +82,15 @@ static void futex_wait(_Atomic uint32_t *addr, uint32_t val)
 	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
 }
 
+/* as futex_wait, for at most ns */
+static void futex_wait_ns(_Atomic uint32_t *addr, uint32_t val, uint64_t ns)
+{
+	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ULL),
+			      .tv_nsec = (long)(ns % 1000000000ULL)};
+
+	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0);
+}
+
 static void futex_wake(_Atomic uint32_t *addr)
 {
 	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
@@ -757,8 +766,9 @@ static void worker__seg_done(struct rworker *w)
 	if (w->last_seq > atomic_load_explicit(&w->done_seq, memory_order_relaxed))
 		worker__publish(w, w->last_seq);
 	w->seg_owed = 0;
-	if (atomic_fetch_sub(&run->seg_busy, 1) == 1)
-		futex_wake(&run->seg_busy);
+	/* the last one done ends the segment; any other may leave a straggler (stage__wait) */
+	atomic_fetch_sub(&run->seg_busy, 1);
+	futex_wake(&run->seg_busy);
 }
 
 /*
@@ -1123,6 +1133,61 @@ static uint32_t stage__carry(struct run *run, uint32_t nw)
 }
 
 /*
+ * Staged: a worker with a full share of the running segment (at least half the mean) has run
+ * out, and others are not done. A thread the machine slowed down (another process on its
+ * core, the host) keeps the rest waiting: this core would idle inside the replay's timeline,
+ * where a loop of the trace's ops would go on with its next ones. A worker with a small share
+ * (a thread with few ops) running out first is the trace's shape, not a straggler.
+ */
+static int stage__full_share_out(struct run *run, uint32_t nw, uint32_t busy)
+{
+	for (uint32_t i = 0; i < nw; i++) {
+		struct rworker *w = run->workers[i];
+
+		if (w->seg_share && (uint64_t)w->seg_share * busy * 2 >= run->seg_items &&
+		    atomic_load_explicit(&w->head, memory_order_relaxed) ==
+			atomic_load_explicit(&w->tail, memory_order_relaxed))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Waits until the workers are done with the segment released at t_rel. Once one with a full
+ * share has run out, the others get STAGE_STRAGGLE_DIV-th of the segment's time so far (at
+ * least STAGE_STRAGGLE_MIN_NS); then the segment is cut short, as stage__maybe_cut does when
+ * little is left, and the rest carried over to the next one.
+ */
+#define STAGE_STRAGGLE_DIV 50
+#define STAGE_STRAGGLE_MIN_NS 200000ULL
+
+static void stage__wait(struct run *run, uint32_t nw, uint32_t busy, uint64_t t_rel)
+{
+	uint64_t deadline = 0, now;
+	uint32_t v;
+
+	while ((v = atomic_load(&run->seg_busy)) != 0) {
+		if (v == busy || !run->cut_div || atomic_load(&run->seg_cut) ||
+		    !stage__full_share_out(run, nw, busy)) {
+			futex_wait(&run->seg_busy, v);
+			continue;
+		}
+		now = replay_now_ns();
+		if (!deadline) {
+			uint64_t wait = (now - t_rel) / STAGE_STRAGGLE_DIV;
+
+			deadline = now + (wait > STAGE_STRAGGLE_MIN_NS ? wait : STAGE_STRAGGLE_MIN_NS);
+		}
+		if (now >= deadline) {
+			run->seg_straggler_cuts++;
+			atomic_store(&run->seg_cut, 1); /* the workers stop at their next op */
+			continue;
+		}
+		futex_wait_ns(&run->seg_busy, v, deadline - now);
+	}
+}
+
+/*
  * Staged (afap): releases the segment read ahead into run->seg to the workers, waits until
  * they have done it, then lets the writer write its results while the dispatcher reads the
  * next one.
@@ -1135,7 +1200,7 @@ static uint32_t stage__carry(struct run *run, uint32_t nw)
 static uint32_t stage__run(struct disp *d)
 {
 	struct run *run = d->run;
-	uint32_t nw = atomic_load(&run->nworkers), busy = 0, v, carried;
+	uint32_t nw = atomic_load(&run->nworkers), busy = 0, carried;
 	uint64_t now, last = 0;
 
 	for (uint32_t i = 0; i < nw; i++) {
@@ -1174,6 +1239,7 @@ static uint32_t stage__run(struct disp *d)
 
 		if (w->ptail == atomic_load_explicit(&w->tail, memory_order_relaxed))
 			continue;
+		w->seg_share = w->ptail - atomic_load_explicit(&w->tail, memory_order_relaxed);
 		w->cur = w->seg_first; /* the worker's (idle) from here on */
 		w->seg_first = RUN_SEG_NONE;
 		/* seq_cst: the pair of queue__peek's cons_wait store and tail load */
@@ -1183,9 +1249,10 @@ static uint32_t stage__run(struct disp *d)
 	}
 	/* from here on the workers' tails are theirs to cut */
 	atomic_store(&run->seg_open, 1);
-	while ((v = atomic_load(&run->seg_busy)) != 0)
-		futex_wait(&run->seg_busy, v);
+	stage__wait(run, nw, busy, now);
 	atomic_store(&run->seg_open, 0);
+	for (uint32_t i = 0; i < nw; i++)
+		run->workers[i]->seg_share = 0;
 	carried = 0;
 	if (atomic_load(&run->seg_cut)) {
 		run->seg_cuts++;
@@ -1900,6 +1967,7 @@ static void run__summary(struct run *run, struct replay_summary *s)
 	s->segments = run->segments;
 	s->paused_ns = run->paused_ns;
 	s->seg_cuts = run->seg_cuts;
+	s->seg_straggler_cuts = run->seg_straggler_cuts;
 	s->carried = run->carried;
 	s->orig_duration_ns = run->fs->last_end_ns > run->fs->first_start_ns
 				  ? run->fs->last_end_ns - run->fs->first_start_ns
@@ -2125,6 +2193,7 @@ stop:
 		meta__u64(run->w, "replay.segments", sum->segments);
 		meta__u64(run->w, "replay.paused_ns", sum->paused_ns);
 		meta__u64(run->w, "replay.segments_cut", sum->seg_cuts);
+		meta__u64(run->w, "replay.segments_cut_straggler", sum->seg_straggler_cuts);
 		meta__u64(run->w, "replay.carried_ops", sum->carried);
 	}
 	/* the writer's time up to the footer: all but the close that writes it */

@@ -139,6 +139,7 @@ struct rworker {
 	uint32_t head_seen;
 	uint32_t ptail; /* staged: queued up to here, released up to tail */
 	uint32_t seg_first, seg_last; /* staged: its items in the segment being read ahead */
+	uint32_t seg_share; /* staged: how many of the running segment's items are its */
 	_Alignas(64) _Atomic uint32_t head; /* the consumer's line */
 	uint32_t tail_seen;
 	int seg_owed; /* staged: took items of the running segment, owes a "done" */
@@ -229,6 +230,7 @@ struct run {
 	/* read by every worker at every op: on a line nothing else writes while a segment runs */
 	_Alignas(64) _Atomic int seg_cut;
 	uint64_t seg_cuts, carried; /* the dispatcher's: segments cut short, ops carried over */
+	uint64_t seg_straggler_cuts; /* of those, cut for a thread far behind (stage__wait) */
 
 	struct rworker *workers[RUN_MAX_WORKERS];
 	_Atomic uint32_t nworkers;
