@@ -1050,6 +1050,34 @@ fail:
 
 /* ---- dispatcher ---- */
 
+/*
+ * A queue in an array, taken from at *head and added to at *n: room for one more at *n. The
+ * part already taken is reclaimed before the array grows (doubled, from first elements).
+ * 0, or -ENOMEM (nothing changed).
+ */
+static int fifo__room(void **buf, size_t esz, size_t *head, size_t *n, size_t *cap,
+		      size_t first)
+{
+	void *grown;
+	size_t c;
+
+	if (*n < *cap)
+		return 0;
+	if (*head) {
+		memmove(*buf, (char *)*buf + *head * esz, (*n - *head) * esz);
+		*n -= *head;
+		*head = 0;
+		return 0;
+	}
+	c = *cap ? *cap * 2 : first;
+	grown = realloc(*buf, c * esz);
+	if (!grown)
+		return -ENOMEM;
+	*buf = grown;
+	*cap = c;
+	return 0;
+}
+
 /* an async request's completion: its key, and the op (worker, seq) */
 struct adone {
 	uint64_t key, seq;
@@ -1390,6 +1418,15 @@ static const struct rpath *item__name2(const struct ritem *it)
 		   : NULL;
 }
 
+/* an item of no op for thread pid/tid: a worker's hand-over to it, or (with deps) a wait */
+static void item__none(struct ritem *it, uint32_t pid, uint32_t tid)
+{
+	memset(it, 0, offsetof(struct ritem, deps));
+	it->op.type = REEL_OP_NONE;
+	it->op.pid = pid;
+	it->op.tid = tid;
+}
+
 /*
  * Gives the item its dependencies. More than fit in one item go first to the same worker,
  * RUN_MAX_DEPS at a time, in items of no op that only wait. The dispatcher never waits
@@ -1413,10 +1450,7 @@ static void disp__put_deps(struct disp *d, struct ritem *it, uint32_t self,
 	while (ds->n - i > RUN_MAX_DEPS) {
 		struct ritem wait;
 
-		memset(&wait, 0, offsetof(struct ritem, deps));
-		wait.op.type = REEL_OP_NONE;
-		wait.op.pid = it->op.pid;
-		wait.op.tid = it->op.tid;
+		item__none(&wait, it->op.pid, it->op.tid);
 		while (wait.ndeps < RUN_MAX_DEPS)
 			wait.deps[wait.ndeps++] = ds->d[i++];
 		disp__push(d, d->run->workers[self], &wait);
@@ -1559,23 +1593,11 @@ static void disp__async_done(struct disp *d, uint64_t key, uint32_t w, uint64_t 
 			dt__del(dt, a->key);
 		d->adone_head++;
 	}
-	if (d->adone_head == d->nadone) {
+	if (d->adone_head == d->nadone)
 		d->adone_head = d->nadone = 0;
-	} else if (d->nadone == d->capadone && d->adone_head) {
-		memmove(d->adone, d->adone + d->adone_head,
-			(d->nadone - d->adone_head) * sizeof(*d->adone));
-		d->nadone -= d->adone_head;
-		d->adone_head = 0;
-	}
-	if (d->nadone == d->capadone) {
-		size_t cap = d->capadone ? d->capadone * 2 : 256;
-		struct adone *n = realloc(d->adone, cap * sizeof(*n));
-
-		if (!n)
-			return; /* the key stays for good */
-		d->adone = n;
-		d->capadone = cap;
-	}
+	if (fifo__room((void **)&d->adone, sizeof(*d->adone), &d->adone_head, &d->nadone,
+		       &d->capadone, 256))
+		return; /* the key stays for good */
 	d->adone[d->nadone].key = key;
 	d->adone[d->nadone].seq = seq;
 	d->adone[d->nadone++].w = w;
@@ -1686,10 +1708,7 @@ static int disp__worker(struct disp *d, uint32_t pid, uint32_t tid, struct rwork
 		w = d->run->workers[d->idle[d->idle_head++]];
 		if (d->idle_head == d->nidle)
 			d->idle_head = d->nidle = 0;
-		memset(&rebind, 0, sizeof(rebind));
-		rebind.op.type = REEL_OP_NONE;
-		rebind.op.pid = pid;
-		rebind.op.tid = tid;
+		item__none(&rebind, pid, tid);
 		disp__push(d, w, &rebind);
 	} else {
 		w = worker__new(d->run, pid, tid);
@@ -1713,21 +1732,9 @@ static void disp__release(struct disp *d, uint64_t tk)
 
 	if (!v)
 		return;
-	if (d->idle_head && d->nidle == d->capidle) {
-		memmove(d->idle, d->idle + d->idle_head,
-			(d->nidle - d->idle_head) * sizeof(*d->idle));
-		d->nidle -= d->idle_head;
-		d->idle_head = 0;
-	}
-	if (d->nidle == d->capidle) {
-		size_t cap = d->capidle ? d->capidle * 2 : 64;
-		uint32_t *n = realloc(d->idle, cap * sizeof(*n));
-
-		if (!n)
-			return; /* not reused then */
-		d->idle = n;
-		d->capidle = cap;
-	}
+	if (fifo__room((void **)&d->idle, sizeof(*d->idle), &d->idle_head, &d->nidle,
+		       &d->capidle, 64))
+		return; /* not reused then */
 	d->idle[d->nidle++] = (uint32_t)*v;
 	replay_u64map__del(&d->workers, tk);
 }
