@@ -13,7 +13,7 @@
  *           idle_pct=.. (the threads' gaps of over 0.1 ms between ops, in % of their time
  *           over the span: as fast as possible, a thread waiting for the others)
  *           between_ns=.. (mean gap from an op's end to its thread's next start, gaps
- *           under 2 us: the replayer's own work per op, see BETWEEN_GAP_NS)
+ *           under 2 us: the replayer's own work per op, see RBENCH_BETWEEN_GAP_NS)
  *           cpu_{workers,dispatch,writer}_ns_per_op=.. (the replayer's own CPU, from its meta)
  * usage: bench_stats count TRACE
  *   Streams TRACE without keeping it: prints ops=.. data_ops=.. errors=.. (memory-safe for
@@ -38,7 +38,7 @@ struct scan {
 		int64_t min_late;
 		uint64_t last_end, idle_ns; /* idle_ns: the gaps of over IDLE_GAP_NS between its ops */
 	} tids[1024];
-	uint64_t between_ns, nbetween; /* the gaps under BETWEEN_GAP_NS, all threads */
+	uint64_t between_ns, nbetween; /* the gaps under RBENCH_BETWEEN_GAP_NS, all threads */
 	size_t ntids;
 };
 
@@ -47,15 +47,6 @@ struct scan {
  * the thread waited for the others (a segment's end) or for the next segment to start.
  */
 #define IDLE_GAP_NS 100000
-
-/*
- * What the replayer does between two ops of a thread (take the next, store the last's
- * result): the gaps from an op's end to the thread's next start, those under 2 us (a longer
- * one is a wait or a preemption, not the replayer's own work). Compared with the timed
- * floor's (ceiling --timed), it is the replayer's cost per op as fast as possible, steadier
- * than ops/s on a busy machine since the syscalls' own time is not in it.
- */
-#define BETWEEN_GAP_NS 2000
 
 /* Index of tid's slot (the last slot is shared once 1023 threads are seen). */
 static int64_t tid_slot(struct scan *s, uint32_t tid, int64_t late)
@@ -130,7 +121,7 @@ static int scan_trace(const char *path, struct scan *s, int keep_lateness)
 			if (t->last_end && op.start_ns > t->last_end + IDLE_GAP_NS)
 				t->idle_ns += op.start_ns - t->last_end;
 			if (t->last_end && op.start_ns >= t->last_end &&
-			    op.start_ns < t->last_end + BETWEEN_GAP_NS) {
+			    op.start_ns < t->last_end + RBENCH_BETWEEN_GAP_NS) {
 				s->between_ns += op.start_ns - t->last_end;
 				s->nbetween++;
 			}

@@ -127,14 +127,14 @@ static void loop_timed(struct ceil_thread *c, char *buf, struct ceil_result *res
 	}
 }
 
-/* the gaps from an op's end to the next one's start under 2 us, in ns (bench_stats.c,
- * BETWEEN_GAP_NS): the timed loop's own work per op, to set a replayer's beside */
+/* the gaps from an op's end to the next one's start under 2 us, in ns (rbench.h,
+ * RBENCH_BETWEEN_GAP_NS): the timed loop's own work per op, to set a replayer's beside */
 static void timed_between(struct ceil_thread *c, const struct ceil_result *res, double ns_per_tick)
 {
 	for (size_t i = 1; i < c->th->n; i++) {
 		double g = (double)(res[i].start - res[i - 1].end) * ns_per_tick;
 
-		if (res[i].start >= res[i - 1].end && g < 2000) {
+		if (res[i].start >= res[i - 1].end && g < RBENCH_BETWEEN_GAP_NS) {
 			c->between_ns += (uint64_t)(g * 1000); /* in ps: the gaps are tens of ns */
 			c->nbetween++;
 		}

@@ -57,4 +57,13 @@ static inline uint64_t rbench__now_ns(void)
 /* Prints "n=.. p50_ns=.. p99_ns=.. max_ns=.." for v (sorted in place), no newline. */
 void rbench__print_pctls(const char *prefix, int64_t *v, size_t n);
 
+/*
+ * What a replayer does between two ops of a thread (take the next, store the last's result):
+ * the gaps from an op's end to the thread's next start, those under 2 us (a longer one is a
+ * wait or a preemption, not the replayer's own work). A replay's (bench_stats) beside the
+ * timed floor's (ceiling --timed) is the replayer's cost per op as fast as possible, steadier
+ * than ops/s on a busy machine since the syscalls' own time is not in it.
+ */
+#define RBENCH_BETWEEN_GAP_NS 2000
+
 #endif /* IOREEL_RBENCH_H */

@@ -24,7 +24,7 @@
 #                 over 0.1 ms between their ops (bench_stats idle_pct): waiting for the
 #                 others at a segment's end, or for the next segment to start
 #   ns between ops: for the timed floor and ioreel: the mean gap from an op's end to its
-#                 thread's next start, gaps under 2 us (bench_stats.c, BETWEEN_GAP_NS): what
+#                 thread's next start, gaps under 2 us (rbench.h, RBENCH_BETWEEN_GAP_NS): what
 #                 each does per op besides the syscall, steadier than ops/s on a busy machine
 #   fio           "ioreel export fio --root TARGET" + fio with replay_no_stall=1 added to each
 #                 job of the exported job file; ops/s = all ops over the longest job's
