@@ -82,6 +82,27 @@ rb_ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "-"; else printf "%.2f", a / b }'
 }
 
+# rb_paired NAME_A NAME_B -> the ratios A[i]/B[i] of two arrays (by name) of the same
+# repetitions, one per line: each pair ran back to back, so drift of the machine's speed
+# between repetitions cancels out of the ratio
+rb_paired() {
+	local -n pa=$1 pb=$2
+	for i in "${!pa[@]}"; do
+		rb_ratio_exact "${pa[$i]}" "${pb[$i]}"
+	done
+}
+
+# rb_ratio_exact A B -> A/B with four decimals (for further statistics)
+rb_ratio_exact() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print 0; else printf "%.4f\n", a / b }'
+}
+
+# rb_spread V... -> "min-max" of numbers, two decimals
+rb_spread() {
+	printf '%s\n' "$@" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 }
+		END { printf "%.2f-%.2f", lo, hi }'
+}
+
 # rb_pct_diff A B -> (A - B) / B in percent, signed, three decimals
 rb_pct_diff() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "-"; else printf "%+.3f", (a - b) * 100 / b }'

@@ -3,11 +3,14 @@
 # ceiling) and fio, in the same run.
 #
 #   bash tests/bench_replay/throughput.sh          # short form (CI, label bench): 0.5 M ops, 3 reps
-#   bash tests/bench_replay/throughput.sh --full   # full form: 2 M ops, 5 reps
+#   bash tests/bench_replay/throughput.sh --full   # full form: 1 M ops, 9 reps
 #
 # The traces (gen_trace --mode afap): N 4 KiB pread64 at random aligned offsets in one 64 MiB
 # file per thread, page-cached on tmpfs; once with 1 thread, once with 2 threads (N in total).
-# Rows, each the median over the repetitions:
+# Rows, each the median over the repetitions; "vs ceil" is the median of the repetitions' own
+# ratios (a repetition runs all of them back to back: the machine's speed,
+# which drifts by several % from minute to minute here, cancels out of a pair), with their
+# range beside ("reps"):
 #   ceiling       ceiling.c: the trace's ops loaded into memory, then issued back to back with
 #                 pread64 by one thread per trace thread; only the loop is timed
 #   timed floor   ceiling.c --timed: the same loop, each op timed with two TSC reads and its
@@ -48,7 +51,7 @@ source "$(dirname "$0")/rbench_lib.sh"
 rb_init throughput "$@"
 
 if [ "$RB_FULL" = 1 ]; then
-	OPS=2000000 REPS=5
+	OPS=1000000 REPS=9
 else
 	OPS=500000 REPS=3
 fi
@@ -155,50 +158,60 @@ for thr in 1 2; do
 			"(${IOC[-1]} us/op, wall ${WALL[-1]}) ioreel without cuts ${NC[-1]}" \
 			"fio ${FI[-1]:-} (${FIC[-1]:-} us/op)" >>"$RB_OUT"
 	done
+	# ratios to the ceiling: the median of each repetition's own (rb_paired), its range beside
+	mapfile -t RFL < <(rb_paired FL CE)
+	mapfile -t RIO < <(rb_paired IO CE)
+	mapfile -t RNC < <(rb_paired NC CE)
+	mapfile -t RIOFL < <(rb_paired IO FL)
 	ce=$(rb_median "${CE[@]}")
 	io=$(rb_median "${IO[@]}")
+	rio=$(rb_median "${RIO[@]}")
 	wall=$(rb_median "${WALL[@]}")
 	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s |' "$thr" "ceiling (pread64 loop)" "$ce" \
 		1.00 "$(rb_median "${CEC[@]}")")"
-	fl=$(rb_median "${FL[@]}")
-	rb_say "$(printf "$ROW two clock reads + a stored result per op; %s ns between ops" \
-		"$thr" "timed floor (same loop)" "$fl" "$(rb_ratio "$fl" "$ce")" \
-		"$(rb_median "${FLC[@]}")" "$(rb_median "${FLB[@]}")")"
-	rb_say "$(printf "$ROW whole command: %s ops/s, peak RSS %s MiB, threads idle %s %%, %s ns between ops" \
-		"$thr" "ioreel replay afap" "$io" "$(rb_ratio "$io" "$ce")" "$(rb_median "${IOC[@]}")" \
-		"$wall" "$(rb_median "${IOR[@]}")" "$(rb_median "${IDL[@]}")" "$(rb_median "${IOB[@]}")")"
-	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | of which workers %s (the loop: %s), dispatch %s, writer %s' \
+	rb_say "$(printf "$ROW two clock reads + a stored result per op; %s ns between ops; reps %s" \
+		"$thr" "timed floor (same loop)" "$(rb_median "${FL[@]}")" \
+		"$(rb_ratio "$(rb_median "${RFL[@]}")" 1)" "$(rb_median "${FLC[@]}")" \
+		"$(rb_median "${FLB[@]}")" "$(rb_spread "${RFL[@]}")")"
+	rb_say "$(printf "$ROW reps %s; %s of the timed floor; %s ns between ops; threads idle %s %%" \
+		"$thr" "ioreel replay afap" "$io" "$(rb_ratio "$rio" 1)" "$(rb_median "${IOC[@]}")" \
+		"$(rb_spread "${RIO[@]}")" "$(rb_ratio "$(rb_median "${RIOFL[@]}")" 1)" \
+		"$(rb_median "${IOB[@]}")" "$(rb_median "${IDL[@]}")")"
+	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | whole command %s ops/s, peak RSS %s MiB' \
+		"" "" "" "" "" "$wall" "$(rb_median "${IOR[@]}")")"
+	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | CPU: workers %s (the loop: %s), dispatch %s, writer %s' \
 		"" "" "" "" "" "$(rb_median "${WK[@]}")" "$(rb_median "${CEC[@]}")" \
 		"$(rb_median "${DS[@]}")" "$(rb_median "${WR[@]}")")"
-	nc=$(rb_median "${NC[@]}")
 	rb_say "$(printf "$ROW segments never cut short: threads idle %s %%" \
-		"$thr" "ioreel, no segment cuts" "$nc" "$(rb_ratio "$nc" "$ce")" - \
-		"$(rb_median "${NCIDL[@]}")")"
+		"$thr" "ioreel, no segment cuts" "$(rb_median "${NC[@]}")" \
+		"$(rb_ratio "$(rb_median "${RNC[@]}")" 1)" - "$(rb_median "${NCIDL[@]}")")"
 	if [ $fio_ok = 1 ]; then
+		mapfile -t RFI < <(rb_paired FI CE)
 		fi=$(rb_median "${FI[@]}")
-		rb_say "$(printf "$ROW peak RSS %s MiB (its whole iolog loaded first)" \
-			"$thr" "fio replay_no_stall=1" "$fi" "$(rb_ratio "$fi" "$ce")" \
-			"$(rb_median "${FIC[@]}")" "$(rb_median "${FIR[@]}")")"
+		rfi=$(rb_median "${RFI[@]}")
+		rb_say "$(printf "$ROW reps %s; peak RSS %s MiB (its whole iolog loaded first)" \
+			"$thr" "fio replay_no_stall=1" "$fi" "$(rb_ratio "$rfi" 1)" \
+			"$(rb_median "${FIC[@]}")" "$(rb_spread "${RFI[@]}")" "$(rb_median "${FIR[@]}")")"
 		[ "$thr" -gt 1 ] && ! rb_le "$fi" "$ce" &&
 			rb_say "NOTE: fio above the ceiling: its jobs' runtimes are measured apart (each" \
 				"from its own start), so jobs that did not run side by side look faster"
 	else
-		fi=""
+		rfi=""
 		rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | %s' "$thr" fio - - - \
 			"$(cat "$S/fio/note")")"
 	fi
-	eval "CE_$thr=$ce IO_$thr=$io FI_$thr=$fi"
+	eval "RIO_$thr=$rio RFI_$thr=$rfi"
 done
 
 rb_say ""
 for thr in 1 2; do
-	ce=$(eval echo "\$CE_$thr") io=$(eval echo "\$IO_$thr") fi=$(eval echo "\$FI_$thr")
-	rb_check "$(rb_le "$(awk -v c="$ce" 'BEGIN { print 0.95 * c }')" "$io" && echo 1)" \
-		"$thr thread(s): ioreel >= 95 % of the ceiling" "$(rb_ratio "$io" "$ce")x"
-	if [ -n "$fi" ]; then
-		rb_check "$(rb_le "$fi" "$io" && echo 1)" \
+	rio=$(eval echo "\$RIO_$thr") rfi=$(eval echo "\$RFI_$thr")
+	rb_check "$(rb_le 0.95 "$rio" && echo 1)" \
+		"$thr thread(s): ioreel >= 95 % of the ceiling" "$(printf %.3f "$rio")x"
+	if [ -n "$rfi" ]; then
+		rb_check "$(rb_le "$rfi" "$rio" && echo 1)" \
 			"$thr thread(s): ioreel's ratio to the ceiling no lower than fio's" \
-			"ioreel $(rb_ratio "$io" "$ce") vs fio $(rb_ratio "$fi" "$ce")"
+			"ioreel $(printf %.3f "$rio") vs fio $(printf %.3f "$rfi")"
 	else
 		rb_say "TARGET NOT MEASURED: $thr thread(s): ratio vs fio's (fio did not run)"
 	fi
