@@ -15,6 +15,7 @@
 
 #include "capture_inflight.h"
 #include "capture_int.h"
+#include "reel_cvt_util.h"
 
 #ifndef AT_EMPTY_PATH
 #define AT_EMPTY_PATH 0x1000
@@ -194,35 +195,6 @@ static bool follows_last(const struct conv_ctx *x)
 	}
 }
 
-/* N of "/proc/self/fd/N[/rest]" (or thread-self, or the own pid), with rest; else -1 */
-static int proc_fd_num(const struct conv_ctx *x, const char *s, char **rest)
-{
-	unsigned long n;
-	char *end;
-
-	if (strncmp(s, "/proc/", 6))
-		return -1;
-	s += 6;
-	if (!strncmp(s, "self/", 5)) {
-		s += 5;
-	} else if (!strncmp(s, "thread-self/", 12)) {
-		s += 12;
-	} else {
-		n = strtoul(s, &end, 10);
-		if (end == s || *end != '/' || n != (unsigned long)x->p->pid)
-			return -1;
-		s = end + 1;
-	}
-	if (strncmp(s, "fd/", 3))
-		return -1;
-	s += 3;
-	n = strtoul(s, &end, 10);
-	if (end == s || (*end && *end != '/') || n > INT_MAX)
-		return -1;
-	*rest = end;
-	return (int)n;
-}
-
 /*
  * "/proc/self/fd/N[/rest]" (or thread-self, or the process's own pid) names the file of its
  * fd N: tar x, for one, chmods each directory through "/proc/self/fd/N" of an O_PATH fd. The
@@ -231,9 +203,9 @@ static int proc_fd_num(const struct conv_ctx *x, const char *s, char **rest)
  */
 static void proc_fd_path(struct conv_ctx *x, char *buf, size_t size)
 {
-	char tmp[PATH_MAX], *end;
-	const char *path;
-	int n = proc_fd_num(x, buf, &end);
+	char tmp[PATH_MAX];
+	const char *path, *end;
+	int n = cvt_proc_fd(buf, x->p->pid, &end);
 
 	if (n < 0 || (!*end && !follows_last(x)))
 		return;
@@ -250,13 +222,13 @@ static void proc_fd_path(struct conv_ctx *x, char *buf, size_t size)
  */
 static int flink_fd(struct conv_ctx *x, char *buf, size_t size)
 {
-	char *end;
+	const char *end;
 	int n;
 
 	if (!(x->ev->args[4] & AT_SYMLINK_FOLLOW) || !x->path0 ||
 	    capture_proc__resolve(x->p, (int)x->ev->args[0], x->path0, buf, size))
 		return -1;
-	n = proc_fd_num(x, buf, &end);
+	n = cvt_proc_fd(buf, x->p->pid, &end);
 	return n >= 0 && !*end ? n : -1;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* reel_cvt_util.c - helpers private to the converters (see reel_cvt_util.h). */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,4 +249,32 @@ int cvt_op_dir(const struct reel_op *op, int count_submits)
 			return 'w';
 	}
 	return 0;
+}
+
+int cvt_proc_fd(const char *s, uint32_t pid, const char **rest)
+{
+	unsigned long n;
+	char *end;
+
+	if (strncmp(s, "/proc/", 6))
+		return -1;
+	s += 6;
+	if (!strncmp(s, "self/", 5)) {
+		s += 5;
+	} else if (!strncmp(s, "thread-self/", 12)) {
+		s += 12;
+	} else {
+		n = strtoul(s, &end, 10);
+		if (end == s || *end != '/' || n != pid)
+			return -1;
+		s = end + 1;
+	}
+	if (strncmp(s, "fd/", 3))
+		return -1;
+	s += 3;
+	n = strtoul(s, &end, 10);
+	if (end == s || (*end && *end != '/') || n > INT_MAX)
+		return -1;
+	*rest = end;
+	return (int)n;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * reel_cvt_util.h - private helpers shared by the converters (reel_info.c, reel_dump.c,
- * reel_strace.c, reel_fio.c): a small u64-keyed hash map, errno names, string quoting for
- * JSON and CSV, and which ops move data in which direction.
+ * reel_strace.c, reel_fio.c, and capture/'s event converter): a small u64-keyed hash map,
+ * errno names, string quoting for JSON and CSV, which ops move data in which direction, and
+ * the /proc paths that name an fd's file.
  */
 #ifndef IOREEL_REEL_CVT_UTIL_H
 #define IOREEL_REEL_CVT_UTIL_H
@@ -52,5 +53,13 @@ void cvt_csv_str(FILE *out, const char *s);
  * (IOCB_CMD_* / IORING_OP_*), completions only, so that a request counts once.
  */
 int cvt_op_dir(const struct reel_op *op, int count_submits);
+
+/*
+ * N of "/proc/self/fd/N[/rest]" (or thread-self, or "/proc/PID/fd/N" of the process's own
+ * pid), with *rest at what follows N ("" or "/..."); else -1. A process reaches its fd's
+ * file through such a path (tar chmods directories through O_PATH fds, open(2) names an
+ * O_TMPFILE with linkat of one): a trace names that file, which a replay can reach.
+ */
+int cvt_proc_fd(const char *path, uint32_t pid, const char **rest);
 
 #endif

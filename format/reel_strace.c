@@ -1073,32 +1073,15 @@ static int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di
 }
 
 /*
- * N of "/proc/self/fd/N" (or thread-self, or the process's own pid), else -1: linkat of it
- * with AT_SYMLINK_FOLLOW is open(2)'s way to give an O_TMPFILE file a name, a link from fd N.
+ * N of "/proc/self/fd/N" (or of the process's own pid), else -1: linkat of it with
+ * AT_SYMLINK_FOLLOW is open(2)'s way to give an O_TMPFILE file a name, a link from fd N.
  */
 static int st_proc_fd(const struct st_state *s, const char *p)
 {
-	unsigned long n;
-	char *end;
+	const char *rest;
+	int n = cvt_proc_fd(p, s->tgid, &rest);
 
-	if (strncmp(p, "/proc/", 6))
-		return -1;
-	p += 6;
-	if (!strncmp(p, "self/", 5)) {
-		p += 5;
-	} else if (!strncmp(p, "thread-self/", 12)) {
-		p += 12;
-	} else {
-		n = strtoul(p, &end, 10);
-		if (end == p || *end != '/' || n != s->tgid)
-			return -1;
-		p = end + 1;
-	}
-	if (strncmp(p, "fd/", 3))
-		return -1;
-	p += 3;
-	n = strtoul(p, &end, 10);
-	return end == p || *end || n > 0x7fffffff ? -1 : (int)n;
+	return n >= 0 && !*rest ? n : -1;
 }
 
 /*
