@@ -381,28 +381,46 @@ static void dt__free(struct deptrack *dt)
 
 /*
  * The ops of other workers one op waits for, at most one per worker (ds__add keeps the latest):
- * room for all of them, so that none is dropped. Never zeroed: only n is reset per op.
+ * room for all of them, so that none is dropped. Never zeroed: ds__clear starts a new op's set
+ * by bumping gen, and a worker's entry is where slot[w] says only while stamp[w] is gen, so
+ * that an rmdir after thousands of threads' ops finds each worker at once, not by a scan.
  */
 struct depset {
 	unsigned n;
+	uint32_t gen;
 	struct rdep d[RUN_MAX_WORKERS];
+	uint32_t stamp[RUN_MAX_WORKERS];
+	uint16_t slot[RUN_MAX_WORKERS];
 };
+
+_Static_assert(RUN_MAX_WORKERS <= UINT16_MAX + 1, "depset slots are 16 bits");
+
+static void ds__clear(struct depset *ds)
+{
+	ds->n = 0;
+	if (++ds->gen == 0) { /* wrapped: no stamp may look current */
+		memset(ds->stamp, 0, sizeof(ds->stamp));
+		ds->gen = 1;
+	}
+}
 
 static void ds__add(struct depset *ds, uint32_t w, uint32_t self, uint64_t seq)
 {
-	if (w == self || !seq)
+	struct rdep *d;
+
+	if (w == self || !seq || w >= RUN_MAX_WORKERS)
 		return;
-	for (unsigned i = 0; i < ds->n; i++) {
-		if (ds->d[i].w == w) {
-			if (seq > ds->d[i].seq)
-				ds->d[i].seq = seq;
-			return;
-		}
+	if (ds->stamp[w] == ds->gen) {
+		d = &ds->d[ds->slot[w]];
+		if (seq > d->seq)
+			d->seq = seq;
+		return;
 	}
-	if (ds->n < sizeof(ds->d) / sizeof(ds->d[0])) {
-		ds->d[ds->n].w = w;
-		ds->d[ds->n++].seq = seq;
-	}
+	ds->stamp[w] = ds->gen;
+	ds->slot[w] = (uint16_t)ds->n;
+	d = &ds->d[ds->n++];
+	d->w = w;
+	d->seq = seq;
 }
 
 static void dt__use(struct deptrack *dt, uint64_t key, uint32_t self, uint64_t seq,
@@ -1611,7 +1629,7 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 	struct deptrack *dt = &d->dt;
 	unsigned t = op->type;
 
-	ds->n = 0;
+	ds__clear(ds);
 
 	/* a path op waits for what last made, moved or removed its parent directory */
 	if (it->p1 && !replay_op__on_fd(op))
