@@ -25,7 +25,7 @@ struct collect {
 	struct report_map fds;		 /* (pid, fd) -> path id */
 	struct report_map async;	 /* (pid, ctx, aux) -> submission start, subop | fd << 32 */
 	struct report_map tids;		 /* tid -> last op start */
-	struct report_map busy;		 /* tid -> end of its previous op in this result */
+	struct report_map busy;		 /* tid -> end of its previous op: scheduled, real */
 	struct report_file **by_path_id; /* cache: reader path id -> file */
 	size_t by_path_cap;
 	char **prefixes; /* replay target roots, removed from paths */
@@ -201,50 +201,82 @@ static int file_add(struct collect *c, struct report_file *f, unsigned kind, uin
 }
 
 /*
- * Split an op's lateness in two: the time its thread was still busy with its previous op
- * past the schedule (backlog: the target was slower than the app's pace, the latencies are
- * real) and the time the replayer took to start it once the thread was free (wake-up
- * lateness: the machine or the replayer was late, what makes the latencies doubtful).
+ * An op due while its thread is still busy starts once the thread is free, plus the
+ * replayer's own step from one op to the next, as the application took its own time
+ * between two syscalls: 0.1-1 us (timing the op, recording its result), up to a futex
+ * wake-up's tens of us where it waited for another thread. Longer is a late wake-up (the
+ * worker preempted by another process, the machine busy), the replayer's delay.
+ */
+#define OWN_STEP_NS 100000
+
+/*
+ * When the op's thread was free to start it, on a timeline made of the schedule and the
+ * replay's own latencies: each op starts at its schedule or, when its thread's previous op
+ * ended past it there, at that end plus the replayer's step (busy_until keeps the thread's
+ * end on that timeline in v[0], its real end in v[1]).
+ */
+static uint64_t sched_free_at(const struct report_map_slot *s, const struct reel_op *op)
+{
+	if (!s || s->v[0] <= op->sched_ns)
+		return op->sched_ns;
+	uint64_t real_free = s->v[1] > op->sched_ns ? s->v[1] : op->sched_ns;
+	uint64_t step = op->start_ns > real_free ? op->start_ns - real_free : 0;
+	return s->v[0] + (step < OWN_STEP_NS ? step : OWN_STEP_NS);
+}
+
+/*
+ * Split an op's lateness in two: the time its thread would still have been busy with its
+ * previous ops past the schedule had each started on time or as soon as its thread was free
+ * (backlog: the target was slower than the app's pace, the latencies are real), and the
+ * rest (wake-up lateness: the machine or the replayer was late, what makes the latencies
+ * doubtful). Not against the thread's real ends: after one late wake-up, each op of a
+ * thread with little think time ends late and holds up the next, and that delay carried
+ * forward would count as the target's slowness (a replay on tmpfs, 100x faster than the
+ * original's disk, was said not to keep the app's pace after one 7 ms preemption).
  */
 static int schedule_add(struct collect *c, const struct reel_op *op)
 {
 	struct report_run *run = c->run;
 	if (!op->sched_ns)
 		return 0;
-	uint64_t late = 0, free_at = op->sched_ns;
+	uint64_t late = 0;
 	uint64_t k[3] = {KEY_BUSY, op->pid, op->tid};
-	struct report_map_slot *s = report_map__get(&c->busy, k);
-	if (s && s->v[0] > free_at)
-		free_at = s->v[0];
+	uint64_t backlog = sched_free_at(report_map__get(&c->busy, k), op) - op->sched_ns;
 	if (op->start_ns >= op->sched_ns)
 		late = op->start_ns - op->sched_ns;
 	else
 		run->early++;
-	uint64_t wake = op->start_ns > free_at ? op->start_ns - free_at : 0;
-	if (wake > late)
-		wake = late;
+	if (backlog > late)
+		backlog = late;
 	if (late > 1000000)
 		run->late_1ms++;
 	int err = hist__add(&run->lateness, late);
 	if (!err)
-		err = hist__add(&run->wake, wake);
+		err = hist__add(&run->wake, late - backlog);
 	if (!err)
-		err = hist__add(&run->backlog, late - wake);
+		err = hist__add(&run->backlog, backlog);
 	return err;
 }
 
-/* The thread is busy until this op ends: ops of one thread come in issue order. */
+/*
+ * The thread is busy until this op ends: on the schedule's timeline (sched_free_at) it
+ * takes its replayed latency from when the thread was free for it there. Ops of one thread
+ * come in issue order.
+ */
 static int busy_until(struct collect *c, const struct reel_op *op)
 {
 	uint64_t k[3] = {KEY_BUSY, op->pid, op->tid};
+	uint64_t lat = op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0;
 	uint64_t end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
 	struct report_map_slot *s = report_map__get(&c->busy, k);
+	uint64_t at = sched_free_at(s, op);
 	if (s) {
-		if (end > s->v[0])
-			s->v[0] = end;
+		s->v[0] = at + lat;
+		if (end > s->v[1])
+			s->v[1] = end;
 		return 0;
 	}
-	uint64_t v[2] = {end, 0};
+	uint64_t v[2] = {at + lat, end};
 	return report_map__put(&c->busy, k, v);
 }
 

@@ -18,10 +18,11 @@
  *                            "backlog_p50_ns", "backlog_p99_ns", "backlog_max_ns",
  *                            "wake_p50_ns", "wake_p99_ns", "wake_max_ns",
  *                            "pace_not_kept": bool },
- *           lateness = backlog + wake: backlog is the time the op's thread was still in its
- *           previous op past the schedule (the target was slower than the app's pace: the
- *           latencies are real); wake is the time from max(schedule, previous op's end) to
- *           the start (the replayer woke late: what "fell_behind" judges, latencies doubtful)
+ *           lateness = backlog + wake: backlog is the time the op's thread would still have
+ *           been in its previous ops past the schedule had each started at its schedule or
+ *           as its thread was free, with the replay's latencies (the target was slower than
+ *           the app's pace: the latencies are real); wake is the rest (the replayer woke
+ *           late, or ran late since: what "fell_behind" judges, latencies doubtful)
  *       "ops_by_type": { "<op>": { "count", "errors", "min_ns", "p50_ns", "p90_ns",
  *                                  "p99_ns", "p999_ns", "max_ns", "mean_ns", "total_ns",
  *                                  "vs_original": null (run 0) | {

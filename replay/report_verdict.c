@@ -270,8 +270,7 @@ static void judge_lateness(struct report *rep, size_t ri)
 		    report_fmt__dur((uint64_t)limit, b, sizeof(b)), c,
 		    report_fmt__dur(gap, d, sizeof(d)));
 	}
-	/* After late wake-ups, each late op ends late and holds up the next: that backlog is
-	 * the replayer's own delay carried forward, not a sign of a slow target. */
+	/* A replay that fell behind is doubtful as a whole: no second verdict on its pace. */
 	if ((double)backlog > limit && !run->fell_behind) {
 		run->backlogged = 1;
 		say(rep, REPORT_V_PACE, (int)ri, -1, 0,

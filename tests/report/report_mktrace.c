@@ -21,6 +21,10 @@
  *                   once the thread is free it starts within ~30 us.
  *   DIR/woke.reel   same distributions as the original, think time 30 ms, so the threads
  *                   are always free, but every op starts ~3 ms after its schedule.
+ *   DIR/hiccup.reel "replayed on /dev/shm/hiccup": fsync ~14 us, far faster than the
+ *                   original's, and on time but for one op per thread that starts 200 ms
+ *                   late (a preempted replayer); the ops after it start as soon as their
+ *                   thread is free, late until the fast fsyncs have caught up.
  *
  * usage: report_mktrace DIR [ITERATIONS [pace]]
  */
@@ -187,6 +191,8 @@ static int write_run(const char *dir, const struct run_spec *rs, long iters, FIL
 				if (rs->target) {
 					uint64_t lt =
 					    (uint64_t)test_rand_lognormal(rs->late_mu, 0.5);
+					if (!strcmp(rs->name, "hiccup") && i == 50 && k == K_READ)
+						lt += 200000000;
 					start =
 					    (rs->queue && prev_end > sched ? prev_end : sched) + lt;
 					push(&late, start - sched);
@@ -325,6 +331,7 @@ int main(int argc, char **argv)
 	    {"orig", NULL, 0, 0, 0, 0, 100000},
 	    {"slow", "/var/tmp/slow", 0, 0, 0, 1, 100000},
 	    {"woke", "/var/tmp/woke", 0, 0, 0, 0, 30000000},
+	    {"hiccup", "/dev/shm/hiccup", 0, 0, 0, 1, 100000},
 	};
 	char path[4096];
 
@@ -353,6 +360,8 @@ int main(int argc, char **argv)
 										  : log(30000);
 		if (!strcmp(rs.name, "slow"))
 			rs.slow_mu = log(30e6);
+		if (!strcmp(rs.name, "hiccup"))
+			rs.slow_mu = log(14000);
 		if (write_run(argv[1], &rs, iters, t, i == 0))
 			return 1;
 	}

@@ -10,6 +10,10 @@
 - "woke": threads are always free, every op starts ~3 ms late. The report says it fell
   behind and its latencies are doubtful; backlog is 0 and wake-up lateness p99 matches the
   true lateness p99.
+- "hiccup": a target far faster than the original's, on time but for one op per thread
+  that starts 200 ms late; the ops after it start as soon as their thread is free, late
+  until the target's speed has made up for it. That lateness is the replayer's, carried
+  forward: wake-up lateness, never "could not keep its pace" (the backlog stays under 1 ms).
 Both in JSON (keys and verdict tags) and in the text verdict lines. Exit 0 pass, 1 fail.
 """
 import json
@@ -39,7 +43,7 @@ def main():
     try:
         subprocess.run([mktrace, tmp, "300", "pace"], check=True, stdout=subprocess.DEVNULL)
         truth = json.load(open(os.path.join(tmp, "truth.json")))
-        paths = [truth[n]["path"] for n in ("orig", "slow", "woke")]
+        paths = [truth[n]["path"] for n in ("orig", "slow", "woke", "hiccup")]
         doc = json.loads(subprocess.run([ioreel, "report", "--json"] + paths, check=True,
                                         capture_output=True, text=True).stdout)
         text = subprocess.run([ioreel, "report"] + paths, check=True, capture_output=True,
@@ -58,7 +62,8 @@ def main():
 def checks(doc, text, truth):
     rel = 2 * doc["percentile_rel_error"]
     slow, woke = doc["runs"][1]["lateness"], doc["runs"][2]["lateness"]
-    for name, lat in (("slow", slow), ("woke", woke)):
+    hiccup = doc["runs"][3]["lateness"]
+    for name, lat in (("slow", slow), ("woke", woke), ("hiccup", hiccup)):
         for k in ("backlog_p50_ns", "backlog_p99_ns", "backlog_max_ns", "wake_p50_ns",
                   "wake_p99_ns", "wake_max_ns", "pace_not_kept", "fell_behind"):
             check(k in lat, "%s lateness has %s" % (name, k))
@@ -79,7 +84,17 @@ def checks(doc, text, truth):
           "woke wake p99 %d vs true lateness p99 %d" %
           (woke["wake_p99_ns"], truth["woke"]["lateness"]["p99"]))
 
+    check(truth["hiccup"]["lateness"]["p99"] > 1000000,
+          "hiccup: the crafted lateness p99 %d is over 1 ms" % truth["hiccup"]["lateness"]["p99"])
+    check(not hiccup["pace_not_kept"], "hiccup: pace kept: %r" % hiccup)
+    check(hiccup["backlog_p99_ns"] < 1000000,
+          "hiccup backlog p99 %d under 1 ms" % hiccup["backlog_p99_ns"])
+    check(close(hiccup["wake_p99_ns"], truth["hiccup"]["lateness"]["p99"], rel),
+          "hiccup wake p99 %d vs true lateness p99 %d" %
+          (hiccup["wake_p99_ns"], truth["hiccup"]["lateness"]["p99"]))
+
     tags = [(v["tag"], v["run"]) for v in doc["verdict"]]
+    check(("pace_not_kept", 3) not in tags, "hiccup: no pace_not_kept verdict: %r" % tags)
     check(("pace_not_kept", 1) in tags and ("fell_behind", 1) not in tags,
           "slow: a pace_not_kept verdict and no fell_behind: %r" % tags)
     check(("fell_behind", 2) in tags and ("pace_not_kept", 2) not in tags,
