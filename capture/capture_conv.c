@@ -382,7 +382,7 @@ static void conv_aio_submit(struct conv_ctx *x, struct reel_op *tmpl)
 		f = capture_proc__fd(x->p, op.fd);
 		op.fd_kind = f ? f->kind : REEL_FD_UNKNOWN;
 		op.path = fd_path(x, op.fd);
-		capture_inflight__put(x->c->aio, obj, &op);
+		capture_inflight__put(x->c->aio, obj, op.pid, &op);
 		emit(x->c, &op);
 	}
 }
@@ -401,7 +401,7 @@ static void conv_aio_events(struct conv_ctx *x, struct reel_op *tmpl)
 		memcpy(&data, e, 8);
 		memcpy(&obj, e + 8, 8);
 		memcpy(&res, e + 16, 8);
-		if (capture_inflight__take(x->c->aio, obj, &sub) == 0) {
+		if (capture_inflight__take(x->c->aio, obj, op.pid, &sub) == 0) {
 			op.subop = sub.subop;
 			op.fd = sub.fd;
 			op.fd_kind = sub.fd_kind;
@@ -876,10 +876,10 @@ static uint64_t ring_fd(struct capture_conv *c, const struct ioreel_uring_event 
 	if (ev->ring_fd >= 0) {
 		r.fd = ev->ring_fd;
 		r.pid = ev->hdr.pid;
-		capture_inflight__put(c->rings, ev->ctx, &r);
+		capture_inflight__put(c->rings, ev->ctx, 0, &r);
 		return ev->ring_fd;
 	}
-	if (capture_inflight__get(c->rings, ev->ctx, &r) == 0 && r.pid == ev->hdr.pid)
+	if (capture_inflight__get(c->rings, ev->ctx, 0, &r) == 0 && r.pid == ev->hdr.pid)
 		return r.fd;
 	return ev->ctx;
 }
@@ -909,17 +909,17 @@ static int conv_uring(struct capture_conv *c, const struct ioreel_uring_event *e
 		if (!fixed && !is_file(kind)) {
 			op.type = REEL_OP_NONE;
 			c->nonfile_ops++;
-			capture_inflight__put(c->uring, ev->req, &op);
+			capture_inflight__put(c->uring, ev->req, 0, &op);
 			return 0;
 		}
 		p = capture_procs__get(&c->procs, ev->hdr.pid, true);
 		if (p && !fixed)
 			op.path = path_id(c, capture_proc__fd_path(p, ev->fd));
-		capture_inflight__put(c->uring, ev->req, &op);
+		capture_inflight__put(c->uring, ev->req, 0, &op);
 		emit(c, &op);
 		return c->err;
 	}
-	if (capture_inflight__take(c->uring, ev->req, &sub) == 0) {
+	if (capture_inflight__take(c->uring, ev->req, 0, &sub) == 0) {
 		if (sub.type == REEL_OP_NONE)
 			return 0;
 		op = sub;

@@ -13,6 +13,7 @@
 
 struct node {
 	uint64_t key;
+	uint32_t pid;
 	struct reel_op op;
 	struct node *next;
 };
@@ -42,18 +43,19 @@ void capture_inflight__free(struct capture_inflight *m)
 	free(m);
 }
 
-static size_t slot(uint64_t key)
+static size_t slot(uint64_t key, uint32_t pid)
 {
-	return (key * 0x9e3779b97f4a7c15ULL) >> 52;
+	return ((key ^ pid) * 0x9e3779b97f4a7c15ULL) >> 52;
 }
 
-int capture_inflight__put(struct capture_inflight *m, uint64_t key, const struct reel_op *op)
+int capture_inflight__put(struct capture_inflight *m, uint64_t key, uint32_t pid,
+			  const struct reel_op *op)
 {
 	struct node *n;
 
 	/* a pointer reused before we saw its completion: the newer submission wins */
-	for (n = m->buckets[slot(key)]; n; n = n->next) {
-		if (n->key == key) {
+	for (n = m->buckets[slot(key, pid)]; n; n = n->next) {
+		if (n->key == key && n->pid == pid) {
 			n->op = *op;
 			return 0;
 		}
@@ -65,19 +67,21 @@ int capture_inflight__put(struct capture_inflight *m, uint64_t key, const struct
 	if (!n)
 		return -ENOMEM;
 	n->key = key;
+	n->pid = pid;
 	n->op = *op;
-	n->next = m->buckets[slot(key)];
-	m->buckets[slot(key)] = n;
+	n->next = m->buckets[slot(key, pid)];
+	m->buckets[slot(key, pid)] = n;
 	m->count++;
 	return 0;
 }
 
-int capture_inflight__take(struct capture_inflight *m, uint64_t key, struct reel_op *op)
+int capture_inflight__take(struct capture_inflight *m, uint64_t key, uint32_t pid,
+			   struct reel_op *op)
 {
 	struct node **pp, *n;
 
-	for (pp = &m->buckets[slot(key)]; (n = *pp); pp = &n->next) {
-		if (n->key == key) {
+	for (pp = &m->buckets[slot(key, pid)]; (n = *pp); pp = &n->next) {
+		if (n->key == key && n->pid == pid) {
 			*op = n->op;
 			*pp = n->next;
 			free(n);
@@ -88,10 +92,11 @@ int capture_inflight__take(struct capture_inflight *m, uint64_t key, struct reel
 	return -ENOENT;
 }
 
-int capture_inflight__get(const struct capture_inflight *m, uint64_t key, struct reel_op *op)
+int capture_inflight__get(const struct capture_inflight *m, uint64_t key, uint32_t pid,
+			  struct reel_op *op)
 {
-	for (struct node *n = m->buckets[slot(key)]; n; n = n->next) {
-		if (n->key == key) {
+	for (struct node *n = m->buckets[slot(key, pid)]; n; n = n->next) {
+		if (n->key == key && n->pid == pid) {
 			*op = n->op;
 			return 0;
 		}

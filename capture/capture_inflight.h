@@ -9,12 +9,20 @@
 
 struct capture_inflight;
 
+/*
+ * A key is a pointer and the process it belongs to: pid is the tgid for a user-space
+ * pointer (an iocb: processes forked from one parent submit iocbs at the same addresses),
+ * 0 for a kernel pointer, unique on the machine.
+ */
 struct capture_inflight *capture_inflight__new(void);
 void capture_inflight__free(struct capture_inflight *m);
-int capture_inflight__put(struct capture_inflight *m, uint64_t key, const struct reel_op *op);
+int capture_inflight__put(struct capture_inflight *m, uint64_t key, uint32_t pid,
+			  const struct reel_op *op);
 /* Removes key's entry into *op; -ENOENT when there is none. */
-int capture_inflight__take(struct capture_inflight *m, uint64_t key, struct reel_op *op);
+int capture_inflight__take(struct capture_inflight *m, uint64_t key, uint32_t pid,
+			   struct reel_op *op);
 /* Copies key's entry into *op, keeping it; -ENOENT when there is none. */
-int capture_inflight__get(const struct capture_inflight *m, uint64_t key, struct reel_op *op);
+int capture_inflight__get(const struct capture_inflight *m, uint64_t key, uint32_t pid,
+			  struct reel_op *op);
 
 #endif
