@@ -5,14 +5,16 @@
  *
  * Latency is end - start of each op; an asynchronous request is measured from its
  * submission record to its completion record (matched on pid, context and user data).
- * Ops on pipes, sockets and other non-files are the application's think time, not storage
- * work: they are counted apart and left out of every distribution.
+ * Ops on pipes, sockets and other non-files, and on files under /proc, /sys and /dev (not
+ * /dev/shm), are the application's think time, not storage work, as replay sees them: they
+ * are counted apart and left out of every distribution.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "reel.h"
+#include "replay_int.h"
 #include "report_int.h"
 
 /* Map key spaces, so that one map could never mix them up (each has its own map anyway). */
@@ -28,6 +30,8 @@ struct collect {
 	struct report_map busy;		 /* tid -> end of its previous op: scheduled, real */
 	struct report_file **by_path_id; /* cache: reader path id -> file */
 	size_t by_path_cap;
+	uint8_t *pseudo_id; /* cache: reader path id -> 1 a file's, 2 under /proc, /sys... */
+	size_t pseudo_cap;
 	char **prefixes; /* replay target roots, removed from paths */
 	size_t nprefixes;
 };
@@ -165,7 +169,37 @@ static int track_fds(struct collect *c, const struct reel_op *op)
 	}
 }
 
-static int is_nonfile(const struct reel_op *op)
+/* Whether path id names a file under /proc, /sys or /dev (but /dev/shm), as replay sees it. */
+static int path_id_is_pseudo(struct collect *c, uint32_t id)
+{
+	if (!id)
+		return 0;
+	if (id < c->pseudo_cap && c->pseudo_id[id])
+		return c->pseudo_id[id] == 2;
+	const char *p = reel_reader__path(c->r, id);
+	int pseudo = p && replay_path__is_nonfile(p);
+	if (id >= c->pseudo_cap) {
+		size_t cap = c->pseudo_cap ? c->pseudo_cap : 256;
+		while (cap <= id)
+			cap *= 2;
+		uint8_t *n = realloc(c->pseudo_id, cap);
+		if (!n)
+			return pseudo;
+		memset(n + c->pseudo_cap, 0, cap - c->pseudo_cap);
+		c->pseudo_id = n;
+		c->pseudo_cap = cap;
+	}
+	c->pseudo_id[id] = pseudo ? 2 : 1;
+	return pseudo;
+}
+
+/*
+ * Not storage work: I/O on pipes, sockets, devices, and any op on a file under /proc, /sys
+ * or /dev, which replay leaves out too (their fd's kind is a regular file or a directory:
+ * /proc/self/stat, getdents of /sys/devices). Counted in the original, they were measured
+ * against a replay that has none of them: fio's 162 getdents of /sys were "not replayed".
+ */
+static int is_nonfile(struct collect *c, const struct reel_op *op)
 {
 	switch (op->fd_kind) {
 	case REEL_FD_CHR:
@@ -174,8 +208,12 @@ static int is_nonfile(const struct reel_op *op)
 	case REEL_FD_OTHER:
 		return 1;
 	default:
-		return 0;
+		break;
 	}
+	if (op->path)
+		return path_id_is_pseudo(c, op->path);
+	return replay_op__on_fd(op) && op->fd >= 0 &&
+	       path_id_is_pseudo(c, fd_path(c, op->pid, op->fd));
 }
 
 static int file_add(struct collect *c, struct report_file *f, unsigned kind, uint64_t lat,
@@ -333,10 +371,13 @@ static int one_op(struct collect *c, const struct reel_op *op)
 
 	if (!op->type || op->type >= REEL_OP__COUNT)
 		return 0;
-	if (is_nonfile(op)) {
+	if (is_nonfile(c, op)) {
 		run->ops_nonfile++;
-		/* Not storage work, but its thread was busy with it all the same. */
-		return op->sched_ns ? busy_until(c, op) : 0;
+		/* Not storage work, but its thread was busy with it all the same; its fds are
+		 * followed, so that an op on one without a path is known as no storage work. */
+		if (op->sched_ns && (err = busy_until(c, op)))
+			return err;
+		return track_fds(c, op);
 	}
 	if (op->sched_ns)
 		run->is_replay = 1;
@@ -498,6 +539,7 @@ int report_run__collect(struct report_run *run, const char *path, int by_file)
 	report_map__free(&c.tids);
 	report_map__free(&c.busy);
 	free(c.by_path_id);
+	free(c.pseudo_id);
 	for (size_t i = 0; i < c.nprefixes; i++)
 		free(c.prefixes[i]);
 	free(c.prefixes);
