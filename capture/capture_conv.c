@@ -360,12 +360,11 @@ static void conv_aio_submit(struct conv_ctx *x, struct reel_op *tmpl)
 	for (unsigned i = 0; i < n; i++) {
 		const unsigned char *cb = (const unsigned char *)ev->data + i * 64;
 		struct reel_op op = *tmpl;
-		uint64_t data, buf_nbytes, off, obj;
+		uint64_t buf_nbytes, off, obj;
 		uint32_t fd;
 		uint16_t opcode;
 		struct capture_fd *f;
 
-		memcpy(&data, cb + 0, 8);
 		memcpy(&opcode, cb + 16, 2);
 		memcpy(&fd, cb + 20, 4);
 		memcpy(&buf_nbytes, cb + 32, 8);
@@ -376,7 +375,11 @@ static void conv_aio_submit(struct conv_ctx *x, struct reel_op *tmpl)
 		op.offset = off;
 		/* vectored commands: the BPF side put the iovecs' byte count in aio_nbytes */
 		op.len = buf_nbytes;
-		op.aux = data;
+		/* the request's id is its iocb's address, unique among those in flight in the
+		 * process; aio_data is the application's to set, and may be the same for all
+		 * (fio leaves it 0): replay and report pair a completion with its submission
+		 * by (pid, ctx, aux), and serialize the requests of one id */
+		op.aux = obj;
 		op.ctx = ev->args[0];
 		op.end_ns = op.start_ns;
 		f = capture_proc__fd(x->p, op.fd);
@@ -395,10 +398,9 @@ static void conv_aio_events(struct conv_ctx *x, struct reel_op *tmpl)
 	for (unsigned i = 0; i < ev->items && (i + 1) * 32u <= ev->len0; i++) {
 		const unsigned char *e = (const unsigned char *)ev->data + i * 32;
 		struct reel_op op = *tmpl, sub;
-		uint64_t data, obj;
+		uint64_t obj;
 		int64_t res;
 
-		memcpy(&data, e, 8);
 		memcpy(&obj, e + 8, 8);
 		memcpy(&res, e + 16, 8);
 		if (capture_inflight__take(x->c->aio, obj, op.pid, &sub) == 0) {
@@ -414,7 +416,7 @@ static void conv_aio_events(struct conv_ctx *x, struct reel_op *tmpl)
 			x->c->unpaired++;
 			op.ctx = ev->args[0];
 		}
-		op.aux = data;
+		op.aux = obj; /* the request's id, as its submission's (conv_aio_submit) */
 		op.ret = res;
 		emit(x->c, &op);
 	}

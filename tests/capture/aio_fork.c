@@ -4,7 +4,8 @@
  * same addresses (a static array, as fio's jobs do), each on its own file, in lock-step:
  * A submits, B submits, A reaps, B reaps, ROUNDS times. Each completion must be paired with
  * its own process's submission: the capture keyed them by the iocb's address alone, and
- * paired A's completions with B's requests (their file, offset, length).
+ * paired A's completions with B's requests (their file, offset, length). A leaves aio_data
+ * 0 in all its requests, as fio does: the trace must still tell its requests in flight apart.
  *
  * usage: aio_fork DIR ROUNDS   (DIR/aio.0 and DIR/aio.1 are made, 64 KiB each)
  */
@@ -65,7 +66,7 @@ static void child(const char *dir, int me, int rounds, int go_sub, int done_sub,
 	for (int r = 0; r < rounds; r++) {
 		for (int i = 0; i < NREQ; i++) {
 			memset(&cbs[i], 0, sizeof(cbs[i]));
-			cbs[i].aio_data = (uint64_t)i;
+			cbs[i].aio_data = me ? (uint64_t)i : 0;
 			cbs[i].aio_lio_opcode = IOCB_CMD_PREAD;
 			cbs[i].aio_fildes = (uint32_t)fd;
 			cbs[i].aio_buf = (uint64_t)(uintptr_t)bufs[i];

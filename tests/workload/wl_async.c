@@ -5,7 +5,8 @@
  * libaio's user-space ring peeking would not promise), and io_uring through liburing.
  *
  * One log line per request submitted and one per completion reaped, as the trace has them.
- * aux is the request's aio_data / user_data and ctx the aio context / the ring's fd.
+ * aux is the request's id: its iocb's address (aio_data is the application's, and may be the
+ * same for all) / its user_data; ctx the aio context / the ring's fd.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -62,7 +63,7 @@ static void aio_batch(struct worker *w, aio_context_t ctx, struct ofd *o, struct
 		wl_log__times(t0, t1);
 		EMIT(.op = OP_AIO_SUBMIT, .path = o->path, .kind = o->kind, .fd = cb->aio_fildes,
 		     .off = cb->aio_offset, .len = len, .subop = cb->aio_lio_opcode,
-		     .aux = cb->aio_data, .ctx = ctx,
+		     .aux = (uintptr_t)cb, .ctx = ctx,
 		     .has = H_PATH | H_FD | H_OFF | H_LEN | H_SUBOP | H_AUX | H_CTX);
 	}
 	while (got < r) {
@@ -78,7 +79,7 @@ static void aio_batch(struct worker *w, aio_context_t ctx, struct ofd *o, struct
 			wl__die("io_getevents: %s", strerror(-e));
 		for (int i = 0; i < e; i++) {
 			wl_log__times(t0, t1);
-			EMIT(.op = OP_AIO_COMPLETE, .aux = ev[i].data, .ret = ev[i].res, .ctx = ctx,
+			EMIT(.op = OP_AIO_COMPLETE, .aux = ev[i].obj, .ret = ev[i].res, .ctx = ctx,
 			     .has = H_AUX | H_RET | H_CTX);
 		}
 		got += e;
