@@ -26,6 +26,7 @@ struct collect {
 	int by_file;
 	struct report_map fds;		 /* (pid, fd) -> path id */
 	struct report_map async;	 /* (pid, ctx, aux) -> submission start, subop | fd << 32 */
+	struct report_map vsub;		 /* replays: (pid, ctx, aux) -> submission, on the schedule */
 	struct report_map tids;		 /* tid -> last op start */
 	struct report_map busy;		 /* tid -> end of its previous op: scheduled, real */
 	struct report_file **by_path_id; /* cache: reader path id -> file */
@@ -296,26 +297,50 @@ static int schedule_add(struct collect *c, const struct reel_op *op)
 	return err;
 }
 
-/*
- * The thread is busy until this op ends: on the schedule's timeline (sched_free_at) it
- * takes its replayed latency from when the thread was free for it there. Ops of one thread
- * come in issue order.
- */
-static int busy_until(struct collect *c, const struct reel_op *op)
+/* The thread is busy until vend on the schedule's timeline, until end in fact. */
+static int busy_set(struct collect *c, const struct reel_op *op, uint64_t vend, uint64_t end)
 {
 	uint64_t k[3] = {KEY_BUSY, op->pid, op->tid};
-	uint64_t lat = op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0;
-	uint64_t end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
 	struct report_map_slot *s = report_map__get(&c->busy, k);
-	uint64_t at = sched_free_at(s, op);
 	if (s) {
-		s->v[0] = at + lat;
+		s->v[0] = vend;
 		if (end > s->v[1])
 			s->v[1] = end;
 		return 0;
 	}
-	uint64_t v[2] = {at + lat, end};
+	uint64_t v[2] = {vend, end};
 	return report_map__put(&c->busy, k, v);
+}
+
+/*
+ * The thread is busy until this op ends: on the schedule's timeline (sched_free_at) it
+ * takes its replayed latency from when the thread was free for it there, *at. Ops of one
+ * thread come in issue order.
+ */
+static int busy_until(struct collect *c, const struct reel_op *op, uint64_t *at)
+{
+	uint64_t k[3] = {KEY_BUSY, op->pid, op->tid};
+	uint64_t lat = op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0;
+	uint64_t end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
+	*at = sched_free_at(report_map__get(&c->busy, k), op);
+	return busy_set(c, op, *at + lat, end);
+}
+
+/*
+ * A replayed async request's reaping: its thread waited for the request to complete (the
+ * record's start is the submission, its end the reaping). On the schedule's timeline the
+ * request was submitted at vsub and took as long as it did; the reaper is busy from when
+ * it was free for the reaping until the request was done there. Left out, a target whose
+ * requests take longer held the reaper up without a trace: its next submissions' lateness
+ * was taken for late wake-ups (fio's libaio jobs replayed on a slower disk "fell behind").
+ */
+static int busy_reaping(struct collect *c, const struct reel_op *op, uint64_t start, uint64_t vsub)
+{
+	uint64_t k[3] = {KEY_BUSY, op->pid, op->tid};
+	uint64_t end = op->end_ns ? op->end_ns : op->start_ns;
+	uint64_t at = sched_free_at(report_map__get(&c->busy, k), op);
+	uint64_t done = vsub + (end > start ? end - start : 0);
+	return busy_set(c, op, done > at ? done : at, end);
 }
 
 static int measure(struct collect *c, const struct reel_op *op, unsigned kind, uint64_t start,
@@ -375,18 +400,25 @@ static int one_op(struct collect *c, const struct reel_op *op)
 		run->ops_nonfile++;
 		/* Not storage work, but its thread was busy with it all the same; its fds are
 		 * followed, so that an op on one without a path is known as no storage work. */
-		if (op->sched_ns && (err = busy_until(c, op)))
+		uint64_t at;
+		if (op->sched_ns && (err = busy_until(c, op, &at)))
 			return err;
 		return track_fds(c, op);
 	}
 	if (op->sched_ns)
 		run->is_replay = 1;
 
+	uint64_t at = 0;
 	if (op->type == REEL_OP_AIO_SUBMIT || op->type == REEL_OP_URING_SUBMIT) {
 		uint64_t k[3] = {KEY_ASYNC ^ ((uint64_t)op->pid << 8), op->ctx, op->aux};
 		uint64_t v[2] = {op->start_ns, op->subop | ((uint64_t)(uint32_t)op->fd << 32)};
-		if ((err = schedule_add(c, op)) || (op->sched_ns && (err = busy_until(c, op))))
+		if ((err = schedule_add(c, op)) || (op->sched_ns && (err = busy_until(c, op, &at))))
 			return err;
+		if (op->sched_ns) {
+			uint64_t vv[2] = {at, 0};
+			if ((err = report_map__put(&c->vsub, k, vv)))
+				return err;
+		}
 		return report_map__put(&c->async, k, v);
 	}
 	if (op->type == REEL_OP_AIO_COMPLETE || op->type == REEL_OP_URING_COMPLETE) {
@@ -400,13 +432,20 @@ static int one_op(struct collect *c, const struct reel_op *op)
 		unsigned subop = s->v[1] & 0xff;
 		int32_t fd = (int32_t)(uint32_t)(s->v[1] >> 32);
 		report_map__del(&c->async, s);
+		struct report_map_slot *vs = op->sched_ns ? report_map__get(&c->vsub, k) : NULL;
+		if (vs) {
+			uint64_t vsub = vs->v[0];
+			report_map__del(&c->vsub, vs);
+			if ((err = busy_reaping(c, op, start, vsub)))
+				return err;
+		}
 		unsigned kind = op->type == REEL_OP_AIO_COMPLETE ? REPORT_KIND_AIO + (subop & 15)
 								 : REPORT_KIND_URING + (subop & 63);
 		uint64_t end = op->end_ns ? op->end_ns : op->start_ns;
 		return measure(c, op, kind, start, end > start ? end - start : 0, fd);
 	}
 
-	if ((err = schedule_add(c, op)) || (op->sched_ns && (err = busy_until(c, op))))
+	if ((err = schedule_add(c, op)) || (op->sched_ns && (err = busy_until(c, op, &at))))
 		return err;
 	uint64_t lat = op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0;
 	/* An op whose file is its own path (open, stat) is measured before the fd table
@@ -536,6 +575,7 @@ int report_run__collect(struct report_run *run, const char *path, int by_file)
 	reel_reader__close(c.r);
 	report_map__free(&c.fds);
 	report_map__free(&c.async);
+	report_map__free(&c.vsub);
 	report_map__free(&c.tids);
 	report_map__free(&c.busy);
 	free(c.by_path_id);
