@@ -979,11 +979,17 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 		err = 0; /* a trace cut short (crash, still being written): use what is there */
 	if (!err)
 		fs->max_live = max_live(s.tfirst, s.tlast, fs->ntids);
+	fs->map_hits = calloc(m->n_rules ? m->n_rules : 1, sizeof(*fs->map_hits));
+	if (!fs->map_hits && !err)
+		err = -ENOMEM;
 	for (uint32_t id = 1; id < s.np && !err; id++) {
 		const char *p = reel_reader__path(r, id);
+		int rule;
 
 		if (p && replay_u64map__put(&ids, str__key(p), id) < 0)
 			err = -ENOMEM;
+		if (p && !replay_path__is_nonfile(p) && (rule = replay_mapper__rule(m, p)) >= 0)
+			fs->map_hits[rule]++;
 	}
 	if (!err)
 		err = prelinks__plan(&s, r, m);
@@ -1102,5 +1108,6 @@ void replay_fileset__free(struct replay_fileset *fs)
 	free(fs->e);
 	free(fs->tids);
 	free(fs->tid_ops);
+	free(fs->map_hits);
 	memset(fs, 0, sizeof(*fs));
 }

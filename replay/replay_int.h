@@ -39,6 +39,8 @@ void replay_mapper__free(struct replay_mapper *m);
 /* Root index and path relative to it ("." for the root itself); -ENAMETOOLONG. */
 int replay_mapper__map(const struct replay_mapper *m, const char *path, int *root, char *rel,
 		       size_t relsz);
+/* The index of the --map rule that maps path, -1 when none does (it goes under the target). */
+int replay_mapper__rule(const struct replay_mapper *m, const char *path);
 /* True when the traced path would put the replay onto the traced location itself. */
 int replay_mapper__overlaps(const struct replay_mapper *m, const char *path);
 
@@ -92,6 +94,7 @@ struct replay_fileset {
 	size_t ntids;
 	size_t max_live; /* most threads alive at once, in trace order (first op to last) */
 	char overlap[4096]; /* a traced path the target overlaps, when refused */
+	uint64_t *map_hits; /* per --map rule: the trace's paths it maps (those replayed) */
 	char identity[512]; /* trace identity + map rules, for the manifest */
 };
 

@@ -130,6 +130,19 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 		replay_set_error("cannot read trace %s: %s", o->trace, reel_strerror(err));
 		goto out;
 	}
+	/* a rule with a typo would leave the replay answering another question (the WAL on
+	 * the disk, not on the RAM disk) without a word */
+	for (size_t i = 0; i < o->n_maps && i < m.n_rules; i++) {
+		char rule[4096];
+
+		if (fs.map_hits[i])
+			continue;
+		snprintf(rule, sizeof(rule), "%s=%s", o->maps[i].from, o->maps[i].to);
+		notice(o,
+		       "--map %s matches no path of the trace (or an earlier rule took them all): "
+		       "nothing is replayed under %s",
+		       rule, o->maps[i].to);
+	}
 	err = replay_prepare__run(&m, &fs, o->fresh, &prep, err_msg, sizeof(err_msg));
 	if (err) {
 		replay_set_error("%s", err_msg[0] ? err_msg : strerror(-err));

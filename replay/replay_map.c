@@ -193,6 +193,17 @@ static int rule__match(const struct replay_rule *rl, const char *p, const char *
 	return 0;
 }
 
+int replay_mapper__rule(const struct replay_mapper *m, const char *path)
+{
+	const char *rest;
+
+	for (size_t i = 0; i < m->n_rules; i++) {
+		if (rule__match(&m->rules[i], path, &rest))
+			return (int)i;
+	}
+	return -1;
+}
+
 int replay_mapper__map(const struct replay_mapper *m, const char *path, int *root, char *rel,
 		       size_t relsz)
 {
