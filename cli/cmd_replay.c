@@ -14,6 +14,16 @@
 
 #define MAX_TARGETS 64
 
+/*
+ * After a mistake on the command line: the usage line and where the rest is. The whole help
+ * (80 lines) scrolled the one line that said what was wrong off the screen.
+ */
+static void usage_short(void)
+{
+	fprintf(stderr, "usage: ioreel replay TRACE --target DIR [--target DIR...] [OPTIONS]\n"
+			"'ioreel replay --help' lists the options.\n");
+}
+
 static void usage(FILE *out)
 {
 	fprintf(
@@ -284,7 +294,7 @@ int cmd_replay(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			usage_short();
 			return 2;
 		}
 	}
@@ -293,7 +303,7 @@ int cmd_replay(int argc, char **argv)
 			optind >= argc ? "no TRACE given"
 			: !nt	       ? "no --target given"
 				       : "more than one TRACE");
-		usage(stderr);
+		usage_short();
 		return 2;
 	}
 	o.trace = argv[optind];
