@@ -27,6 +27,14 @@
  * thread (cut): run first, its bytes would be cut away from the reads that wait for it. An fd keeps
  * the path it was opened by in the trace, so its ops after a rename or an unlink look at the new
  * file of that name: a read then waits for a write it did not need, or for none.
+ *
+ * The other way round, a cut waits for the writes of other threads before it that reached
+ * beyond its new length, lengthening or not: run after it, any of them would make the file
+ * long again, and the replay would leave it another size than the trace does. So per path,
+ * besides, each worker's last write since the last cut and how far its writes since then
+ * reached (writers: one entry per worker that wrote, usually one). A cut drops the entries it
+ * waited for: a later cut waits for this one, so for them too; the others (writes below its
+ * length) stay, since a later, shorter cut must still wait for them.
  */
 #include <stdlib.h>
 
@@ -42,6 +50,13 @@ struct extw {
 /* a ring of cap (a power of two) writes from first, doubled up to EXT_KEEP */
 struct rext {
 	uint32_t first, n, cap;
+	struct extw w[];
+};
+
+/* per worker that wrote since the last cut: its last write, and the furthest end of them */
+struct rwriters {
+	uint32_t n, cap;
+	uint32_t hint; /* the entry the last write used: runs of one thread's writes */
 	struct extw w[];
 };
 
@@ -113,6 +128,73 @@ const struct rdep *extent__writer(const struct rpath *p, uint64_t end)
 	return &ext__at(x, lo)->by;
 }
 
+/* worker w's entry in the writers of p, made when it has none; NULL: out of memory */
+static struct extw *writers__of(struct rpath *p, uint32_t w)
+{
+	struct rwriters *x = p->writers, *n;
+	uint32_t i;
+
+	if (x && x->hint < x->n && x->w[x->hint].by.w == w)
+		return &x->w[x->hint];
+	for (i = 0; x && i < x->n; i++)
+		if (x->w[i].by.w == w)
+			goto found;
+	if (!x || x->n == x->cap) {
+		uint32_t cap = x ? x->cap * 2 : 2;
+
+		n = realloc(x, sizeof(*n) + cap * sizeof(n->w[0]));
+		if (!n)
+			return NULL;
+		if (!x)
+			n->n = 0;
+		n->cap = cap;
+		p->writers = x = n;
+	}
+	i = x->n++;
+	x->w[i].by.w = w;
+	x->w[i].end = 0;
+found:
+	x->hint = i;
+	return &x->w[i];
+}
+
+void extent__wrote(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq)
+{
+	struct extw *e = writers__of(p, w);
+
+	if (!e)
+		return; /* out of memory: a cut does not wait for this write */
+	e->by.seq = seq;
+	if (end > e->end)
+		e->end = end;
+}
+
+const struct rdep *extent__beyond(const struct rpath *p, uint64_t len, uint32_t *i)
+{
+	const struct rwriters *x = p->writers;
+
+	while (x && *i < x->n) {
+		const struct extw *e = &x->w[(*i)++];
+
+		if (e->end > len)
+			return &e->by;
+	}
+	return NULL;
+}
+
+/* a cut to len: the writes that reached beyond it come before it, and later cuts after it */
+static void writers__cut(struct rpath *p, uint64_t len)
+{
+	struct rwriters *x = p->writers;
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; x && i < x->n; i++)
+		if (x->w[i].end <= len)
+			x->w[n++] = x->w[i];
+	if (x)
+		x->n = n;
+}
+
 void extent__truncate(struct rpath *p, uint64_t len, uint32_t w, uint64_t seq)
 {
 	struct rext *x = p->ext;
@@ -125,6 +207,7 @@ void extent__truncate(struct rpath *p, uint64_t len, uint32_t w, uint64_t seq)
 	if (len < p->reach) {
 		p->cut.w = w;
 		p->cut.seq = seq;
+		writers__cut(p, len);
 	}
 	p->reach = len;
 	if (len <= p->base) {
@@ -146,6 +229,8 @@ void extent__reset(struct rpath *p)
 {
 	free(p->ext);
 	p->ext = NULL;
+	free(p->writers);
+	p->writers = NULL;
 	p->base = 0;
 	p->reach = 0;
 	p->cut.seq = 0;
@@ -155,6 +240,7 @@ void extent__move(struct rpath *from, struct rpath *to, int exchange)
 {
 	uint64_t base = to->base, reach = to->reach;
 	struct rext *x = to->ext;
+	struct rwriters *ws = to->writers;
 	struct rdep cut = to->cut;
 
 	if (from == to)
@@ -162,11 +248,15 @@ void extent__move(struct rpath *from, struct rpath *to, int exchange)
 	to->base = from->base;
 	to->reach = from->reach;
 	to->ext = from->ext;
+	to->writers = from->writers;
 	to->cut = from->cut;
 	from->base = exchange ? base : 0;
 	from->reach = exchange ? reach : 0;
 	from->ext = exchange ? x : NULL;
+	from->writers = exchange ? ws : NULL;
 	from->cut = exchange ? cut : (struct rdep){0};
-	if (!exchange)
+	if (!exchange) {
 		free(x);
+		free(ws);
+	}
 }

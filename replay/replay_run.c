@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/falloc.h>
 #include <linux/futex.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1493,20 +1494,58 @@ static void disp__read_after(const struct rpath *p, uint64_t end, uint32_t self,
 		ds__add(ds, by->w, self, by->seq);
 }
 
-/* a write (or truncate, fallocate, copy) of it makes p longer: after another thread's cut */
-static void disp__grow(struct rpath *p, uint64_t end, uint32_t self, uint64_t seq,
-		       struct depset *ds)
+/*
+ * A write (or lengthening truncate, fallocate, copy) of p up to end: one that makes p longer
+ * waits for another thread's cut; the next cut to less than end waits for it.
+ */
+static void disp__wrote(struct rpath *p, uint64_t end, uint32_t self, uint64_t seq,
+			struct depset *ds)
 {
+	if (end > p->reach) {
+		ds__add(ds, p->cut.w, self, p->cut.seq);
+		extent__grow(p, end, self, seq);
+	}
+	extent__wrote(p, end, self, seq);
+}
+
+/*
+ * A cut of p to len waits for the cut before it and for the writes of other threads that
+ * reached beyond len: run after it, either would leave the file longer than the trace does.
+ */
+static void disp__cut(const struct rpath *p, uint64_t len, uint32_t self, struct depset *ds)
+{
+	const struct rdep *by;
+	uint32_t i = 0;
+
 	ds__add(ds, p->cut.w, self, p->cut.seq);
-	extent__grow(p, end, self, seq);
+	while ((by = extent__beyond(p, len, &i)))
+		ds__add(ds, by->w, self, by->seq);
 }
 
 /* an O_TRUNC open, a creat: the file by that name is empty, cut by this op */
-static void disp__emptied(struct rpath *p, uint32_t self, uint64_t seq)
+static void disp__emptied(struct rpath *p, uint32_t self, uint64_t seq, struct depset *ds)
 {
+	disp__cut(p, 0, self, ds);
 	extent__reset(p);
 	p->cut.w = self;
 	p->cut.seq = seq;
+}
+
+/* fallocate: mode 0 and a zeroed range make the file as long as a write would (unless told to
+ * keep its size), a collapsed range cuts it; the other modes keep its size */
+static void disp__fallocate(struct ritem *it, struct rpath *p, uint32_t self, struct depset *ds)
+{
+	const struct reel_op *op = &it->op;
+	uint64_t end = op->offset + op->len;
+
+	if (op->mode & FALLOC_FL_COLLAPSE_RANGE) {
+		uint64_t len = p->reach > op->len ? p->reach - op->len : 0;
+
+		disp__cut(p, len, self, ds);
+		extent__truncate(p, len, self, it->seq);
+	} else if (!(op->mode & ~FALLOC_FL_ZERO_RANGE)) {
+		disp__wrote(p, end, self, it->seq, ds);
+	}
 }
 
 /* ops besides reads and writes that read, lengthen, cut, replace or move a file */
@@ -1521,12 +1560,12 @@ static void disp__resize(struct ritem *it, uint32_t self, struct depset *ds)
 	case REEL_OP_OPENAT:
 	case REEL_OP_OPENAT2:
 		if (op->flags & O_TRUNC)
-			disp__emptied(p, self, it->seq);
+			disp__emptied(p, self, it->seq, ds);
 		else if (op->flags & O_EXCL)
 			extent__reset(p);
 		break;
 	case REEL_OP_CREAT:
-		disp__emptied(p, self, it->seq);
+		disp__emptied(p, self, it->seq, ds);
 		break;
 	case REEL_OP_UNLINK:
 	case REEL_OP_UNLINKAT:
@@ -1540,31 +1579,35 @@ static void disp__resize(struct ritem *it, uint32_t self, struct depset *ds)
 		break;
 	case REEL_OP_TRUNCATE:
 	case REEL_OP_FTRUNCATE:
-		if (op->len > p->reach) /* a lengthening one: as a write */
-			ds__add(ds, p->cut.w, self, p->cut.seq);
+		if (op->len > p->reach) { /* a lengthening one: as a write */
+			disp__wrote(p, op->len, self, it->seq, ds);
+			break;
+		}
+		if (op->len < p->reach)
+			disp__cut(p, op->len, self, ds);
 		extent__truncate(p, op->len, self, it->seq);
 		break;
 	case REEL_OP_FALLOCATE:
-		/* mode 0 lengthens the file as a write would (the others keep its size) */
-		if (!op->mode && op->offset + op->len > p->reach)
-			disp__grow(p, op->offset + op->len, self, it->seq, ds);
+		disp__fallocate(it, p, self, ds);
 		break;
 	case REEL_OP_COPY_FILE_RANGE:
 	case REEL_OP_SENDFILE:
 		if (n && p->ext && op->offset + n > p->base)
 			disp__read_after(p, op->offset + n, self, ds);
-		if (n && p2 && reel_op__copy_writes(op) && op->aux + n > p2->reach)
-			disp__grow(p2, op->aux + n, self, it->seq, ds);
+		if (n && p2 && reel_op__copy_writes(op))
+			disp__wrote(p2, op->aux + n, self, it->seq, ds);
 		break;
 	}
 }
 
 /*
  * Data order across threads (replay_extent.c): a read waits for the write of another thread
- * that made its file as long as it read, and a write that makes a file longer for the last
- * cut of another thread (a truncate, an O_TRUNC open). Writes after reads, and writes of the
- * same bytes, stay unordered: they change no outcome. On every op: a read of a file that no write
- * made longer than it was prepared (ext NULL) costs the type's and the pointer's tests.
+ * that made its file as long as it read, a write that makes a file longer for the last cut of
+ * another thread (a truncate, an O_TRUNC open), and a cut for the writes of other threads
+ * that reached beyond it. Writes after reads, and writes of the same bytes, stay unordered:
+ * they change no outcome. On every op: a read of a file that no write made longer than it was
+ * prepared (ext NULL) costs the type's and the pointer's tests; a write, besides, the update of
+ * its worker's entry in the file's writers (the one the last write used, as a rule).
  */
 static void disp__extent(struct ritem *it, uint32_t self, struct depset *ds)
 {
@@ -1579,8 +1622,8 @@ static void disp__extent(struct ritem *it, uint32_t self, struct depset *ds)
 		if (p->ext && end > p->base && op->ret)
 			disp__read_after(p, end, self, ds);
 	} else if (t >= REEL_OP_WRITE && t <= REEL_OP_PWRITEV2) {
-		if (end > p->reach && op->ret)
-			disp__grow(p, end, self, it->seq, ds);
+		if (op->ret)
+			disp__wrote(p, end, self, it->seq, ds);
 	} else {
 		disp__resize(it, self, ds);
 	}

@@ -40,6 +40,7 @@
 #define RFD_FAILED (-3) /* the replay's open failed where the original's succeeded */
 
 struct rext;
+struct rwriters;
 
 /* a dependency: the op seq (trace order) of worker w */
 struct rdep {
@@ -64,6 +65,8 @@ struct rpath {
 	struct rext *ext; /* the writes that made it longer than base; NULL: none yet */
 	struct rdep cut;  /* the last op that made it shorter (seq 0: none): writes that
 			   * make it longer again wait for it */
+	struct rwriters *writers; /* each worker's last write since the cut: the next cut
+				   * waits for those that reached beyond it */
 };
 
 /*
@@ -73,6 +76,11 @@ struct rpath {
 void extent__grow(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq); /* end > reach */
 /* the write a read ending at end waits for (p->ext set, end > p->base); NULL: none */
 const struct rdep *extent__writer(const struct rpath *p, uint64_t end);
+/* any write (or lengthening truncate, fallocate, copy) of p up to end */
+void extent__wrote(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq);
+/* the writes since the last cut that reached beyond len, one per worker: *i from 0, NULL at
+ * the end; what a cut to len waits for */
+const struct rdep *extent__beyond(const struct rpath *p, uint64_t len, uint32_t *i);
 void extent__truncate(struct rpath *p, uint64_t len, uint32_t w, uint64_t seq);
 void extent__reset(struct rpath *p); /* a new, empty file by that name; frees what was kept */
 void extent__move(struct rpath *from, struct rpath *to, int exchange); /* a rename */

@@ -3,7 +3,7 @@
  * extent_test.c - the writes a read of another thread waits for (replay/replay_extent.c):
  * the first that reached its end; the oldest kept once that one has fallen out of the ring;
  * the furthest when none reached it; and what truncates, creates and renames leave (and the
- * cut that writes making the file longer again wait for).
+ * cut that writes making the file longer again wait for); the writes a cut waits for.
  */
 #include <stdio.h>
 
@@ -17,6 +17,28 @@ static uint64_t writer(const struct rpath *p, uint64_t end)
 	const struct rdep *d = p->ext && end > p->base ? extent__writer(p, end) : NULL;
 
 	return d ? d->seq : 0;
+}
+
+/* how many workers' writes a cut to len waits for */
+static uint64_t beyond(const struct rpath *p, uint64_t len)
+{
+	uint32_t i = 0;
+	uint64_t n = 0;
+
+	while (extent__beyond(p, len, &i))
+		n++;
+	return n;
+}
+
+/* the seq of the last write a cut to len waits for: 0 none */
+static uint64_t last_beyond(const struct rpath *p, uint64_t len)
+{
+	const struct rdep *d, *last = NULL;
+	uint32_t i = 0;
+
+	while ((d = extent__beyond(p, len, &i)))
+		last = d;
+	return last ? last->seq : 0;
 }
 
 static void expect(const char *what, uint64_t got, uint64_t want)
@@ -87,6 +109,25 @@ int main(void)
 	expect("exchange: the new name's", writer(&b, 4096), 1);
 	expect("exchange: the old name's", writer(&a, 8192), 401);
 	expect("exchange: the old name's cut", a.cut.seq, 400);
+
+	/* what a cut waits for: the writes of each worker since the last cut beyond it */
+	extent__reset(&a);
+	extent__reset(&b);
+	extent__wrote(&a, 1 << 20, 1, 500);
+	extent__wrote(&a, 8192, 2, 501);
+	extent__wrote(&a, 4096, 1, 502);
+	expect("writers beyond 4 KiB", beyond(&a, 4096), 2);
+	expect("a worker's last write, its furthest end", last_beyond(&a, 8192), 502);
+	expect("writers beyond 1 MiB", beyond(&a, 1 << 20), 0);
+	a.reach = 1 << 20;
+	extent__truncate(&a, 10000, 3, 503);
+	expect("after a cut: the writes below it stay", beyond(&a, 0), 1);
+	expect("the one below it", last_beyond(&a, 0), 501);
+	extent__move(&a, &b, 0);
+	expect("the writers move with a rename", last_beyond(&b, 0), 501);
+	expect("old name: no writers", beyond(&a, 0), 0);
+	extent__reset(&b);
+	expect("a new file: no writers", beyond(&b, 0), 0);
 
 	extent__reset(&a);
 	extent__reset(&b);
