@@ -8,6 +8,9 @@ tests/replay/test_stress_deps.sh needs (both read with "ioreel dump --format jso
    them);
  - every op with its original outcome (the sign; the errno of a failure; a read or write no
    shorter), the differing ones listed;
+ - data order (replay/replay_extent.c), for ops that carry their file's path: a cut (a
+   truncate, an O_TRUNC open, creat) starts after every other thread's write of the file
+   since the cut before that reached beyond its new length ended;
  - cross-thread order as the replay promises it (replay/replay_run.c, "Cross-thread order";
    README): per key - an fd of a process, a path, a directory by name, an async request
    id - the last "structural" op (open, close, dup onto, create, unlink, rename, mkdir,
@@ -27,7 +30,8 @@ from collections import defaultdict
 
 IOREEL = os.environ.get("IOREEL", "build/ioreel")
 
-O_CREAT, O_TRUNC = 0o100, 0o1000
+O_CREAT, O_EXCL, O_TRUNC = 0o100, 0o200, 0o1000
+FALLOC_FL_ZERO_RANGE = 0x10
 AT_REMOVEDIR, AT_EMPTY_PATH = 0x200, 0x1000
 
 PATH_OPS = {
@@ -123,6 +127,68 @@ def keys(o):
     elif o["fd"] >= 0:
         k.append(((fd, o["fd"]), "u"))
     return k
+
+
+def wrote_to(o):
+    """(path, end) of what a write of the file by path makes it reach, or None"""
+    t = o["op"]
+    if o["ret"] < 0:
+        return None
+    if t in WRITES and o["path"] and o["ret"]:
+        return o["path"], o["offset"] + o["ret"]
+    if t in COPIES and o["path2"] and o["ret"] and (t == "copy_file_range" or o["mode"] == 1):
+        return o["path2"], o["aux"] + o["ret"]
+    if t == "fallocate" and o["path"] and not o["mode"] & ~FALLOC_FL_ZERO_RANGE:
+        return o["path"], o["offset"] + o["len"]
+    return None
+
+
+def cut_to(o):
+    """(path, length) a cut of the file by path leaves it, or None"""
+    t = o["op"]
+    if o["ret"] < 0 or not o["path"]:
+        return None
+    if t in ("truncate", "ftruncate"):
+        return o["path"], o["len"]
+    if t == "creat" or (t in OPEN and o["flags"] & O_TRUNC):
+        return o["path"], 0
+    return None
+
+
+class Writers:
+    """per path, each thread's writes since the last cut: [index of its last, furthest end]"""
+
+    def __init__(self):
+        self.by = defaultdict(dict)
+
+    def wrote(self, i, o):
+        w = wrote_to(o)
+        if w:
+            e = self.by[w[0]].setdefault((o["pid"], o["tid"]), [i, 0])
+            e[0], e[1] = i, max(e[1], w[1])
+
+    def cut(self, i, o, need):
+        """the writes a cut at index i waits for (need(j, i, key)); drops them"""
+        c = cut_to(o)
+        if not c:
+            return
+        ws = self.by[c[0]]
+        for th, (j, end) in list(ws.items()):
+            if end > c[1]:
+                need(j, i, ("cut", c[0]))
+                del ws[th]
+        if o["op"] in OPEN or o["op"] == "creat":
+            ws.clear()  # a new, empty file
+
+    def names(self, o):
+        """what unlinks, creates and renames do to the files by name"""
+        t = o["op"]
+        if o["ret"] < 0:
+            return
+        if t in ("unlink", "unlinkat") or (t in OPEN and o["flags"] & O_EXCL):
+            self.by.pop(o["path"], None)
+        elif t in RENAME and o["path"] != o["path2"]:
+            self.by[o["path2"]] = self.by.pop(o["path"], {})
 
 
 def began(r):
@@ -238,7 +304,11 @@ def main():
             bad.append(f"{key}: {show(ob, rb)} started {-slack} ns before {show(oa, ra)} "
                        f"ended")
 
+    writers = Writers()
     for i, (o, _) in enumerate(pairs):
+        writers.cut(i, o, need)
+        writers.wrote(i, o)
+        writers.names(o)
         for key, mode in keys(o):
             s = last_s.get(key)
             if s is not None:

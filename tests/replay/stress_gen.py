@@ -10,10 +10,11 @@ lowest free number, dup sharing the file position) and of file sizes. Ops that f
 as the kernel would (ENOENT, EEXIST, ENOTEMPTY).
 
 Only what the replay can reproduce is generated (README, "What ioreel does not replay"):
- - no cross-thread order of data: a thread reads a file only where the bytes were there
-   before the capture (read through the name it was prepared under) or where it wrote them
-   itself since the file was last truncated; a file is truncated (O_TRUNC, truncate,
-   ftruncate) only by the one thread that ever read it, with no fd open on it and one name;
+ - no cross-thread order of data but a cut's after the writes before it: a thread reads a
+   file only where the bytes were there before the capture (read through the name it was
+   prepared under) or where it wrote them itself since the file was last truncated; a file
+   is truncated (O_TRUNC, truncate, ftruncate) only by the one thread that ever read it,
+   with one name and no async write in flight;
  - an fd with an io_uring request in flight stays open until the request is reaped (the
    kernel may look the fd up after the submit returned);
  - a pre-existing file is "latent" until first named: an rmdir must not find a file the
@@ -99,6 +100,7 @@ class Inode:
         self.pre_name = pre_name
         self.nlink = 1
         self.nopen = 0  # fds (in any process) on it
+        self.writes_in_flight = 0  # async writes submitted, not reaped yet
         self.private = None  # tid: only it opens the file and uses its fds
         self.own = defaultdict(list)  # tid -> [a, b) it wrote since the last truncation
         # threads that read bytes of it: a truncation by another thread is not ordered
@@ -106,7 +108,10 @@ class Inode:
         self.readers = set()
 
     def may_truncate(self, tid):
-        return self.nopen == 0 and self.nlink == 1 and self.readers <= {tid}
+        """a cut by tid: other threads' writes before it are ordered (the replay's cut waits
+        for those that reached beyond it), their reads are not; async writes in flight would
+        land before or after it"""
+        return self.nlink == 1 and self.readers <= {tid} and not self.writes_in_flight
 
     def truncate(self, size):
         self.size = size
@@ -946,6 +951,7 @@ class Gen:
             off, ln = r.randrange(0, 64) * 4096, 4096
             ret = ln
             o.ino.size = max(o.ino.size, off + ln)
+            o.ino.writes_in_flight += 1
             sub = {"aio": 1, "uring": 23}[kind]
         elif what == "fsync":
             off, ln, ret = 0, 0, 0
@@ -957,7 +963,8 @@ class Gen:
                       **self.fdkv(th, fd), ctx=ctx, aux=aux, subop=sub, off=off, len=ln,
                       ret=1)
         th.proc.inflight.append({"kind": kind, "ctx": ctx, "aux": aux, "fd": fd, "sub": sub,
-                                 "off": off, "len": ln, "ret": ret, "op": i})
+                                 "off": off, "len": ln, "ret": ret, "op": i,
+                                 "ino": o.ino if what == "write" else None})
         return True
 
     def op_async_complete(self, th):
@@ -965,6 +972,8 @@ class Gen:
             return False
         q = self.r.choice(th.proc.inflight)
         th.proc.inflight.remove(q)
+        if q["ino"] is not None:
+            q["ino"].writes_in_flight -= 1
         key = ("A", th.proc.pid, q["kind"], q["aux"])
         i = self.emit(th, f"{q['kind']}_complete", [(key, "u")] + self.fdres(th, q["fd"]),
                       fd=q["fd"], ctx=q["ctx"],
