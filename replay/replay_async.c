@@ -22,6 +22,7 @@
 
 struct areq {
 	struct replay_io io;
+	uint64_t seq; /* its submit's, in trace order: tells it from a later request of its id */
 	uint64_t submit_ns;
 	uint64_t t0; /* the replay's time 0 then: as fast as possible it moves on by the pauses
 			between segments, which a request in flight across one must not count */
@@ -59,7 +60,7 @@ static struct ractx *actx__get(struct run *run, const struct reel_op *op, int is
 	return c;
 }
 
-static int subop__kind(const struct reel_op *op)
+int async__kind(const struct reel_op *op)
 {
 	if (op->type == REEL_OP_AIO_SUBMIT) {
 		switch (op->subop) {
@@ -97,7 +98,7 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 {
 	const struct reel_op *op = &it->op;
 	int is_uring = op->type == REEL_OP_URING_SUBMIT;
-	int kind = subop__kind(op), fd = -1, r;
+	int kind = async__kind(op), fd = -1, r;
 	struct ractx *c;
 	struct areq *rq;
 
@@ -131,6 +132,7 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 	rq->io.len = op->len;
 	rq->io.off = op->offset;
 	rq->io.owner = rq;
+	rq->seq = it->seq;
 	pthread_mutex_lock(&c->lock);
 	rq->submit_ns = replay_now_ns();
 	rq->t0 = w->run->t0;
@@ -152,11 +154,21 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 	return 0;
 }
 
+/* reaps what has completed of c's requests, waiting up to 1 ms for one; under c->lock */
+static int actx__reap(struct ractx *c)
+{
+	struct timespec ms = {0, 1000000};
+	int n = c->eng.ops->getevents(&c->eng, 1, ACTX_DEPTH, &ms);
+
+	for (int i = 0; i < n; i++)
+		((struct areq *)c->eng.ops->event(&c->eng, (unsigned)i)->owner)->done = 1;
+	return n;
+}
+
 int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns)
 {
 	const struct reel_op *op = &it->op;
 	int is_uring = op->type == REEL_OP_URING_COMPLETE;
-	struct timespec ms = {0, 1000000};
 	struct ractx *c = actx__get(w->run, op, is_uring);
 	struct areq *rq = NULL;
 	uint64_t *v;
@@ -181,10 +193,8 @@ int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret, uin
 			pthread_mutex_unlock(&c->lock);
 			break;
 		}
-		int n = c->eng.ops->getevents(&c->eng, 1, ACTX_DEPTH, &ms);
+		int n = actx__reap(c);
 
-		for (int i = 0; i < n; i++)
-			((struct areq *)c->eng.ops->event(&c->eng, (unsigned)i)->owner)->done = 1;
 		pthread_mutex_unlock(&c->lock);
 		if (n < 0 && n != -ETIME && n != -EINTR) {
 			*ret = n;
@@ -197,6 +207,38 @@ int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret, uin
 	free(rq->io.buf);
 	free(rq);
 	return 0;
+}
+
+/*
+ * A wait item (ITEM_ASYNC_WAIT): waits until the request it names has completed, reaping for
+ * it as a completion record does, but leaving the request to that record. Not there: reaped
+ * already, or never submitted (the replay's submit failed); another of the same id: that one
+ * was reaped, and its id used again.
+ */
+int async__wait(struct rworker *w, const struct ritem *it)
+{
+	const struct reel_op *op = &it->op;
+	struct ractx *c = actx__get(w->run, op, op->flags == REEL_OP_URING_SUBMIT);
+
+	if (!c || !c->ok)
+		return 0; /* its submit failed so */
+	for (;;) {
+		struct areq *rq;
+		uint64_t *v;
+		int n;
+
+		pthread_mutex_lock(&c->lock);
+		v = replay_u64map__get(&c->reqs, op->aux);
+		rq = v ? (struct areq *)(uintptr_t)*v : NULL;
+		if (!rq || rq->seq != op->offset || rq->done) {
+			pthread_mutex_unlock(&c->lock);
+			return 0;
+		}
+		n = actx__reap(c);
+		pthread_mutex_unlock(&c->lock);
+		if (n < 0 && n != -ETIME && n != -EINTR)
+			return n;
+	}
 }
 
 void async__free_all(struct run *run)

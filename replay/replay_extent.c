@@ -225,6 +225,20 @@ void extent__truncate(struct rpath *p, uint64_t len, uint32_t w, uint64_t seq)
 	}
 }
 
+void extent__reaped(struct rpath *p, const struct rdep *submit, uint32_t w, uint64_t seq)
+{
+	struct rext *x = p->ext;
+
+	for (uint32_t i = 0; x && i < x->n; i++) {
+		struct extw *e = ext__at(x, i);
+
+		if (e->by.w == submit->w && e->by.seq == submit->seq) {
+			e->by.w = w;
+			e->by.seq = seq;
+		}
+	}
+}
+
 void extent__reset(struct rpath *p)
 {
 	free(p->ext);

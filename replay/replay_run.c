@@ -920,10 +920,12 @@ static void *worker__main(void *arg)
 	while ((it = queue__peek(w, &tail, &waited))) {
 		const struct reel_op *op = &it->op;
 
-		if (op->type == REEL_OP_NONE && it->ndeps) {
+		if (op->type == REEL_OP_NONE && (it->ndeps || op->subop == ITEM_ASYNC_WAIT)) {
 			/* no op: the next item's dependencies beyond its own (disp__put_deps) */
 			if (!run__interrupted(run) && worker__wait_deps(w, it))
 				continue; /* cut short: queue__peek stops here */
+			if (op->subop == ITEM_ASYNC_WAIT && !run__interrupted(run))
+				async__wait(w, it); /* failing, the read comes out short: counted */
 			queue__advance(w, tail);
 			continue;
 		}
@@ -1103,6 +1105,18 @@ struct adone {
 	uint32_t w;
 };
 
+/* an async write submitted whose completion record is not dispatched yet (disp__async_io) */
+struct awrite {
+	struct rdep submit;
+	struct rpath *p;
+	uint64_t end;
+	uint32_t pid;
+	uint16_t type; /* the submit's */
+	uint64_t ctx, aux;
+};
+
+#define DISP_MAX_AWAITS 8
+
 struct disp {
 	struct run *run;
 	struct reel_reader *r;
@@ -1128,6 +1142,11 @@ struct disp {
 	uint32_t cpid; /* the last path id looked up (0: none), and its path */
 	struct rpath *cpath;
 	struct depset ds; /* disp__deps' (64 KiB: not on the stack) */
+	/* async writes not reaped yet in the trace: submit seq -> struct awrite * */
+	struct replay_u64map awrites;
+	/* the requests of those the op being dispatched waits for (disp__put_deps) */
+	const struct awrite *awaits[DISP_MAX_AWAITS];
+	unsigned nawaits;
 };
 
 static void run__meta(struct run *run, struct reel_reader *trace);
@@ -1446,6 +1465,24 @@ static void item__none(struct ritem *it, uint32_t pid, uint32_t tid)
 	it->op.tid = tid;
 }
 
+/* an item that waits until aw's request has completed, before it (see ITEM_ASYNC_WAIT) */
+static void disp__push_await(struct disp *d, const struct ritem *it, uint32_t self,
+			     const struct awrite *aw)
+{
+	struct ritem wait;
+
+	item__none(&wait, it->op.pid, it->op.tid);
+	wait.op.subop = ITEM_ASYNC_WAIT;
+	wait.op.pid = aw->pid;
+	wait.op.ctx = aw->ctx;
+	wait.op.aux = aw->aux;
+	wait.op.offset = aw->submit.seq;
+	wait.op.flags = aw->type;
+	if (aw->submit.w != self)
+		wait.deps[wait.ndeps++] = aw->submit;
+	disp__push(d, d->run->workers[self], &wait);
+}
+
 /*
  * Gives the item its dependencies. More than fit in one item go first to the same worker,
  * RUN_MAX_DEPS at a time, in items of no op that only wait. The dispatcher never waits
@@ -1465,6 +1502,15 @@ static void disp__put_deps(struct disp *d, struct ritem *it, uint32_t self,
 		if (ds->d[i].seq > o->dep_max)
 			o->dep_max = ds->d[i].seq;
 	}
+	for (i = 0; i < d->nawaits && d->run->staged; i++) {
+		struct rworker *o = d->run->workers[d->awaits[i]->submit.w];
+
+		if (d->awaits[i]->submit.seq > o->dep_max)
+			o->dep_max = d->awaits[i]->submit.seq;
+	}
+	for (i = 0; i < d->nawaits; i++)
+		disp__push_await(d, it, self, d->awaits[i]);
+	d->nawaits = 0;
 	i = 0;
 	while (ds->n - i > RUN_MAX_DEPS) {
 		struct ritem wait;
@@ -1485,13 +1531,40 @@ static struct rpath *path__own(const struct rpath *p)
 	return (struct rpath *)p;
 }
 
+/*
+ * An op waits for the write by (worker, seq). An async write whose completion record has not
+ * been dispatched yet is done when its request is, which no op of the trace before this one
+ * tells: the op waits for the request itself (an ITEM_ASYNC_WAIT item), after its submit.
+ * Looked up only when the trace has such writes.
+ */
+static void disp__after_write(struct disp *d, const struct rdep *by, uint32_t self,
+			      struct depset *ds)
+{
+	const struct awrite *aw;
+	uint64_t *v;
+
+	if (!d->awrites.n || !(v = replay_u64map__get(&d->awrites, by->seq))) {
+		ds__add(ds, by->w, self, by->seq);
+		return;
+	}
+	aw = (const struct awrite *)(uintptr_t)*v;
+	for (unsigned i = 0; i < d->nawaits; i++)
+		if (d->awaits[i] == aw)
+			return;
+	if (d->nawaits < DISP_MAX_AWAITS)
+		d->awaits[d->nawaits++] = aw;
+	else
+		ds__add(ds, by->w, self, by->seq); /* after its submit at least */
+}
+
 /* a read of p's bytes up to end waits for the write of another thread that reached there */
-static void disp__read_after(const struct rpath *p, uint64_t end, uint32_t self, struct depset *ds)
+static void disp__read_after(struct disp *d, const struct rpath *p, uint64_t end, uint32_t self,
+			     struct depset *ds)
 {
 	const struct rdep *by = extent__writer(p, end);
 
 	if (by)
-		ds__add(ds, by->w, self, by->seq);
+		disp__after_write(d, by, self, ds);
 }
 
 /*
@@ -1512,20 +1585,22 @@ static void disp__wrote(struct rpath *p, uint64_t end, uint32_t self, uint64_t s
  * A cut of p to len waits for the cut before it and for the writes of other threads that
  * reached beyond len: run after it, either would leave the file longer than the trace does.
  */
-static void disp__cut(const struct rpath *p, uint64_t len, uint32_t self, struct depset *ds)
+static void disp__cut(struct disp *d, const struct rpath *p, uint64_t len, uint32_t self,
+		      struct depset *ds)
 {
 	const struct rdep *by;
 	uint32_t i = 0;
 
 	ds__add(ds, p->cut.w, self, p->cut.seq);
 	while ((by = extent__beyond(p, len, &i)))
-		ds__add(ds, by->w, self, by->seq);
+		disp__after_write(d, by, self, ds);
 }
 
 /* an O_TRUNC open, a creat: the file by that name is empty, cut by this op */
-static void disp__emptied(struct rpath *p, uint32_t self, uint64_t seq, struct depset *ds)
+static void disp__emptied(struct disp *d, struct rpath *p, uint32_t self, uint64_t seq,
+			  struct depset *ds)
 {
-	disp__cut(p, 0, self, ds);
+	disp__cut(d, p, 0, self, ds);
 	extent__reset(p);
 	p->cut.w = self;
 	p->cut.seq = seq;
@@ -1533,7 +1608,8 @@ static void disp__emptied(struct rpath *p, uint32_t self, uint64_t seq, struct d
 
 /* fallocate: mode 0 and a zeroed range make the file as long as a write would (unless told to
  * keep its size), a collapsed range cuts it; the other modes keep its size */
-static void disp__fallocate(struct ritem *it, struct rpath *p, uint32_t self, struct depset *ds)
+static void disp__fallocate(struct disp *d, struct ritem *it, struct rpath *p, uint32_t self,
+			    struct depset *ds)
 {
 	const struct reel_op *op = &it->op;
 	uint64_t end = op->offset + op->len;
@@ -1541,15 +1617,72 @@ static void disp__fallocate(struct ritem *it, struct rpath *p, uint32_t self, st
 	if (op->mode & FALLOC_FL_COLLAPSE_RANGE) {
 		uint64_t len = p->reach > op->len ? p->reach - op->len : 0;
 
-		disp__cut(p, len, self, ds);
+		disp__cut(d, p, len, self, ds);
 		extent__truncate(p, len, self, it->seq);
 	} else if (!(op->mode & ~FALLOC_FL_ZERO_RANGE)) {
 		disp__wrote(p, end, self, it->seq, ds);
 	}
 }
 
+/*
+ * An async request's data, by its submit (what it moves is in its completion record, not
+ * known yet: the bytes asked for). A read waits as a read does. A write is a write by its
+ * submit; until its completion record is dispatched (disp__async_reaped), a read or a cut
+ * that needs it waits for its request (disp__after_write).
+ */
+static void disp__async_io(struct disp *d, struct ritem *it, struct rpath *p, uint32_t self,
+			   struct depset *ds)
+{
+	const struct reel_op *op = &it->op;
+	int kind = async__kind(op);
+	struct awrite *aw;
+
+	if (!op->len)
+		return;
+	if (kind == REPLAY_IO_READ) {
+		if (p->ext && op->offset + op->len > p->base)
+			disp__read_after(d, p, op->offset + op->len, self, ds);
+		return;
+	}
+	if (kind != REPLAY_IO_WRITE)
+		return;
+	disp__wrote(p, op->offset + op->len, self, it->seq, ds);
+	aw = malloc(sizeof(*aw));
+	if (!aw)
+		return; /* what waits for it waits for its submit only */
+	aw->submit.w = self;
+	aw->submit.seq = it->seq;
+	aw->p = p;
+	aw->end = op->offset + op->len;
+	aw->pid = op->pid;
+	aw->type = op->type;
+	aw->ctx = op->ctx;
+	aw->aux = op->aux;
+	if (replay_u64map__put(&d->awrites, it->seq, (uintptr_t)aw))
+		free(aw);
+}
+
+/*
+ * The completion record (worker self, seq) of the async request submitted by op sseq:
+ * for a write, from now on the reads that need it wait for this record, which the request
+ * was done by, and a cut beyond it for this record as well as the submit.
+ */
+static void disp__async_reaped(struct disp *d, uint64_t sseq, uint32_t self, uint64_t seq)
+{
+	struct awrite *aw;
+	uint64_t *v;
+
+	if (!d->awrites.n || !(v = replay_u64map__get(&d->awrites, sseq)))
+		return;
+	aw = (struct awrite *)(uintptr_t)*v;
+	extent__reaped(aw->p, &aw->submit, self, seq);
+	extent__wrote(aw->p, aw->end, self, seq);
+	replay_u64map__del(&d->awrites, sseq);
+	free(aw);
+}
+
 /* ops besides reads and writes that read, lengthen, cut, replace or move a file */
-static void disp__resize(struct ritem *it, uint32_t self, struct depset *ds)
+static void disp__resize(struct disp *d, struct ritem *it, uint32_t self, struct depset *ds)
 {
 	const struct reel_op *op = &it->op;
 	struct rpath *p = path__own(it->p1), *p2 = path__own(it->p2);
@@ -1560,12 +1693,12 @@ static void disp__resize(struct ritem *it, uint32_t self, struct depset *ds)
 	case REEL_OP_OPENAT:
 	case REEL_OP_OPENAT2:
 		if (op->flags & O_TRUNC)
-			disp__emptied(p, self, it->seq, ds);
+			disp__emptied(d, p, self, it->seq, ds);
 		else if (op->flags & O_EXCL)
 			extent__reset(p);
 		break;
 	case REEL_OP_CREAT:
-		disp__emptied(p, self, it->seq, ds);
+		disp__emptied(d, p, self, it->seq, ds);
 		break;
 	case REEL_OP_UNLINK:
 	case REEL_OP_UNLINKAT:
@@ -1584,16 +1717,20 @@ static void disp__resize(struct ritem *it, uint32_t self, struct depset *ds)
 			break;
 		}
 		if (op->len < p->reach)
-			disp__cut(p, op->len, self, ds);
+			disp__cut(d, p, op->len, self, ds);
 		extent__truncate(p, op->len, self, it->seq);
 		break;
 	case REEL_OP_FALLOCATE:
-		disp__fallocate(it, p, self, ds);
+		disp__fallocate(d, it, p, self, ds);
+		break;
+	case REEL_OP_AIO_SUBMIT:
+	case REEL_OP_URING_SUBMIT:
+		disp__async_io(d, it, p, self, ds);
 		break;
 	case REEL_OP_COPY_FILE_RANGE:
 	case REEL_OP_SENDFILE:
 		if (n && p->ext && op->offset + n > p->base)
-			disp__read_after(p, op->offset + n, self, ds);
+			disp__read_after(d, p, op->offset + n, self, ds);
 		if (n && p2 && reel_op__copy_writes(op))
 			disp__wrote(p2, op->aux + n, self, it->seq, ds);
 		break;
@@ -1609,7 +1746,7 @@ static void disp__resize(struct ritem *it, uint32_t self, struct depset *ds)
  * prepared (ext NULL) costs the type's and the pointer's tests; a write, besides, the update of
  * its worker's entry in the file's writers (the one the last write used, as a rule).
  */
-static void disp__extent(struct ritem *it, uint32_t self, struct depset *ds)
+static void disp__extent(struct disp *d, struct ritem *it, uint32_t self, struct depset *ds)
 {
 	const struct reel_op *op = &it->op;
 	struct rpath *p = path__own(it->p1);
@@ -1620,12 +1757,12 @@ static void disp__extent(struct ritem *it, uint32_t self, struct depset *ds)
 		return;
 	if (t >= REEL_OP_READ && t <= REEL_OP_PREADV2) {
 		if (p->ext && end > p->base && op->ret)
-			disp__read_after(p, end, self, ds);
+			disp__read_after(d, p, end, self, ds);
 	} else if (t >= REEL_OP_WRITE && t <= REEL_OP_PWRITEV2) {
 		if (op->ret)
 			disp__wrote(p, end, self, it->seq, ds);
 	} else {
-		disp__resize(it, self, ds);
+		disp__resize(d, it, self, ds);
 	}
 }
 
@@ -1709,9 +1846,14 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 		/* a use of its fd too: io_uring looks the fd up when it issues the request, which
 		 * for an fsync (or any request it hands to a worker) is after the submit returned,
 		 * so a close must wait for the reaping, as it did in the original */
+		struct kent *k;
+
 		if (op->fd >= 0)
 			dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
 		dt__use(dt, key_async(op), self, it->seq, ds);
+		k = dt__get(dt, key_async(op)); /* its submit's */
+		if (k && k->sw)
+			disp__async_reaped(d, k->sseq, self, it->seq);
 		disp__async_done(d, key_async(op), self, it->seq);
 	} else if (t == REEL_OP_MMAP || t == REEL_OP_MSYNC) {
 		if (t == REEL_OP_MMAP && op->fd >= 0)
@@ -1748,7 +1890,7 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 	} else if (op->fd >= 0) {
 		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
 	}
-	disp__extent(it, self, ds);
+	disp__extent(d, it, self, ds);
 	disp__put_deps(d, it, self, ds);
 }
 
@@ -2098,6 +2240,10 @@ static void run__free(struct run *run, struct disp *d)
 	replay_u64map__free(&d->skipfd);
 	dt__free(&d->dt);
 	free(d->adone);
+	for (size_t i = 0; i < d->awrites.cap; i++)
+		if (d->awrites.used[i])
+			free((void *)(uintptr_t)d->awrites.v[i]);
+	replay_u64map__free(&d->awrites);
 }
 
 /* Streams the trace to the workers and waits for them; the result is written meanwhile. */

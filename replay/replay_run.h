@@ -82,8 +82,20 @@ void extent__wrote(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq);
  * the end; what a cut to len waits for */
 const struct rdep *extent__beyond(const struct rpath *p, uint64_t len, uint32_t *i);
 void extent__truncate(struct rpath *p, uint64_t len, uint32_t w, uint64_t seq);
+/* the async write submitted by op submit is done by op (w, seq), its completion record */
+void extent__reaped(struct rpath *p, const struct rdep *submit, uint32_t w, uint64_t seq);
 void extent__reset(struct rpath *p); /* a new, empty file by that name; frees what was kept */
 void extent__move(struct rpath *from, struct rpath *to, int exchange); /* a rename */
+
+/*
+ * Items of no op (REEL_OP_NONE), by op.subop. ITEM_HANDOVER: without deps, the worker replays
+ * thread op.pid/tid from now on; with deps, it only waits for them (those of the next item
+ * beyond what one item holds). ITEM_ASYNC_WAIT: after its deps, waits until an async request
+ * has completed (another thread's read or cut needs the bytes it writes): the one of op.pid (the
+ * submitter's), op.ctx and op.aux, submitted by the op of seq op.offset, op.flags that submit's
+ * type.
+ */
+enum { ITEM_HANDOVER = 0, ITEM_ASYNC_WAIT = 1 };
 
 struct ritem {
 	struct reel_op op;
@@ -304,9 +316,12 @@ int exec__mmap(struct rworker *w, const struct ritem *it, struct reel_op *res);
 int exec__msync(struct rworker *w, const struct ritem *it, struct reel_op *res);
 
 /* replay_async.c: the trace's own async ops (AIO_*, URING_*) */
+int async__kind(const struct reel_op *op); /* a submit's REPLAY_IO_*, -1: not supported */
 int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns);
 /* *submit_ns: when the request was submitted (a completion record's start, FORMAT.md) */
 int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns);
+/* an ITEM_ASYNC_WAIT item: until its request has completed; 0, or -errno reaping failed */
+int async__wait(struct rworker *w, const struct ritem *it);
 void async__free_all(struct run *run);
 
 #endif
