@@ -10,7 +10,8 @@ tests/replay/test_stress_deps.sh needs (both read with "ioreel dump --format jso
    shorter), the differing ones listed;
  - data order (replay/replay_extent.c), for ops that carry their file's path: a cut (a
    truncate, an O_TRUNC open, creat) starts after every other thread's write of the file
-   since the cut before that reached beyond its new length ended;
+   since the cut before that reached beyond its new length ended (an async write: its
+   submit, and once reaped, its completion);
  - cross-thread order as the replay promises it (replay/replay_run.c, "Cross-thread order";
    README): per key - an fd of a process, a path, a directory by name, an async request
    id - the last "structural" op (open, close, dup onto, create, unlink, rename, mkdir,
@@ -143,6 +144,17 @@ def wrote_to(o):
     return None
 
 
+ASYNC_WRITES = {("aio", 1), ("aio", 8), ("uring", 2), ("uring", 5), ("uring", 23)}
+
+
+def async_write(o):
+    """the request id of an async write's submit or completion, or None"""
+    kind = o["op"].split("_")[0]
+    if (kind, o["subop"]) not in ASYNC_WRITES or o["ret"] < 0:
+        return None
+    return (o["pid"], kind, o["ctx"], o["aux"])
+
+
 def cut_to(o):
     """(path, length) a cut of the file by path leaves it, or None"""
     t = o["op"]
@@ -160,9 +172,15 @@ class Writers:
 
     def __init__(self):
         self.by = defaultdict(dict)
+        self.inflight = {}  # async write request -> (path, end)
 
     def wrote(self, i, o):
         w = wrote_to(o)
+        req = async_write(o)
+        if req and o["op"].endswith("_submit") and o["path"] and o["len"]:
+            w = self.inflight[req] = (o["path"], o["offset"] + o["len"])
+        elif req and o["op"].endswith("_complete"):
+            w = self.inflight.pop(req, None)
         if w:
             e = self.by[w[0]].setdefault((o["pid"], o["tid"]), [i, 0])
             e[0], e[1] = i, max(e[1], w[1])

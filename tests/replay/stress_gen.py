@@ -963,7 +963,7 @@ class Gen:
                       **self.fdkv(th, fd), ctx=ctx, aux=aux, subop=sub, off=off, len=ln,
                       ret=1)
         th.proc.inflight.append({"kind": kind, "ctx": ctx, "aux": aux, "fd": fd, "sub": sub,
-                                 "off": off, "len": ln, "ret": ret, "op": i,
+                                 "off": off, "len": ln, "ret": ret, "op": i, "tid": th.tid,
                                  "ino": o.ino if what == "write" else None})
         return True
 
@@ -973,7 +973,10 @@ class Gen:
         q = self.r.choice(th.proc.inflight)
         th.proc.inflight.remove(q)
         if q["ino"] is not None:
+            # reaped: its bytes are the submitter's to read (the replay's read waits for
+            # this completion)
             q["ino"].writes_in_flight -= 1
+            q["ino"].wrote(q["tid"], q["off"], q["off"] + q["len"])
         key = ("A", th.proc.pid, q["kind"], q["aux"])
         i = self.emit(th, f"{q['kind']}_complete", [(key, "u")] + self.fdres(th, q["fd"]),
                       fd=q["fd"], ctx=q["ctx"],
