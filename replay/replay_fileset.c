@@ -64,6 +64,7 @@ struct pinfo {
 	uint32_t content;     /* symlink: the path id of its content */
 	uint32_t pre_content; /* a symlink there before the capture: what readlink read of it */
 	uint8_t followed;     /* opened or stat'd by this name: what it leads to was there */
+	uint8_t dir_changed;  /* in fs->dirs_changed */
 	char *disk;	      /* pre_content as prepared under the target; NULL: not */
 	char *at;	      /* a symlink below one: where it really lies (prelinks__place) */
 	uint8_t through_kind; /* symlink: what opening it found, REPLAY_F_* (0: not opened) */
@@ -273,6 +274,18 @@ static void scan__readlink(struct scan *s, const struct reel_op *op, struct pinf
 		pi->pre_content = op->path2;
 }
 
+/* path id is one of fs->dirs_changed: what lies below it waits for the op in the replay */
+static void scan__dir_changed(struct scan *s, uint32_t id)
+{
+	struct pinfo *pi = pinfo(s, id);
+	const char *p = id ? reel_reader__path(s->r, id) : NULL;
+
+	if (!pi || pi->dir_changed || !p)
+		return;
+	if (!replay_u64map__put(&s->fs->dirs_changed, replay_hash__bytes(p, strlen(p)), 1))
+		pi->dir_changed = 1;
+}
+
 static void scan__op(struct scan *s, const struct reel_op *op)
 {
 	struct pinfo *p2, *pi = pinfo(s, op->path);
@@ -340,17 +353,21 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 		break;
 	case REEL_OP_UNLINK:
 	case REEL_OP_UNLINKAT:
+		if (op->flags & AT_REMOVEDIR)
+			scan__dir_changed(s, op->path);
 		decide(pi, ret, (op->flags & AT_REMOVEDIR) ? REPLAY_F_DIR : REPLAY_F_FILE);
 		if (op->ret == 0)
 			s->fs->mutates = 1;
 		break;
 	case REEL_OP_RMDIR:
+		scan__dir_changed(s, op->path);
 		decide(pi, ret, REPLAY_F_DIR);
 		if (op->ret == 0)
 			s->fs->mutates = 1;
 		break;
 	case REEL_OP_MKDIR:
 	case REEL_OP_MKDIRAT:
+		scan__dir_changed(s, op->path);
 		if (op->ret == 0) {
 			mark_created(pi, REPLAY_F_DIR);
 			s->fs->mutates = 1;
@@ -361,6 +378,8 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 	case REEL_OP_RENAME:
 	case REEL_OP_RENAMEAT:
 	case REEL_OP_RENAMEAT2:
+		scan__dir_changed(s, op->path);
+		scan__dir_changed(s, op->path2);
 		decide(pi, ret, 0);
 		if (op->ret == 0) {
 			p2 = pinfo(s, op->path2);
@@ -393,8 +412,10 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 	case REEL_OP_SYMLINK:
 	case REEL_OP_SYMLINKAT:
 		/* failed or not: the replay may make it where the original did not */
-		if (op->type == REEL_OP_SYMLINK || op->type == REEL_OP_SYMLINKAT)
+		if (op->type == REEL_OP_SYMLINK || op->type == REEL_OP_SYMLINKAT) {
 			s->fs->symlinks = 1;
+			scan__dir_changed(s, op->path);
+		}
 		scan__link(s, op, pi);
 		break;
 	case REEL_OP_CHMOD:
@@ -1109,5 +1130,6 @@ void replay_fileset__free(struct replay_fileset *fs)
 	free(fs->tids);
 	free(fs->tid_ops);
 	free(fs->map_hits);
+	replay_u64map__free(&fs->dirs_changed);
 	memset(fs, 0, sizeof(*fs));
 }

@@ -9,6 +9,7 @@
 
 #include "reel.h"
 #include "replay.h"
+#include "replay_hash.h"
 
 #define REPLAY_MAX_ROOTS 32
 
@@ -93,6 +94,10 @@ struct replay_fileset {
 	uint64_t *tid_ops; /* ops of each of tids */
 	size_t ntids;
 	size_t max_live; /* most threads alive at once, in trace order (first op to last) */
+	/* names some op makes, moves or removes as a directory may be (mkdir, rmdir, rename,
+	 * symlink), by replay_hash__bytes of the traced path: the replay orders the path ops
+	 * below them after those, not only the ops right below */
+	struct replay_u64map dirs_changed;
 	char overlap[4096]; /* a traced path the target overlaps, when refused */
 	uint64_t *map_hits; /* per --map rule: the trace's paths it maps (those replayed) */
 	char identity[512]; /* trace identity + map rules, for the manifest */

@@ -1348,6 +1348,36 @@ static void disp__push(struct disp *d, struct rworker *w, const struct ritem *it
 	w->ptail++;
 }
 
+/*
+ * The dependency keys of the directories above p's parent that an op of the trace makes,
+ * moves or removes: a path op waits for the last such op on any of them, and such an op for
+ * the path ops below since, as for the parent (disp__deps). Worked out once per path, so that
+ * the path ops below directories the trace leaves alone, most of them, pay nothing per op.
+ */
+static void path__above(struct rpath *p, const struct replay_fileset *fs)
+{
+	const char *s = p->orig, *slash = strrchr(s, '/');
+	size_t n = slash ? (size_t)(slash - s) : 0; /* the parent's length */
+	uint64_t *k;
+
+	if (!fs->dirs_changed.n)
+		return;
+	while (n > 0) {
+		while (n > 0 && s[n - 1] != '/')
+			n--;
+		if (n <= 1)
+			break; /* the root: never made, moved nor removed */
+		n--;	       /* the next directory up, without its '/' */
+		if (!replay_u64map__get(&fs->dirs_changed, replay_hash__bytes(s, n)))
+			continue;
+		k = realloc(p->akeys, (p->nakeys + 1) * sizeof(*k));
+		if (!k)
+			return; /* out of memory: ordered below its parent only */
+		p->akeys = k;
+		p->akeys[p->nakeys++] = key_dir(s, n);
+	}
+}
+
 static struct rpath *disp__path(struct disp *d, uint32_t id)
 {
 	uint64_t *v;
@@ -1381,6 +1411,7 @@ static struct rpath *disp__path(struct disp *d, uint32_t id)
 	p->nonfile = (uint8_t)replay_path__is_nonfile(s);
 	p->dkey = key_dir(s, strlen(s));
 	p->pkey = key_dir(s, strrchr(s, '/') ? (size_t)(strrchr(s, '/') - s) : 0);
+	path__above(p, d->run->fs);
 	pthread_mutex_lock(&d->run->wlock);
 	reel_writer__path(d->run->w, s, &p->wid);
 	pthread_mutex_unlock(&d->run->wlock);
@@ -1801,6 +1832,15 @@ static void disp__async_done(struct disp *d, uint64_t key, uint32_t w, uint64_t 
 	d->adone[d->nadone++].w = w;
 }
 
+/* a path op uses the directories above p: its parent, and those further up that change */
+static void disp__path_dirs(struct deptrack *dt, const struct rpath *p, uint32_t self, uint64_t seq,
+			    struct depset *ds)
+{
+	dt__use(dt, p->pkey, self, seq, ds);
+	for (uint32_t i = 0; i < p->nakeys; i++)
+		dt__use(dt, p->akeys[i], self, seq, ds);
+}
+
 static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 {
 	const struct reel_op *op = &it->op;
@@ -1811,11 +1851,11 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 
 	ds__clear(ds);
 
-	/* a path op waits for what last made, moved or removed its parent directory */
+	/* a path op waits for what last made, moved or removed a directory above it */
 	if (it->p1 && !replay_op__on_fd(op))
-		dt__use(dt, it->p1->pkey, self, it->seq, ds);
+		disp__path_dirs(dt, it->p1, self, it->seq, ds);
 	if (p2)
-		dt__use(dt, p2->pkey, self, it->seq, ds);
+		disp__path_dirs(dt, p2, self, it->seq, ds);
 	/* a symlink made may be used as a directory: what goes through it waits for it */
 	if (it->p1 && (t == REEL_OP_MKDIR || t == REEL_OP_MKDIRAT || t == REEL_OP_RMDIR ||
 		       t == REEL_OP_RENAME || t == REEL_OP_RENAMEAT || t == REEL_OP_RENAMEAT2 ||
@@ -1889,6 +1929,10 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 			dt__struct(dt, key_path(p2), self, it->seq, ds);
 	} else if (op->fd >= 0) {
 		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
+		/* a listing sees the directory (its fd's name) before another thread's rmdir of
+		 * it, and fails after it */
+		if (t == REEL_OP_GETDENTS64 && it->p1)
+			dt__use(dt, it->p1->dkey, self, it->seq, ds);
 	}
 	disp__extent(d, it, self, ds);
 	disp__put_deps(d, it, self, ds);
@@ -2229,6 +2273,7 @@ static void run__free(struct run *run, struct disp *d)
 
 			free(p->orig);
 			free(p->rel);
+			free(p->akeys);
 			extent__reset(p);
 			free(p);
 		}

@@ -59,6 +59,10 @@ struct rpath {
 	uint8_t nonfile;
 	uint64_t dkey; /* dependency key of this path as a directory */
 	uint64_t pkey; /* dependency key of its parent directory */
+	/* those of the directories further up that an op of the trace makes, moves or removes
+	 * (replay_fileset's dirs_changed); NULL: none, as for most paths */
+	uint64_t *akeys;
+	uint32_t nakeys;
 	/* the dispatcher's alone: how far the file reaches (replay_extent.c) */
 	uint64_t base;	  /* bytes no write of the trace made: as prepared, or as a truncate left */
 	uint64_t reach;	  /* bytes it has: base, or the end of the furthest write */
