@@ -18,9 +18,10 @@ tests/replay/test_stress_deps.sh needs (both read with "ioreel dump --format jso
    rmdir, truncate, symlink, an async submit) and the uses since (a completion uses its
    request and its fd). An op of another thread that uses the key starts after the
    structural op before it ended; a structural op starts after the structural op before
-   it, and after every other thread's use since, ended. A path op uses its parent
-   directory, on which mkdir, rmdir, rename and symlink of it are structural. (A
-   completion's start is its request's submission: its end stands for when it ran.)
+   it, and after every other thread's use since, ended. A path op uses every directory
+   above it, on which mkdir, rmdir, rename and symlink of it are structural; getdents64
+   uses its fd's directory. (A completion's start is its request's submission: its end
+   stands for when it ran.)
 
 Exit 0 when all hold; 1 with the first violations named."""
 import json
@@ -76,6 +77,16 @@ def parent(p):
     return p[:i] if i >= 0 else ""
 
 
+def dirs_above(p):
+    """the directories a path op on p uses: its parent and every one further up (the replay
+    looks up those some op makes, moves or removes: the others have no structural op)"""
+    out = []
+    while "/" in p:
+        p = parent(p)
+        out.append((("D", p), "u"))
+    return out
+
+
 def keys(o):
     """[(key, 'u' | 's')] in the order the dispatcher looks them up (disp__deps)"""
     t, p1 = o["op"], o["path"]
@@ -83,9 +94,9 @@ def keys(o):
     k = []
     pf = on_fd(o)
     if p1 and not pf:
-        k.append((("D", parent(p1)), "u"))
+        k += dirs_above(p1)
     if p2:
-        k.append((("D", parent(p2)), "u"))
+        k += dirs_above(p2)
     if p1 and (t in ("mkdir", "mkdirat", "rmdir") or t in RENAME or t in SYMLINK or
                (t == "unlinkat" and o["flags"] & AT_REMOVEDIR)):
         k.append((("D", p1), "s"))
@@ -127,6 +138,8 @@ def keys(o):
             k.append((("P", p2), "s"))
     elif o["fd"] >= 0:
         k.append(((fd, o["fd"]), "u"))
+        if t == "getdents64" and p1:
+            k.append((("D", p1), "u"))
     return k
 
 

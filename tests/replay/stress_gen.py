@@ -59,9 +59,11 @@ AVOIDABLE = {
     # name was made anew (renamed over, removed and created again): the file-set scan
     # counts them for the new file, whose size is the application's, not for the old one
     "reads_after_remake",
-    # getdents64 by one thread on a directory another thread removes afterwards (an fd op:
-    # not ordered before the rmdir, which makes it fail with ENOENT)
-    "rmdir_listed",
+    # getdents64 by one thread on a directory another thread removes afterwards, or through
+    # an fd on a directory removed before, where it does not carry the directory's name (a
+    # trace without fd paths, a directory renamed since its fd was opened): an fd op, ordered
+    # by that name only, so not before the rmdir (which makes it fail with ENOENT) or after
+    "rmdir_listed_unnamed",
     # a directory that was there before the capture renamed or removed, where no op of the
     # trace names anything below it nor tells it is a directory before: the file-set scan
     # prepares it as a file
@@ -139,8 +141,11 @@ class Node:
         self.pinned = False  # a symlink leads to it: the name stays as it is
         self.seen = False  # named by an op already
         self.dead = False  # a directory removed
+        self.removed_as = None  # the name it was removed by
         self.pre = False  # a directory there before the capture (below the top ones)
-        self.listers = set()  # threads that listed the directory (getdents64)
+        # threads that listed the directory (getdents64): whether by its name then (the
+        # replay orders an rmdir after those only)
+        self.listers = {}
 
 
 class OFD:  # an open file description: what dup shares
@@ -674,17 +679,25 @@ class Gen:
             return False
         fd = self.r.choice(fds)
         o = th.proc.fds[fd]
+        kv = self.fdkv(th, fd)
+        res = self.fdres(th, fd)
         if o.node.dead:
-            # ENOENT, as the kernel has it: but not ordered after the rmdir
-            if "rmdir_listed" in self.avoid:
+            # ENOENT, as the kernel has it: ordered after the rmdir by the name it removed
+            # (what the fd was opened by, as a capture gives it)
+            if self.fd_paths and o.name == o.node.removed_as:
+                kv["path"] = o.name
+                res.append((("D", o.name), "u"))
+            elif "rmdir_listed_unnamed" in self.avoid:
                 return False
             ret = "-ENOENT"
         else:
             ret = 0 if o.dents else 48
-            o.node.listers.add(th.tid)
+            # its last listing counts: those before come before it
+            named = o.node.listers[th.tid] = "path" in kv
+            if named:
+                res.append((("D", o.name), "u"))
         o.dents += 1
-        self.emit(th, "getdents64", self.fdres(th, fd), **self.fdkv(th, fd), len=32768,
-                  ret=ret)
+        self.emit(th, "getdents64", res, **kv, len=32768, ret=ret)
         return True
 
     def op_stat(self, th):
@@ -749,17 +762,26 @@ class Gen:
         if self.children(d):
             self.emit(th, "rmdir", res, path=d, ret="-ENOTEMPTY")
             return True
-        if self.ns[d].listers - {th.tid} and "rmdir_listed" in self.avoid:
+        if self.unnamed_listers(d, th) and "rmdir_listed_unnamed" in self.avoid:
             return False
         if not self.known_dir(d) and "unknown_dir" in self.avoid:
             return False
         self.purge(d)  # never named: the replay does not have them either
-        self.ns.pop(d).dead = True
+        self.remove_dir(d)
         if r.random() < 0.5:
             self.emit(th, "rmdir", res, path=d, ret=0)
         else:
             self.emit(th, "unlinkat", res, fd=-100, path=d, flags="AT_REMOVEDIR", ret=0)
         return True
+
+    def unnamed_listers(self, d, th):
+        """other threads listed d through an fd without its name: not ordered before"""
+        return any(not named for t, named in self.ns[d].listers.items() if t != th.tid)
+
+    def remove_dir(self, d):
+        n = self.ns.pop(d)
+        n.dead = True
+        n.removed_as = d
 
     def op_unlink(self, th):
         r = self.r
@@ -1076,12 +1098,12 @@ class Gen:
         if self.children(d):
             self.emit(th, "rmdir", res, path=d, ret="-ENOTEMPTY")
             return
-        if (self.ns[d].listers - {th.tid} and "rmdir_listed" in self.avoid) or \
+        if (self.unnamed_listers(d, th) and "rmdir_listed_unnamed" in self.avoid) or \
                 (not self.known_dir(d) and "unknown_dir" in self.avoid):
             self.emit(th, "stat", self.res_path(d, "u"), path=d, ret=0)
             return
         self.purge(d)
-        self.ns.pop(d).dead = True
+        self.remove_dir(d)
         self.emit(th, "rmdir", res, path=d, ret=0)
 
     def burst_fd(self):
