@@ -9,13 +9,17 @@
  * close, dup, create, unlink, rename, mkdir, rmdir, truncate, async submit) and the last "use" of
  * each other thread since. A use depends on the last structural op of another thread; a structural
  * op depends on that too and on every other thread's last use. A path op also uses its parent
- * directory, on which mkdir, rmdir and rename are structural. A dependency is (worker, seq),
- * satisfied once that worker has retired its ops up to seq (ops of a worker retire in seq
- * order, so one counter per worker suffices); waiters sleep on a futex. Deps always point to
- * earlier, already queued ops, so they cannot deadlock. Uses do not depend on each other:
- * concurrent reads of one fd stay concurrent. Data: a read of bytes another thread's write
- * added to the file depends on that write (replay_extent.c); no other data op depends on
- * another thread's, since the replay moves no data and their order changes no outcome.
+ * directory, and the directories further up that some op of the trace makes, moves or removes
+ * (path__above), on which mkdir, rmdir, rename and symlink are structural; getdents64 uses its
+ * fd's directory by name. A dependency is (worker, seq), satisfied once that worker has retired
+ * its ops up to seq (ops of a worker retire in seq order, so one counter per worker suffices);
+ * waiters sleep on a futex. Deps always point to earlier, already queued ops, so they cannot
+ * deadlock. Uses do not depend on each other: concurrent reads of one fd stay concurrent. Data:
+ * a read of bytes another thread's write added to the file depends on that write, a write that
+ * makes it longer again on the last cut, and a cut on the writes that reached beyond it
+ * (replay_extent.c); on an async write, until its completion record, means on its request
+ * (ITEM_ASYNC_WAIT). No other data op depends on another thread's, since the replay moves no
+ * data and their order changes no outcome.
  *
  * Timing. original: op at t0 + (start - first start) / speed on CLOCK_MONOTONIC, absolute,
  * so lateness never accumulates; sleeping with clock_nanosleep(TIMER_ABSTIME) and 1 ns timer
