@@ -12,9 +12,10 @@ as the kernel would (ENOENT, EEXIST, ENOTEMPTY).
 Only what the replay can reproduce is generated (README, "What ioreel does not replay"):
  - no cross-thread order of data but a cut's after the writes before it: a thread reads a
    file only where the bytes were there before the capture (read through the name it was
-   prepared under) or where it wrote them itself since the file was last truncated; a file
-   is truncated (O_TRUNC, truncate, ftruncate) only by the one thread that ever read it,
-   with one name and no async write in flight;
+   prepared under) or where it wrote them itself (an async write: reaped by itself) since
+   the file was last truncated; a file is truncated (O_TRUNC, truncate, ftruncate) only by
+   the one thread that ever read it, with no fd open on it, one name and no async write in
+   flight;
  - an fd with an io_uring request in flight stays open until the request is reaped (the
    kernel may look the fd up after the submit returned);
  - a pre-existing file is "latent" until first named: an rmdir must not find a file the
@@ -112,8 +113,10 @@ class Inode:
     def may_truncate(self, tid):
         """a cut by tid: other threads' writes before it are ordered (the replay's cut waits
         for those that reached beyond it), their reads are not; async writes in flight would
-        land before or after it"""
-        return self.nlink == 1 and self.readers <= {tid} and not self.writes_in_flight
+        land before or after it; an fd open across it would write after it, which is ordered
+        after it only when the write carries the file's name (so reads of its bytes)"""
+        return self.nopen == 0 and self.nlink == 1 and self.readers <= {tid} and \
+            not self.writes_in_flight
 
     def truncate(self, size):
         self.size = size
@@ -995,10 +998,11 @@ class Gen:
         q = self.r.choice(th.proc.inflight)
         th.proc.inflight.remove(q)
         if q["ino"] is not None:
-            # reaped: its bytes are the submitter's to read (the replay's read waits for
-            # this completion)
             q["ino"].writes_in_flight -= 1
-            q["ino"].wrote(q["tid"], q["off"], q["off"] + q["len"])
+            if q["tid"] == th.tid:
+                # reaped by its submitter: its bytes are that thread's to read (another
+                # thread's reaping orders the read only when it carries the file's name)
+                q["ino"].wrote(th.tid, q["off"], q["off"] + q["len"])
         key = ("A", th.proc.pid, q["kind"], q["aux"])
         i = self.emit(th, f"{q['kind']}_complete", [(key, "u")] + self.fdres(th, q["fd"]),
                       fd=q["fd"], ctx=q["ctx"],
