@@ -22,6 +22,20 @@ check_same_ops() {
 	python3 "$HERE/check_result.py" "$@" || fail "result $2 does not match trace $1"
 }
 
+# replay_as_traced MODE WHAT: replays $T/t.reel afresh into $T/tgt with --timing MODE and
+# fails unless every op ended as in the trace and the result has the trace's ops; WHAT names
+# the case and what an outcome that differs means (the order tests' common part)
+replay_as_traced() {
+	rm -rf "$T/tgt"
+	"$IOREEL" replay "$T/t.reel" --target "$T/tgt" --timing "$1" -o "$T/r.reel" \
+		>"$T/out" 2>&1 || fail "replay, timing $1: $(cat "$T/out")"
+	grep -q "outcomes differing from the original: 0" "$T/out" || {
+		grep -A8 "outcomes differing" "$T/out"
+		fail "timing $1: $2"
+	}
+	check_same_ops "$T/t.reel" "$T/r.reel" >/dev/null
+}
+
 # check_wl_files_replay TRACE: replays a recording of wl_files.py run on $T/app/data and
 # checks it end to end: in.bin prepared as large as the furthest byte read, out.bin written
 # and renamed into place, every op with its original outcome, the same ops per thread on the

@@ -39,16 +39,9 @@ for kind in aio uring; do
 			echo "200 201 $((t + 4)) $((t + 4)) close fd=3 ret=0"
 		} | mk t
 		for mode in afap think; do
-			rm -rf "$T/tgt"
 			what="$kind, read $when, timing $mode"
-			"$IOREEL" replay "$T/t.reel" --target "$T/tgt" --timing $mode -o "$T/r.reel" \
-				>"$T/out" 2>&1 || fail "replay $what: $(cat "$T/out")"
-			grep -q "outcomes differing from the original: 0" "$T/out" || {
-				grep -A4 "outcomes differing" "$T/out"
-				fail "$what: an outcome differs (a read overtook the write it needs)"
-			}
+			replay_as_traced $mode "$kind, read $when: an outcome differs (a read overtook the write it needs)"
 			grep -q "ops not replayed: 0" "$T/out" || fail "$what: ops not replayed"
-			check_same_ops "$T/t.reel" "$T/r.reel" >/dev/null
 			sz=$(stat -c %s "$T/tgt/d/f") || fail "no /d/f in the target"
 			[ "$sz" = 4096 ] ||
 				fail "$what: /d/f ends $sz bytes long, want 4096 (a write ran after the cut)"

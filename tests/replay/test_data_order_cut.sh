@@ -23,14 +23,7 @@ for cut in "ftruncate fd=3 path=/d/f len=0 ret=0" \
 		echo "100 101 6000 6001 close fd=3 ret=0"
 	} | mk t
 	for mode in afap think; do
-		rm -rf "$T/tgt"
-		"$IOREEL" replay "$T/t.reel" --target "$T/tgt" --timing $mode -o "$T/r.reel" \
-			>"$T/out" 2>&1 || fail "replay $mode: $(cat "$T/out")"
-		grep -q "outcomes differing from the original: 0" "$T/out" || {
-			grep -A4 "outcomes differing" "$T/out"
-			fail "timing $mode, ${cut%% *}: the write ran before the cut"
-		}
-		check_same_ops "$T/t.reel" "$T/r.reel" >/dev/null
+		replay_as_traced $mode "${cut%% *}: the write ran before the cut"
 	done
 done
 echo PASS

@@ -35,14 +35,7 @@ for cut in "ftruncate fd=3 path=/d/f len=4096 ret=0" \
 		echo "100 101 8200 8201 close fd=3 ret=0"
 	} | mk t
 	for mode in afap think; do
-		rm -rf "$T/tgt"
-		"$IOREEL" replay "$T/t.reel" --target "$T/tgt" --timing $mode -o "$T/r.reel" \
-			>"$T/out" 2>&1 || fail "replay $mode: $(cat "$T/out")"
-		grep -q "outcomes differing from the original: 0" "$T/out" || {
-			grep -A4 "outcomes differing" "$T/out"
-			fail "timing $mode, ${cut%% *}: an outcome differs"
-		}
-		check_same_ops "$T/t.reel" "$T/r.reel" >/dev/null
+		replay_as_traced $mode "${cut%% *}: an outcome differs"
 		sz=$(stat -c %s "$T/tgt/d/f") || fail "no /d/f in the target"
 		[ "$sz" = 4096 ] ||
 			fail "timing $mode, ${cut%% *}: /d/f ends $sz bytes long, want 4096 (a write ran after the cut)"

@@ -37,14 +37,7 @@ source "$(dirname "$0")/lib.sh"
 } | mk t
 
 for mode in afap think original; do
-	rm -rf "$T/tgt"
-	"$IOREEL" replay "$T/t.reel" --target "$T/tgt" --timing $mode -o "$T/r.reel" \
-		>"$T/out" 2>&1 || fail "replay $mode: $(cat "$T/out")"
-	grep -q "outcomes differing from the original: 0" "$T/out" || {
-		grep -A8 "outcomes differing" "$T/out"
-		fail "timing $mode: an op ran before what it needs above it"
-	}
-	check_same_ops "$T/t.reel" "$T/r.reel" >/dev/null
+	replay_as_traced $mode "an op ran before what it needs above it"
 	[ -f "$T/tgt/r/z/b/f" ] && [ -f "$T/tgt/r/z/b/g" ] || fail "timing $mode: /r/z/b/{f,g} missing"
 done
 echo PASS
