@@ -92,8 +92,12 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, "ioreel: the iologs name the original files: fio will write to "
 				"them (use --root DIR to replay elsewhere)\n");
 	if (res.damaged) {
-		fprintf(stderr, "ioreel: %s is damaged: %llu region(s) skipped\n", o.trace_name,
-			(unsigned long long)res.damaged);
+		char what[256];
+
+		fprintf(stderr, "ioreel: %s is damaged at byte %llu (%llu region(s)): %s\n",
+			o.trace_name, (unsigned long long)res.damage.first_offset,
+			(unsigned long long)res.damaged,
+			reel_damage_sum__describe(&res.damage, what, sizeof(what)));
 		return 1;
 	}
 	return 0;

@@ -69,8 +69,12 @@ int cmd_info(int argc, char **argv)
 		return 2;
 	}
 	if (res.damaged) {
-		fprintf(stderr, "ioreel: %s is damaged: %llu region(s) skipped\n", argv[optind],
-			(unsigned long long)res.damaged);
+		char what[256];
+
+		fprintf(stderr, "ioreel: %s is damaged at byte %llu (%llu region(s)): %s\n",
+			argv[optind], (unsigned long long)res.damage.first_offset,
+			(unsigned long long)res.damaged,
+			reel_damage_sum__describe(&res.damage, what, sizeof(what)));
 		return 1;
 	}
 	return 0;

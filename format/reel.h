@@ -13,6 +13,7 @@
 #ifndef IOREEL_REEL_H
 #define IOREEL_REEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -240,6 +241,41 @@ int reel_reader__open_buffer(const void *buf, size_t len, struct reel_reader **o
 int reel_reader__next(struct reel_reader *r, struct reel_op *op);
 /* Byte offset in the file of the last damage reported by next(). */
 uint64_t reel_reader__damage_offset(const struct reel_reader *r);
+
+/* What a damaged region cost the reading (FORMAT.md, "What damage costs"). */
+#define REEL_LOST_META 1U   /* the head meta: host, kernel, command... */
+#define REEL_LOST_OPS 2U    /* ops: ops_lost of them, or REEL_OPS_UNKNOWN */
+#define REEL_LOST_FOOTER 4U /* the footer: totals, footer meta (lost_events...), chunk index */
+#define REEL_OPS_UNKNOWN UINT64_MAX
+
+struct reel_damage {
+	uint64_t offset;   /* where the damage was found */
+	uint64_t resume;   /* where the reading went on; the end of the input if it did not */
+	int err;	   /* negative: -REEL_E_* or -errno */
+	unsigned lost;	   /* REEL_LOST_* bits; 0: nothing is missing of what was written */
+	uint64_t ops_lost; /* with REEL_LOST_OPS: a count, or REEL_OPS_UNKNOWN */
+	bool truncated;	   /* the input ends in or right after the region */
+};
+
+/* Every damage reported so far, added up. */
+struct reel_damage_sum {
+	uint64_t regions;
+	uint64_t first_offset;
+	unsigned lost;	   /* REEL_LOST_* of all regions */
+	uint64_t ops_lost; /* exact once the reading is over and the footer's total is known */
+	bool truncated;
+};
+
+/* The last damage reported by next(). */
+void reel_reader__damage(const struct reel_reader *r, struct reel_damage *d);
+void reel_reader__damage_sum(const struct reel_reader *r, struct reel_damage_sum *s);
+/*
+ * In words, for a person: "trace chunk checksum mismatch: the footer is lost (totals,
+ * chunk index, late meta such as lost_events); no ops lost". Returns buf.
+ */
+const char *reel_damage__describe(const struct reel_damage *d, char *buf, size_t len);
+/* What all the damage cost, e.g. "16 ops lost" or "no ops lost, only the footer". */
+const char *reel_damage_sum__describe(const struct reel_damage_sum *s, char *buf, size_t len);
 /* Path string of an id seen so far (ids are defined before use); NULL if unknown. */
 const char *reel_reader__path(const struct reel_reader *r, uint32_t id);
 /*

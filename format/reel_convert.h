@@ -25,6 +25,7 @@ extern "C" {
 struct reel_info_result {
 	uint64_t ops;
 	uint64_t damaged; /* damaged regions met */
+	struct reel_damage_sum damage; /* what they cost */
 };
 
 /* Reads r to the end and prints a summary to out, as text or (json != 0) one JSON object. */
@@ -104,6 +105,7 @@ struct reel_fio_result {
 	uint64_t syncs; /* sync/datasync lines */
 	uint64_t left_out[REEL_FIO_LO__COUNT];
 	uint64_t damaged;
+	struct reel_damage_sum damage; /* what the damaged regions cost */
 };
 
 struct reel_fio_opts {

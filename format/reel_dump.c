@@ -172,12 +172,14 @@ int reel_dump__run(struct reel_reader *r, enum reel_dump_format fmt, FILE *out, 
 		if (!err)
 			break;
 		if (err < 0) {
-			uint64_t off = reel_reader__damage_offset(r);
+			struct reel_damage d;
+			char what[512];
 
+			reel_reader__damage(r, &d);
 			res->damaged++;
 			if (diag)
 				fprintf(diag, "ioreel: damaged trace at byte %" PRIu64 ": %s\n",
-					off, reel_strerror(err));
+					d.offset, reel_damage__describe(&d, what, sizeof(what)));
 			continue;
 		}
 		res->ops++;

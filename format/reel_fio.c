@@ -524,6 +524,7 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 		if (err)
 			break;
 	}
+	reel_reader__damage_sum(r, &res->damage);
 	for (struct fio_thread *t = s.first, *next; t; t = next) {
 		next = t->next;
 		if (fclose(t->f) && !err)

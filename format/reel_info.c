@@ -31,8 +31,8 @@ struct info_state {
 	struct cvt_map fds;   /* (pid, fd) -> path id */
 	struct cvt_map files; /* path id -> furthest byte */
 	uint64_t damaged;
-	uint64_t damage_off[INFO_MAX_DAMAGE];
-	int damage_err[INFO_MAX_DAMAGE];
+	struct reel_damage damage[INFO_MAX_DAMAGE];
+	struct reel_damage_sum dsum;
 };
 
 static int info__touch(struct info_state *s, uint32_t path, uint64_t end)
@@ -142,12 +142,29 @@ static int info__add(struct info_state *s, const struct reel_op *op)
 	return err;
 }
 
+static bool info__footer_lost(const struct info_state *s)
+{
+	return s->dsum.lost & REEL_LOST_FOOTER;
+}
+
+/* "key":N when known, "key":null when ops were lost and how many is unknown. */
+static void info__json_ops_lost(FILE *out, const char *key, unsigned lost, uint64_t n)
+{
+	if (!(lost & REEL_LOST_OPS))
+		n = 0;
+	if (n == REEL_OPS_UNKNOWN)
+		fprintf(out, "\"%s\":null", key);
+	else
+		fprintf(out, "\"%s\":%" PRIu64, key, n);
+}
+
 static void info__print_text(struct reel_reader *r, struct info_state *s, uint64_t set_bytes,
 			     FILE *out)
 {
 	const struct reel_totals *tot = reel_reader__totals(r);
 	const char *lost = reel_reader__meta(r, REEL_META_LOST_EVENTS);
 	uint64_t dur = s->ops ? s->last_end - s->first_start : 0;
+	char what[512];
 
 	fprintf(out, "duration      %.6f s\n", dur / 1e9);
 	fprintf(out, "ops           %" PRIu64 "\n", s->ops);
@@ -156,9 +173,14 @@ static void info__print_text(struct reel_reader *r, struct info_state *s, uint64
 	fprintf(out, "processes     %zu\n", s->pids.len);
 	fprintf(out, "threads       %zu\n", s->tids.len);
 	fprintf(out, "files         %zu (file set %" PRIu64 " bytes)\n", s->files.len, set_bytes);
-	fprintf(out, "lost events   %s\n", lost ? lost : "0");
+	/* lost_events is written at the end: without the footer it is not known to be 0 */
+	if (!lost)
+		lost = info__footer_lost(s) ? "unknown (the footer is lost)" : "0";
+	fprintf(out, "lost events   %s\n", lost);
 	if (tot && tot->ops != s->ops)
 		fprintf(out, "footer        says %" PRIu64 " ops\n", tot->ops);
+	else if (!tot && info__footer_lost(s) && !s->dsum.truncated)
+		fprintf(out, "footer        damaged, its totals and chunk index unread\n");
 	else if (!tot)
 		fprintf(out, "footer        missing (trace not closed cleanly?)\n");
 	fprintf(out, "\nops by type:\n");
@@ -179,10 +201,11 @@ static void info__print_text(struct reel_reader *r, struct info_state *s, uint64
 		fprintf(out, "  %-18s %s\n", k, v);
 	}
 	if (s->damaged) {
-		fprintf(out, "\ndamage: %" PRIu64 " region(s)\n", s->damaged);
+		fprintf(out, "\ndamage: %" PRIu64 " region(s), %s\n", s->damaged,
+			reel_damage_sum__describe(&s->dsum, what, sizeof(what)));
 		for (uint64_t i = 0; i < s->damaged && i < INFO_MAX_DAMAGE; i++)
-			fprintf(out, "  at byte %" PRIu64 ": %s\n", s->damage_off[i],
-				reel_strerror(s->damage_err[i]));
+			fprintf(out, "  at byte %" PRIu64 ": %s\n", s->damage[i].offset,
+				reel_damage__describe(&s->damage[i], what, sizeof(what)));
 	}
 }
 
@@ -192,6 +215,7 @@ static void info__print_json(struct reel_reader *r, struct info_state *s, uint64
 	const struct reel_totals *tot = reel_reader__totals(r);
 	const char *lost = reel_reader__meta(r, REEL_META_LOST_EVENTS);
 	uint64_t dur = s->ops ? s->last_end - s->first_start : 0;
+	char what[512];
 	int first = 1;
 
 	fprintf(out,
@@ -202,7 +226,10 @@ static void info__print_json(struct reel_reader *r, struct info_state *s, uint64
 		s->bytes_written);
 	fprintf(out, ",\"processes\":%zu,\"threads\":%zu,\"files\":%zu,\"file_set_bytes\":%" PRIu64,
 		s->pids.len, s->tids.len, s->files.len, set_bytes);
-	fprintf(out, ",\"lost_events\":%llu", lost ? strtoull(lost, NULL, 10) : 0ULL);
+	if (lost || !info__footer_lost(s))
+		fprintf(out, ",\"lost_events\":%llu", lost ? strtoull(lost, NULL, 10) : 0ULL);
+	else
+		fprintf(out, ",\"lost_events\":null");
 	if (tot)
 		fprintf(out, ",\"footer_ops\":%" PRIu64, tot->ops);
 	else
@@ -229,11 +256,23 @@ static void info__print_json(struct reel_reader *r, struct info_state *s, uint64
 		putc(':', out);
 		cvt_json_str(out, v);
 	}
-	fprintf(out, "},\"damaged_regions\":%" PRIu64 ",\"damage\":[", s->damaged);
+	fprintf(out, "},\"damaged_regions\":%" PRIu64 ",", s->damaged);
+	info__json_ops_lost(out, "ops_lost", s->dsum.lost, s->dsum.ops_lost);
+	fputs(",\"damage\":[", out);
 	for (uint64_t i = 0; i < s->damaged && i < INFO_MAX_DAMAGE; i++) {
-		fprintf(out, "%s{\"offset\":%" PRIu64 ",\"error\":", i ? "," : "",
-			s->damage_off[i]);
-		cvt_json_str(out, reel_strerror(s->damage_err[i]));
+		const struct reel_damage *d = &s->damage[i];
+
+		fprintf(out,
+			"%s{\"offset\":%" PRIu64 ",\"resume\":%" PRIu64 ",\"error\":", i ? "," : "",
+			d->offset, d->resume);
+		cvt_json_str(out, reel_strerror(d->err));
+		fprintf(out, ",\"truncated\":%s,\"meta_lost\":%s,\"footer_lost\":%s,",
+			d->truncated ? "true" : "false",
+			d->lost & REEL_LOST_META ? "true" : "false",
+			d->lost & REEL_LOST_FOOTER ? "true" : "false");
+		info__json_ops_lost(out, "ops_lost", d->lost, d->ops_lost);
+		fputs(",\"lost\":", out);
+		cvt_json_str(out, reel_damage__describe(d, what, sizeof(what)));
 		putc('}', out);
 	}
 	fputs("]}\n", out);
@@ -255,12 +294,8 @@ int reel_info__run(struct reel_reader *r, FILE *out, int json, struct reel_info_
 		if (!n)
 			break;
 		if (n < 0) {
-			uint64_t off = reel_reader__damage_offset(r);
-
-			if (s->damaged < INFO_MAX_DAMAGE) {
-				s->damage_off[s->damaged] = off;
-				s->damage_err[s->damaged] = n;
-			}
+			if (s->damaged < INFO_MAX_DAMAGE)
+				reel_reader__damage(r, &s->damage[s->damaged]);
 			s->damaged++;
 			continue;
 		}
@@ -268,6 +303,7 @@ int reel_info__run(struct reel_reader *r, FILE *out, int json, struct reel_info_
 		if (err)
 			goto out;
 	}
+	reel_reader__damage_sum(r, &s->dsum);
 	for (size_t i = 0; cvt_map__next(&s->files, &i, &k, &v);)
 		set_bytes += v;
 	if (json)
@@ -278,6 +314,7 @@ int reel_info__run(struct reel_reader *r, FILE *out, int json, struct reel_info_
 		err = -EIO;
 	res->ops = s->ops;
 	res->damaged = s->damaged;
+	res->damage = s->dsum;
 out:
 	cvt_map__free(&s->pids);
 	cvt_map__free(&s->tids);

@@ -23,8 +23,13 @@
 
 enum reader_state {
 	ST_CHUNKS, /* pos is where the next chunk should start */
-	ST_RESYNC, /* pos is where to start looking for a chunk magic */
 	ST_END,
+};
+
+/* An ops chunk as the footer's index lists it: what a damaged region there held. */
+struct index_entry {
+	uint64_t off;
+	uint32_t nops;
 };
 
 struct path_def {
@@ -52,6 +57,13 @@ struct reel_reader {
 	bool footer_loaded;
 	uint64_t footer_off;
 	bool damaged; /* some chunk was skipped */
+	bool head_seen;
+	struct reel_damage last;
+	struct reel_damage_sum sum;
+	uint64_t ops_out; /* ops handed out, to tell against the footer's total */
+	struct index_entry *index;
+	size_t nindex;
+	bool have_index; /* from a footer read at open: it can name what damage later costs */
 
 	struct reel_op ops[REEL_DEC_BATCH]; /* the batch being handed out */
 	size_t nops;
@@ -155,6 +167,7 @@ struct chunk {
 	unsigned type;
 	uint32_t nops;
 	size_t usize;
+	bool env_ok; /* the envelope is sound: type, nops and next can be trusted */
 };
 
 /*
@@ -192,13 +205,14 @@ static int read_chunk(struct reel_reader *r, uint64_t off, struct chunk *ch)
 		return -REEL_E_CORRUPT;
 	if (ch->type != REEL_CHUNK_OPS && ch->nops)
 		return -REEL_E_CORRUPT;
+	ch->next = off + REEL_ENVELOPE_LEN + csize;
+	ch->env_ok = true;
 	const uint8_t *payload;
 	n = src_get(r, off + REEL_ENVELOPE_LEN, csize, &payload);
 	if (n < 0)
 		return n;
 	if ((size_t)n < csize)
 		return -REEL_E_TRUNCATED;
-	ch->next = off + REEL_ENVELOPE_LEN + csize;
 	if (reel_crc32c(0, payload, csize) != reel_get32(e + 24)) {
 #ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 		return -REEL_E_CHECKSUM;
@@ -264,6 +278,7 @@ static int parse_meta_chunk(struct reel_reader *r, const struct chunk *ch)
 	}
 	reel_meta__free(&r->head);
 	r->head = m;
+	r->head_seen = true;
 	return rebuild_meta(r);
 }
 
@@ -278,19 +293,34 @@ static int parse_footer(struct reel_reader *r, const struct chunk *ch)
 	if (!err)
 		err = reel_meta__decode(&m, &c);
 	uint64_t nindex = reel_cur__varint(&c);
+	struct index_entry *index = NULL;
 	if (!err && !c.err && nindex > (uint64_t)(c.end - c.p) / 4)
 		err = -REEL_E_CORRUPT;
-	for (uint64_t i = 0; i < nindex && !err && !c.err; i++)
-		for (int k = 0; k < 4; k++)
-			reel_cur__varint(&c);
+	if (!err && !c.err && nindex) {
+		index = malloc(nindex * sizeof(*index));
+		if (!index)
+			err = -ENOMEM;
+	}
+	uint64_t at = 0;
+	for (uint64_t i = 0; i < nindex && !err && !c.err; i++) {
+		at += reel_cur__varint(&c);
+		index[i].off = at;
+		index[i].nops = (uint32_t)reel_cur__varint(&c);
+		reel_cur__varint(&c); /* first_start */
+		reel_cur__varint(&c); /* span */
+	}
 	if (!err)
 		err = c.err;
 	if (!err && c.p != c.end)
 		err = -REEL_E_CORRUPT;
 	if (err) {
+		free(index);
 		reel_meta__free(&m);
 		return err;
 	}
+	free(r->index);
+	r->index = index;
+	r->nindex = nindex;
 	reel_meta__free(&r->foot);
 	r->foot = m;
 	r->totals = t;
@@ -376,7 +406,23 @@ static int check_trailer(struct reel_reader *r)
 	return n ? -REEL_E_CORRUPT : 0;
 }
 
-/* Moves r->pos to the next chunk magic at or after it; false at the end of input. */
+/* A chunk magic at off is a chunk only if its envelope checksum agrees. */
+static bool envelope_sound(struct reel_reader *r, uint64_t off)
+{
+	const uint8_t *e;
+	if (src_get(r, off, REEL_ENVELOPE_LEN, &e) != REEL_ENVELOPE_LEN)
+		return false;
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+	return true;
+#else
+	return reel_crc32c(0, e, 28) == reel_get32(e + 28);
+#endif
+}
+
+/*
+ * Moves r->pos to the next sound chunk envelope at or after it; false at the end of input,
+ * with r->pos there. A magic inside compressed data fails its envelope checksum: skipped.
+ */
 static bool resync(struct reel_reader *r, int *err)
 {
 	uint8_t magic[4];
@@ -393,19 +439,189 @@ static bool resync(struct reel_reader *r, int *err)
 			return false;
 		}
 		const uint8_t *hit = memmem(p, n, magic, 4);
-		if (hit) {
-			r->pos += hit - p;
-			return true;
+		if (!hit) {
+			r->pos += n - 3;
+			continue;
 		}
-		r->pos += n - 3;
+		r->pos += hit - p;
+		if (envelope_sound(r, r->pos))
+			return true;
+		r->pos++;
 	}
 }
 
-static int damage(struct reel_reader *r, uint64_t off, int err)
+/* The footer offset that a sound trailer ending the input at end names, or UINT64_MAX. */
+static uint64_t trailer_footer(struct reel_reader *r, uint64_t end)
 {
-	r->damage_off = off;
+	const uint8_t *t;
+	if (end < REEL_HEADER_LEN + REEL_TRAILER_LEN)
+		return UINT64_MAX;
+	if (src_get(r, end - REEL_TRAILER_LEN, REEL_TRAILER_LEN, &t) != REEL_TRAILER_LEN)
+		return UINT64_MAX;
+	if (reel_get32(t) != REEL_TRAILER_MAGIC || reel_get32(t + 4))
+		return UINT64_MAX;
+	uint64_t off = reel_get64(t + 8);
+	return off >= REEL_HEADER_LEN && off < end - REEL_TRAILER_LEN ? off : UINT64_MAX;
+}
+
+static void lose_ops(struct reel_damage *d, uint64_t n)
+{
+	d->lost |= REEL_LOST_OPS;
+	if (n == REEL_OPS_UNKNOWN || d->ops_lost == REEL_OPS_UNKNOWN)
+		d->ops_lost = REEL_OPS_UNKNOWN;
+	else
+		d->ops_lost += n;
+}
+
+/* What a chunk whose envelope is sound held; a type we do not know held no ops. */
+static void lose_chunk(struct reel_damage *d, const struct chunk *ch)
+{
+	if (ch->type == REEL_CHUNK_META)
+		d->lost |= REEL_LOST_META;
+	else if (ch->type == REEL_CHUNK_OPS)
+		lose_ops(d, ch->nops);
+	else if (ch->type == REEL_CHUNK_FOOTER)
+		d->lost |= REEL_LOST_FOOTER;
+}
+
+/* Ops of the chunks the footer's index places in [from, to); false without an index. */
+static bool index_ops_in(const struct reel_reader *r, uint64_t from, uint64_t to, uint64_t *n)
+{
+	if (!r->have_index)
+		return false;
+	*n = 0;
+	for (size_t i = 0; i < r->nindex; i++)
+		if (r->index[i].off >= from && r->index[i].off < to)
+			*n += r->index[i].nops;
+	return true;
+}
+
+/*
+ * What the skipped bytes [d->offset, d->resume) held, so that nobody is told ops were lost
+ * when only the footer was. A sound envelope at the start names its chunk, the footer's
+ * index names every ops chunk, the trailer names the footer (footer_at, or UINT64_MAX);
+ * bytes that none of them names may have held ops.
+ */
+static void account_region(struct reel_reader *r, struct reel_damage *d, const struct chunk *ch,
+			   uint64_t footer_at)
+{
+	uint64_t from = d->offset, n;
+
+	if (ch && ch->env_ok) {
+		lose_chunk(d, ch);
+		from = ch->next;
+	} else if (from == REEL_HEADER_LEN && !r->head_seen) {
+		d->lost |= REEL_LOST_META; /* the meta chunk is the first one */
+	}
+	if (d->truncated) {
+		/* whatever was written after the region is gone too, footer included */
+		if (!index_ops_in(r, from, UINT64_MAX, &n))
+			n = REEL_OPS_UNKNOWN;
+		if (n)
+			lose_ops(d, n);
+		d->lost |= REEL_LOST_FOOTER;
+		return;
+	}
+	if (from >= d->resume)
+		return;
+	if (index_ops_in(r, from, d->resume, &n)) {
+		if (n)
+			lose_ops(d, n);
+		return;
+	}
+	if (footer_at == from)
+		d->lost |= REEL_LOST_FOOTER;
+	else
+		lose_ops(d, REEL_OPS_UNKNOWN);
+	if (footer_at > from && footer_at < d->resume)
+		d->lost |= REEL_LOST_FOOTER;
+}
+
+static int report_damage(struct reel_reader *r, const struct reel_damage *d)
+{
+	struct reel_damage_sum *s = &r->sum;
+
+	r->last = *d;
+	r->damage_off = d->offset;
 	r->damaged = true;
-	return err;
+	if (!s->regions++)
+		s->first_offset = d->offset;
+	s->lost |= d->lost;
+	if (d->lost & REEL_LOST_OPS) {
+		if (d->ops_lost == REEL_OPS_UNKNOWN || s->ops_lost == REEL_OPS_UNKNOWN)
+			s->ops_lost = REEL_OPS_UNKNOWN;
+		else
+			s->ops_lost += d->ops_lost;
+	}
+	s->truncated |= d->truncated;
+	return d->err;
+}
+
+/* Where the input ends, at or after from (which is known to be before the end, or at it). */
+static uint64_t end_of_input(struct reel_reader *r, uint64_t from)
+{
+	const uint8_t *p;
+	ssize_t n;
+
+	while ((n = src_get(r, from, SCAN_STEP, &p)) > 0)
+		from += n;
+	return from;
+}
+
+/* The input ends at or inside the chunk at off (ch, when its envelope was read). */
+static int damage_end(struct reel_reader *r, uint64_t off, int err, const struct chunk *ch)
+{
+	struct reel_damage d = {.offset = off, .err = err, .truncated = true};
+
+	r->state = ST_END;
+	d.resume = end_of_input(r, off);
+	account_region(r, &d, ch, UINT64_MAX);
+	return report_damage(r, &d);
+}
+
+/* The chunk at off is unsound: skip to the next sound envelope, or to the end. */
+static int damage_skip(struct reel_reader *r, uint64_t off, int err, const struct chunk *ch)
+{
+	struct reel_damage d = {.offset = off, .err = err};
+	uint64_t footer_at = UINT64_MAX;
+	int ioerr = 0;
+
+	r->pos = off + 1;
+	if (resync(r, &ioerr)) {
+		d.resume = r->pos;
+	} else {
+		r->state = ST_END;
+		d.resume = r->pos;
+		if (ioerr)
+			d.err = ioerr;
+		/* a sound trailer at the end: the file is whole, only its middle is damaged */
+		footer_at = ioerr ? UINT64_MAX : trailer_footer(r, r->pos);
+		if (footer_at != UINT64_MAX && footer_at >= off)
+			d.resume = r->pos - REEL_TRAILER_LEN;
+		else
+			d.truncated = true;
+	}
+	account_region(r, &d, ch, footer_at);
+	return report_damage(r, &d);
+}
+
+/* A sound chunk whose content is malformed: the reading goes on right after it. */
+static int damage_content(struct reel_reader *r, const struct chunk *ch, int err)
+{
+	struct reel_damage d = {.offset = ch->off, .resume = ch->next, .err = err};
+
+	account_region(r, &d, ch, UINT64_MAX);
+	return report_damage(r, &d);
+}
+
+/* After the footer: a damaged trailer, or bytes after it, cost nothing that was written. */
+static int damage_trailer(struct reel_reader *r, int err)
+{
+	struct reel_damage d = {.offset = r->pos, .err = err};
+
+	d.truncated = err == -REEL_E_TRUNCATED;
+	d.resume = d.truncated ? end_of_input(r, r->pos) : r->pos;
+	return report_damage(r, &d);
 }
 
 int reel_reader__next(struct reel_reader *r, struct reel_op *op)
@@ -413,6 +629,7 @@ int reel_reader__next(struct reel_reader *r, struct reel_op *op)
 	for (;;) {
 		if (r->iop < r->nops) {
 			*op = r->ops[r->iop++];
+			r->ops_out++;
 			return 1;
 		}
 		if (r->dec.done < r->dec.n) {
@@ -422,39 +639,20 @@ int reel_reader__next(struct reel_reader *r, struct reel_op *op)
 		}
 		if (r->state == ST_END)
 			return 0;
-		if (r->state == ST_RESYNC) {
-			int err = 0;
-			if (!resync(r, &err)) {
-				r->state = ST_END;
-				if (err)
-					return damage(r, r->pos, err);
-				return damage(r, r->pos, -REEL_E_TRUNCATED);
-			}
-			r->state = ST_CHUNKS;
-		}
 		if (r->seen_footer) {
 			int err = check_trailer(r);
 			r->state = ST_END;
-			if (err)
-				return damage(r, r->pos, err);
-			return 0;
+			return err ? damage_trailer(r, err) : 0;
 		}
-		struct chunk ch;
+		struct chunk ch = {0};
 		uint64_t off = r->pos;
 		int err = read_chunk(r, off, &ch);
-		if (err == 1) {
-			r->state = ST_END;
-			return damage(r, off, -REEL_E_TRUNCATED);
-		}
-		if (err) {
-			if (err == -REEL_E_TRUNCATED) {
-				r->state = ST_END;
-			} else {
-				r->state = ST_RESYNC;
-				r->pos = off + 1;
-			}
-			return damage(r, off, err);
-		}
+		if (err == 1)
+			return damage_end(r, off, -REEL_E_TRUNCATED, NULL);
+		if (err == -REEL_E_TRUNCATED)
+			return damage_end(r, off, err, &ch);
+		if (err)
+			return damage_skip(r, off, err, &ch);
 		/* the envelope and payload are sound: whatever follows, go on after it */
 		r->pos = ch.next;
 		switch (ch.type) {
@@ -478,7 +676,7 @@ int reel_reader__next(struct reel_reader *r, struct reel_op *op)
 			break;
 		}
 		if (err)
-			return damage(r, off, err);
+			return damage_content(r, &ch, err);
 	}
 }
 
@@ -499,7 +697,7 @@ static void load_footer(struct reel_reader *r, uint64_t size)
 	if (read_chunk(r, off, &ch) || ch.type != REEL_CHUNK_FOOTER ||
 	    ch.next != size - REEL_TRAILER_LEN)
 		return;
-	parse_footer(r, &ch);
+	r->have_index = parse_footer(r, &ch) == 0;
 }
 
 static int reader_start(struct reel_reader *r, uint64_t size)
@@ -594,6 +792,24 @@ uint64_t reel_reader__damage_offset(const struct reel_reader *r)
 	return r->damage_off;
 }
 
+void reel_reader__damage(const struct reel_reader *r, struct reel_damage *d)
+{
+	*d = r->last;
+}
+
+void reel_reader__damage_sum(const struct reel_reader *r, struct reel_damage_sum *s)
+{
+	*s = r->sum;
+	/* once the reading is over, the footer's total says exactly how many ops are missing */
+	if (r->state != ST_END || !r->have_totals || r->totals.ops < r->ops_out || !s->regions)
+		return;
+	s->ops_lost = r->totals.ops - r->ops_out;
+	if (s->ops_lost)
+		s->lost |= REEL_LOST_OPS;
+	else
+		s->lost &= ~REEL_LOST_OPS;
+}
+
 const char *reel_reader__path(const struct reel_reader *r, uint32_t id)
 {
 	if (!id || !r->npaths)
@@ -655,5 +871,6 @@ void reel_reader__close(struct reel_reader *r)
 	for (size_t i = 0; i < r->npaths; i++)
 		free(r->paths[i].s);
 	free(r->paths);
+	free(r->index);
 	free(r);
 }

@@ -112,7 +112,8 @@ struct replay_summary {
 	uint64_t ops_issued;  /* ops the replay issued (and wrote to RESULT) */
 	uint64_t ops_nonfile; /* ops on pipes, sockets, /proc ...: think time, not replayed */
 	uint64_t threads;
-	uint64_t damaged;     /* damaged trace chunks skipped */
+	uint64_t damaged;	       /* damaged trace regions skipped */
+	struct reel_damage_sum damage; /* what they cost */
 	int interrupted;      /* stopped early through opts.interrupt */
 	uint64_t noop_closes; /* closes of fds the replay never had (pre-capture, inherited) */
 	uint64_t fail[REPLAY_FAIL__COUNT];

@@ -204,6 +204,18 @@ static const char *const fail_names[REPLAY_FAIL__COUNT] = {
     [REPLAY_FAIL_REFUSED] = "not replayed: path escapes the target",
 };
 
+/* Where the trace is damaged and what that cost the replay: ops, or only the footer. */
+static void print_damage(const struct replay_summary *s, FILE *out)
+{
+	char what[256];
+
+	fprintf(out, "  TRACE DAMAGED at byte %llu (%llu region%s): %s%s\n",
+		(unsigned long long)s->damage.first_offset, (unsigned long long)s->damaged,
+		s->damaged == 1 ? "" : "s",
+		reel_damage_sum__describe(&s->damage, what, sizeof(what)),
+		s->damage.lost & REEL_LOST_OPS ? ", not replayed" : "");
+}
+
 void replay_summary__print(const struct replay_summary *s, FILE *out)
 {
 	char a[32], b[32], c[32], d[32], e[32];
@@ -222,9 +234,7 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 		fprintf(out, "  INTERRUPTED: the replay was stopped early; the ops after that were "
 			     "not replayed\n");
 	if (s->damaged)
-		fprintf(out,
-			"  TRACE DAMAGED: %llu damaged chunks skipped, their ops not replayed\n",
-			(unsigned long long)s->damaged);
+		print_damage(s, out);
 	if (s->noop_closes)
 		fprintf(out,
 			"  %llu closes of fds opened before the capture (or inherited) and "

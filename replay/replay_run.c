@@ -2023,15 +2023,15 @@ static int disp__run(struct disp *d)
 	memset(&it, 0, sizeof(it));
 	while ((err = reel_reader__next(d->r, &it.op)) != 0 && !run__interrupted(run)) {
 		if (err < 0) {
-			char msg[160];
+			struct reel_damage dmg;
+			char msg[640], what[512];
 
 			run->sum->damaged++;
 			if (run->o->notice) {
-				snprintf(
-				    msg, sizeof(msg),
-				    "trace damaged at byte %llu (%s): skipping to the next chunk",
-				    (unsigned long long)reel_reader__damage_offset(d->r),
-				    reel_strerror(err));
+				reel_reader__damage(d->r, &dmg);
+				snprintf(msg, sizeof(msg), "trace damaged at byte %llu: %s",
+					 (unsigned long long)dmg.offset,
+					 reel_damage__describe(&dmg, what, sizeof(what)));
 				run->o->notice(run->o->cb_ctx, msg);
 			}
 			if (err == -REEL_E_TRUNCATED || err == -EIO)
@@ -2416,6 +2416,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 			;
 	if (run->staged && !run->segments)
 		run__meta(run, d.r); /* nothing was replayed */
+	reel_reader__damage_sum(d.r, &run->sum->damage);
 	run->cpu_dispatch_ns = thread_cpu_ns() - cpu0;
 	setpriority(PRIO_PROCESS, (id_t)gettid(), prio);
 stop:

@@ -558,6 +558,7 @@ int report_run__collect(struct report_run *run, const char *path, int by_file)
 		run->ops_read++;
 		err = one_op(&c, &op);
 	}
+	reel_reader__damage_sum(c.r, &run->damage);
 	if (!err && !run->nmeta) { /* footer meta arrives at the end on unseekable input */
 		free(run->meta);
 		err = copy_meta(&c);

@@ -95,7 +95,8 @@ struct report_run {
 	uint64_t ops_used;    /* ops measured */
 	uint64_t ops_nonfile; /* ops on pipes, sockets, ...: think time, left out */
 	uint64_t errors;
-	uint64_t damaged;   /* damaged chunks skipped */
+	uint64_t damaged;	       /* damaged regions skipped */
+	struct reel_damage_sum damage; /* what they cost */
 	uint64_t unmatched; /* async completions without their submission */
 	uint64_t first_ns, last_ns;
 	uint64_t io_ns; /* sum of all measured latencies */

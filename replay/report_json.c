@@ -9,7 +9,8 @@
  *   "runs": [                                run 0 is the original, then the replays in order
  *     { "index", "role": "original"|"replay", "path", "label",
  *       "meta": { key: value, ... },           the trace's meta (replay.of, replay.targets, ...)
- *       "ops_read", "ops_measured", "ops_nonfile", "errors", "damaged_chunks",
+ *       "ops_read", "ops_measured", "ops_nonfile", "errors", "damaged_chunks" (damaged
+ *       regions skipped), "damage_ops_lost" (ops they held: a count, or null when unknown),
  *       "async_unmatched", "span_ns", "io_ns", "bytes_read", "bytes_written",
  *       "class_ns": { "read", "write", "sync", "metadata", "other" },   I/O time by class
  *       "gap_p50_ns",                           median per-thread start-to-start gap
@@ -161,10 +162,21 @@ static void files(const struct report *rep, size_t ri, FILE *out)
 	fputs(rep->nhot ? "\n      ]" : "]", out);
 }
 
+/* How many ops a run's damage cost, as JSON: null when nobody can tell. */
+static const char *damage_ops_lost(const struct report_run *r, char *buf, size_t len)
+{
+	uint64_t n = r->damage.lost & REEL_LOST_OPS ? r->damage.ops_lost : 0;
+
+	if (n == REEL_OPS_UNKNOWN)
+		return "null";
+	snprintf(buf, len, "%llu", (unsigned long long)n);
+	return buf;
+}
+
 static void run_json(const struct report *rep, size_t ri, FILE *out)
 {
 	const struct report_run *r = &rep->runs[ri];
-	char name[32];
+	char name[32], lost[24];
 
 	fprintf(out, "    {\"index\": %zu, \"role\": \"%s\", \"path\": ", ri,
 		ri ? "replay" : "original");
@@ -180,14 +192,16 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 	}
 	fprintf(out,
 		"},\n      \"ops_read\": %llu, \"ops_measured\": %llu, \"ops_nonfile\": %llu, "
-		"\"errors\": %llu, \"damaged_chunks\": %llu, \"async_unmatched\": %llu,\n"
+		"\"errors\": %llu, \"damaged_chunks\": %llu, \"damage_ops_lost\": %s, "
+		"\"async_unmatched\": %llu,\n"
 		"      \"span_ns\": %llu, \"io_ns\": %llu, \"bytes_read\": %llu, "
 		"\"bytes_written\": %llu, \"gap_p50_ns\": %llu,\n      \"class_ns\": {",
 		(unsigned long long)r->ops_read, (unsigned long long)r->ops_used,
 		(unsigned long long)r->ops_nonfile, (unsigned long long)r->errors,
-		(unsigned long long)r->damaged, (unsigned long long)r->unmatched,
-		(unsigned long long)(r->last_ns - r->first_ns), (unsigned long long)r->io_ns,
-		(unsigned long long)r->bytes_read, (unsigned long long)r->bytes_written,
+		(unsigned long long)r->damaged, damage_ops_lost(r, lost, sizeof(lost)),
+		(unsigned long long)r->unmatched, (unsigned long long)(r->last_ns - r->first_ns),
+		(unsigned long long)r->io_ns, (unsigned long long)r->bytes_read,
+		(unsigned long long)r->bytes_written,
 		(unsigned long long)hist__quantile(&r->gap, 0.5));
 	for (int c = 0; c < REPORT_CLASSES; c++)
 		fprintf(out, "%s\"%s\": %llu", c ? ", " : "", report_class__key(c),

@@ -134,7 +134,7 @@ static void replayer_segments(const struct report_run *r, FILE *out)
 
 static void runs(const struct report *rep, FILE *out)
 {
-	char a[32], b[32], c[32], d[32];
+	char a[32], b[32], c[32], d[32], what[256];
 
 	fprintf(out, "runs:\n");
 	for (size_t i = 0; i < rep->nruns; i++) {
@@ -148,8 +148,9 @@ static void runs(const struct report *rep, FILE *out)
 			fprintf(out, ", %llu non-file ops left out",
 				(unsigned long long)r->ops_nonfile);
 		if (r->damaged)
-			fprintf(out, ", %llu damaged chunks skipped",
-				(unsigned long long)r->damaged);
+			fprintf(out, ", damaged at byte %llu: %s",
+				(unsigned long long)r->damage.first_offset,
+				reel_damage_sum__describe(&r->damage, what, sizeof(what)));
 		if (r->unmatched)
 			fprintf(out, ", %llu async completions without submission",
 				(unsigned long long)r->unmatched);

@@ -483,6 +483,7 @@ const char *report_run__meta(const struct report_run *run, const char *key)
 static void judge_fidelity(struct report *rep, size_t ri)
 {
 	const struct report_run *run = &rep->runs[ri];
+	char what[256];
 	const char *v;
 
 	if (!ri && (v = report_run__meta(run, REEL_META_LOST_EVENTS)) && strtoull(v, NULL, 10))
@@ -491,9 +492,10 @@ static void judge_fidelity(struct report *rep, size_t ri)
 		    "miss those ops",
 		    v);
 	if (run->damaged)
-		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
-		    "%s: %llu damaged chunks skipped while reading %s",
-		    ri ? run->label : "original", (unsigned long long)run->damaged, run->path);
+		say(rep, REPORT_V_NOTE, (int)ri, -1, 0, "%s: %s is damaged at byte %llu: %s",
+		    ri ? run->label : "original", run->path,
+		    (unsigned long long)run->damage.first_offset,
+		    reel_damage_sum__describe(&run->damage, what, sizeof(what)));
 	if (ri && (v = report_run__meta(run, "replay.direct_dropped")) && strtoull(v, NULL, 10))
 		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
 		    "replay on %s dropped O_DIRECT on %s opens (the target rejects it): their "

@@ -72,6 +72,7 @@ struct outcome {
 	size_t idx[NOPS]; /* index of each op read in ops[] */
 	int errs[64];
 	uint64_t err_off[64];
+	struct reel_damage dmg[64];
 	size_t nerrs;
 	int open_err;
 };
@@ -93,6 +94,7 @@ static void read_all(const uint8_t *buf, size_t len, struct outcome *o)
 		if (rc < 0) {
 			CHECK(o->nerrs < 64, "too many errors");
 			o->errs[o->nerrs] = rc;
+			reel_reader__damage(r, &o->dmg[o->nerrs]);
 			o->err_off[o->nerrs++] = reel_reader__damage_offset(r);
 			continue;
 		}
@@ -134,6 +136,11 @@ static void test_truncation(const uint8_t *buf, size_t len, const struct layout 
 		      cut, o.nerrs, o.nerrs ? reel_strerror(o.errs[0]) : "none");
 		CHECK(o.err_off[0] <= cut, "cut %zu: damage offset %llu", cut,
 		      (unsigned long long)o.err_off[0]);
+		CHECK(o.dmg[0].truncated && o.dmg[0].resume == cut,
+		      "cut %zu: the damage does not say the trace ends there", cut);
+		/* cut in the trailer: every op and the footer were read */
+		CHECK(cut >= l->trailer ? o.dmg[0].lost == 0 : (o.dmg[0].lost & REEL_LOST_FOOTER),
+		      "cut %zu: lost %u", cut, o.dmg[0].lost);
 	}
 	read_all(buf, len, &o);
 	CHECK(o.open_err == 0 && o.nops == NOPS && o.nerrs == 0, "whole file");
@@ -178,6 +185,8 @@ static void test_bit_flips(uint8_t *buf, size_t len, const struct layout *l)
 						? -REEL_E_CORRUPT
 						: -REEL_E_RESERVED),
 			      "flip %zu in trailer: %d", p, o.errs[0]);
+			CHECK(o.dmg[0].lost == 0, "flip %zu in trailer: says something was lost",
+			      p);
 			continue;
 		}
 		CHECK(o.err_off[0] == l->off[c], "flip %zu: damage at %llu, chunk at %llu", p,
@@ -187,11 +196,16 @@ static void test_bit_flips(uint8_t *buf, size_t len, const struct layout *l)
 		      "flip %zu: error %d", p, o.errs[0]);
 		size_t lost = l->type[c] == 2 ? PER_CHUNK : 0;
 		CHECK(o.nops == NOPS - lost, "flip %zu (chunk %zu): %zu ops", p, c, o.nops);
-		if (l->type[c] == 3)
-			CHECK(o.nerrs == 2 && o.errs[1] == -REEL_E_TRUNCATED, "flip %zu in footer",
-			      p);
+		/* one damage, which says what it cost: a footer is no ops, and no truncation */
+		CHECK(o.nerrs == 1 && !o.dmg[0].truncated, "flip %zu: %zu errors", p, o.nerrs);
+		if (l->type[c] == 2)
+			CHECK(o.dmg[0].lost == REEL_LOST_OPS && o.dmg[0].ops_lost == PER_CHUNK,
+			      "flip %zu in ops chunk: lost %u, %llu ops", p, o.dmg[0].lost,
+			      (unsigned long long)o.dmg[0].ops_lost);
 		else
-			CHECK(o.nerrs == 1, "flip %zu: %zu errors", p, o.nerrs);
+			CHECK(o.dmg[0].lost ==
+				  (l->type[c] == 3 ? REEL_LOST_FOOTER : REEL_LOST_META),
+			      "flip %zu in chunk type %d: lost %u", p, l->type[c], o.dmg[0].lost);
 	}
 }
 

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+/*
+ * reel_damage.c - what damage cost, in words. Every command that reads a trace says it with
+ * these, so that info, dump, replay and report never disagree about what was lost.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "reel.h"
+
+struct sbuf {
+	char *p;
+	size_t len;
+	size_t at;
+};
+
+static void sb_add(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->at >= b->len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(b->p + b->at, b->len - b->at, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		b->at += (size_t)n;
+}
+
+#define FOOTER_WORDS "the footer (totals, chunk index, late meta such as lost_events)"
+#define META_WORDS "the head meta (host, kernel, command)"
+
+/* Lists the lost items as "A, B and C", in file order. */
+static void sb_items(struct sbuf *b, const char **items, int n)
+{
+	for (int i = 0; i < n; i++)
+		sb_add(b, "%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ", items[i]);
+}
+
+const char *reel_damage__describe(const struct reel_damage *d, char *buf, size_t len)
+{
+	struct sbuf b = {buf, len, 0};
+	const char *items[3];
+	char ops[96];
+	int n = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = 0;
+	sb_add(&b, "%s", reel_strerror(d->err));
+	if (d->truncated)
+		sb_add(&b, ", the trace ends at byte %" PRIu64, d->resume);
+	if (!d->lost) {
+		sb_add(&b, ": nothing lost, every op and the footer were read");
+		return buf;
+	}
+	if (d->lost & REEL_LOST_META)
+		items[n++] = META_WORDS;
+	if (d->lost & REEL_LOST_OPS) {
+		if (d->ops_lost != REEL_OPS_UNKNOWN)
+			snprintf(ops, sizeof(ops), "%" PRIu64 " op%s", d->ops_lost,
+				 d->ops_lost == 1 ? "" : "s");
+		else if (d->truncated)
+			snprintf(ops, sizeof(ops), "any ops recorded after byte %" PRIu64,
+				 d->offset);
+		else
+			snprintf(ops, sizeof(ops),
+				 "the ops of bytes %" PRIu64 "-%" PRIu64 " (how many is unknown)",
+				 d->offset, d->resume);
+		items[n++] = ops;
+	}
+	if (d->lost & REEL_LOST_FOOTER)
+		items[n++] = FOOTER_WORDS;
+	sb_add(&b, ": lost ");
+	sb_items(&b, items, n);
+	if (!(d->lost & REEL_LOST_OPS))
+		sb_add(&b, "; no ops lost");
+	return buf;
+}
+
+const char *reel_damage_sum__describe(const struct reel_damage_sum *s, char *buf, size_t len)
+{
+	struct sbuf b = {buf, len, 0};
+	const char *items[2];
+	int n = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = 0;
+	if (!s->lost)
+		sb_add(&b, "nothing lost, every op and the footer were read");
+	else if (!(s->lost & REEL_LOST_OPS))
+		sb_add(&b, "no ops lost");
+	else if (s->ops_lost == REEL_OPS_UNKNOWN)
+		sb_add(&b, "an unknown number of ops lost");
+	else
+		sb_add(&b, "%" PRIu64 " op%s lost", s->ops_lost, s->ops_lost == 1 ? "" : "s");
+	if (s->lost & REEL_LOST_META)
+		items[n++] = META_WORDS;
+	if (s->lost & REEL_LOST_FOOTER)
+		items[n++] = FOOTER_WORDS;
+	if (n) {
+		sb_add(&b, s->lost & REEL_LOST_OPS ? ", and " : ", only ");
+		sb_items(&b, items, n);
+	}
+	return buf;
+}
