@@ -68,6 +68,13 @@ int cmd_info(int argc, char **argv)
 			reel_strerror(err));
 		return 2;
 	}
+	if (res.damaged && !res.ops) {
+		char what[400];
+
+		fprintf(stderr, "ioreel: %s: %s\n", argv[optind],
+			reel_damage_sum__no_ops(&res.damage, what, sizeof(what)));
+		return 1;
+	}
 	if (res.damaged) {
 		char what[256];
 

@@ -264,6 +264,7 @@ struct reel_damage_sum {
 	unsigned lost;	   /* REEL_LOST_* of all regions */
 	uint64_t ops_lost; /* exact once the reading is over and the footer's total is known */
 	bool truncated;
+	uint64_t truncated_at; /* where the input ends, when truncated */
 };
 
 /* The last damage reported by next(). */
@@ -276,6 +277,12 @@ void reel_reader__damage_sum(const struct reel_reader *r, struct reel_damage_sum
 const char *reel_damage__describe(const struct reel_damage *d, char *buf, size_t len);
 /* What all the damage cost, e.g. "16 ops lost" or "no ops lost, only the footer". */
 const char *reel_damage_sum__describe(const struct reel_damage_sum *s, char *buf, size_t len);
+/*
+ * Why a trace yielded no op at all, for a command that has nothing to work on: "truncated
+ * at byte 100: no ops before the damage", "damaged at byte 254: no op could be read (...)",
+ * or, undamaged, "the trace holds no ops".
+ */
+const char *reel_damage_sum__no_ops(const struct reel_damage_sum *s, char *buf, size_t len);
 /* Path string of an id seen so far (ids are defined before use); NULL if unknown. */
 const char *reel_reader__path(const struct reel_reader *r, uint32_t id);
 /*

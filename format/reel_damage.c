@@ -107,3 +107,18 @@ const char *reel_damage_sum__describe(const struct reel_damage_sum *s, char *buf
 	}
 	return buf;
 }
+
+const char *reel_damage_sum__no_ops(const struct reel_damage_sum *s, char *buf, size_t len)
+{
+	char what[256];
+
+	if (!s->regions)
+		snprintf(buf, len, "the trace holds no ops");
+	else if (s->regions == 1 && s->truncated)
+		snprintf(buf, len, "truncated at byte %" PRIu64 ": no ops before the damage",
+			 s->truncated_at);
+	else
+		snprintf(buf, len, "damaged at byte %" PRIu64 ": no op could be read (%s)",
+			 s->first_offset, reel_damage_sum__describe(s, what, sizeof(what)));
+	return buf;
+}

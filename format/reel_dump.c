@@ -156,6 +156,18 @@ static void dump_text(struct reel_reader *r, const struct reel_op *op, FILE *out
 	putc('\n', out);
 }
 
+/* A cut that leaves nothing says so plainly: "truncated at byte 100: no ops before it". */
+static const char *dump_damage_words(struct reel_reader *r, const struct reel_damage *d,
+				     const struct reel_dump_result *res, char *buf, size_t len)
+{
+	struct reel_damage_sum s;
+
+	if (!d->truncated || res->ops || res->damaged)
+		return reel_damage__describe(d, buf, len);
+	reel_reader__damage_sum(r, &s);
+	return reel_damage_sum__no_ops(&s, buf, len);
+}
+
 int reel_dump__run(struct reel_reader *r, enum reel_dump_format fmt, FILE *out, FILE *diag,
 		   struct reel_dump_result *res)
 {
@@ -176,10 +188,11 @@ int reel_dump__run(struct reel_reader *r, enum reel_dump_format fmt, FILE *out, 
 			char what[512];
 
 			reel_reader__damage(r, &d);
-			res->damaged++;
 			if (diag)
 				fprintf(diag, "ioreel: damaged trace at byte %" PRIu64 ": %s\n",
-					d.offset, reel_damage__describe(&d, what, sizeof(what)));
+					d.offset,
+					dump_damage_words(r, &d, res, what, sizeof(what)));
+			res->damaged++;
 			continue;
 		}
 		res->ops++;

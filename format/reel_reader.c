@@ -553,7 +553,10 @@ static int report_damage(struct reel_reader *r, const struct reel_damage *d)
 		else
 			s->ops_lost += d->ops_lost;
 	}
-	s->truncated |= d->truncated;
+	if (d->truncated) {
+		s->truncated = true;
+		s->truncated_at = d->resume;
+	}
 	return d->err;
 }
 

@@ -1107,6 +1107,7 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	free(s.tfirst);
 	free(s.tlast);
 	free(s.p);
+	reel_reader__damage_sum(r, &fs->damage);
 	reel_reader__close(r);
 	return err;
 }

@@ -87,6 +87,7 @@ struct replay_fileset {
 	int mutates;	  /* creates, deletes, renames or truncates: target changes */
 	int symlinks;	  /* the trace makes symlinks, or symlinks are prepared */
 	uint64_t nops;
+	struct reel_damage_sum damage; /* of the trace, when nops is 0: why */
 	uint64_t first_start_ns;
 	uint64_t last_start_ns;
 	uint64_t last_end_ns;

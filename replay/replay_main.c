@@ -130,6 +130,15 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 		replay_set_error("cannot read trace %s: %s", o->trace, reel_strerror(err));
 		goto out;
 	}
+	/* an empty or cut-short trace must not look like a replay that went well */
+	if (!fs.nops) {
+		char why[400];
+
+		replay_set_error("%s: nothing to replay",
+				 reel_damage_sum__no_ops(&fs.damage, why, sizeof(why)));
+		err = -ENODATA;
+		goto out;
+	}
 	/* a rule with a typo would leave the replay answering another question (the WAL on
 	 * the disk, not on the RAM disk) without a word */
 	for (size_t i = 0; i < o->n_maps && i < m.n_rules; i++) {

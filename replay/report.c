@@ -53,6 +53,22 @@ static int check_same_capture(const struct report *rep, const char **failed, cha
 	return 0;
 }
 
+/*
+ * A run with nothing in it is no comparison: an original without ops, or any trace that
+ * damage left without ops, fails rather than print empty tables that look like a result.
+ */
+static int check_has_ops(const struct report_run *r, int original, char *why, size_t why_size)
+{
+	char what[400];
+
+	if (r->ops_read || (!original && !r->damaged))
+		return 0;
+	if (why)
+		snprintf(why, why_size, "%s: nothing to compare",
+			 reel_damage_sum__no_ops(&r->damage, what, sizeof(what)));
+	return -ENODATA;
+}
+
 int report__compare(const char *trace, const char *const *results, size_t n,
 		    const struct report_opts *opts, FILE *out)
 {
@@ -69,6 +85,8 @@ int report__compare(const char *trace, const char *const *results, size_t n,
 		const char *path = i ? results[i - 1] : trace;
 		err = report_run__collect(&rep.runs[i], path, rep.opts->by == REPORT_BY_FILE);
 		rep.nruns = i + 1;
+		if (!err)
+			err = check_has_ops(&rep.runs[i], !i, rep.opts->why, rep.opts->why_size);
 		if (err)
 			failed = path;
 		/* Another capture given as a result (comparing two recordings): its file name. */
