@@ -139,4 +139,8 @@ void capture_conv__free(struct capture_conv *c);
 /* One ring buffer record. Returns 0 or a writer error. */
 int capture_conv__event(struct capture_conv *c, const void *data, size_t size);
 
+/* capture_session.c: the counts a capture ends with, as footer meta (lost_events, capture.*) */
+struct capture_stats;
+int capture__footer_meta(struct reel_writer *w, const struct capture_stats *st);
+
 #endif /* IOREEL_CAPTURE_INT_H */

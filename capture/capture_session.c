@@ -247,7 +247,7 @@ static int head_meta(struct reel_writer *w, const struct capture_opts *o, const 
 	return err;
 }
 
-static int footer_meta(struct reel_writer *w, const struct capture_stats *st)
+int capture__footer_meta(struct reel_writer *w, const struct capture_stats *st)
 {
 	char num[32];
 	int err = 0;
@@ -261,6 +261,7 @@ static int footer_meta(struct reel_writer *w, const struct capture_stats *st)
 	PUT("nonfile_ops", st->nonfile_ops);
 	PUT("capture.events", st->events);
 	PUT("capture.lost_items", st->lost_items);
+	PUT(REEL_META_CAPTURE_UNPAIRED, st->unpaired);
 #undef PUT
 	return err;
 }
@@ -506,9 +507,10 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	st->received = conv.events;
 	st->nonfile_ops = conv.nonfile_ops;
 	st->lost_items = conv.lost_items;
+	st->unpaired = conv.unpaired;
 	st->totals = *reel_writer__totals(w);
 	{
-		int ferr = footer_meta(w, st);
+		int ferr = capture__footer_meta(w, st);
 
 		err = err ?: ferr;
 	}

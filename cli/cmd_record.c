@@ -109,6 +109,12 @@ static void summary(const struct capture_opts *o, const struct capture_stats *st
 	if (st->lost_items)
 		fprintf(stderr, "  %llu aio/iovec items beyond the per-syscall limit not recorded\n",
 			(unsigned long long)st->lost_items);
+	if (st->unpaired)
+		fprintf(
+		    stderr,
+		    "  %llu async completions without their submission (made before the capture "
+		    "began, or its event lost): recorded without its fd, offset and length\n",
+		    (unsigned long long)st->unpaired);
 	fprintf(stderr, "  trace %s: %llu bytes, %.1f bytes/op\n", o->output,
 		(unsigned long long)st->trace_bytes,
 		t->ops ? (double)st->trace_bytes / t->ops : 0.0);

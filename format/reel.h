@@ -182,6 +182,8 @@ const char *reel_fd_kind__name(unsigned kind); /* "reg", "dir", "blk", ... */
 #define REEL_META_PIDS "pids"		   /* comma-separated */
 #define REEL_META_CGROUP "cgroup"
 #define REEL_META_LOST_EVENTS "lost_events" /* decimal; written at the end */
+/* async completions the recorder could not pair with their submission; at the end */
+#define REEL_META_CAPTURE_UNPAIRED "capture.unpaired"
 #define REEL_META_ANONYMIZED "anonymized"   /* "1" when paths were anonymised */
 #define REEL_META_REPLAY_OF "replay.of"	   /* path of the trace replayed */
 /* the replayed trace's start_wall_ns: which capture a result belongs to, wherever it moved */

@@ -164,6 +164,7 @@ static void info__print_text(struct reel_reader *r, struct info_state *s, uint64
 	const struct reel_totals *tot = reel_reader__totals(r);
 	const char *lost = reel_reader__meta(r, REEL_META_LOST_EVENTS);
 	uint64_t dur = s->ops ? s->last_end - s->first_start : 0;
+	const char *unpaired = reel_reader__meta(r, REEL_META_CAPTURE_UNPAIRED);
 	char what[512];
 
 	fprintf(out, "duration      %.6f s\n", dur / 1e9);
@@ -177,6 +178,11 @@ static void info__print_text(struct reel_reader *r, struct info_state *s, uint64
 	if (!lost)
 		lost = info__footer_lost(s) ? "unknown (the footer is lost)" : "0";
 	fprintf(out, "lost events   %s\n", lost);
+	if (unpaired && strtoull(unpaired, NULL, 10))
+		fprintf(
+		    out,
+		    "unpaired      %s async completions whose submission the capture did not see\n",
+		    unpaired);
 	if (tot && tot->ops != s->ops)
 		fprintf(out, "footer        says %" PRIu64 " ops\n", tot->ops);
 	else if (!tot && info__footer_lost(s) && !s->dsum.truncated)
@@ -214,6 +220,7 @@ static void info__print_json(struct reel_reader *r, struct info_state *s, uint64
 {
 	const struct reel_totals *tot = reel_reader__totals(r);
 	const char *lost = reel_reader__meta(r, REEL_META_LOST_EVENTS);
+	const char *unpaired = reel_reader__meta(r, REEL_META_CAPTURE_UNPAIRED);
 	uint64_t dur = s->ops ? s->last_end - s->first_start : 0;
 	char what[512];
 	int first = 1;
@@ -230,6 +237,7 @@ static void info__print_json(struct reel_reader *r, struct info_state *s, uint64
 		fprintf(out, ",\"lost_events\":%llu", lost ? strtoull(lost, NULL, 10) : 0ULL);
 	else
 		fprintf(out, ",\"lost_events\":null");
+	fprintf(out, ",\"capture_unpaired\":%llu", unpaired ? strtoull(unpaired, NULL, 10) : 0ULL);
 	if (tot)
 		fprintf(out, ",\"footer_ops\":%" PRIu64, tot->ops);
 	else
