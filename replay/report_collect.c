@@ -369,15 +369,20 @@ static int measure(struct collect *c, const struct reel_op *op, unsigned kind, u
 	if (start + lat > run->last_ns)
 		run->last_ns = start + lat;
 
-	/* The thread's rhythm: start-to-start gap since its previous op. */
+	/* The thread's rhythm: start-to-start gap since its previous op (v[0] its start), and
+	 * whether this op followed the previous one's end at once (v[1] its end). */
 	uint64_t k[3] = {KEY_TID, op->pid, op->tid};
 	struct report_map_slot *s = report_map__get(&c->tids, k);
 	if (s) {
 		if (start >= s->v[0] && (err = hist__add(&run->gap, start - s->v[0])))
 			return err;
+		run->followers++;
+		if (start >= s->v[1] && start - s->v[1] <= REPORT_CHAINED_NS)
+			run->chained++;
 		s->v[0] = start;
+		s->v[1] = start + lat;
 	} else {
-		uint64_t v[2] = {start, 0};
+		uint64_t v[2] = {start, start + lat};
 		if ((err = report_map__put(&c->tids, k, v)))
 			return err;
 	}

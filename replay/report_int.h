@@ -83,6 +83,9 @@ struct report_cmp {
 	enum report_change change;
 };
 
+/* what "back to back" means for report_run.chained: a syscall's own return and re-entry */
+#define REPORT_CHAINED_NS 5000
+
 struct report_run {
 	const char *path;
 	char label[256]; /* "original", or the replay's targets */
@@ -105,6 +108,9 @@ struct report_run {
 
 	struct report_kind kinds[REPORT_KINDS];
 	struct hist gap;      /* per-thread start-to-start gap between ops */
+	/* ops that began at most REPORT_CHAINED_NS after their thread's previous op ended, of
+	 * the ops that had one: a thread issuing back to back (closed loop, I/O bound) */
+	uint64_t chained, followers;
 	struct hist lateness; /* start - sched, replays only */
 	struct hist wake;     /* start - max(sched, end of the thread's previous op) */
 	struct hist backlog;  /* lateness - wake: the thread was still in its previous op */

@@ -39,6 +39,12 @@
 #define LATE_FLOOR_NS 1000000
 /* A note (not a warning) when more than this share of ops started over 1 ms late. */
 #define LATE_1MS_SHARE 0.01
+/*
+ * The original was a closed loop when this share of its ops began right after their
+ * thread's previous op ended (REPORT_CHAINED_NS): each op waited for the one before, so on
+ * slower storage its schedule cannot be kept by design, and --timing think replays that.
+ */
+#define CLOSED_LOOP_SHARE 0.90
 /* Errors: a replay failing this many more ops (share of its ops, or at least 1) is noted. */
 #define ERROR_EXTRA_SHARE 0.001
 /*
@@ -232,6 +238,20 @@ static void judge_cpu(struct report *rep, size_t ri)
 		    run->label, cpus, 100 * busy / (cpus * span), 100 * feed / busy);
 }
 
+/* the original's threads mostly issued each op as the previous one ended (I/O bound) */
+static int closed_loop(const struct report_run *o)
+{
+	return o->followers >= MIN_OPS &&
+	       (double)o->chained >= CLOSED_LOOP_SHARE * (double)o->followers;
+}
+
+static double orig_chained_pct(const struct report *rep)
+{
+	const struct report_run *o = orig(rep);
+
+	return o->followers ? 100.0 * (double)o->chained / (double)o->followers : 0;
+}
+
 static void judge_lateness(struct report *rep, size_t ri)
 {
 	struct report_run *run = &rep->runs[ri];
@@ -279,6 +299,12 @@ static void judge_lateness(struct report *rep, size_t ri)
 		    "schedule was not kept",
 		    run->label, report_fmt__dur(backlog, a, sizeof(a)),
 		    report_fmt__dur((uint64_t)limit, b, sizeof(b)), c);
+		if (closed_loop(orig(rep)) && run->timing && !strcmp(run->timing, "original"))
+			say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
+			    "the original issued its ops back to back (%.0f%% began as its thread's "
+			    "previous op ended), so its pace was its own storage's: replay it on %s "
+			    "with --timing think to keep that closed loop instead of the schedule",
+			    orig_chained_pct(rep), run->label);
 	}
 	if (!run->fell_behind && !run->backlogged && late_share > LATE_1MS_SHARE) {
 		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,

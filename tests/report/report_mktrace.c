@@ -26,7 +26,11 @@
  *                   late (a preempted replayer); the ops after it start as soon as their
  *                   thread is free, late until the fast fsyncs have caught up.
  *
- * usage: report_mktrace DIR [ITERATIONS [pace]]
+ * With "closed", the original and "slow" of "pace" without think time: each op of the
+ * original began as its thread's previous op ended (an I/O-bound closed loop), which the
+ * report names when its replay with original timing cannot keep the pace.
+ *
+ * usage: report_mktrace DIR [ITERATIONS [pace|closed|staged]]
  */
 #include <errno.h>
 #include <stdio.h>
@@ -333,18 +337,29 @@ int main(int argc, char **argv)
 	    {"woke", "/var/tmp/woke", 0, 0, 0, 0, 30000000},
 	    {"hiccup", "/dev/shm/hiccup", 0, 0, 0, 1, 100000},
 	};
+	static const struct run_spec closed_runs[] = {
+	    {"orig", NULL, 0, 0, 0, 0, 0},
+	    {"slow", "/var/tmp/slow", 0, 0, 0, 1, 0},
+	};
 	char path[4096];
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: report_mktrace DIR [ITERATIONS [pace|staged]]\n");
+		fprintf(stderr, "usage: report_mktrace DIR [ITERATIONS [pace|closed|staged]]\n");
 		return 2;
 	}
 	long iters = argc > 2 ? atol(argv[2]) : 2000;
-	int pace = argc > 3 && !strcmp(argv[3], "pace");
-	staged_cpu = argc > 3 && !strcmp(argv[3], "staged");
-	const struct run_spec *set = pace ? pace_runs : runs;
-	size_t nset =
-	    pace ? sizeof(pace_runs) / sizeof(pace_runs[0]) : sizeof(runs) / sizeof(runs[0]);
+	const char *mode = argc > 3 ? argv[3] : "";
+	const struct run_spec *set = runs;
+	size_t nset = sizeof(runs) / sizeof(runs[0]);
+
+	staged_cpu = !strcmp(mode, "staged");
+	if (!strcmp(mode, "pace")) {
+		set = pace_runs;
+		nset = sizeof(pace_runs) / sizeof(pace_runs[0]);
+	} else if (!strcmp(mode, "closed")) {
+		set = closed_runs;
+		nset = sizeof(closed_runs) / sizeof(closed_runs[0]);
+	}
 	snprintf(path, sizeof(path), "%s/truth.json", argv[1]);
 	FILE *t = fopen(path, "w");
 	if (!t) {

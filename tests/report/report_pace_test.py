@@ -104,6 +104,8 @@ def checks(doc, text, truth):
                     r"ops waited for their thread's previous op \(backlog p99 [0-9.]+ s",
                     text, re.M), "text: pace line for slow")
     check(not re.search(r"/var/tmp/slow.*doubtful", text), "text: slow not called doubtful")
+    check("back to back" not in text,
+          "text: no closed-loop hint (the original thought 100 us between its ops)")
     check(re.search(r"^  - replay on /var/tmp/woke fell behind its schedule \(wake-up lateness "
                     r"p99 [0-9.]+ ms.*doubtful$", text, re.M), "text: woke fell behind")
     check(re.search(r"^       of which waiting for the previous op .*: p99 0 ns; wake-up "
