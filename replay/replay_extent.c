@@ -32,7 +32,8 @@
  * beyond its new length, lengthening or not: run after it, any of them would make the file
  * long again, and the replay would leave it another size than the trace does. So per path,
  * besides, each worker's last write since the last cut and how far its writes since then
- * reached (writers: one entry per worker that wrote, usually one). A cut drops the entries it
+ * reached (writers: one entry per worker that wrote, usually one, and one per async write
+ * whose completion record is still to come). A cut drops the entries it
  * waited for: a later cut waits for this one, so for them too; the others (writes below its
  * length) stay, since a later, shorter cut must still wait for them.
  */
@@ -53,11 +54,22 @@ struct rext {
 	struct extw w[];
 };
 
-/* per worker that wrote since the last cut: its last write, and the furthest end of them */
+/*
+ * Per worker that wrote since the last cut: its last write, and the furthest end of them.
+ * An async write has an entry of its own until its completion record is dispatched: its
+ * request may still be in flight when the later ops of its worker are done, so no later
+ * write of that worker can stand for it.
+ */
+struct rwr {
+	uint64_t end;
+	struct rdep by;
+	int async; /* an async write's submit, not reaped yet */
+};
+
 struct rwriters {
 	uint32_t n, cap;
 	uint32_t hint; /* the entry the last write used: runs of one thread's writes */
-	struct extw w[];
+	struct rwr w[];
 };
 
 static struct extw *ext__at(struct rext *x, uint32_t i)
@@ -128,31 +140,47 @@ const struct rdep *extent__writer(const struct rpath *p, uint64_t end)
 	return &ext__at(x, lo)->by;
 }
 
-/* worker w's entry in the writers of p, made when it has none; NULL: out of memory */
-static struct extw *writers__of(struct rpath *p, uint32_t w)
+/* a new entry at the end of the writers of p; NULL: out of memory */
+static struct rwr *writers__add(struct rpath *p)
 {
 	struct rwriters *x = p->writers, *n;
-	uint32_t i;
 
-	if (x && x->hint < x->n && x->w[x->hint].by.w == w)
-		return &x->w[x->hint];
-	for (i = 0; x && i < x->n; i++)
-		if (x->w[i].by.w == w)
-			goto found;
 	if (!x || x->n == x->cap) {
 		uint32_t cap = x ? x->cap * 2 : 2;
 
 		n = realloc(x, sizeof(*n) + cap * sizeof(n->w[0]));
 		if (!n)
 			return NULL;
-		if (!x)
+		if (!x) {
 			n->n = 0;
+			n->hint = 0;
+		}
 		n->cap = cap;
 		p->writers = x = n;
 	}
-	i = x->n++;
-	x->w[i].by.w = w;
-	x->w[i].end = 0;
+	return &x->w[x->n++];
+}
+
+/* worker w's entry in the writers of p, made when it has none; NULL: out of memory */
+static struct rwr *writers__of(struct rpath *p, uint32_t w)
+{
+	struct rwriters *x = p->writers;
+	struct rwr *e;
+	uint32_t i;
+
+	if (x && x->hint < x->n && x->w[x->hint].by.w == w && !x->w[x->hint].async)
+		return &x->w[x->hint];
+	for (i = 0; x && i < x->n; i++)
+		if (x->w[i].by.w == w && !x->w[i].async)
+			goto found;
+	e = writers__add(p);
+	if (!e)
+		return NULL;
+	x = p->writers;
+	i = x->n - 1;
+	e->by.w = w;
+	e->end = 0;
+	e->async = 0;
 found:
 	x->hint = i;
 	return &x->w[i];
@@ -160,7 +188,7 @@ found:
 
 void extent__wrote(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq)
 {
-	struct extw *e = writers__of(p, w);
+	struct rwr *e = writers__of(p, w);
 
 	if (!e)
 		return; /* out of memory: a cut does not wait for this write */
@@ -169,12 +197,24 @@ void extent__wrote(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq)
 		e->end = end;
 }
 
+void extent__wrote_async(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq)
+{
+	struct rwr *e = writers__add(p);
+
+	if (!e)
+		return; /* out of memory: a cut does not wait for this write */
+	e->by.w = w;
+	e->by.seq = seq;
+	e->end = end;
+	e->async = 1;
+}
+
 const struct rdep *extent__beyond(const struct rpath *p, uint64_t len, uint32_t *i)
 {
 	const struct rwriters *x = p->writers;
 
 	while (x && *i < x->n) {
-		const struct extw *e = &x->w[(*i)++];
+		const struct rwr *e = &x->w[(*i)++];
 
 		if (e->end > len)
 			return &e->by;
@@ -227,7 +267,17 @@ void extent__truncate(struct rpath *p, uint64_t len, uint32_t w, uint64_t seq)
 
 void extent__reaped(struct rpath *p, const struct rdep *submit, uint32_t w, uint64_t seq)
 {
+	struct rwriters *ws = p->writers;
 	struct rext *x = p->ext;
+
+	/* its own entry goes: the caller counts it as a write of the completion's worker */
+	for (uint32_t i = 0; ws && i < ws->n; i++) {
+		if (ws->w[i].async && ws->w[i].by.w == submit->w &&
+		    ws->w[i].by.seq == submit->seq) {
+			ws->w[i] = ws->w[--ws->n];
+			break;
+		}
+	}
 
 	for (uint32_t i = 0; x && i < x->n; i++) {
 		struct extw *e = ext__at(x, i);

@@ -1119,8 +1119,6 @@ struct awrite {
 	uint64_t ctx, aux;
 };
 
-#define DISP_MAX_AWAITS 8
-
 struct disp {
 	struct run *run;
 	struct reel_reader *r;
@@ -1148,9 +1146,10 @@ struct disp {
 	struct depset ds; /* disp__deps' (64 KiB: not on the stack) */
 	/* async writes not reaped yet in the trace: submit seq -> struct awrite * */
 	struct replay_u64map awrites;
-	/* the requests of those the op being dispatched waits for (disp__put_deps) */
-	const struct awrite *awaits[DISP_MAX_AWAITS];
-	unsigned nawaits;
+	/* the requests of those the op being dispatched waits for (disp__put_deps): a cut
+	 * waits for every one in flight that reached beyond it */
+	const struct awrite **awaits;
+	unsigned nawaits, capawaits;
 };
 
 static void run__meta(struct run *run, struct reel_reader *trace);
@@ -1586,10 +1585,18 @@ static void disp__after_write(struct disp *d, const struct rdep *by, uint32_t se
 	for (unsigned i = 0; i < d->nawaits; i++)
 		if (d->awaits[i] == aw)
 			return;
-	if (d->nawaits < DISP_MAX_AWAITS)
-		d->awaits[d->nawaits++] = aw;
-	else
-		ds__add(ds, by->w, self, by->seq); /* after its submit at least */
+	if (d->nawaits == d->capawaits) {
+		unsigned cap = d->capawaits ? d->capawaits * 2 : 8;
+		const struct awrite **a = realloc(d->awaits, cap * sizeof(*a));
+
+		if (!a) {
+			ds__add(ds, by->w, self, by->seq); /* after its submit at least */
+			return;
+		}
+		d->awaits = a;
+		d->capawaits = cap;
+	}
+	d->awaits[d->nawaits++] = aw;
 }
 
 /* a read of p's bytes up to end waits for the write of another thread that reached there */
@@ -1603,17 +1610,21 @@ static void disp__read_after(struct disp *d, const struct rpath *p, uint64_t end
 }
 
 /*
- * A write (or lengthening truncate, fallocate, copy) of p up to end: one that makes p longer
- * waits for another thread's cut; the next cut to less than end waits for it.
+ * A write (or lengthening truncate, fallocate, copy, async write's submit) of p up to end:
+ * one that makes p longer waits for another thread's cut; the next cut to less than end waits
+ * for it (an async one by itself: its worker's later ops may be done before its request).
  */
-static void disp__wrote(struct rpath *p, uint64_t end, uint32_t self, uint64_t seq,
+static void disp__wrote(struct rpath *p, uint64_t end, uint32_t self, uint64_t seq, int async,
 			struct depset *ds)
 {
 	if (end > p->reach) {
 		ds__add(ds, p->cut.w, self, p->cut.seq);
 		extent__grow(p, end, self, seq);
 	}
-	extent__wrote(p, end, self, seq);
+	if (async)
+		extent__wrote_async(p, end, self, seq);
+	else
+		extent__wrote(p, end, self, seq);
 }
 
 /*
@@ -1655,7 +1666,7 @@ static void disp__fallocate(struct disp *d, struct ritem *it, struct rpath *p, u
 		disp__cut(d, p, len, self, ds);
 		extent__truncate(p, len, self, it->seq);
 	} else if (!(op->mode & ~FALLOC_FL_ZERO_RANGE)) {
-		disp__wrote(p, end, self, it->seq, ds);
+		disp__wrote(p, end, self, it->seq, 0, ds);
 	}
 }
 
@@ -1681,7 +1692,7 @@ static void disp__async_io(struct disp *d, struct ritem *it, struct rpath *p, ui
 	}
 	if (kind != REPLAY_IO_WRITE)
 		return;
-	disp__wrote(p, op->offset + op->len, self, it->seq, ds);
+	disp__wrote(p, op->offset + op->len, self, it->seq, 1, ds);
 	aw = malloc(sizeof(*aw));
 	if (!aw)
 		return; /* what waits for it waits for its submit only */
@@ -1748,7 +1759,7 @@ static void disp__resize(struct disp *d, struct ritem *it, uint32_t self, struct
 	case REEL_OP_TRUNCATE:
 	case REEL_OP_FTRUNCATE:
 		if (op->len > p->reach) { /* a lengthening one: as a write */
-			disp__wrote(p, op->len, self, it->seq, ds);
+			disp__wrote(p, op->len, self, it->seq, 0, ds);
 			break;
 		}
 		if (op->len < p->reach)
@@ -1767,7 +1778,7 @@ static void disp__resize(struct disp *d, struct ritem *it, uint32_t self, struct
 		if (n && p->ext && op->offset + n > p->base)
 			disp__read_after(d, p, op->offset + n, self, ds);
 		if (n && p2 && reel_op__copy_writes(op))
-			disp__wrote(p2, op->aux + n, self, it->seq, ds);
+			disp__wrote(p2, op->aux + n, self, it->seq, 0, ds);
 		break;
 	}
 }
@@ -1795,7 +1806,7 @@ static void disp__extent(struct disp *d, struct ritem *it, uint32_t self, struct
 			disp__read_after(d, p, end, self, ds);
 	} else if (t >= REEL_OP_WRITE && t <= REEL_OP_PWRITEV2) {
 		if (op->ret)
-			disp__wrote(p, end, self, it->seq, ds);
+			disp__wrote(p, end, self, it->seq, 0, ds);
 	} else {
 		disp__resize(d, it, self, ds);
 	}
@@ -2293,6 +2304,7 @@ static void run__free(struct run *run, struct disp *d)
 		if (d->awrites.used[i])
 			free((void *)(uintptr_t)d->awrites.v[i]);
 	replay_u64map__free(&d->awrites);
+	free(d->awaits);
 }
 
 /* Streams the trace to the workers and waits for them; the result is written meanwhile. */

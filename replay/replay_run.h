@@ -82,6 +82,9 @@ void extent__grow(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq); /* e
 const struct rdep *extent__writer(const struct rpath *p, uint64_t end);
 /* any write (or lengthening truncate, fallocate, copy) of p up to end */
 void extent__wrote(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq);
+/* the submit of an async write of p up to end: a cut waits for it apart from w's other
+ * writes, until extent__reaped */
+void extent__wrote_async(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq);
 /* the writes since the last cut that reached beyond len, one per worker: *i from 0, NULL at
  * the end; what a cut to len waits for */
 const struct rdep *extent__beyond(const struct rpath *p, uint64_t len, uint32_t *i);

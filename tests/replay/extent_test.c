@@ -3,7 +3,8 @@
  * extent_test.c - the writes a read of another thread waits for (replay/replay_extent.c):
  * the first that reached its end; the oldest kept once that one has fallen out of the ring;
  * the furthest when none reached it; and what truncates, creates and renames leave (and the
- * cut that writes making the file longer again wait for); the writes a cut waits for.
+ * cut that writes making the file longer again wait for); the writes a cut waits for, an
+ * async one until it is reaped.
  */
 #include <stdio.h>
 
@@ -128,6 +129,17 @@ int main(void)
 	expect("old name: no writers", beyond(&a, 0), 0);
 	extent__reset(&b);
 	expect("a new file: no writers", beyond(&b, 0), 0);
+
+	/* an async write stands apart from its worker's later writes until it is reaped: those
+	 * may be done while its request is still in flight */
+	extent__wrote_async(&a, 1 << 20, 1, 600);
+	extent__wrote(&a, 4096, 1, 601);
+	expect("an async write and a later write of its worker", beyond(&a, 0), 2);
+	expect("a cut beyond the later one: the async one", last_beyond(&a, 4096), 600);
+	extent__reaped(&a, &(struct rdep){.w = 1, .seq = 600}, 2, 602);
+	extent__wrote(&a, 1 << 20, 2, 602);
+	expect("reaped: its own entry goes", beyond(&a, 0), 2);
+	expect("reaped: the completion stands for it", last_beyond(&a, 4096), 602);
 
 	extent__reset(&a);
 	extent__reset(&b);
