@@ -775,6 +775,38 @@ static void worker__drain(struct rworker *w)
 		worker__reap(w, 1, 0);
 }
 
+/* an in-flight request of this worker (not yet done) on the item's file whose bytes overlap
+ * the item's, one of the two a write; by the path, or the fd when there is no path */
+static int worker__own_conflict(const struct rworker *w, const struct ritem *it)
+{
+	const struct reel_op *op = &it->op;
+
+	for (unsigned i = 0; i < w->infl_n; i++) {
+		const struct rinflight *f = &w->infl[(w->infl_head + i) % RUN_ASYNC_DEPTH];
+		const struct reel_op *r = &f->res;
+
+		if (f->done || (!reel_op__is_write(r->type) && !reel_op__is_write(op->type)))
+			continue;
+		if (it->p1 ? f->p != it->p1 : (r->fd != op->fd || r->pid != op->pid))
+			continue;
+		if (r->offset < op->offset + op->len && op->offset < r->offset + r->len)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * --engine io_uring|libaio: a thread's data ops go out as requests, many in flight, but one
+ * that touches bytes a request of the same thread still in flight writes (or reads, for a
+ * write) waits for it, as the thread's syscalls did: a read of what it just wrote to a new
+ * file came out short on a disk, where a buffered write does not complete on submission.
+ */
+static void worker__wait_own(struct rworker *w, const struct ritem *it)
+{
+	while (w->infl_n && worker__own_conflict(w, it))
+		worker__reap(w, 1, 0);
+}
+
 /*
  * Staged: this worker's part of the released segment is done (its queue is empty). Its
  * requests in flight and results are the segment's too; the last worker done wakes the
@@ -979,6 +1011,8 @@ static void *worker__main(void *arg)
 		if (w->eng_on) {
 			if (!is_data(op->type))
 				worker__drain(w);
+			else
+				worker__wait_own(w, it);
 			while (w->infl_n == RUN_ASYNC_DEPTH)
 				worker__reap(w, 1, 0);
 		}
