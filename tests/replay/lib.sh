@@ -24,16 +24,25 @@ check_same_ops() {
 
 # replay_as_traced MODE WHAT: replays $T/t.reel afresh into $T/tgt with --timing MODE and
 # fails unless every op ended as in the trace and the result has the trace's ops; WHAT names
-# the case and what an outcome that differs means (the order tests' common part)
+# the case and what an outcome that differs means (the order tests' common part). A replay
+# that hangs (an order waiting for what never comes) is killed after a minute.
 replay_as_traced() {
 	rm -rf "$T/tgt"
-	"$IOREEL" replay "$T/t.reel" --target "$T/tgt" --timing "$1" -o "$T/r.reel" \
-		>"$T/out" 2>&1 || fail "replay, timing $1: $(cat "$T/out")"
+	timeout -s KILL 60 "$IOREEL" replay "$T/t.reel" --target "$T/tgt" --timing "$1" \
+		-o "$T/r.reel" >"$T/out" 2>&1 ||
+		fail "replay, timing $1: status $? (137: hung): $(cat "$T/out")"
 	grep -q "outcomes differing from the original: 0" "$T/out" || {
 		grep -A8 "outcomes differing" "$T/out"
 		fail "timing $1: $2"
 	}
 	check_same_ops "$T/t.reel" "$T/r.reel" >/dev/null
+}
+
+# check_size FILE WANT WHAT: fails unless FILE (in the target) is WANT bytes long
+check_size() {
+	local sz
+	sz=$(stat -c %s "$1") || fail "$3: no $1"
+	[ "$sz" = "$2" ] || fail "$3: $1 ends $sz bytes long, want $2"
 }
 
 # check_wl_files_replay TRACE: replays a recording of wl_files.py run on $T/app/data and

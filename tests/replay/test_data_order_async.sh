@@ -42,9 +42,7 @@ for kind in aio uring; do
 			what="$kind, read $when, timing $mode"
 			replay_as_traced $mode "$kind, read $when: an outcome differs (a read overtook the write it needs)"
 			grep -q "ops not replayed: 0" "$T/out" || fail "$what: ops not replayed"
-			sz=$(stat -c %s "$T/tgt/d/f") || fail "no /d/f in the target"
-			[ "$sz" = 4096 ] ||
-				fail "$what: /d/f ends $sz bytes long, want 4096 (a write ran after the cut)"
+			check_size "$T/tgt/d/f" 4096 "$what (a write ran after the cut)"
 		done
 	done
 done

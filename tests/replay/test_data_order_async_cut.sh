@@ -34,18 +34,10 @@ for kind in uring aio; do
 	# a race, lost in about one round in three without the order (libaio: its buffered writes
 	# are done by the submit here, but the order holds for it all the same)
 	for round in $(seq 12); do
-		rm -rf "$T/tgt"
 		what="$kind, round $round"
-		timeout -s KILL 60 "$IOREEL" replay "$T/t.reel" --target "$T/tgt" -o "$T/r.reel" \
-			>"$T/out" 2>&1 || fail "replay $what: status $? (137: hung): $(cat "$T/out")"
-		grep -q "outcomes differing from the original: 0" "$T/out" || {
-			grep -A4 "outcomes differing" "$T/out"
-			fail "$what: an outcome differs"
-		}
+		replay_as_traced original "$what: an outcome differs"
 		grep -q "ops not replayed: 0" "$T/out" || fail "$what: ops not replayed"
-		sz=$(stat -c %s "$T/tgt/d/f") || fail "no /d/f in the target"
-		[ "$sz" = 4096 ] ||
-			fail "$what: /d/f ends $sz bytes long, want 4096 (a write ran after the cut)"
+		check_size "$T/tgt/d/f" 4096 "$what (a write ran after the cut)"
 	done
 done
 echo PASS
