@@ -54,7 +54,9 @@ static void notice(const struct replay_opts *o, const char *fmt, const char *a, 
 
 	if (!o->notice)
 		return;
-	snprintf(line, sizeof(line), fmt, a, b);
+	/* a long --map rule may not fit: say so rather than end mid-word */
+	if (snprintf(line, sizeof(line), fmt, a, b) >= (int)sizeof(line))
+		memcpy(line + sizeof(line) - 4, "...", 4);
 	o->notice(o->cb_ctx, line);
 }
 
