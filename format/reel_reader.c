@@ -207,12 +207,18 @@ static int read_chunk(struct reel_reader *r, uint64_t off, struct chunk *ch)
 		return -REEL_E_CORRUPT;
 	ch->next = off + REEL_ENVELOPE_LEN + csize;
 	ch->env_ok = true;
+	/*
+	 * Fetch the envelope again with the payload: were the window to start at the payload,
+	 * a pipe could not go back to off + 1, where the search for the next chunk starts
+	 * when this one proves damaged.
+	 */
 	const uint8_t *payload;
-	n = src_get(r, off + REEL_ENVELOPE_LEN, csize, &payload);
+	n = src_get(r, off, REEL_ENVELOPE_LEN + (size_t)csize, &payload);
 	if (n < 0)
 		return n;
-	if ((size_t)n < csize)
+	if ((size_t)n < REEL_ENVELOPE_LEN + (size_t)csize)
 		return -REEL_E_TRUNCATED;
+	payload += REEL_ENVELOPE_LEN;
 	if (reel_crc32c(0, payload, csize) != reel_get32(e + 24)) {
 #ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 		return -REEL_E_CHECKSUM;
