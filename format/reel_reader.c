@@ -673,10 +673,12 @@ int reel_reader__next(struct reel_reader *r, struct reel_op *op)
 			break;
 		case REEL_CHUNK_FOOTER:
 			err = parse_footer(r, &ch);
-			if (!err) {
-				r->seen_footer = true;
-				r->footer_off = off;
-			}
+			/*
+			 * Malformed or not, a sound envelope says this was the footer: the
+			 * trailer follows, not a chunk to search for nor a truncation.
+			 */
+			r->seen_footer = true;
+			r->footer_off = off;
 			break;
 		default:
 			/* a newer minor version may add chunk types; older readers skip them */

@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <unistd.h>
 
+#include <zstd.h>
+
 #include "reel_test.h"
 
 #define NOPS 300
@@ -263,6 +265,47 @@ static void test_junk_after(const uint8_t *buf, size_t len, const struct layout 
 	free(b);
 }
 
+/*
+ * A footer whose envelope and payload are sound but whose content is malformed (a byte left
+ * over, the checksums made valid): one damage that costs the footer only. The trailer after
+ * it is the trailer, not a chunk to resynchronise on nor a truncation.
+ */
+static void test_footer_content(const uint8_t *buf, size_t len, const struct layout *l)
+{
+	static struct outcome o;
+	extern uint32_t reel_crc32c(uint32_t crc, const void *buf, size_t len);
+	size_t c = l->n - 1;
+	const uint8_t *env = buf + l->off[c];
+	size_t usize = le32(env + 12) + 1, cap = ZSTD_compressBound(usize);
+	uint8_t *u = calloc(1, usize), *b = malloc(len + cap);
+	CHECK(ZSTD_decompress(u, usize, env + 32, le32(env + 8)) == usize - 1, "footer");
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+	uint8_t *e = b + l->off[c];
+	memcpy(b, buf, l->off[c] + 28);
+	size_t csize = ZSTD_compress2(cc, e + 32, cap, u, usize);
+	CHECK(!ZSTD_isError(csize), "compress");
+	ZSTD_freeCCtx(cc);
+	uint32_t v[4] = {csize, usize, reel_crc32c(0, e + 32, csize)};
+	for (int i = 0; i < 4; i++)
+		e[8 + i] = v[0] >> (8 * i), e[12 + i] = v[1] >> (8 * i), e[24 + i] = v[2] >> (8 * i);
+	v[3] = reel_crc32c(0, e, 28);
+	for (int i = 0; i < 4; i++)
+		e[28 + i] = v[3] >> (8 * i);
+	memcpy(e + 32 + csize, buf + l->trailer, 16); /* it names the same footer offset */
+	size_t blen = l->off[c] + 32 + csize + 16;
+
+	read_all(b, blen, &o);
+	CHECK(o.open_err == 0 && o.nops == NOPS, "footer content: %zu ops", o.nops);
+	CHECK(o.nerrs == 1 && o.errs[0] == -REEL_E_CORRUPT && o.err_off[0] == l->off[c],
+	      "footer content: %zu errors, first %d at %llu, the second at %llu", o.nerrs,
+	      o.errs[0], (unsigned long long)o.err_off[0], (unsigned long long)o.err_off[1]);
+	CHECK(o.dmg[0].lost == REEL_LOST_FOOTER && !o.dmg[0].truncated,
+	      "footer content: lost %#x, truncated %d", o.dmg[0].lost, o.dmg[0].truncated);
+	free(u);
+	free(b);
+}
+
 /* The same through a file whose end is missing (a killed recorder): seekable, no footer. */
 static void test_file_cut(const char *dir, const uint8_t *buf, const struct layout *l)
 {
@@ -301,6 +344,7 @@ int main(void)
 	test_junk_between(buf, len, &l);
 	test_reserved_chunk(buf, len, &l);
 	test_junk_after(buf, len, &l);
+	test_footer_content(buf, len, &l);
 	test_file_cut(dir, buf, &l);
 
 	free(buf);
