@@ -102,6 +102,13 @@ static const char *strip_target(const struct collect *c, const char *path)
 	return path;
 }
 
+/*
+ * The caches by path id are arrays as long as the largest id: a recorder's ids run from 1
+ * up, but the format lets a chunk start its ids anywhere below 2^32, and a cache grown to
+ * such an id took 4 GiB for a trace of one path. Ids beyond this are looked up each time.
+ */
+#define ID_CACHE_MAX (1U << 24)
+
 static struct report_file *file_of_path_id(struct collect *c, uint32_t id)
 {
 	if (!id)
@@ -112,8 +119,8 @@ static struct report_file *file_of_path_id(struct collect *c, uint32_t id)
 	if (!p)
 		return NULL;
 	struct report_file *f = file_get(c->run, strip_target(c, p));
-	if (!f)
-		return NULL;
+	if (!f || id >= ID_CACHE_MAX)
+		return f;
 	if (id >= c->by_path_cap) {
 		size_t cap = c->by_path_cap ? c->by_path_cap : 256;
 		while (cap <= id)
@@ -179,6 +186,8 @@ static int path_id_is_pseudo(struct collect *c, uint32_t id)
 		return c->pseudo_id[id] == 2;
 	const char *p = reel_reader__path(c->r, id);
 	int pseudo = p && replay_path__is_nonfile(p);
+	if (id >= ID_CACHE_MAX)
+		return pseudo;
 	if (id >= c->pseudo_cap) {
 		size_t cap = c->pseudo_cap ? c->pseudo_cap : 256;
 		while (cap <= id)
