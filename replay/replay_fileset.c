@@ -92,6 +92,13 @@ static struct pinfo *pinfo(struct scan *s, uint32_t id)
 		uint32_t n = s->np ? s->np : 1024;
 		struct pinfo *p;
 
+		/*
+		 * Past 2^31 the doubling wraps to 0 and never passes the id (a crafted trace
+		 * may define one there); no table that large could be had anyway: treated as
+		 * a failed allocation, the path unknown.
+		 */
+		if (id >= 1U << 31)
+			return NULL;
 		while (n <= id)
 			n *= 2;
 		p = realloc(s->p, n * sizeof(*p));
