@@ -636,6 +636,8 @@ static size_t max_live(const uint64_t *first, uint64_t *last, size_t n)
 {
 	size_t best = 0, ended = 0;
 
+	if (!n) /* a trace without ops has no array: qsort() of NULL is undefined */
+		return 0;
 	qsort(last, n, sizeof(*last), u64__cmp);
 	for (size_t i = 0; i < n; i++) { /* first[] ascends: threads in order of appearance */
 		while (ended < n && last[ended] < first[i])
