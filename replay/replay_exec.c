@@ -171,8 +171,12 @@ static int exec__fd_of(struct rworker *w, const struct ritem *it, int32_t ofd,
 	v = atomic_load(rpid__slot(w->rp, ofd));
 	if (v >= 0)
 		return v;
-	if (v == RFD_FAILED)
-		return -EBADF; /* the open that made it failed, and was counted */
+	if (v == RFD_FAILED) {
+		/* the open that made it failed (counted as an outcome that differs); the ops on
+		 * its fd are not replayed, and counted as such: the totals must add up */
+		exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, p, "its open failed in the replay");
+		return -EBADF;
+	}
 	if (!p) {
 		exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, NULL,
 			   v == RFD_CLOSED
@@ -822,8 +826,11 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 			break;
 		fd = atomic_exchange(rpid__slot(w->rp, op->fd), RFD_CLOSED);
 		if (fd < 0) {
-			if (fd == RFD_FAILED)
+			if (fd == RFD_FAILED) {
+				exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, it->p1,
+					   "its open failed in the replay");
 				return -(1 + REPLAY_FAIL_UNKNOWN_FD);
+			}
 			/* an fd from before the capture (or inherited over fork) closed without
 			 * use: nothing to close; counted apart, not as a failure */
 			atomic_fetch_add(&w->run->noop_closes, 1);

@@ -210,7 +210,7 @@ static const char *const fail_names[REPLAY_FAIL__COUNT] = {
     [REPLAY_FAIL_NEW_SUCCESS] = "succeeded where the original failed",
     [REPLAY_FAIL_SHORT] = "short read/write/copy",
     [REPLAY_FAIL_OTHER_ERRNO] = "failed with another errno",
-    [REPLAY_FAIL_UNKNOWN_FD] = "not replayed: unknown fd",
+    [REPLAY_FAIL_UNKNOWN_FD] = "not replayed: unknown fd, or its open failed in the replay",
     [REPLAY_FAIL_UNSUPPORTED] = "not replayed: unsupported",
     [REPLAY_FAIL_REFUSED] = "not replayed: path escapes the target",
 };
