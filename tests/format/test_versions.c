@@ -4,8 +4,7 @@
  * unknown fd kind, an extra column and an unknown chunk type are refused in a file of the
  * reader's own minor version and accepted from a newer minor version.
  */
-#include <zstd.h>
-
+#include "reel_craft.h"
 #include "reel_internal.h"
 #include "reel_test.h"
 
@@ -13,24 +12,7 @@ static struct reel_buf file;
 
 static void chunk(unsigned type, const struct reel_buf *payload, uint32_t nops)
 {
-	uint8_t env[REEL_ENVELOPE_LEN] = {0};
-	size_t cap = ZSTD_compressBound(payload->len);
-	uint8_t *z = malloc(cap);
-	ZSTD_CCtx *cc = ZSTD_createCCtx();
-	ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
-	size_t csize = ZSTD_compress2(cc, z, cap, payload->data, payload->len);
-	CHECK(!ZSTD_isError(csize), "compress");
-	ZSTD_freeCCtx(cc);
-	reel_put32(env, REEL_CHUNK_MAGIC);
-	env[4] = type;
-	reel_put32(env + 8, csize);
-	reel_put32(env + 12, payload->len);
-	reel_put32(env + 16, nops);
-	reel_put32(env + 24, reel_crc32c(0, z, csize));
-	reel_put32(env + 28, reel_crc32c(0, env, 28));
-	reel_buf__put(&file, env, sizeof(env));
-	reel_buf__put(&file, z, csize);
-	free(z);
+	CHECK(!reel_craft__chunk(&file, type, payload, nops), "compress");
 }
 
 /* A file of minor version `minor`: head meta, one ops chunk of ops[], an odd chunk. */

@@ -10,37 +10,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zstd.h>
-
+#include "reel_craft.h"
 #include "reel_internal.h"
 
 static struct reel_buf file;
 
 static void chunk(unsigned type, const struct reel_buf *payload, uint32_t nops)
 {
-	uint8_t env[REEL_ENVELOPE_LEN] = {0};
-	size_t cap = ZSTD_compressBound(payload->len);
-	uint8_t *z = malloc(cap);
-	ZSTD_CCtx *cc = ZSTD_createCCtx();
-	size_t csize;
-
-	ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
-	csize = ZSTD_compress2(cc, z, cap, payload->data, payload->len);
-	ZSTD_freeCCtx(cc);
-	if (ZSTD_isError(csize)) {
+	if (reel_craft__chunk(&file, type, payload, nops)) {
 		fprintf(stderr, "report_pathid: compress\n");
 		exit(1);
 	}
-	reel_put32(env, REEL_CHUNK_MAGIC);
-	env[4] = type;
-	reel_put32(env + 8, csize);
-	reel_put32(env + 12, payload->len);
-	reel_put32(env + 16, nops);
-	reel_put32(env + 24, reel_crc32c(0, z, csize));
-	reel_put32(env + 28, reel_crc32c(0, env, 28));
-	reel_buf__put(&file, env, sizeof(env));
-	reel_buf__put(&file, z, csize);
-	free(z);
 }
 
 int main(int argc, char **argv)
