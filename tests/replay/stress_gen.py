@@ -605,14 +605,8 @@ class Gen:
         off, ln, ret = self.read_region(th, o)
         res = self.fdres(th, fd) + [(("I", o.ino.id), "u")]
         kv = self.fdkv(th, fd)
-        if r.random() < 0.3:
-            # read at the fd's position: seek there first (the position is shared)
-            self.emit(th, "lseek", res, **kv, off=off, mode=0, ret=off)
-            o.pos = off + ret
-            self.emit(th, r.choice(["read", "readv"]), res, **kv, off=off, len=ln, ret=ret)
-        else:
-            self.emit(th, r.choice(["pread64", "pread64", "preadv"]), res, **kv, off=off,
-                      len=ln, ret=ret)
+        self.emit_data(th, res, kv, o, off, ln, ret, ["read", "readv"],
+                       ["pread64", "pread64", "preadv"])
         return True
 
     def op_write(self, th):
@@ -631,14 +625,20 @@ class Gen:
         ino.wrote(th.tid, off, off + ln)
         res = self.fdres(th, fd) + [(("I", ino.id), "u")]
         kv = self.fdkv(th, fd)
+        self.emit_data(th, res, kv, o, off, ln, ln, ["write", "writev"],
+                       ["pwrite64", "pwrite64", "pwritev"])
+        return True
+
+    def emit_data(self, th, res, kv, o, off, ln, ret, at_pos, positioned):
+        """A read or write of ln bytes at off: 30 % of them at the fd's position (an lseek
+        there first; the position is shared), the rest positioned."""
+        r = self.r
         if r.random() < 0.3:
             self.emit(th, "lseek", res, **kv, off=off, mode=0, ret=off)
-            o.pos = off + ln
-            self.emit(th, r.choice(["write", "writev"]), res, **kv, off=off, len=ln, ret=ln)
+            o.pos = off + ret
+            self.emit(th, r.choice(at_pos), res, **kv, off=off, len=ln, ret=ret)
         else:
-            self.emit(th, r.choice(["pwrite64", "pwrite64", "pwritev"]), res, **kv, off=off,
-                      len=ln, ret=ln)
-        return True
+            self.emit(th, r.choice(positioned), res, **kv, off=off, len=ln, ret=ret)
 
     def op_fdmisc(self, th):
         r = self.r
