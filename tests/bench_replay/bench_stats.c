@@ -14,6 +14,7 @@
  *           over the span: as fast as possible, a thread waiting for the others)
  *           between_ns=.. (mean gap from an op's end to its thread's next start, gaps
  *           under 2 us: the replayer's own work per op, see RBENCH_BETWEEN_GAP_NS)
+ *           op_ns=.. (the reads' and writes' mean time, start to end)
  *           cpu_{workers,dispatch,writer}_ns_per_op=.. (the replayer's own CPU, from its meta)
  * usage: bench_stats count TRACE
  *   Streams TRACE without keeping it: prints ops=.. data_ops=.. errors=.. (memory-safe for
@@ -39,6 +40,7 @@ struct scan {
 		uint64_t last_end, idle_ns; /* idle_ns: the gaps of over IDLE_GAP_NS between its ops */
 	} tids[1024];
 	uint64_t between_ns, nbetween; /* the gaps under RBENCH_BETWEEN_GAP_NS, all threads */
+	uint64_t op_ns; /* the data ops' own time, start to end */
 	size_t ntids;
 };
 
@@ -85,6 +87,7 @@ static int scan_trace(const char *path, struct scan *s, int keep_lateness)
 		if (!reel_op__is_read(op.type) && !reel_op__is_write(op.type))
 			continue;
 		s->data++;
+		s->op_ns += op.end_ns - op.start_ns;
 		if (op.ret < 0)
 			s->errors++;
 		if (op.start_ns < s->first_start)
@@ -192,6 +195,8 @@ int main(int argc, char **argv)
 	}
 	if (res.nbetween)
 		printf(" between_ns=%.1f", (double)res.between_ns / (double)res.nbetween);
+	if (res.data)
+		printf(" op_ns=%.1f", (double)res.op_ns / (double)res.data);
 	if (res.ops)
 		printf(" cpu_workers_ns_per_op=%.0f cpu_dispatch_ns_per_op=%.0f "
 		       "cpu_writer_ns_per_op=%.0f",

@@ -13,7 +13,8 @@
  *            the ops are still loaded first, and nothing is decoded or encoded.
  * prints: ops=.. ns=.. ops_per_s=.. cpu_ns_per_op=.. (CPU time of the loop threads only)
  *         --timed also between_ns=.. (mean gap from an op's end to the next start, as
- *         bench_stats measures a replay's)
+ *         bench_stats measures a replay's) and op_ns=.. (the ops' mean time, start to end:
+ *         the syscall's own, to set beside a replayer's)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,6 +40,7 @@ struct ceil_thread {
 	int timed;
 	int err;
 	uint64_t between_ns, nbetween; /* --timed: gaps between ops, as bench_stats counts them */
+	uint64_t op_ps; /* --timed: the ops' own time (start to end), in ps */
 };
 
 struct ceil_result {
@@ -131,6 +133,8 @@ static void loop_timed(struct ceil_thread *c, char *buf, struct ceil_result *res
  * RBENCH_BETWEEN_GAP_NS): the timed loop's own work per op, to set a replayer's beside */
 static void timed_between(struct ceil_thread *c, const struct ceil_result *res, double ns_per_tick)
 {
+	for (size_t i = 0; i < c->th->n; i++)
+		c->op_ps += (uint64_t)((double)(res[i].end - res[i].start) * ns_per_tick * 1000);
 	for (size_t i = 1; i < c->th->n; i++) {
 		double g = (double)(res[i].start - res[i - 1].end) * ns_per_tick;
 
@@ -184,7 +188,7 @@ int main(int argc, char **argv)
 	struct ceil_thread *ct;
 	struct rbench_trace t;
 	pthread_barrier_t go;
-	uint64_t t0, end = 0, cpu = 0, between = 0, nbetween = 0;
+	uint64_t t0, end = 0, cpu = 0, between = 0, nbetween = 0, op_ps = 0;
 	char path[PATH_MAX];
 	int *fds, err, prep_only = 0, timed = 0;
 
@@ -254,9 +258,12 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < t.nthreads; i++) {
 		between += ct[i].between_ns;
 		nbetween += ct[i].nbetween;
+		op_ps += ct[i].op_ps;
 	}
 	if (nbetween)
 		printf(" between_ns=%.1f", (double)between / 1000.0 / (double)nbetween);
+	if (timed && t.nops)
+		printf(" op_ns=%.1f", (double)op_ps / 1000.0 / (double)t.nops);
 	putchar('\n');
 	for (size_t i = 0; i < t.nfiles; i++)
 		close(fds[i]);
