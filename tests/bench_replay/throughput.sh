@@ -29,6 +29,8 @@
 #   ns between ops: for the timed floor and ioreel: the mean gap from an op's end to its
 #                 thread's next start, gaps under 2 us (rbench.h, RBENCH_BETWEEN_GAP_NS): what
 #                 each does per op besides the syscall, steadier than ops/s on a busy machine
+#   ns per op:    for the same two: the ops' mean time from start to end (the syscall's own);
+#                 where the two differ, the replayer's work slows the kernel's (caches)
 #   fio           "ioreel export fio --root TARGET" + fio with replay_no_stall=1 added to each
 #                 job of the exported job file; ops/s = all ops over the longest job's
 #                 runtime (fio's terse output; fio's own group IOPS sums the jobs' IOPS,
@@ -88,7 +90,7 @@ for thr in 1 2; do
 	"$RBENCH_BIN/gen_trace" --mode afap -o "$T" -t "$thr" -n "$OPS" -s "$SIZE" --seed "$thr" ||
 		rb_fail "gen_trace"
 	CE=() CEC=() FL=() FLC=() IOR=() FIR=() IO=() IOC=() WALL=() FI=() FIC=() WK=() DS=() WR=()
-	NC=() IDL=() NCIDL=() FLB=() IOB=()
+	NC=() IDL=() NCIDL=() FLB=() IOB=() FLO=() IOO=()
 	# A warm-up run of each, not counted: ioreel prepares the files all three read, and they
 	# have been read before (a page read for the first time since it was written costs more:
 	# LRU activation, ~3 % of this rate for a freshly prepared file set)
@@ -111,6 +113,7 @@ for thr in 1 2; do
 		FL+=("$(rb_kv "$l" ops_per_s)")
 		FLC+=("$(awk -v n="$(rb_kv "$l" cpu_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
 		FLB+=("$(rb_kv "$l" between_ns)")
+		FLO+=("$(rb_kv "$l" op_ns)")
 
 		rm -f "$S/res.reel"
 		t0=$(date +%s%N)
@@ -126,6 +129,7 @@ for thr in 1 2; do
 		IO+=("$(rb_kv "$l" ops_per_s)")
 		IDL+=("$(rb_kv "$l" idle_pct)")
 		IOB+=("$(rb_kv "$l" between_ns)")
+		IOO+=("$(rb_kv "$l" op_ns)")
 		WK+=("$(awk -v n="$(rb_kv "$l" cpu_workers_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
 		DS+=("$(awk -v n="$(rb_kv "$l" cpu_dispatch_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
 		WR+=("$(awk -v n="$(rb_kv "$l" cpu_writer_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
@@ -169,14 +173,14 @@ for thr in 1 2; do
 	wall=$(rb_median "${WALL[@]}")
 	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s |' "$thr" "ceiling (pread64 loop)" "$ce" \
 		1.00 "$(rb_median "${CEC[@]}")")"
-	rb_say "$(printf "$ROW two clock reads + a stored result per op; %s ns between ops; reps %s" \
+	rb_say "$(printf "$ROW two clock reads + a stored result per op; %s ns between ops, %s ns per op; reps %s" \
 		"$thr" "timed floor (same loop)" "$(rb_median "${FL[@]}")" \
 		"$(rb_ratio "$(rb_median "${RFL[@]}")" 1)" "$(rb_median "${FLC[@]}")" \
-		"$(rb_median "${FLB[@]}")" "$(rb_spread "${RFL[@]}")")"
-	rb_say "$(printf "$ROW reps %s; %s of the timed floor; %s ns between ops; threads idle %s %%" \
+		"$(rb_median "${FLB[@]}")" "$(rb_median "${FLO[@]}")" "$(rb_spread "${RFL[@]}")")"
+	rb_say "$(printf "$ROW reps %s; %s of the timed floor; %s ns between ops, %s ns per op; threads idle %s %%" \
 		"$thr" "ioreel replay afap" "$io" "$(rb_ratio "$rio" 1)" "$(rb_median "${IOC[@]}")" \
 		"$(rb_spread "${RIO[@]}")" "$(rb_ratio "$(rb_median "${RIOFL[@]}")" 1)" \
-		"$(rb_median "${IOB[@]}")" "$(rb_median "${IDL[@]}")")"
+		"$(rb_median "${IOB[@]}")" "$(rb_median "${IOO[@]}")" "$(rb_median "${IDL[@]}")")"
 	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | whole command %s ops/s, peak RSS %s MiB' \
 		"" "" "" "" "" "$wall" "$(rb_median "${IOR[@]}")")"
 	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | CPU: workers %s (the loop: %s), dispatch %s, writer %s' \
