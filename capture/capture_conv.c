@@ -21,6 +21,7 @@
 #define AT_EMPTY_PATH 0x1000
 #endif
 #define CLOSE_RANGE_CLOEXEC_FLAG 4
+#define RENAME_EXCHANGE_FLAG 2
 
 struct conv_ctx {
 	struct capture_conv *c;
@@ -347,6 +348,23 @@ static void track_dup(struct conv_ctx *x, int oldfd, bool cloexec)
 	capture_proc__set_fd(x->p, (int)ev->ret, path, f ? f->kind : x->kind, cloexec);
 	/* set_fd may have moved the table: f is stale past this point */
 	capture_proc__set_bound(x->p, (int)ev->ret, ev->end_ns);
+}
+
+/*
+ * The fds (and cwds) that named a renamed file or directory, or something beneath it, name its
+ * new place: FORMAT.md's "path of the file the fd referred to" is the kernel's, and a later
+ * openat against a renamed directory's fd, or a relative open after fchdir to it, is made
+ * there. Lexical: a rename through a symlink or of another hard link is not seen.
+ */
+static void track_rename(struct conv_ctx *x, const char *from, const char *to, bool exchange)
+{
+	int err;
+
+	if (x->ev->ret != 0 || !x->path0 || !x->path1)
+		return;
+	err = capture_procs__rename(&x->c->procs, from, to, exchange);
+	if (err && !x->c->err)
+		x->c->err = err;
 }
 
 static void conv_aio_submit(struct conv_ctx *x, struct reel_op *tmpl)
@@ -678,6 +696,7 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 		op.path = arg_path(x, AT_FDCWD, x->path0, abs0, sizeof(abs0));
 		op.path2 = arg_path(x, AT_FDCWD, x->path1, abs1, sizeof(abs1));
 		emit(c, &op);
+		track_rename(x, abs0, abs1, false);
 		break;
 	case __NR_renameat:
 	case __NR_renameat2:
@@ -687,6 +706,7 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 		op.path = arg_path(x, (int)a[0], x->path0, abs0, sizeof(abs0));
 		op.path2 = arg_path(x, (int)a[2], x->path1, abs1, sizeof(abs1));
 		emit(c, &op);
+		track_rename(x, abs0, abs1, op.flags & RENAME_EXCHANGE_FLAG);
 		break;
 	case __NR_dup:
 	case __NR_dup2:

@@ -72,6 +72,12 @@ int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child);
 void capture_procs__exec(struct capture_procs *ps, pid_t pid);
 void capture_procs__exit(struct capture_procs *ps, pid_t pid);
 
+/*
+ * A successful rename of from to to (absolute, normalised): every fd and cwd that named from,
+ * or a path beneath it, names its new place, as the kernel's own view of the fd (d_path,
+ * /proc/PID/fd, strace -y) does. exchange: RENAME_EXCHANGE, both ways. 0 or -ENOMEM.
+ */
+int capture_procs__rename(struct capture_procs *ps, const char *from, const char *to, bool exchange);
 /* Stamps the fd's entry with the exit time of the syscall that bound it. */
 void capture_proc__set_bound(struct capture_proc *p, int fd, uint64_t exit_ns);
 /* A close entered before the fd's current file was bound cannot have closed that file. */

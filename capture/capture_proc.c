@@ -137,6 +137,57 @@ void capture_procs__exit(struct capture_procs *ps, pid_t pid)
 		capture_proc__close(p, i);
 }
 
+/*
+ * If path is from or lies beneath from, *out becomes it moved under to (malloc'd): 1. 0 when
+ * it does not, -ENOMEM.
+ */
+static int moved(const char *path, const char *from, const char *to, char **out)
+{
+	size_t n = strlen(from);
+
+	if (!path || strncmp(path, from, n) || (path[n] && path[n] != '/'))
+		return 0;
+	/* "/" itself cannot be renamed: from always has a last component */
+	if (asprintf(out, "%s%s", to, path + n) < 0)
+		return -ENOMEM;
+	return 1;
+}
+
+static int rename_one(char **path, const char *from, const char *to, bool exchange)
+{
+	char *s = NULL;
+	int r = moved(*path, from, to, &s);
+
+	if (!r && exchange)
+		r = moved(*path, to, from, &s);
+	if (r <= 0)
+		return r;
+	free(*path);
+	*path = s;
+	return 0;
+}
+
+int capture_procs__rename(struct capture_procs *ps, const char *from, const char *to, bool exchange)
+{
+	int err = 0;
+
+	if (*from != '/' || *to != '/' || !strcmp(from, to))
+		return 0;
+	for (size_t b = 0; b < sizeof(ps->buckets) / sizeof(ps->buckets[0]); b++) {
+		for (struct capture_proc *p = ps->buckets[b]; p; p = p->next) {
+			if (!p->live)
+				continue;
+			if (!err)
+				err = rename_one(&p->cwd, from, to, exchange);
+			for (int i = 0; i < p->nfds && !err; i++) {
+				if (p->fds[i].open)
+					err = rename_one(&p->fds[i].path, from, to, exchange);
+			}
+		}
+	}
+	return err;
+}
+
 int capture_proc__set_fd(struct capture_proc *p, int fd, const char *path, unsigned kind,
 			 bool cloexec)
 {
