@@ -636,6 +636,9 @@ int ioreel_fork(struct bpf_raw_tracepoint_args *ctx)
 	ev.hdr.tid = (__u32)bpf_get_current_pid_tgid();
 	ev.time_ns = bpf_ktime_get_ns();
 	ev.child_pid = ctgid;
+	/* CLONE_FILES without CLONE_THREAD: two processes, one fd table */
+	if (BPF_CORE_READ(child, files) == BPF_CORE_READ(bpf_get_current_task_btf(), files))
+		ev.flags = IOREEL_PROC_SHARED_FILES;
 	send(&ev, sizeof(ev));
 	return 0;
 }

@@ -145,7 +145,11 @@ struct ioreel_proc_event {
 	struct ioreel_hdr hdr;
 	__u64 time_ns;
 	__u32 child_pid; /* FORK: the new tgid */
-	__u32 pad;
+	__u32 flags;	 /* FORK: enum ioreel_proc_flags */
+};
+
+enum ioreel_proc_flags {
+	IOREEL_PROC_SHARED_FILES = 1, /* clone(CLONE_FILES): the child uses its parent's fd table */
 };
 
 /* IOREEL_EV_URING_SUBMIT / COMPLETE: hdr.nr = IORING_OP_* (submit only) */

@@ -873,7 +873,7 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 	case __NR_close_range:
 		if (ret != 0)
 			break;
-		for (uint64_t fd = a[0]; fd <= a[1] && fd < (uint64_t)x->p->nfds; fd++) {
+		for (uint64_t fd = a[0]; fd <= a[1] && fd < (uint64_t)x->p->ft->nfds; fd++) {
 			if (!(a[2] & CLOSE_RANGE_CLOEXEC_FLAG))
 				capture_proc__close(x->p, fd);
 			else if ((f = capture_proc__fd(x->p, fd)))
@@ -1005,7 +1005,8 @@ int capture_conv__event(struct capture_conv *c, const void *data, size_t size)
 	case IOREEL_EV_FORK:
 		if (size < sizeof(*pe))
 			return 0;
-		return capture_procs__fork(&c->procs, h->pid, pe->child_pid);
+		return capture_procs__fork(&c->procs, h->pid, pe->child_pid,
+					   pe->flags & IOREEL_PROC_SHARED_FILES);
 	case IOREEL_EV_EXEC:
 		capture_procs__exec(&c->procs, h->pid);
 		return 0;

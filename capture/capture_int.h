@@ -49,11 +49,18 @@ struct capture_fd {
 	char *prev_path; /* the file the fd named before bound_ns, NULL when unknown */
 };
 
+/* An fd table: one per process, or one for several after clone(CLONE_FILES). */
+struct capture_fdtab {
+	struct capture_fd *fds;
+	int nfds;
+	int refs;
+	uint64_t pass; /* capture_procs__rename's, so that a shared table is moved once */
+};
+
 struct capture_proc {
 	pid_t pid;
 	char *cwd;
-	struct capture_fd *fds;
-	int nfds;
+	struct capture_fdtab *ft; /* never NULL */
 	bool live;
 	struct capture_proc *next;
 };
@@ -61,14 +68,18 @@ struct capture_proc {
 struct capture_procs {
 	struct capture_proc *buckets[256];
 	int live;
+	uint64_t pass;
 };
 
 void capture_procs__init(struct capture_procs *ps);
 void capture_procs__free(struct capture_procs *ps);
 /* Finds pid; creates it (cwd from /proc when it is readable) when create is set. */
 struct capture_proc *capture_procs__get(struct capture_procs *ps, pid_t pid, bool create);
-/* A new process: a copy of its parent's fd table and cwd. */
-int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child);
+/*
+ * A new process: a copy of its parent's cwd, and of its fd table, or (shared_files,
+ * clone(CLONE_FILES)) the same table.
+ */
+int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child, bool shared_files);
 void capture_procs__exec(struct capture_procs *ps, pid_t pid);
 void capture_procs__exit(struct capture_procs *ps, pid_t pid);
 

@@ -20,13 +20,57 @@ void capture_procs__init(struct capture_procs *ps)
 	memset(ps, 0, sizeof(*ps));
 }
 
+static void fdtab__clear(struct capture_fdtab *ft)
+{
+	for (int i = 0; i < ft->nfds; i++) {
+		free(ft->fds[i].path);
+		free(ft->fds[i].prev_path);
+		ft->fds[i] = (struct capture_fd){ 0 };
+	}
+}
+
+static void fdtab__put(struct capture_fdtab *ft)
+{
+	if (!ft || --ft->refs > 0)
+		return;
+	fdtab__clear(ft);
+	free(ft->fds);
+	free(ft);
+}
+
+static struct capture_fdtab *fdtab__new(void)
+{
+	struct capture_fdtab *ft = calloc(1, sizeof(*ft));
+
+	if (ft)
+		ft->refs = 1;
+	return ft;
+}
+
+/*
+ * Gives p an empty table of its own: the one it shared with another process stays as it is
+ * for that process (an exit, an exec or a new fork of one of them does not close the other's
+ * fds).
+ */
+static int proc__private_fdtab(struct capture_proc *p)
+{
+	struct capture_fdtab *ft;
+
+	if (p->ft->refs == 1) {
+		fdtab__clear(p->ft);
+		return 0;
+	}
+	ft = fdtab__new();
+	if (!ft)
+		return -ENOMEM;
+	fdtab__put(p->ft);
+	p->ft = ft;
+	return 0;
+}
+
 static void proc__free(struct capture_proc *p)
 {
-	for (int i = 0; i < p->nfds; i++) {
-		free(p->fds[i].path);
-		free(p->fds[i].prev_path);
-	}
-	free(p->fds);
+	fdtab__put(p->ft);
 	free(p->cwd);
 	free(p);
 }
@@ -65,6 +109,11 @@ struct capture_proc *capture_procs__get(struct capture_procs *ps, pid_t pid, boo
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
+	p->ft = fdtab__new();
+	if (!p->ft) {
+		free(p);
+		return NULL;
+	}
 	p->pid = pid;
 	p->live = true;
 	snprintf(link, sizeof(link), "/proc/%d/cwd", pid);
@@ -79,7 +128,7 @@ struct capture_proc *capture_procs__get(struct capture_procs *ps, pid_t pid, boo
 	return p;
 }
 
-int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child)
+int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child, bool shared_files)
 {
 	struct capture_proc *pp = capture_procs__get(ps, parent, true);
 	struct capture_proc *cp;
@@ -100,15 +149,19 @@ int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child)
 	/* the child's cwd and fds are its parent's at fork time, whatever /proc says now */
 	free(cp->cwd);
 	cp->cwd = pp->cwd ? strdup(pp->cwd) : NULL;
-	for (int i = 0; i < cp->nfds; i++) {
-		free(cp->fds[i].path);
-		free(cp->fds[i].prev_path);
-		cp->fds[i] = (struct capture_fd){ 0 };
+	if (shared_files) {
+		pp->ft->refs++;
+		fdtab__put(cp->ft);
+		cp->ft = pp->ft;
+		return 0;
 	}
-	for (int i = 0; i < pp->nfds; i++) {
-		if (pp->fds[i].open)
-			capture_proc__set_fd(cp, i, pp->fds[i].path, pp->fds[i].kind,
-					     pp->fds[i].cloexec);
+	if (proc__private_fdtab(cp))
+		return -ENOMEM;
+	for (int i = 0; i < pp->ft->nfds; i++) {
+		const struct capture_fd *f = &pp->ft->fds[i];
+
+		if (f->open && capture_proc__set_fd(cp, i, f->path, f->kind, f->cloexec))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -119,8 +172,26 @@ void capture_procs__exec(struct capture_procs *ps, pid_t pid)
 
 	if (!p)
 		return;
-	for (int i = 0; i < p->nfds; i++) {
-		if (p->fds[i].open && p->fds[i].cloexec)
+	/* execve unshares a table shared by clone(CLONE_FILES): the copy loses the cloexec fds */
+	if (p->ft->refs > 1) {
+		struct capture_fdtab *shared = p->ft;
+
+		p->ft = fdtab__new();
+		if (!p->ft) {
+			p->ft = shared; /* out of memory: keep sharing rather than crash */
+			return;
+		}
+		for (int i = 0; i < shared->nfds; i++) {
+			const struct capture_fd *f = &shared->fds[i];
+
+			if (f->open && !f->cloexec)
+				capture_proc__set_fd(p, i, f->path, f->kind, false);
+		}
+		fdtab__put(shared);
+		return;
+	}
+	for (int i = 0; i < p->ft->nfds; i++) {
+		if (p->ft->fds[i].open && p->ft->fds[i].cloexec)
 			capture_proc__close(p, i);
 	}
 }
@@ -133,8 +204,11 @@ void capture_procs__exit(struct capture_procs *ps, pid_t pid)
 		return;
 	p->live = false;
 	ps->live--;
-	for (int i = 0; i < p->nfds; i++)
-		capture_proc__close(p, i);
+	/*
+	 * A table shared with a live process stays open for it. Out of memory, p keeps sharing
+	 * it: only late events of the dead process could touch it then.
+	 */
+	proc__private_fdtab(p);
 }
 
 /*
@@ -173,15 +247,22 @@ int capture_procs__rename(struct capture_procs *ps, const char *from, const char
 
 	if (*from != '/' || *to != '/' || !strcmp(from, to))
 		return 0;
+	ps->pass++;
 	for (size_t b = 0; b < sizeof(ps->buckets) / sizeof(ps->buckets[0]); b++) {
 		for (struct capture_proc *p = ps->buckets[b]; p; p = p->next) {
+			struct capture_fdtab *ft = p->ft;
+
 			if (!p->live)
 				continue;
 			if (!err)
 				err = rename_one(&p->cwd, from, to, exchange);
-			for (int i = 0; i < p->nfds && !err; i++) {
-				if (p->fds[i].open)
-					err = rename_one(&p->fds[i].path, from, to, exchange);
+			/* twice would move an exchanged name back */
+			if (ft->pass == ps->pass)
+				continue;
+			ft->pass = ps->pass;
+			for (int i = 0; i < ft->nfds && !err; i++) {
+				if (ft->fds[i].open)
+					err = rename_one(&ft->fds[i].path, from, to, exchange);
 			}
 		}
 	}
@@ -191,24 +272,25 @@ int capture_procs__rename(struct capture_procs *ps, const char *from, const char
 int capture_proc__set_fd(struct capture_proc *p, int fd, const char *path, unsigned kind,
 			 bool cloexec)
 {
+	struct capture_fdtab *ft = p->ft;
 	struct capture_fd *f;
 
 	if (fd < 0 || fd > (1 << 24))
 		return -EBADF;
-	if (fd >= p->nfds) {
-		int n = p->nfds ? p->nfds : 64;
+	if (fd >= ft->nfds) {
+		int n = ft->nfds ? ft->nfds : 64;
 		struct capture_fd *fds;
 
 		while (n <= fd)
 			n *= 2;
-		fds = realloc(p->fds, n * sizeof(*fds));
+		fds = realloc(ft->fds, n * sizeof(*fds));
 		if (!fds)
 			return -ENOMEM;
-		memset(fds + p->nfds, 0, (n - p->nfds) * sizeof(*fds));
-		p->fds = fds;
-		p->nfds = n;
+		memset(fds + ft->nfds, 0, (n - ft->nfds) * sizeof(*fds));
+		ft->fds = fds;
+		ft->nfds = n;
 	}
-	f = &p->fds[fd];
+	f = &ft->fds[fd];
 	/* kept for the ops that entered before this binding: see capture_proc__fd_path_at() */
 	free(f->prev_path);
 	f->prev_path = NULL;
@@ -225,9 +307,9 @@ int capture_proc__set_fd(struct capture_proc *p, int fd, const char *path, unsig
 
 struct capture_fd *capture_proc__fd(struct capture_proc *p, int fd)
 {
-	if (fd < 0 || fd >= p->nfds || !p->fds[fd].open)
+	if (fd < 0 || fd >= p->ft->nfds || !p->ft->fds[fd].open)
 		return NULL;
-	return &p->fds[fd];
+	return &p->ft->fds[fd];
 }
 
 void capture_proc__set_bound(struct capture_proc *p, int fd, uint64_t exit_ns)
@@ -269,11 +351,11 @@ const char *capture_proc__fd_path_at(struct capture_proc *p, int fd, uint64_t en
 
 void capture_proc__close(struct capture_proc *p, int fd)
 {
-	if (fd < 0 || fd >= p->nfds)
+	if (fd < 0 || fd >= p->ft->nfds)
 		return;
-	free(p->fds[fd].path);
-	free(p->fds[fd].prev_path);
-	p->fds[fd] = (struct capture_fd){ 0 };
+	free(p->ft->fds[fd].path);
+	free(p->ft->fds[fd].prev_path);
+	p->ft->fds[fd] = (struct capture_fd){ 0 };
 }
 
 int capture_proc__set_cwd(struct capture_proc *p, const char *path)
@@ -309,7 +391,7 @@ const char *capture_proc__fd_path(struct capture_proc *p, int fd)
 	}
 	if (capture_proc__set_fd(p, fd, buf, REEL_FD_UNKNOWN, false))
 		return NULL;
-	return p->fds[fd].path;
+	return p->ft->fds[fd].path;
 }
 
 /* Lexical normalisation of an absolute path: "//", "/./" and "/x/.." removed. */
