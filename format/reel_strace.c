@@ -755,6 +755,31 @@ static int st_do_close(struct st_state *s, struct stl_call *c)
 	return err;
 }
 
+/*
+ * close_range(first, last, flags): not an op, but it closes the fds in the range, or with
+ * CLOSE_RANGE_CLOEXEC marks them close-on-exec. Left out, the ops that then fail on those
+ * fds would be named after the files they no longer hold, and an execve would keep them.
+ */
+static int st_do_close_range(struct st_state *s, struct stl_call *c)
+{
+	uint64_t lo, hi, k, v;
+
+	if (c->ret != 0 || c->nargs < 3)
+		return 0;
+	/* unsigned int: strace shows ~0U as 4294967295 */
+	lo = (uint32_t)stl_int_arg(c->args[0]);
+	hi = (uint32_t)stl_int_arg(c->args[1]);
+	for (size_t i = 0; cvt_map__next(&s->proc->fds, &i, &k, &v);) {
+		if (k < lo || k > hi)
+			continue;
+		if (strstr(c->args[2], "CLOSE_RANGE_CLOEXEC"))
+			*cvt_map__get(&s->proc->fds, k) = v | 1;
+		else
+			st_fd_close(s->proc, (int)k);
+	}
+	return 0;
+}
+
 /* Sum of iov_len in an iovec array; *partial when strace cut the array short. */
 static uint64_t st_iov_len(const char *arr, int *partial)
 {
@@ -1681,6 +1706,8 @@ static int st_dispatch(struct st_state *s, struct stl_call *c)
 		return c->nargs >= 1 ? st_do_open(s, c, reel_op__from_name(n)) : -EINVAL;
 	if (!strcmp(n, "close"))
 		return c->nargs >= 1 ? st_do_close(s, c) : -EINVAL;
+	if (!strcmp(n, "close_range"))
+		return st_do_close_range(s, c);
 	type = reel_op__from_name(n);
 	if (type > 0 && (reel_op__is_read(type) || reel_op__is_write(type)))
 		return c->nargs >= 2 ? st_do_rw(s, c, type) : -EINVAL;
