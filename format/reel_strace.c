@@ -637,8 +637,15 @@ static int st_emit_any(struct st_state *s, struct reel_op *op, int kind)
 	return err;
 }
 
+/*
+ * An op on a non-file is left out; one that failed on an fd that was not open (strace -y
+ * names every open fd) is kept, as the capturer keeps it: it is part of what the
+ * application did, and fails the same way in a replay.
+ */
 static int st_emit(struct st_state *s, struct reel_op *op, int kind)
 {
+	if (kind == REEL_FD_UNKNOWN && op->ret == -EBADF)
+		return st_emit_any(s, op, kind);
 	if (!st_is_file_kind(kind)) {
 		s->st->nonfile_ops++;
 		return 0;
