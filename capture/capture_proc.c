@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "capture_int.h"
+#include "reel_cvt_util.h"
 
 void capture_procs__init(struct capture_procs *ps)
 {
@@ -394,38 +395,6 @@ const char *capture_proc__fd_path(struct capture_proc *p, int fd)
 	return p->ft->fds[fd].path;
 }
 
-/* Lexical normalisation of an absolute path: "//", "/./" and "/x/.." removed. */
-static void normalise(char *path)
-{
-	char *out = path, *in = path;
-
-	while (*in) {
-		char *end;
-		size_t len;
-
-		while (*in == '/')
-			in++;
-		if (!*in)
-			break;
-		end = strchr(in, '/');
-		len = end ? (size_t)(end - in) : strlen(in);
-		if (len == 1 && in[0] == '.') {
-			/* skip */
-		} else if (len == 2 && in[0] == '.' && in[1] == '.') {
-			while (out > path && *--out != '/')
-				;
-		} else {
-			*out++ = '/';
-			memmove(out, in, len);
-			out += len;
-		}
-		in += len;
-	}
-	if (out == path)
-		*out++ = '/';
-	*out = '\0';
-}
-
 int capture_proc__resolve(struct capture_proc *p, int dirfd, const char *rel, char *out,
 			  size_t size)
 {
@@ -442,6 +411,6 @@ int capture_proc__resolve(struct capture_proc *p, int dirfd, const char *rel, ch
 	}
 	if (n < 0 || (size_t)n >= size)
 		return -ENAMETOOLONG;
-	normalise(out);
+	cvt_normalise_path(out);
 	return 0;
 }

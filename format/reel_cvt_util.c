@@ -278,3 +278,36 @@ int cvt_proc_fd(const char *s, uint32_t pid, const char **rest)
 	*rest = end;
 	return (int)n;
 }
+
+void cvt_normalise_path(char *path)
+{
+	char *out = path, *in = path;
+
+	if (*path != '/')
+		return;
+	while (*in) {
+		char *end;
+		size_t len;
+
+		while (*in == '/')
+			in++;
+		if (!*in)
+			break;
+		end = strchr(in, '/');
+		len = end ? (size_t)(end - in) : strlen(in);
+		if (len == 1 && in[0] == '.') {
+			/* skip */
+		} else if (len == 2 && in[0] == '.' && in[1] == '.') {
+			while (out > path && *--out != '/')
+				;
+		} else {
+			*out++ = '/';
+			memmove(out, in, len);
+			out += len;
+		}
+		in += len;
+	}
+	if (out == path)
+		*out++ = '/';
+	*out = '\0';
+}

@@ -62,4 +62,11 @@ int cvt_op_dir(const struct reel_op *op, int count_submits);
  */
 int cvt_proc_fd(const char *path, uint32_t pid, const char **rest);
 
+/*
+ * Lexical normalisation of an absolute path, in place: "//", "/./" and "/x/.." removed, as
+ * both writers make the paths of a trace (a ".." is not resolved through symlinks: the
+ * replay looks the names up as the application did). A relative path is left alone.
+ */
+void cvt_normalise_path(char *path);
+
 #endif

@@ -528,8 +528,21 @@ static struct st_ofd *st_fd_arg(struct st_state *s, char *arg, int *fd, int *err
 	return o;
 }
 
-/* path joined to the dirfd's path / cwd; malloc'd. */
+static char *st_resolve_raw(struct st_state *s, int dirfd, const char *dirann, const char *path);
+
+/*
+ * path joined to the dirfd's path / cwd, "." and ".." taken out as the capturer does; malloc'd.
+ */
 static char *st_resolve(struct st_state *s, int dirfd, const char *dirann, const char *path)
+{
+	char *out = st_resolve_raw(s, dirfd, dirann, path);
+
+	if (out)
+		cvt_normalise_path(out);
+	return out;
+}
+
+static char *st_resolve_raw(struct st_state *s, int dirfd, const char *dirann, const char *path)
 {
 	const char *base = NULL;
 	char *out;
