@@ -82,8 +82,14 @@ struct st_mapping {
 	uint8_t kind;
 };
 
-struct st_proc {
+/* An fd table: a process's own, or shared by clone(CLONE_FILES) without CLONE_THREAD. */
+struct st_fdtab {
 	struct cvt_map fds; /* fd -> (uintptr_t)ofd | 1 when close-on-exec */
+	int refs;
+};
+
+struct st_proc {
+	struct st_fdtab *fdt;
 	char *cwd;
 	struct st_mapping *maps;
 	size_t nmaps, capmaps;
@@ -110,6 +116,7 @@ struct st_state {
 	int have_first;
 	long initial;		/* pid of the lines without a pid column */
 	struct cvt_map parent;	/* child tid -> parent tid << 1 | is_thread */
+	struct cvt_map files;	/* child tid -> 1: a process sharing its parent's fd table */
 	struct cvt_map seen;	/* pid column values -> first line number */
 	struct cvt_map live;	/* tids alive */
 	struct cvt_map pending; /* tid -> struct st_pending * */
@@ -255,6 +262,11 @@ static int st_pass1(struct st_state *s, FILE *in)
 
 			if (pv)
 				*pv = tid << 1 | (uint64_t)thread;
+			/* clone's flags=, clone3's {flags=...} */
+			for (int i = 0; i < c.nargs && !thread; i++)
+				if (strstr(c.args[i], "CLONE_FILES") &&
+				    !cvt_map__put(&s->files, (uint64_t)c.ret, NULL))
+					err = -ENOMEM;
 		}
 		free(text);
 	}
@@ -300,7 +312,7 @@ static void st_ofd_put(struct st_ofd *o)
 
 static struct st_ofd *st_fd_get(struct st_proc *p, int fd, int *cloexec)
 {
-	uint64_t *v = cvt_map__get(&p->fds, (uint32_t)fd);
+	uint64_t *v = cvt_map__get(&p->fdt->fds, (uint32_t)fd);
 
 	if (!v)
 		return NULL;
@@ -315,7 +327,7 @@ static void st_fd_close(struct st_proc *p, int fd)
 
 	if (o) {
 		st_ofd_put(o);
-		cvt_map__del(&p->fds, (uint32_t)fd);
+		cvt_map__del(&p->fdt->fds, (uint32_t)fd);
 	}
 }
 
@@ -326,7 +338,7 @@ static int st_fd_set(struct st_proc *p, int fd, struct st_ofd *o, int cloexec)
 	/* take the new reference first: o may be what fd already holds (F_SETFD) */
 	o->refs++;
 	st_fd_close(p, fd);
-	v = cvt_map__put(&p->fds, (uint32_t)fd, NULL);
+	v = cvt_map__put(&p->fdt->fds, (uint32_t)fd, NULL);
 	if (!v) {
 		o->refs--;
 		return -ENOMEM;
@@ -335,13 +347,32 @@ static int st_fd_set(struct st_proc *p, int fd, struct st_ofd *o, int cloexec)
 	return 0;
 }
 
-static void st_proc_free(struct st_proc *p)
+static void st_fdtab_put(struct st_fdtab *t)
 {
 	uint64_t k, v;
 
-	for (size_t i = 0; cvt_map__next(&p->fds, &i, &k, &v);)
+	if (!t || --t->refs > 0)
+		return;
+	for (size_t i = 0; cvt_map__next(&t->fds, &i, &k, &v);)
 		st_ofd_put((struct st_ofd *)(uintptr_t)(v & ~1ULL));
-	cvt_map__free(&p->fds);
+	cvt_map__free(&t->fds);
+	free(t);
+}
+
+static struct st_fdtab *st_fdtab_new(void)
+{
+	struct st_fdtab *t = calloc(1, sizeof(*t));
+
+	if (t) {
+		cvt_map__init(&t->fds);
+		t->refs = 1;
+	}
+	return t;
+}
+
+static void st_proc_free(struct st_proc *p)
+{
+	st_fdtab_put(p->fdt);
 	free(p->cwd);
 	free(p->maps);
 	free(p);
@@ -359,8 +390,6 @@ static struct st_proc *st_proc_get(struct st_state *s, uint32_t tgid)
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
-	cvt_map__init(&p->fds);
-	*v = (uintptr_t)p;
 	/* a forked child starts with its parent's fds (sharing positions) and cwd */
 	pv = cvt_map__get(&s->parent, tgid);
 	if (pv && !(*pv & 1)) {
@@ -368,16 +397,28 @@ static struct st_proc *st_proc_get(struct st_state *s, uint32_t tgid)
 
 		parent = pp ? (struct st_proc *)(uintptr_t)*pp : NULL;
 	}
-	if (parent && parent != p) {
-		for (size_t i = 0; cvt_map__next(&parent->fds, &i, &k, &fv);) {
+	if (parent && parent != p && cvt_map__get(&s->files, tgid)) {
+		/* clone(CLONE_FILES): what one opens or closes, the other has or has not */
+		p->fdt = parent->fdt;
+		p->fdt->refs++;
+	} else {
+		p->fdt = st_fdtab_new();
+	}
+	if (!p->fdt) {
+		free(p);
+		return NULL;
+	}
+	*v = (uintptr_t)p;
+	if (parent && parent != p && p->fdt != parent->fdt) {
+		for (size_t i = 0; cvt_map__next(&parent->fdt->fds, &i, &k, &fv);) {
 			struct st_ofd *o = (struct st_ofd *)(uintptr_t)(fv & ~1ULL);
 
 			if (st_fd_set(p, (int)k, o, (int)(fv & 1)))
 				break;
 		}
-		if (parent->cwd)
-			p->cwd = strdup(parent->cwd);
 	}
+	if (parent && parent != p && parent->cwd)
+		p->cwd = strdup(parent->cwd);
 	return p;
 }
 
@@ -789,11 +830,11 @@ static int st_do_close_range(struct st_state *s, struct stl_call *c)
 	/* unsigned int: strace shows ~0U as 4294967295 */
 	lo = (uint32_t)stl_int_arg(c->args[0]);
 	hi = (uint32_t)stl_int_arg(c->args[1]);
-	for (size_t i = 0; cvt_map__next(&s->proc->fds, &i, &k, &v);) {
+	for (size_t i = 0; cvt_map__next(&s->proc->fdt->fds, &i, &k, &v);) {
 		if (k < lo || k > hi)
 			continue;
 		if (strstr(c->args[2], "CLOSE_RANGE_CLOEXEC"))
-			*cvt_map__get(&s->proc->fds, k) = v | 1;
+			*cvt_map__get(&s->proc->fdt->fds, k) = v | 1;
 		else
 			st_fd_close(s->proc, (int)k);
 	}
@@ -1602,7 +1643,21 @@ static int st_do_execve(struct st_state *s, struct stl_call *c)
 
 	if (c->ret != 0)
 		return 0;
-	for (size_t i = 0; cvt_map__next(&p->fds, &i, &k, &v);)
+	if (p->fdt->refs > 1) {
+		/* execve unshares a table shared by clone(CLONE_FILES) first */
+		struct st_fdtab *shared = p->fdt;
+
+		p->fdt = st_fdtab_new();
+		if (!p->fdt) {
+			p->fdt = shared;
+			return -ENOMEM;
+		}
+		for (size_t i = 0; cvt_map__next(&shared->fds, &i, &k, &v);)
+			if (!(v & 1) && st_fd_set(p, (int)k, (struct st_ofd *)(uintptr_t)v, 0))
+				return -ENOMEM;
+		st_fdtab_put(shared);
+	}
+	for (size_t i = 0; cvt_map__next(&p->fdt->fds, &i, &k, &v);)
 		if (v & 1)
 			st_fd_close(p, (int)k);
 	p->nmaps = 0;
@@ -1916,6 +1971,7 @@ int reel_strace__import(FILE *in, struct reel_writer *w, struct reel_strace_stat
 	s.w = w;
 	s.st = st;
 	cvt_map__init(&s.parent);
+	cvt_map__init(&s.files);
 	cvt_map__init(&s.seen);
 	cvt_map__init(&s.live);
 	cvt_map__init(&s.pending);
@@ -1951,6 +2007,7 @@ int reel_strace__import(FILE *in, struct reel_writer *w, struct reel_strace_stat
 		free(a);
 	}
 	cvt_map__free(&s.parent);
+	cvt_map__free(&s.files);
 	cvt_map__free(&s.seen);
 	cvt_map__free(&s.live);
 	cvt_map__free(&s.procs);
