@@ -34,6 +34,7 @@ struct ractx {
 	struct replay_engine eng;
 	int ok;
 	struct replay_u64map reqs; /* aux -> struct areq * */
+	unsigned inflight;	   /* submitted, not reaped yet */
 };
 
 static struct ractx *actx__get(struct run *run, const struct reel_op *op, int is_uring)
@@ -94,11 +95,24 @@ int async__kind(const struct reel_op *op)
 	return -1;
 }
 
+/* reaps what has completed of c's requests, waiting up to 1 ms for one; under c->lock */
+static int actx__reap(struct ractx *c)
+{
+	struct timespec ms = {0, 1000000};
+	int n = c->eng.ops->getevents(&c->eng, 1, ACTX_DEPTH, &ms);
+
+	for (int i = 0; i < n; i++)
+		((struct areq *)c->eng.ops->event(&c->eng, (unsigned)i)->owner)->done = 1;
+	if (n > 0)
+		c->inflight -= (unsigned)n;
+	return n;
+}
+
 int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns)
 {
 	const struct reel_op *op = &it->op;
 	int is_uring = op->type == REEL_OP_URING_SUBMIT;
-	int kind = async__kind(op), fd = -1, r;
+	int kind = async__kind(op), fd = -1, r, n;
 	struct ractx *c;
 	struct areq *rq;
 
@@ -136,11 +150,26 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 	pthread_mutex_lock(&c->lock);
 	rq->submit_ns = replay_now_ns();
 	rq->t0 = w->run->t0;
-	r = c->eng.ops->queue(&c->eng, &rq->io);
-	if (!r)
-		r = c->eng.ops->commit(&c->eng);
-	if (!r)
+	for (;;) {
+		r = c->eng.ops->queue(&c->eng, &rq->io);
+		if (!r)
+			r = c->eng.ops->commit(&c->eng);
+		/*
+		 * refused for want of room (the engine took nothing back: see commit): a
+		 * context full of completions not reaped yet, as when the trace has more
+		 * requests in flight than its depth. Reaping them (kept for their completion
+		 * records) makes room; with none in flight the submission fails, counted.
+		 */
+		if ((r != -EAGAIN && r != -EBUSY) || !c->inflight)
+			break;
+		n = actx__reap(c);
+		if (n < 0 && n != -ETIME && n != -EINTR)
+			break;
+	}
+	if (!r) {
 		replay_u64map__put(&c->reqs, op->aux, (uintptr_t)rq);
+		c->inflight++;
+	}
 	pthread_mutex_unlock(&c->lock);
 	if (r) {
 		free(rq->io.buf);
@@ -152,17 +181,6 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 	*ret = op->ret >= 0 ? op->ret : 0;
 	*submit_ns = rq->submit_ns;
 	return 0;
-}
-
-/* reaps what has completed of c's requests, waiting up to 1 ms for one; under c->lock */
-static int actx__reap(struct ractx *c)
-{
-	struct timespec ms = {0, 1000000};
-	int n = c->eng.ops->getevents(&c->eng, 1, ACTX_DEPTH, &ms);
-
-	for (int i = 0; i < n; i++)
-		((struct areq *)c->eng.ops->event(&c->eng, (unsigned)i)->owner)->done = 1;
-	return n;
 }
 
 int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns)

@@ -39,6 +39,13 @@ struct replay_engine_ops {
 	const char *name;
 	int (*init)(struct replay_engine *e, unsigned depth);
 	int (*queue)(struct replay_engine *e, struct replay_io *io);
+	/*
+	 * submits what was queued: 0 when the kernel took all of it. -errno when it took none of
+	 * what was left (-EAGAIN, -EBUSY: out of resources for now; or the request's own
+	 * error): those requests are withdrawn, nothing of them is left with the engine or the
+	 * kernel, and the caller may free or reuse them. What the kernel did take completes as
+	 * usual, even if it refused it (its event then carries the error).
+	 */
 	int (*commit)(struct replay_engine *e);
 	/* waits for at least min completions (or until t, when not NULL); count or -errno */
 	int (*getevents)(struct replay_engine *e, unsigned min, unsigned max,
@@ -51,7 +58,15 @@ struct replay_engine {
 	const struct replay_engine_ops *ops;
 	void *priv;
 	unsigned depth;
+	unsigned fail_every; /* IOREEL_TEST_SUBMIT_FAIL: every Nth submission is refused */
+	unsigned submits;
 };
+
+/* for the engines: the test knob says this submission is refused (-EAGAIN, none taken) */
+static inline int replay_engine__test_refuse(struct replay_engine *e)
+{
+	return e->fail_every && ++e->submits % e->fail_every == 0;
+}
 
 extern const struct replay_engine_ops replay_engine_sync;
 extern const struct replay_engine_ops replay_engine_uring;

@@ -20,8 +20,6 @@ struct aio_priv {
 	unsigned npending;
 	struct io_event *events;
 	struct replay_io **ev;
-	struct replay_io **failed; /* refused by io_submit: reaped first */
-	unsigned nfailed;
 };
 
 static int aio__init(struct replay_engine *e, unsigned depth)
@@ -34,13 +32,11 @@ static int aio__init(struct replay_engine *e, unsigned depth)
 	p->pending = calloc(depth, sizeof(*p->pending));
 	p->events = calloc(depth, sizeof(*p->events));
 	p->ev = calloc(depth, sizeof(*p->ev));
-	p->failed = calloc(depth, sizeof(*p->failed));
-	r = p->pending && p->events && p->ev && p->failed ? io_setup((int)depth, &p->ctx) : -ENOMEM;
+	r = p->pending && p->events && p->ev ? io_setup((int)depth, &p->ctx) : -ENOMEM;
 	if (r < 0) {
 		free(p->pending);
 		free(p->events);
 		free(p->ev);
-		free(p->failed);
 		free(p);
 		return r;
 	}
@@ -84,18 +80,20 @@ static int aio__commit(struct replay_engine *e)
 	int r;
 
 	while (done < p->npending) {
-		r = io_submit(p->ctx, (long)(p->npending - done), p->pending + done);
-		if (r == -EAGAIN || r == -EINTR)
+		if (replay_engine__test_refuse(e))
+			r = -EAGAIN;
+		else
+			r = io_submit(p->ctx, (long)(p->npending - done), p->pending + done);
+		if (r == -EINTR)
 			continue;
-		if (r < 0) {
-			/* the first request is refused: it completes now, with the error */
-			struct replay_io *io = p->pending[done]->data;
-
-			io->ret = r;
-			io->done_ns = replay_now_ns();
-			p->failed[p->nfailed++] = io;
-			done++;
-			continue;
+		if (r <= 0) {
+			/*
+			 * none of the rest was taken: withdrawn, the caller's to fail. -EAGAIN
+			 * is not retried here: a context full of completions nobody has reaped
+			 * stays full, and retrying would spin forever.
+			 */
+			p->npending = 0;
+			return r < 0 ? r : -EAGAIN;
 		}
 		done += (unsigned)r;
 	}
@@ -112,16 +110,6 @@ static int aio__getevents(struct replay_engine *e, unsigned min, unsigned max,
 
 	if (max > e->depth)
 		max = e->depth;
-	if (p->nfailed) {
-		unsigned n = p->nfailed < max ? p->nfailed : max;
-
-		for (unsigned i = 0; i < n; i++)
-			p->ev[i] = p->failed[i];
-		for (unsigned i = n; i < p->nfailed; i++)
-			p->failed[i - n] = p->failed[i];
-		p->nfailed -= n;
-		return (int)n;
-	}
 	if (t)
 		ts = *t;
 	do {
@@ -154,7 +142,6 @@ static void aio__cleanup(struct replay_engine *e)
 	free(p->pending);
 	free(p->events);
 	free(p->ev);
-	free(p->failed);
 	free(p);
 	e->priv = NULL;
 }

@@ -116,6 +116,12 @@ int replay_engine__init(struct replay_engine *e, enum replay_engine_kind kind, u
 					     : &replay_engine_sync;
 	e->depth = depth;
 	e->priv = NULL;
+	e->submits = 0;
+	e->fail_every = 0;
+	/* IOREEL_TEST_SUBMIT_FAIL=N, for tests only: the Nth, 2Nth... submission of each async
+	 * engine is refused with -EAGAIN, taking nothing, as a kernel out of resources does */
+	if (kind != REPLAY_ENGINE_SYNC && getenv("IOREEL_TEST_SUBMIT_FAIL"))
+		e->fail_every = (unsigned)strtoul(getenv("IOREEL_TEST_SUBMIT_FAIL"), NULL, 10);
 	return e->ops->init(e, depth);
 }
 

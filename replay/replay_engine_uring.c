@@ -64,17 +64,50 @@ static int uring__queue(struct replay_engine *e, struct replay_io *io)
 	return 0;
 }
 
+/* makes the SQEs prepared since the last submission visible to the kernel, as
+ * io_uring_submit does before it enters: the knob's refusal leaves the ring as the kernel's */
+static void uring__publish(struct io_uring *ring)
+{
+	ring->sq.sqe_head = ring->sq.sqe_tail;
+	io_uring_smp_store_release(ring->sq.ktail, ring->sq.sqe_tail);
+}
+
+/*
+ * Takes back every SQE the kernel has not consumed: a refused io_uring_enter leaves them in
+ * the ring, and the next submission would issue them, pointing at requests and buffers the
+ * caller has since freed or reused. Without SQPOLL only io_uring_enter, called from this
+ * thread, reads the SQ tail, so moving it back to the kernel's head takes them out whole.
+ */
+static void uring__withdraw(struct io_uring *ring)
+{
+	unsigned head = io_uring_smp_load_acquire(ring->sq.khead);
+
+	ring->sq.sqe_head = ring->sq.sqe_tail = head;
+	io_uring_smp_store_release(ring->sq.ktail, head);
+}
+
 static int uring__commit(struct replay_engine *e)
 {
 	struct uring_priv *p = e->priv;
 	int r;
 
-	if (!p->queued)
-		return 0;
-	r = io_uring_submit(&p->ring);
-	if (r < 0)
-		return r;
-	p->queued = 0;
+	while (p->queued) {
+		if (replay_engine__test_refuse(e)) {
+			uring__publish(&p->ring);
+			r = -EAGAIN;
+		} else {
+			r = io_uring_submit(&p->ring);
+		}
+		if (r == -EINTR)
+			continue;
+		if (r <= 0) {
+			uring__withdraw(&p->ring);
+			p->queued = 0;
+			return r < 0 ? r : -EAGAIN;
+		}
+		/* it stops after a request it refused (whose CQE says why): the rest go again */
+		p->queued -= (unsigned)r < p->queued ? (unsigned)r : p->queued;
+	}
 	return 0;
 }
 
