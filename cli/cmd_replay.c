@@ -109,7 +109,12 @@ static void usage(FILE *out)
 	    "  ioreel replay pg.reel --target /var/tmp/t --map /var/lib/pg/pg_wal=/dev/shm/wal\n"
 	    "      # WAL on tmpfs, the rest on disk\n"
 	    "  ioreel replay app.reel --target /var/tmp/t --timing afap --engine io_uring\n"
-	    "  ioreel replay app.reel --target /var/tmp/t --cold --spin=50\n");
+	    "  ioreel replay app.reel --target /var/tmp/t --cold --spin=50\n"
+	    "\n"
+	    "exit status: 0 when every target was replayed; 1 when one failed, when the trace\n"
+	    "holds no ops, or when it is damaged (the ops before and after the damage are\n"
+	    "still replayed and the result written; one line on stderr says where); 2 on usage\n"
+	    "errors; 130 when interrupted (the result so far kept).\n");
 }
 
 /* lock-free atomics are async-signal-safe, and the workers read it */
@@ -197,6 +202,7 @@ int cmd_replay(int argc, char **argv)
 	struct sigaction sa = {.sa_handler = on_signal};
 	struct replay_summary *sum = NULL;
 	size_t nt = 0, nm = 0;
+	int damaged = 0;
 	char *result = NULL, *end;
 	int c, quiet = 0, rc = 1, err;
 
@@ -350,6 +356,7 @@ int cmd_replay(int argc, char **argv)
 				targets[i], why && *why ? why : strerror(err < 0 ? -err : err));
 			goto out;
 		}
+		damaged |= sum->damaged != 0;
 		if (!quiet)
 			replay_summary__print(sum, stdout);
 		fflush(stdout);
@@ -366,7 +373,9 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "ioreel: failed to compare the replays: %s\n", strerror(-err));
 		goto out;
 	}
-	rc = 0;
+	/* what could be read was replayed and its result written (the damage was named as
+	 * it was met), but it was not the whole trace: as info and dump, a script can tell */
+	rc = damaged ? 1 : 0;
 out:
 	for (size_t i = 0; i < nt; i++)
 		free(results[i]);

@@ -43,7 +43,11 @@ static void usage(FILE *out)
 	    "  ioreel report app.shm.reel app.disk.reel         # app.reel found from them\n"
 	    "  ioreel report app.reel app.shm.reel --html report.html\n"
 	    "  ioreel report app.reel app.shm.reel --json | jq '.verdict[].text'\n"
-	    "  ioreel report app.reel app.shm.reel --by file --top 3\n");
+	    "  ioreel report app.reel app.shm.reel --by file --top 3\n"
+	    "\n"
+	    "exit status: 0; 1 when an input cannot be read or holds no ops, or when one is\n"
+	    "damaged (the report is still printed, as far as they could be read, and names the\n"
+	    "damage; one line on stderr says where); 2 on usage errors.\n");
 }
 
 /* The original trace a replay result names, when it is one and that trace exists. */
@@ -129,13 +133,24 @@ int cmd_report(int argc, char **argv)
 		n++;
 	}
 	char why[1024] = "";
+	unsigned damaged = 0;
 	opts.why = why;
 	opts.why_size = sizeof(why);
+	opts.damaged = &damaged;
 	int err = report__compare(trace, results, n, &opts, stdout);
 	free(of);
 	if (err) {
 		fprintf(stderr, "ioreel: failed to report on %s: %s\n", failed ? failed : "traces",
 			why[0] ? why : reel_strerror(err));
+		return 1;
+	}
+	/* reported on as far as they could be read, but a script must be able to tell */
+	if (damaged) {
+		if (damaged > 1)
+			fprintf(stderr, "ioreel: %s (and %u more damaged input(s))\n", why,
+				damaged - 1);
+		else
+			fprintf(stderr, "ioreel: %s\n", why);
 		return 1;
 	}
 	return 0;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* report.c - report__compare(): read every run, compare, write text or JSON (and HTML). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +70,28 @@ static int check_has_ops(const struct report_run *r, int original, char *why, si
 	return -ENODATA;
 }
 
+/* how many runs are damaged, into opts->damaged, and the first's damage into opts->why */
+static void count_damaged(const struct report *rep)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < rep->nruns; i++) {
+		const struct report_run *r = &rep->runs[i];
+		char what[256];
+
+		if (!r->damaged)
+			continue;
+		if (!n++ && rep->opts->why)
+			snprintf(rep->opts->why, rep->opts->why_size,
+				 "%s is damaged at byte %llu (%llu region(s)): %s", r->path,
+				 (unsigned long long)r->damage.first_offset,
+				 (unsigned long long)r->damaged,
+				 reel_damage_sum__describe(&r->damage, what, sizeof(what)));
+	}
+	if (rep->opts->damaged)
+		*rep->opts->damaged = n;
+}
+
 int report__compare(const char *trace, const char *const *results, size_t n,
 		    const struct report_opts *opts, FILE *out)
 {
@@ -108,6 +131,8 @@ int report__compare(const char *trace, const char *const *results, size_t n,
 	}
 	if (err && rep.opts->failed)
 		*rep.opts->failed = failed;
+	if (!err)
+		count_damaged(&rep);
 
 	for (size_t i = 0; i < rep.nruns; i++)
 		report_run__free(&rep.runs[i]);

@@ -35,9 +35,15 @@ struct report_opts {
 	int json;	       /* write JSON to out instead of the text report */
 	const char *html_path; /* also write the HTML page there; NULL = no page */
 	const char **failed;   /* if set, receives the path that failed when an error returns */
-	/* if set, receives a sentence for errors beyond errno (a result of another trace) */
+	/*
+	 * if set, receives a sentence for errors beyond errno (a result of another trace); on
+	 * success with damaged inputs, where the first of them is damaged and what it lost
+	 */
 	char *why;
 	size_t why_size;
+	/* if set, receives how many inputs were damaged: read past the damage and reported on
+	 * (the report names it), but a caller should not take the report for a whole one */
+	unsigned *damaged;
 };
 
 /* opts may be NULL (text, by op, top 5). */

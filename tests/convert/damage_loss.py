@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Damage says what it cost, truthfully, in info, dump and replay alike.
+"""Damage says what it cost, truthfully, in info, dump and replay alike, and every command
+that met it exits 1 (info, dump, replay after replaying what it could read, report after
+reporting on it, for a damaged trace and for a damaged replay result), so a script can tell.
 
 A 40-op trace (chunks of 16, 16 and 8 ops) is damaged one place at a time: the head meta,
 an ops chunk's payload and its envelope, the footer's payload and its envelope, the trailer,
@@ -89,9 +91,18 @@ def one(case, data, off, ops_lost, must, must_not, tmp):
         check(case, got == N - ops_lost, "dump: %d ops, want %d" % (got, N - ops_lost))
 
     target = os.path.join(tmp, "t-" + case)
-    rc, out, err = run("replay", path, "--target", target, "--timing", "afap",
-                       "-o", os.path.join(tmp, case + ".result.reel"))
+    result = os.path.join(tmp, case + ".result.reel")
+    rc, out, err = run("replay", path, "--target", target, "--timing", "afap", "-o", result)
     allout = out + err
+    check(case, rc == 1, "replay exited %d, want 1" % rc)
+    check(case, os.path.exists(result), "replay wrote no result")
+    check(case, ("trace damaged at byte %d" % off) in err,
+          "replay stderr lacks the damage line: %r" % err[-600:])
+    rc, out, err = run("report", path)
+    check(case, rc == 1, "report exited %d, want 1" % rc)
+    check(case, ("%s is damaged at byte %d" % (path, off)) in err,
+          "report stderr lacks the damage line: %r" % err)
+    check(case, ("damaged at byte %d" % off) in out, "report text does not name the damage")
     summary = [l for l in allout.splitlines() if "TRACE DAMAGED" in l]
     check(case, "damaged chunks skipped" not in allout, "replay still says 'damaged chunks skipped'")
     check(case, len(summary) == 1, "replay: no TRACE DAMAGED line: %r" % allout[-600:])
@@ -108,6 +119,27 @@ def one(case, data, off, ops_lost, must, must_not, tmp):
     m = re.search(r"ops: (\d+) in trace", allout)
     if ops_lost is not None:
         check(case, m and int(m.group(1)) == N - ops_lost, "replay read %s ops" % (m and m.group(1)))
+
+
+def damaged_result(whole, tmp):
+    """A whole trace replayed exits 0; its result damaged (the footer: its one ops chunk
+    damaged would leave nothing to compare, another failure), report on both exits 1."""
+    result = os.path.join(tmp, "whole.result.reel")
+    rc, out, err = run("replay", whole, "--target", os.path.join(tmp, "t-whole"), "--timing",
+                       "afap", "-q", "-o", result)
+    check("whole", rc == 0, "replay of a whole trace exited %d: %s" % (rc, err))
+    rc, out, err = run("report", whole, result)
+    check("whole", rc == 0 and not err, "report on whole traces exited %d: %s" % (rc, err))
+    data = open(result, "rb").read()
+    cs, _ = chunks(data)
+    at = [c for c in cs if c[1] == 3][0][0]
+    b = bytearray(data)
+    b[at + 40] ^= 0xFF
+    open(result, "wb").write(bytes(b))
+    rc, out, err = run("report", whole, result)
+    check("result", rc == 1, "report on a damaged result exited %d, want 1" % rc)
+    check("result", ("%s is damaged at byte %d" % (result, at)) in err,
+          "report stderr lacks the damage line: %r" % err)
 
 
 def main():
@@ -143,6 +175,7 @@ def main():
         one("trailer", flip(trailer + 5), trailer, 0, ["nothing lost"], ["ops lost"], tmp)
         one("cut", data[:ops[2][0] + 40], ops[2][0], None,
             ["truncated", "ends at byte %d" % (ops[2][0] + 40), "footer"], ["no ops lost"], tmp)
+        damaged_result(whole, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     for f in fails:
