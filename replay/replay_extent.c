@@ -36,6 +36,19 @@
  * whose completion record is still to come). A cut drops the entries it
  * waited for: a later cut waits for this one, so for them too; the others (writes below its
  * length) stay, since a later, shorter cut must still wait for them.
+ *
+ * Without a cut they would stay too, one per worker and file written until the file is cut,
+ * replaced or unlinked: workers x files, on a trace of many threads writing many files that
+ * nothing truncates. So the dispatcher drops the entries whose write its worker has already
+ * issued (extent__drop_done: the worker's published done_seq has reached it): a later cut
+ * would wait for nothing there, since a worker's done_seq only grows and covers every op it
+ * issued before. An async write's entry stands for its request, which its submit's being done
+ * does not say is: it stays until its completion record is dispatched. The worker's next write
+ * starts a new entry that does not carry the reach of the dropped one: those writes are done,
+ * so no later cut needs to wait for them. Every so many writes the dispatcher sweeps the paths
+ * with entries (disp__sweep_writers): what is left is what was dispatched and not yet done
+ * (staged, the done ops of the segment under way are published at its end: a segment's
+ * writes at most), whatever the number of files.
  */
 #include <stdlib.h>
 
@@ -287,6 +300,30 @@ void extent__reaped(struct rpath *p, const struct rdep *submit, uint32_t w, uint
 			e->by.seq = seq;
 		}
 	}
+}
+
+uint32_t extent__nwriters(const struct rpath *p)
+{
+	return p->writers ? p->writers->n : 0;
+}
+
+uint32_t extent__drop_done(struct rpath *p, int (*done)(void *ctx, const struct rdep *by),
+			   void *ctx)
+{
+	struct rwriters *x = p->writers;
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; x && i < x->n; i++)
+		if (x->w[i].async || !done(ctx, &x->w[i].by))
+			x->w[n++] = x->w[i];
+	if (x && !n) {
+		free(x);
+		p->writers = NULL;
+		return 0;
+	}
+	if (x)
+		x->n = n;
+	return n;
 }
 
 void extent__reset(struct rpath *p)

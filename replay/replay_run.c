@@ -1184,6 +1184,12 @@ struct disp {
 	 * waits for every one in flight that reached beyond it */
 	const struct awrite **awaits;
 	unsigned nawaits, capawaits;
+	/* the paths with writers entries (replay_extent.c), swept of those done now and then */
+	struct rpath **wpaths;
+	size_t nwpaths, capwpaths;
+	uint64_t wsince; /* writes since the last sweep */
+	uint64_t wleft;	 /* entries the last sweep left */
+	uint64_t wpeak;	 /* the most entries there were at once (IOREEL_TEST_EXTENT) */
 };
 
 static void run__meta(struct run *run, struct reel_reader *trace);
@@ -1648,8 +1654,64 @@ static void disp__read_after(struct disp *d, const struct rpath *p, uint64_t end
  * one that makes p longer waits for another thread's cut; the next cut to less than end waits
  * for it (an async one by itself: its worker's later ops may be done before its request).
  */
-static void disp__wrote(struct rpath *p, uint64_t end, uint32_t self, uint64_t seq, int async,
-			struct depset *ds)
+static int disp__done(void *ctx, const struct rdep *by)
+{
+	const struct run *run = ctx;
+
+	return atomic_load(&run->workers[by->w]->done_seq) >= by->seq;
+}
+
+/*
+ * Drops the writers entries of every path that are done (replay_extent.c): without a cut
+ * they would pile up, one per worker and file written. Its cost is the entries and paths
+ * listed, so it runs once as many writes as the last one left (and 4096 at least) have come.
+ */
+static void disp__sweep_writers(struct disp *d)
+{
+	uint64_t before = 0, left = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->nwpaths; i++) {
+		struct rpath *p = d->wpaths[i];
+		uint32_t k;
+
+		before += extent__nwriters(p);
+		k = extent__drop_done(p, disp__done, d->run);
+		left += k;
+		if (k)
+			d->wpaths[n++] = p;
+		else
+			p->wlisted = 0;
+	}
+	d->nwpaths = n;
+	d->wleft = left;
+	d->wsince = 0;
+	if (before > d->wpeak)
+		d->wpeak = before;
+}
+
+/* p may have a new writers entry: listed for the sweep, and the sweep run when it is due */
+static void disp__writers_added(struct disp *d, struct rpath *p)
+{
+	if (p && !p->wlisted && extent__nwriters(p)) {
+		if (d->nwpaths == d->capwpaths) {
+			size_t cap = d->capwpaths ? d->capwpaths * 2 : 256;
+			struct rpath **a = realloc(d->wpaths, cap * sizeof(*a));
+
+			if (!a)
+				return; /* not swept: its entries stay until a cut, as they may */
+			d->wpaths = a;
+			d->capwpaths = cap;
+		}
+		d->wpaths[d->nwpaths++] = p;
+		p->wlisted = 1;
+	}
+	if (++d->wsince >= (d->wleft > 4096 ? d->wleft : 4096))
+		disp__sweep_writers(d);
+}
+
+static void disp__wrote(struct disp *d, struct rpath *p, uint64_t end, uint32_t self, uint64_t seq,
+			int async, struct depset *ds)
 {
 	if (end > p->reach) {
 		ds__add(ds, p->cut.w, self, p->cut.seq);
@@ -1659,6 +1721,7 @@ static void disp__wrote(struct rpath *p, uint64_t end, uint32_t self, uint64_t s
 		extent__wrote_async(p, end, self, seq);
 	else
 		extent__wrote(p, end, self, seq);
+	disp__writers_added(d, p);
 }
 
 /*
@@ -1700,7 +1763,7 @@ static void disp__fallocate(struct disp *d, struct ritem *it, struct rpath *p, u
 		disp__cut(d, p, len, self, ds);
 		extent__truncate(p, len, self, it->seq);
 	} else if (!(op->mode & ~FALLOC_FL_ZERO_RANGE)) {
-		disp__wrote(p, end, self, it->seq, 0, ds);
+		disp__wrote(d, p, end, self, it->seq, 0, ds);
 	}
 }
 
@@ -1726,7 +1789,7 @@ static void disp__async_io(struct disp *d, struct ritem *it, struct rpath *p, ui
 	}
 	if (kind != REPLAY_IO_WRITE)
 		return;
-	disp__wrote(p, op->offset + op->len, self, it->seq, 1, ds);
+	disp__wrote(d, p, op->offset + op->len, self, it->seq, 1, ds);
 	aw = malloc(sizeof(*aw));
 	if (!aw)
 		return; /* what waits for it waits for its submit only */
@@ -1757,6 +1820,7 @@ static void disp__async_reaped(struct disp *d, uint64_t sseq, uint32_t self, uin
 	aw = (struct awrite *)(uintptr_t)*v;
 	extent__reaped(aw->p, &aw->submit, self, seq);
 	extent__wrote(aw->p, aw->end, self, seq);
+	disp__writers_added(d, aw->p);
 	replay_u64map__del(&d->awrites, sseq);
 	free(aw);
 }
@@ -1787,13 +1851,16 @@ static void disp__resize(struct disp *d, struct ritem *it, uint32_t self, struct
 	case REEL_OP_RENAME:
 	case REEL_OP_RENAMEAT:
 	case REEL_OP_RENAMEAT2:
-		if (p2)
+		if (p2) {
 			extent__move(p, p2, !!(op->flags & RENAME_EXCHANGE));
+			disp__writers_added(d, p2);
+			disp__writers_added(d, p);
+		}
 		break;
 	case REEL_OP_TRUNCATE:
 	case REEL_OP_FTRUNCATE:
 		if (op->len > p->reach) { /* a lengthening one: as a write */
-			disp__wrote(p, op->len, self, it->seq, 0, ds);
+			disp__wrote(d, p, op->len, self, it->seq, 0, ds);
 			break;
 		}
 		if (op->len < p->reach)
@@ -1812,7 +1879,7 @@ static void disp__resize(struct disp *d, struct ritem *it, uint32_t self, struct
 		if (n && p->ext && op->offset + n > p->base)
 			disp__read_after(d, p, op->offset + n, self, ds);
 		if (n && p2 && reel_op__copy_writes(op))
-			disp__wrote(p2, op->aux + n, self, it->seq, 0, ds);
+			disp__wrote(d, p2, op->aux + n, self, it->seq, 0, ds);
 		break;
 	}
 }
@@ -1840,7 +1907,7 @@ static void disp__extent(struct disp *d, struct ritem *it, uint32_t self, struct
 			disp__read_after(d, p, end, self, ds);
 	} else if (t >= REEL_OP_WRITE && t <= REEL_OP_PWRITEV2) {
 		if (op->ret)
-			disp__wrote(p, end, self, it->seq, 0, ds);
+			disp__wrote(d, p, end, self, it->seq, 0, ds);
 	} else {
 		disp__resize(d, it, self, ds);
 	}
@@ -2339,6 +2406,25 @@ static void run__free(struct run *run, struct disp *d)
 			free((void *)(uintptr_t)d->awrites.v[i]);
 	replay_u64map__free(&d->awrites);
 	free(d->awaits);
+	free(d->wpaths);
+}
+
+/*
+ * IOREEL_TEST_EXTENT, for tests only: says, as a notice, the most writers entries the
+ * dispatcher kept at once (they only grow between sweeps: the most before one, or at the end)
+ */
+static void disp__extent_stats(struct disp *d)
+{
+	uint64_t n = 0;
+	char msg[96];
+
+	if (!getenv("IOREEL_TEST_EXTENT") || !d->run->o->notice)
+		return;
+	for (size_t i = 0; i < d->nwpaths; i++)
+		n += extent__nwriters(d->wpaths[i]);
+	snprintf(msg, sizeof(msg), "test: writers entries at most %llu, at the end %llu",
+		 (unsigned long long)(n > d->wpeak ? n : d->wpeak), (unsigned long long)n);
+	d->run->o->notice(d->run->o->cb_ctx, msg);
 }
 
 /* Streams the trace to the workers and waits for them; the result is written meanwhile. */
@@ -2462,6 +2548,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 			;
 	if (run->staged && !run->segments)
 		run__meta(run, d.r); /* nothing was replayed */
+	disp__extent_stats(&d);
 	reel_reader__damage_sum(d.r, &run->sum->damage);
 	run->cpu_dispatch_ns = thread_cpu_ns() - cpu0;
 	setpriority(PRIO_PROCESS, (id_t)gettid(), prio);

@@ -57,6 +57,7 @@ struct rpath {
 	int err;
 	uint32_t wid; /* path id in the result trace */
 	uint8_t nonfile;
+	uint8_t wlisted; /* the dispatcher's: in its list of paths with writers entries */
 	uint64_t dkey; /* dependency key of this path as a directory */
 	uint64_t pkey; /* dependency key of its parent directory */
 	/* those of the directories further up that an op of the trace makes, moves or removes
@@ -92,6 +93,12 @@ void extent__truncate(struct rpath *p, uint64_t len, uint32_t w, uint64_t seq);
 /* the async write submitted by op submit is done by op (w, seq), its completion record */
 void extent__reaped(struct rpath *p, const struct rdep *submit, uint32_t w, uint64_t seq);
 void extent__reset(struct rpath *p); /* a new, empty file by that name; frees what was kept */
+/* how many writers entries p keeps */
+uint32_t extent__nwriters(const struct rpath *p);
+/* drops p's writers entries whose write done(ctx, by) says has been issued (an async write's
+ * waits for its completion record instead); frees them all when none is left. Entries left. */
+uint32_t extent__drop_done(struct rpath *p, int (*done)(void *ctx, const struct rdep *by),
+			   void *ctx);
 void extent__move(struct rpath *from, struct rpath *to, int exchange); /* a rename */
 
 /*

@@ -4,7 +4,7 @@
  * the first that reached its end; the oldest kept once that one has fallen out of the ring;
  * the furthest when none reached it; and what truncates, creates and renames leave (and the
  * cut that writes making the file longer again wait for); the writes a cut waits for, an
- * async one until it is reaped.
+ * async one until it is reaped; and that those already issued are dropped, async ones kept.
  */
 #include <stdio.h>
 
@@ -40,6 +40,13 @@ static uint64_t last_beyond(const struct rpath *p, uint64_t len)
 	while ((d = extent__beyond(p, len, &i)))
 		last = d;
 	return last ? last->seq : 0;
+}
+
+/* done: every worker's ops up to seq 700 (as their done_seq would say) */
+static int done_700(void *ctx, const struct rdep *by)
+{
+	(void)ctx;
+	return by->seq <= 700;
 }
 
 static void expect(const char *what, uint64_t got, uint64_t want)
@@ -140,6 +147,27 @@ int main(void)
 	extent__wrote(&a, 1 << 20, 2, 602);
 	expect("reaped: its own entry goes", beyond(&a, 0), 2);
 	expect("reaped: the completion stands for it", last_beyond(&a, 4096), 602);
+
+	/* writes already issued are dropped (a cut would wait for nothing), but an async one
+	 * only when reaped; the worker's next write starts an entry of its own */
+	extent__reset(&a);
+	extent__wrote(&a, 1 << 20, 1, 699);
+	extent__wrote(&a, 8192, 2, 700);
+	extent__wrote_async(&a, 1 << 20, 1, 698);
+	expect("drop done: left", extent__drop_done(&a, done_700, NULL), 1);
+	expect("drop done: the async one stays", beyond(&a, 4096), 1);
+	expect("drop done: it", last_beyond(&a, 8192), 698);
+	extent__wrote(&a, 4096, 1, 701);
+	expect("after a drop: the next write's own reach", beyond(&a, 4096), 1);
+	expect("after a drop: its entry", last_beyond(&a, 0), 701);
+	extent__reaped(&a, &(struct rdep){.w = 1, .seq = 698}, 1, 702);
+	extent__wrote(&a, 1 << 20, 1, 702);
+	expect("reaped: not done", extent__drop_done(&a, done_700, NULL), 1);
+	expect("reaped: worker 1's entry is its completion", last_beyond(&a, 4096), 702);
+	expect("nwriters", extent__nwriters(&a), 1);
+	a.reach = 1 << 20;
+	extent__truncate(&a, 0, 3, 703);
+	expect("cut: none left", extent__drop_done(&a, done_700, NULL), 0);
 
 	extent__reset(&a);
 	extent__reset(&b);
