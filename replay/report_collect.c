@@ -35,6 +35,10 @@ struct collect {
 	size_t pseudo_cap;
 	char **prefixes; /* replay target roots, removed from paths */
 	size_t nprefixes;
+	/* a replay with --engine io_uring|libaio: its threads' reads and writes went out as
+	 * requests, several in flight (engine_busy) */
+	int engine_async;
+	struct report_map rqueues; /* tid -> struct rqueue * of such a replay */
 };
 
 static uint64_t str_hash(const char *s, uint64_t seed)
@@ -272,6 +276,14 @@ static uint64_t sched_free_at(const struct report_map_slot *s, const struct reel
 	return s->v[0] + (step < OWN_STEP_NS ? step : OWN_STEP_NS);
 }
 
+/* When op's thread was free to start it, on the schedule's timeline (sched_free_at). */
+static uint64_t thread_free_at(struct collect *c, const struct reel_op *op)
+{
+	uint64_t k[3] = {KEY_BUSY, op->pid, op->tid};
+
+	return sched_free_at(report_map__get(&c->busy, k), op);
+}
+
 /*
  * Split an op's lateness in two: the time its thread would still have been busy with its
  * previous ops past the schedule had each started on time or as soon as its thread was free
@@ -282,14 +294,13 @@ static uint64_t sched_free_at(const struct report_map_slot *s, const struct reel
  * forward would count as the target's slowness (a replay on tmpfs, 100x faster than the
  * original's disk, was said not to keep the app's pace after one 7 ms preemption).
  */
-static int schedule_add(struct collect *c, const struct reel_op *op)
+static int schedule_add_at(struct collect *c, const struct reel_op *op, uint64_t free_at)
 {
 	struct report_run *run = c->run;
 	if (!op->sched_ns)
 		return 0;
 	uint64_t late = 0;
-	uint64_t k[3] = {KEY_BUSY, op->pid, op->tid};
-	uint64_t backlog = sched_free_at(report_map__get(&c->busy, k), op) - op->sched_ns;
+	uint64_t backlog = free_at - op->sched_ns;
 	if (op->start_ns >= op->sched_ns)
 		late = op->start_ns - op->sched_ns;
 	else
@@ -304,6 +315,11 @@ static int schedule_add(struct collect *c, const struct reel_op *op)
 	if (!err)
 		err = hist__add(&run->backlog, backlog);
 	return err;
+}
+
+static int schedule_add(struct collect *c, const struct reel_op *op)
+{
+	return op->sched_ns ? schedule_add_at(c, op, thread_free_at(c, op)) : 0;
 }
 
 /* The thread is busy until vend on the schedule's timeline, until end in fact. */
@@ -350,6 +366,94 @@ static int busy_reaping(struct collect *c, const struct reel_op *op, uint64_t st
 	uint64_t at = sched_free_at(report_map__get(&c->busy, k), op);
 	uint64_t done = vsub + (end > start ? end - start : 0);
 	return busy_set(c, op, done > at ? done : at, end);
+}
+
+/*
+ * A replay with --engine io_uring|libaio (replay_exec.c, replay_run.c): a thread's reads and
+ * writes (but preadv2, pwritev2) go out as requests and its next op follows at once, up to
+ * RUN_ASYNC_DEPTH in flight, retired in issue order; any other op waits for all of them
+ * first. A request's record starts at its submission and ends when it was reaped, so one
+ * thread's records overlap: taken as ops that held the thread until they ended, every op
+ * after a request still in flight was "behind", and a late wake-up there was counted as the
+ * target's backlog (PACE NOT KEPT) instead of the replayer's. On the schedule's timeline a
+ * request holds its thread only while the thread cannot submit it: a full queue (until the
+ * oldest is done, and those before it) or an op that waits for all. Not followed: an op that
+ * waits for a request of its own thread on the same bytes (taken as free to start).
+ */
+#define ENGINE_DEPTH 64 /* RUN_ASYNC_DEPTH */
+
+struct rqueue {
+	/* in flight, from head: when each is done, on the schedule's timeline, in fact */
+	uint64_t vdone[ENGINE_DEPTH], rdone[ENGINE_DEPTH];
+	unsigned head, n;
+	uint64_t vret, rret; /* the latest done of those retired (in issue order) */
+	uint64_t vall, rall; /* the latest done of those since the thread last waited for all */
+};
+
+static struct rqueue *rqueue_of(struct collect *c, const struct reel_op *op)
+{
+	uint64_t k[3] = {KEY_BUSY, op->pid, op->tid};
+	struct report_map_slot *s = report_map__get(&c->rqueues, k);
+	if (s)
+		return (struct rqueue *)(uintptr_t)s->v[0];
+	struct rqueue *q = calloc(1, sizeof(*q));
+	uint64_t v[2] = {(uintptr_t)q, 0};
+	if (q && report_map__put(&c->rqueues, k, v)) {
+		free(q);
+		return NULL;
+	}
+	return q;
+}
+
+static int engine_busy(struct collect *c, const struct reel_op *op)
+{
+	uint64_t k[3] = {KEY_BUSY, op->pid, op->tid};
+	struct report_map_slot *s = report_map__get(&c->busy, k), t = {.v = {0, 0}};
+	struct rqueue *q = rqueue_of(c, op);
+	uint64_t lat = op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0;
+	uint64_t end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
+	int async = (reel_op__is_read(op->type) || reel_op__is_write(op->type)) &&
+		    op->type != REEL_OP_PREADV2 && op->type != REEL_OP_PWRITEV2;
+	uint64_t wv = 0, wr = 0; /* what the thread waits for before it: done then */
+	int err;
+
+	if (!q)
+		return -ENOMEM;
+	if (s)
+		t = *s;
+	if (!async && !reel_op__is_read(op->type) && !reel_op__is_write(op->type)) {
+		wv = q->vall;
+		wr = q->rall;
+		q->n = 0;
+	} else if (async && q->n == ENGINE_DEPTH) {
+		if (q->vdone[q->head] > q->vret)
+			q->vret = q->vdone[q->head];
+		if (q->rdone[q->head] > q->rret)
+			q->rret = q->rdone[q->head];
+		q->head = (q->head + 1) % ENGINE_DEPTH;
+		q->n--;
+		wv = q->vret;
+		wr = q->rret;
+	}
+	/* waiting for requests, the thread is busy until they are done */
+	if (wv > t.v[0])
+		t.v[0] = wv;
+	if (wr > t.v[1])
+		t.v[1] = wr;
+	uint64_t at = sched_free_at(s || wv ? &t : NULL, op);
+	if ((err = schedule_add_at(c, op, at)))
+		return err;
+	if (!async)
+		return busy_set(c, op, at + lat, end > t.v[1] ? end : t.v[1]);
+	unsigned i = (q->head + q->n++) % ENGINE_DEPTH;
+	q->vdone[i] = at + lat;
+	q->rdone[i] = end;
+	if (at + lat > q->vall)
+		q->vall = at + lat;
+	if (end > q->rall)
+		q->rall = end;
+	/* submitted, the thread is free again: from its submission on, in fact */
+	return busy_set(c, op, at, op->start_ns > t.v[1] ? op->start_ns : t.v[1]);
 }
 
 static int measure(struct collect *c, const struct reel_op *op, unsigned kind, uint64_t start,
@@ -459,7 +563,11 @@ static int one_op(struct collect *c, const struct reel_op *op)
 		return measure(c, op, kind, start, end > start ? end - start : 0, fd);
 	}
 
-	if ((err = schedule_add(c, op)) || (op->sched_ns && (err = busy_until(c, op, &at))))
+	if (op->sched_ns && c->engine_async)
+		err = engine_busy(c, op);
+	else if (!(err = schedule_add(c, op)) && op->sched_ns)
+		err = busy_until(c, op, &at);
+	if (err)
 		return err;
 	uint64_t lat = op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0;
 	/* An op whose file is its own path (open, stat) is measured before the fd table
@@ -556,6 +664,8 @@ int report_run__collect(struct report_run *run, const char *path, int by_file)
 	if (!err)
 		err = parse_targets(&c);
 	run->is_replay = run->replay_of || run->targets;
+	c.engine_async =
+	    run->engine && (!strcmp(run->engine, "io_uring") || !strcmp(run->engine, "libaio"));
 	while (!err) {
 		int n = reel_reader__next(c.r, &op);
 		if (n == 0)
@@ -593,6 +703,10 @@ int report_run__collect(struct report_run *run, const char *path, int by_file)
 	report_map__free(&c.vsub);
 	report_map__free(&c.tids);
 	report_map__free(&c.busy);
+	for (size_t i = 0; i < c.rqueues.cap; i++)
+		if (c.rqueues.slots[i].used == 1)
+			free((void *)(uintptr_t)c.rqueues.slots[i].v[0]);
+	report_map__free(&c.rqueues);
 	free(c.by_path_id);
 	free(c.pseudo_id);
 	for (size_t i = 0; i < c.nprefixes; i++)
