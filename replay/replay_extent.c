@@ -49,6 +49,12 @@
  * with entries (disp__sweep_writers): what is left is what was dispatched and not yet done
  * (staged, the done ops of the segment under way are published at its end: a segment's
  * writes at most), whatever the number of files.
+ *
+ * Reads likewise (readers, kept as the writers are): a cut waits for the reads of other
+ * threads before it of bytes at or beyond its new length, which, run after it, would come out
+ * short (thread B reads at 1 MiB, then thread A truncates the file to 0). Only for a file the
+ * trace cuts by that name, or by a name a rename gives it later (rpath.cut_later, from the
+ * file-set scan): the reads of every other file, the throughput case, keep no list.
  */
 #include <stdlib.h>
 
@@ -68,10 +74,10 @@ struct rext {
 };
 
 /*
- * Per worker that wrote since the last cut: its last write, and the furthest end of them.
- * An async write has an entry of its own until its completion record is dispatched: its
- * request may still be in flight when the later ops of its worker are done, so no later
- * write of that worker can stand for it.
+ * Per worker that wrote (or read: the readers) since the last cut: its last write, and the
+ * furthest end of them. An async write has an entry of its own until its completion record
+ * is dispatched: its request may still be in flight when the later ops of its worker are
+ * done, so no later write of that worker can stand for it.
  */
 struct rwr {
 	uint64_t end;
@@ -153,10 +159,10 @@ const struct rdep *extent__writer(const struct rpath *p, uint64_t end)
 	return &ext__at(x, lo)->by;
 }
 
-/* a new entry at the end of the writers of p; NULL: out of memory */
-static struct rwr *writers__add(struct rpath *p)
+/* a new entry at the end of a list (p->writers, p->readers); NULL: out of memory */
+static struct rwr *list__add(struct rwriters **xp)
 {
-	struct rwriters *x = p->writers, *n;
+	struct rwriters *x = *xp, *n;
 
 	if (!x || x->n == x->cap) {
 		uint32_t cap = x ? x->cap * 2 : 2;
@@ -169,15 +175,15 @@ static struct rwr *writers__add(struct rpath *p)
 			n->hint = 0;
 		}
 		n->cap = cap;
-		p->writers = x = n;
+		*xp = x = n;
 	}
 	return &x->w[x->n++];
 }
 
-/* worker w's entry in the writers of p, made when it has none; NULL: out of memory */
-static struct rwr *writers__of(struct rpath *p, uint32_t w)
+/* worker w's entry in a list, made when it has none; NULL: out of memory */
+static struct rwr *list__of(struct rwriters **xp, uint32_t w)
 {
-	struct rwriters *x = p->writers;
+	struct rwriters *x = *xp;
 	struct rwr *e;
 	uint32_t i;
 
@@ -186,10 +192,10 @@ static struct rwr *writers__of(struct rpath *p, uint32_t w)
 	for (i = 0; x && i < x->n; i++)
 		if (x->w[i].by.w == w && !x->w[i].async)
 			goto found;
-	e = writers__add(p);
+	e = list__add(xp);
 	if (!e)
 		return NULL;
-	x = p->writers;
+	x = *xp;
 	i = x->n - 1;
 	e->by.w = w;
 	e->end = 0;
@@ -199,33 +205,33 @@ found:
 	return &x->w[i];
 }
 
-void extent__wrote(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq)
+/* worker w's op seq reached end: its entry stands for it */
+static void list__note(struct rwriters **xp, uint64_t end, uint32_t w, uint64_t seq)
 {
-	struct rwr *e = writers__of(p, w);
+	struct rwr *e = list__of(xp, w);
 
 	if (!e)
-		return; /* out of memory: a cut does not wait for this write */
+		return; /* out of memory: a cut does not wait for this op */
 	e->by.seq = seq;
 	if (end > e->end)
 		e->end = end;
 }
 
-void extent__wrote_async(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq)
+/* an async request's submit: an entry of its own until it is reaped */
+static void list__note_async(struct rwriters **xp, uint64_t end, uint32_t w, uint64_t seq)
 {
-	struct rwr *e = writers__add(p);
+	struct rwr *e = list__add(xp);
 
 	if (!e)
-		return; /* out of memory: a cut does not wait for this write */
+		return; /* out of memory: a cut does not wait for this request */
 	e->by.w = w;
 	e->by.seq = seq;
 	e->end = end;
 	e->async = 1;
 }
 
-const struct rdep *extent__beyond(const struct rpath *p, uint64_t len, uint32_t *i)
+static const struct rdep *list__beyond(const struct rwriters *x, uint64_t len, uint32_t *i)
 {
-	const struct rwriters *x = p->writers;
-
 	while (x && *i < x->n) {
 		const struct rwr *e = &x->w[(*i)++];
 
@@ -235,10 +241,9 @@ const struct rdep *extent__beyond(const struct rpath *p, uint64_t len, uint32_t 
 	return NULL;
 }
 
-/* a cut to len: the writes that reached beyond it come before it, and later cuts after it */
-static void writers__cut(struct rpath *p, uint64_t len)
+/* a cut to len: the ops that reached beyond it come before it, and later cuts after it */
+static void list__cut(struct rwriters *x, uint64_t len)
 {
-	struct rwriters *x = p->writers;
 	uint32_t n = 0;
 
 	for (uint32_t i = 0; x && i < x->n; i++)
@@ -246,6 +251,47 @@ static void writers__cut(struct rpath *p, uint64_t len)
 			x->w[n++] = x->w[i];
 	if (x)
 		x->n = n;
+}
+
+/* the entry of the async request submitted by submit goes: its completion stands for it */
+static void list__drop_async(struct rwriters *x, const struct rdep *submit)
+{
+	for (uint32_t i = 0; x && i < x->n; i++) {
+		if (x->w[i].async && x->w[i].by.w == submit->w && x->w[i].by.seq == submit->seq) {
+			x->w[i] = x->w[--x->n];
+			return;
+		}
+	}
+}
+
+void extent__wrote(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq)
+{
+	list__note(&p->writers, end, w, seq);
+}
+
+void extent__wrote_async(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq)
+{
+	list__note_async(&p->writers, end, w, seq);
+}
+
+const struct rdep *extent__beyond(const struct rpath *p, uint64_t len, uint32_t *i)
+{
+	return list__beyond(p->writers, len, i);
+}
+
+void extent__read(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq)
+{
+	list__note(&p->readers, end, w, seq);
+}
+
+void extent__read_async(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq)
+{
+	list__note_async(&p->readers, end, w, seq);
+}
+
+const struct rdep *extent__read_beyond(const struct rpath *p, uint64_t len, uint32_t *i)
+{
+	return list__beyond(p->readers, len, i);
 }
 
 void extent__truncate(struct rpath *p, uint64_t len, uint32_t w, uint64_t seq)
@@ -260,7 +306,8 @@ void extent__truncate(struct rpath *p, uint64_t len, uint32_t w, uint64_t seq)
 	if (len < p->reach) {
 		p->cut.w = w;
 		p->cut.seq = seq;
-		writers__cut(p, len);
+		list__cut(p->writers, len);
+		list__cut(p->readers, len);
 	}
 	p->reach = len;
 	if (len <= p->base) {
@@ -280,17 +327,12 @@ void extent__truncate(struct rpath *p, uint64_t len, uint32_t w, uint64_t seq)
 
 void extent__reaped(struct rpath *p, const struct rdep *submit, uint32_t w, uint64_t seq)
 {
-	struct rwriters *ws = p->writers;
 	struct rext *x = p->ext;
 
-	/* its own entry goes: the caller counts it as a write of the completion's worker */
-	for (uint32_t i = 0; ws && i < ws->n; i++) {
-		if (ws->w[i].async && ws->w[i].by.w == submit->w &&
-		    ws->w[i].by.seq == submit->seq) {
-			ws->w[i] = ws->w[--ws->n];
-			break;
-		}
-	}
+	/* its own entry goes: the caller counts it as a write (or read) of the completion's
+	 * worker */
+	list__drop_async(p->writers, submit);
+	list__drop_async(p->readers, submit);
 
 	for (uint32_t i = 0; x && i < x->n; i++) {
 		struct extw *e = ext__at(x, i);
@@ -304,13 +346,13 @@ void extent__reaped(struct rpath *p, const struct rdep *submit, uint32_t w, uint
 
 uint32_t extent__nwriters(const struct rpath *p)
 {
-	return p->writers ? p->writers->n : 0;
+	return (p->writers ? p->writers->n : 0) + (p->readers ? p->readers->n : 0);
 }
 
-uint32_t extent__drop_done(struct rpath *p, int (*done)(void *ctx, const struct rdep *by),
-			   void *ctx)
+static uint32_t list__drop_done(struct rwriters **l, int (*done)(void *ctx, const struct rdep *by),
+				void *ctx)
 {
-	struct rwriters *x = p->writers;
+	struct rwriters *x = *l;
 	uint32_t n = 0;
 
 	for (uint32_t i = 0; x && i < x->n; i++)
@@ -318,12 +360,18 @@ uint32_t extent__drop_done(struct rpath *p, int (*done)(void *ctx, const struct 
 			x->w[n++] = x->w[i];
 	if (x && !n) {
 		free(x);
-		p->writers = NULL;
+		*l = NULL;
 		return 0;
 	}
 	if (x)
 		x->n = n;
 	return n;
+}
+
+uint32_t extent__drop_done(struct rpath *p, int (*done)(void *ctx, const struct rdep *by),
+			   void *ctx)
+{
+	return list__drop_done(&p->writers, done, ctx) + list__drop_done(&p->readers, done, ctx);
 }
 
 void extent__reset(struct rpath *p)
@@ -332,6 +380,8 @@ void extent__reset(struct rpath *p)
 	p->ext = NULL;
 	free(p->writers);
 	p->writers = NULL;
+	free(p->readers);
+	p->readers = NULL;
 	p->base = 0;
 	p->reach = 0;
 	p->cut.seq = 0;
@@ -341,7 +391,7 @@ void extent__move(struct rpath *from, struct rpath *to, int exchange)
 {
 	uint64_t base = to->base, reach = to->reach;
 	struct rext *x = to->ext;
-	struct rwriters *ws = to->writers;
+	struct rwriters *ws = to->writers, *rs = to->readers;
 	struct rdep cut = to->cut;
 
 	if (from == to)
@@ -350,14 +400,17 @@ void extent__move(struct rpath *from, struct rpath *to, int exchange)
 	to->reach = from->reach;
 	to->ext = from->ext;
 	to->writers = from->writers;
+	to->readers = from->readers;
 	to->cut = from->cut;
 	from->base = exchange ? base : 0;
 	from->reach = exchange ? reach : 0;
 	from->ext = exchange ? x : NULL;
 	from->writers = exchange ? ws : NULL;
+	from->readers = exchange ? rs : NULL;
 	from->cut = exchange ? cut : (struct rdep){0};
 	if (!exchange) {
 		free(x);
 		free(ws);
+		free(rs);
 	}
 }

@@ -46,6 +46,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <linux/aio_abi.h>
+#include <linux/falloc.h>
 #include <linux/io_uring.h>
 
 #include "replay_hash.h"
@@ -65,6 +66,7 @@ struct pinfo {
 	uint32_t pre_content; /* a symlink there before the capture: what readlink read of it */
 	uint8_t followed;     /* opened or stat'd by this name: what it leads to was there */
 	uint8_t dir_changed;  /* in fs->dirs_changed */
+	uint8_t cut;	      /* cut by this name, or renamed to one that is (cuts__mark) */
 	char *disk;	      /* pre_content as prepared under the target; NULL: not */
 	char *at;	      /* a symlink below one: where it really lies (prelinks__place) */
 	uint8_t through_kind; /* symlink: what opening it found, REPLAY_F_* (0: not opened) */
@@ -80,6 +82,8 @@ struct scan {
 	struct pinfo *p;
 	uint32_t np;
 	struct replay_u64map fds; /* (pid, fd) -> path id | O_APPEND << 32 */
+	uint32_t *renames;	  /* old, new path id of each rename, in trace order */
+	size_t nrenames, caprenames;
 	struct replay_fileset *fs;
 	struct reel_reader *r;
 };
@@ -293,6 +297,55 @@ static void scan__dir_changed(struct scan *s, uint32_t id)
 		pi->dir_changed = 1;
 }
 
+/* a cut of the file by path id (see fs->cut_names) */
+static void scan__cut(struct scan *s, uint32_t id)
+{
+	struct pinfo *pi = pinfo(s, id);
+
+	if (pi)
+		pi->cut = 1;
+}
+
+/* a rename from id to id2: what is kept of the file by id moves to id2 in the replay */
+static void scan__rename(struct scan *s, uint32_t id, uint32_t id2)
+{
+	if (!id || !id2)
+		return;
+	if (s->nrenames + 2 > s->caprenames) {
+		size_t cap = s->caprenames ? s->caprenames * 2 : 64;
+		uint32_t *r = realloc(s->renames, cap * sizeof(*r));
+
+		if (!r)
+			return; /* the reads before it under id are not kept for a cut by id2 */
+		s->renames = r;
+		s->caprenames = cap;
+	}
+	s->renames[s->nrenames++] = id;
+	s->renames[s->nrenames++] = id2;
+}
+
+/*
+ * fs->cut_names: the names cut, and those renamed to a name cut (an exchange is a rename each
+ * way), latest rename first, so that a chain of renames reaches back to the first name. A
+ * name marked whose file is not cut after all only costs the replay the list of its reads.
+ */
+static int cuts__mark(struct scan *s)
+{
+	for (size_t i = s->nrenames; i >= 2; i -= 2) {
+		struct pinfo *a = pinfo(s, s->renames[i - 2]), *b = pinfo(s, s->renames[i - 1]);
+
+		if (a && b && b->cut)
+			a->cut = 1;
+	}
+	for (uint32_t id = 1; id < s->np; id++) {
+		const char *p = s->p[id].cut ? reel_reader__path(s->r, id) : NULL;
+
+		if (p && replay_u64map__put(&s->fs->cut_names, replay_hash__bytes(p, strlen(p)), 1))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static void scan__op(struct scan *s, const struct reel_op *op)
 {
 	struct pinfo *p2, *pi = pinfo(s, op->path);
@@ -318,6 +371,8 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 				pi->app_owned = 1;
 			if (op->type == REEL_OP_CREAT || (op->flags & (O_CREAT | O_TRUNC)))
 				s->fs->mutates = 1;
+			if (op->type == REEL_OP_CREAT || (op->flags & O_TRUNC))
+				scan__cut(s, op->path);
 			if (pi && pi->symlink && op->type != REEL_OP_CREAT &&
 			    !(op->flags & (O_CREAT | O_TRUNC)))
 				pi->through_kind = kind;
@@ -392,6 +447,9 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 			p2 = pinfo(s, op->path2);
 			mark_created(p2, pi ? pi->kind : 0);
 			s->fs->mutates = 1;
+			scan__rename(s, op->path, op->path2);
+			if (op->flags & RENAME_EXCHANGE)
+				scan__rename(s, op->path2, op->path);
 		}
 		break;
 	case REEL_OP_TRUNCATE:
@@ -399,6 +457,7 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 		if (op->ret == 0 && pi) {
 			pi->app_owned = 1;
 			s->fs->mutates = 1;
+			scan__cut(s, op->path);
 		}
 		break;
 	case REEL_OP_FTRUNCATE:
@@ -408,6 +467,12 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 			if (op->type == REEL_OP_FTRUNCATE)
 				pinfo(s, id)->app_owned = 1;
 			s->fs->mutates = 1;
+		}
+		/* the replay cuts by the path the op carries, the open's when it carries none */
+		if (op->ret == 0 &&
+		    (op->type == REEL_OP_FTRUNCATE || (op->mode & FALLOC_FL_COLLAPSE_RANGE))) {
+			scan__cut(s, id);
+			scan__cut(s, op->path);
 		}
 		break;
 	case REEL_OP_COPY_FILE_RANGE:
@@ -1009,6 +1074,8 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 		err = 0; /* a trace cut short (crash, still being written): use what is there */
 	if (!err)
 		fs->max_live = max_live(s.tfirst, s.tlast, fs->ntids);
+	if (!err)
+		err = cuts__mark(&s);
 	fs->map_hits = calloc(m->n_rules ? m->n_rules : 1, sizeof(*fs->map_hits));
 	if (!fs->map_hits && !err)
 		err = -ENOMEM;
@@ -1112,6 +1179,7 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 		free(s.p[id].at);
 	}
 	replay_u64map__free(&s.fds);
+	free(s.renames);
 	replay_u64map__free(&s.tidset);
 	free(s.tfirst);
 	free(s.tlast);
@@ -1141,5 +1209,6 @@ void replay_fileset__free(struct replay_fileset *fs)
 	free(fs->tid_ops);
 	free(fs->map_hits);
 	replay_u64map__free(&fs->dirs_changed);
+	replay_u64map__free(&fs->cut_names);
 	memset(fs, 0, sizeof(*fs));
 }

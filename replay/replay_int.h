@@ -99,6 +99,11 @@ struct replay_fileset {
 	 * symlink), by replay_hash__bytes of the traced path: the replay orders the path ops
 	 * below them after those, not only the ops right below */
 	struct replay_u64map dirs_changed;
+	/* names the trace cuts a file by (truncate, ftruncate, an O_TRUNC open, creat, a
+	 * collapsed range), or renames a file to before it is cut by that name, by
+	 * replay_hash__bytes: the replay keeps the reads of those files, for the cuts to wait
+	 * for them, and of no other */
+	struct replay_u64map cut_names;
 	char overlap[4096]; /* a traced path the target overlaps, when refused */
 	uint64_t *map_hits; /* per --map rule: the trace's paths it maps (those replayed) */
 	char identity[512]; /* trace identity + map rules, for the manifest */

@@ -16,10 +16,10 @@
  * waiters sleep on a futex. Deps always point to earlier, already queued ops, so they cannot
  * deadlock. Uses do not depend on each other: concurrent reads of one fd stay concurrent. Data:
  * a read of bytes another thread's write added to the file depends on that write, a write that
- * makes it longer again on the last cut, and a cut on the writes that reached beyond it
- * (replay_extent.c); on an async write, until its completion record, means on its request
- * (ITEM_ASYNC_WAIT). No other data op depends on another thread's, since the replay moves no
- * data and their order changes no outcome.
+ * makes it longer again on the last cut, and a cut on the writes and reads that reached
+ * beyond it (replay_extent.c); on an async one, until its completion record, means on its
+ * request (ITEM_ASYNC_WAIT). No other data op depends on another thread's, since the replay
+ * moves no data and their order changes no outcome.
  *
  * Timing. original: op at t0 + (start - first start) / speed on CLOCK_MONOTONIC, absolute,
  * so lateness never accumulates; sleeping with clock_nanosleep(TIMER_ABSTIME) and 1 ns timer
@@ -1143,13 +1143,15 @@ struct adone {
 	uint32_t w;
 };
 
-/* an async write submitted whose completion record is not dispatched yet (disp__async_io) */
+/* an async write submitted whose completion record is not dispatched yet (disp__async_io), or
+ * such a read of a file the trace cuts (read set) */
 struct awrite {
 	struct rdep submit;
 	struct rpath *p;
 	uint64_t end;
 	uint32_t pid;
 	uint16_t type; /* the submit's */
+	uint8_t read;
 	uint64_t ctx, aux;
 };
 
@@ -1452,6 +1454,8 @@ static struct rpath *disp__path(struct disp *d, uint32_t id)
 	/* what the file has before any write of the trace (replay_extent.c) */
 	p->base = p->reach = p->err ? 0 : replay_fileset__size(d->run->fs, p->root, rel);
 	p->nonfile = (uint8_t)replay_path__is_nonfile(s);
+	p->cut_later = d->run->fs->cut_names.n &&
+		       replay_u64map__get(&d->run->fs->cut_names, replay_hash__bytes(s, strlen(s)));
 	p->dkey = key_dir(s, strlen(s));
 	p->pkey = key_dir(s, strrchr(s, '/') ? (size_t)(strrchr(s, '/') - s) : 0);
 	path__above(p, d->run->fs);
@@ -1662,8 +1666,9 @@ static int disp__done(void *ctx, const struct rdep *by)
 }
 
 /*
- * Drops the writers entries of every path that are done (replay_extent.c): without a cut
- * they would pile up, one per worker and file written. Its cost is the entries and paths
+ * Drops the writers (and readers) entries of every path that are done (replay_extent.c):
+ * without a cut they would pile up, one per worker and file written (or read, of a file the
+ * trace cuts). Its cost is the entries and paths
  * listed, so it runs once as many writes as the last one left (and 4096 at least) have come.
  */
 static void disp__sweep_writers(struct disp *d)
@@ -1727,6 +1732,7 @@ static void disp__wrote(struct disp *d, struct rpath *p, uint64_t end, uint32_t 
 /*
  * A cut of p to len waits for the cut before it and for the writes of other threads that
  * reached beyond len: run after it, either would leave the file longer than the trace does.
+ * And for their reads of bytes at or beyond len, which would come out short after it.
  */
 static void disp__cut(struct disp *d, const struct rpath *p, uint64_t len, uint32_t self,
 		      struct depset *ds)
@@ -1737,6 +1743,18 @@ static void disp__cut(struct disp *d, const struct rpath *p, uint64_t len, uint3
 	ds__add(ds, p->cut.w, self, p->cut.seq);
 	while ((by = extent__beyond(p, len, &i)))
 		disp__after_write(d, by, self, ds);
+	i = 0;
+	while ((by = extent__read_beyond(p, len, &i)))
+		disp__after_write(d, by, self, ds);
+}
+
+/* a read of p's bytes up to end: a later cut to less than end waits for it (when p is cut) */
+static void disp__read(struct disp *d, struct rpath *p, uint64_t end, uint32_t self, uint64_t seq)
+{
+	if (p->cut_later) {
+		extent__read(p, end, self, seq);
+		disp__writers_added(d, p);
+	}
 }
 
 /* an O_TRUNC open, a creat: the file by that name is empty, cut by this op */
@@ -1771,7 +1789,8 @@ static void disp__fallocate(struct disp *d, struct ritem *it, struct rpath *p, u
  * An async request's data, by its submit (what it moves is in its completion record, not
  * known yet: the bytes asked for). A read waits as a read does. A write is a write by its
  * submit; until its completion record is dispatched (disp__async_reaped), a read or a cut
- * that needs it waits for its request (disp__after_write).
+ * that needs it waits for its request (disp__after_write). An async read of a file the trace
+ * cuts is kept so as well, for the cuts after it.
  */
 static void disp__async_io(struct disp *d, struct ritem *it, struct rpath *p, uint32_t self,
 			   struct depset *ds)
@@ -1785,11 +1804,15 @@ static void disp__async_io(struct disp *d, struct ritem *it, struct rpath *p, ui
 	if (kind == REPLAY_IO_READ) {
 		if (p->ext && op->offset + op->len > p->base)
 			disp__read_after(d, p, op->offset + op->len, self, ds);
+		if (!p->cut_later)
+			return;
+		extent__read_async(p, op->offset + op->len, self, it->seq);
+		disp__writers_added(d, p);
+	} else if (kind == REPLAY_IO_WRITE) {
+		disp__wrote(d, p, op->offset + op->len, self, it->seq, 1, ds);
+	} else {
 		return;
 	}
-	if (kind != REPLAY_IO_WRITE)
-		return;
-	disp__wrote(d, p, op->offset + op->len, self, it->seq, 1, ds);
 	aw = malloc(sizeof(*aw));
 	if (!aw)
 		return; /* what waits for it waits for its submit only */
@@ -1799,6 +1822,7 @@ static void disp__async_io(struct disp *d, struct ritem *it, struct rpath *p, ui
 	aw->end = op->offset + op->len;
 	aw->pid = op->pid;
 	aw->type = op->type;
+	aw->read = kind == REPLAY_IO_READ;
 	aw->ctx = op->ctx;
 	aw->aux = op->aux;
 	if (replay_u64map__put(&d->awrites, it->seq, (uintptr_t)aw))
@@ -1808,7 +1832,8 @@ static void disp__async_io(struct disp *d, struct ritem *it, struct rpath *p, ui
 /*
  * The completion record (worker self, seq) of the async request submitted by op sseq:
  * for a write, from now on the reads that need it wait for this record, which the request
- * was done by, and a cut beyond it for this record as well as the submit.
+ * was done by, and a cut beyond it for this record as well as the submit; for a read (of a
+ * file the trace cuts), a cut for this record.
  */
 static void disp__async_reaped(struct disp *d, uint64_t sseq, uint32_t self, uint64_t seq)
 {
@@ -1819,7 +1844,11 @@ static void disp__async_reaped(struct disp *d, uint64_t sseq, uint32_t self, uin
 		return;
 	aw = (struct awrite *)(uintptr_t)*v;
 	extent__reaped(aw->p, &aw->submit, self, seq);
-	extent__wrote(aw->p, aw->end, self, seq);
+	if (aw->read) {
+		extent__read(aw->p, aw->end, self, seq);
+	} else {
+		extent__wrote(aw->p, aw->end, self, seq);
+	}
 	disp__writers_added(d, aw->p);
 	replay_u64map__del(&d->awrites, sseq);
 	free(aw);
@@ -1878,6 +1907,8 @@ static void disp__resize(struct disp *d, struct ritem *it, uint32_t self, struct
 	case REEL_OP_SENDFILE:
 		if (n && p->ext && op->offset + n > p->base)
 			disp__read_after(d, p, op->offset + n, self, ds);
+		if (n)
+			disp__read(d, p, op->offset + n, self, it->seq);
 		if (n && p2 && reel_op__copy_writes(op))
 			disp__wrote(d, p2, op->aux + n, self, it->seq, 0, ds);
 		break;
@@ -1887,11 +1918,13 @@ static void disp__resize(struct disp *d, struct ritem *it, uint32_t self, struct
 /*
  * Data order across threads (replay_extent.c): a read waits for the write of another thread
  * that made its file as long as it read, a write that makes a file longer for the last cut of
- * another thread (a truncate, an O_TRUNC open), and a cut for the writes of other threads
- * that reached beyond it. Writes after reads, and writes of the same bytes, stay unordered:
- * they change no outcome. On every op: a read of a file that no write made longer than it was
- * prepared (ext NULL) costs the type's and the pointer's tests; a write, besides, the update of
- * its worker's entry in the file's writers (the one the last write used, as a rule).
+ * another thread (a truncate, an O_TRUNC open), and a cut for the writes and reads of other
+ * threads that reached beyond it. Writes after reads, and writes of the same bytes, stay
+ * unordered: they change no outcome. On every op: a read of a file that no write made longer
+ * than it was prepared (ext NULL) and that the trace never cuts costs the type's, the
+ * pointer's and a flag's tests; a write, besides, the update of its worker's entry in the
+ * file's writers (the one the last write used, as a rule), as a read of a file cut does in
+ * its readers.
  */
 static void disp__extent(struct disp *d, struct ritem *it, uint32_t self, struct depset *ds)
 {
@@ -1905,6 +1938,8 @@ static void disp__extent(struct disp *d, struct ritem *it, uint32_t self, struct
 	if (t >= REEL_OP_READ && t <= REEL_OP_PREADV2) {
 		if (p->ext && end > p->base && op->ret)
 			disp__read_after(d, p, end, self, ds);
+		if (op->ret)
+			disp__read(d, p, end, self, it->seq);
 	} else if (t >= REEL_OP_WRITE && t <= REEL_OP_PWRITEV2) {
 		if (op->ret)
 			disp__wrote(d, p, end, self, it->seq, 0, ds);

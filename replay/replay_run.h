@@ -72,6 +72,8 @@ struct rpath {
 			   * make it longer again wait for it */
 	struct rwriters *writers; /* each worker's last write since the cut: the next cut
 				   * waits for those that reached beyond it */
+	struct rwriters *readers; /* the same of reads, kept only when cut_later */
+	uint8_t cut_later; /* the trace cuts the file by this name, or by one it is renamed to */
 };
 
 /*
@@ -89,14 +91,21 @@ void extent__wrote_async(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq
 /* the writes since the last cut that reached beyond len, one per worker: *i from 0, NULL at
  * the end; what a cut to len waits for */
 const struct rdep *extent__beyond(const struct rpath *p, uint64_t len, uint32_t *i);
+/* the same of reads (p->cut_later): a read (its bytes read) or an async read's submit (its
+ * bytes asked) of p up to end, and the reads a cut to len waits for */
+void extent__read(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq);
+void extent__read_async(struct rpath *p, uint64_t end, uint32_t w, uint64_t seq);
+const struct rdep *extent__read_beyond(const struct rpath *p, uint64_t len, uint32_t *i);
 void extent__truncate(struct rpath *p, uint64_t len, uint32_t w, uint64_t seq);
-/* the async write submitted by op submit is done by op (w, seq), its completion record */
+/* the async write (or read) submitted by op submit is done by op (w, seq), its completion
+ * record */
 void extent__reaped(struct rpath *p, const struct rdep *submit, uint32_t w, uint64_t seq);
 void extent__reset(struct rpath *p); /* a new, empty file by that name; frees what was kept */
-/* how many writers entries p keeps */
+/* how many writers and readers entries p keeps */
 uint32_t extent__nwriters(const struct rpath *p);
-/* drops p's writers entries whose write done(ctx, by) says has been issued (an async write's
- * waits for its completion record instead); frees them all when none is left. Entries left. */
+/* drops p's writers and readers entries whose op done(ctx, by) says has been issued (an async
+ * request's waits for its completion record instead); frees a list when none is left. Entries
+ * left. */
 uint32_t extent__drop_done(struct rpath *p, int (*done)(void *ctx, const struct rdep *by),
 			   void *ctx);
 void extent__move(struct rpath *from, struct rpath *to, int exchange); /* a rename */

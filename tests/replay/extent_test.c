@@ -4,7 +4,8 @@
  * the first that reached its end; the oldest kept once that one has fallen out of the ring;
  * the furthest when none reached it; and what truncates, creates and renames leave (and the
  * cut that writes making the file longer again wait for); the writes a cut waits for, an
- * async one until it is reaped; and that those already issued are dropped, async ones kept.
+ * async one until it is reaped; and the reads; and that those already issued are dropped,
+ * async ones kept.
  */
 #include <stdio.h>
 
@@ -27,6 +28,17 @@ static uint64_t beyond(const struct rpath *p, uint64_t len)
 	uint64_t n = 0;
 
 	while (extent__beyond(p, len, &i))
+		n++;
+	return n;
+}
+
+/* how many workers' reads a cut to len waits for */
+static uint64_t read_beyond(const struct rpath *p, uint64_t len)
+{
+	uint32_t i = 0;
+	uint64_t n = 0;
+
+	while (extent__read_beyond(p, len, &i))
 		n++;
 	return n;
 }
@@ -168,6 +180,25 @@ int main(void)
 	a.reach = 1 << 20;
 	extent__truncate(&a, 0, 3, 703);
 	expect("cut: none left", extent__drop_done(&a, done_700, NULL), 0);
+
+	/* the reads a cut waits for: those of bytes at or beyond its length, kept as writes are */
+	extent__reset(&a);
+	extent__reset(&b);
+	a.base = a.reach = 2 << 20;
+	extent__read(&a, (1 << 20) + 4096, 1, 700);
+	extent__read(&a, 4096, 2, 701);
+	expect("readers beyond 4 KiB", read_beyond(&a, 4096), 1);
+	expect("readers beyond 0", read_beyond(&a, 0), 2);
+	expect("no writers for reads", beyond(&a, 0), 0);
+	extent__truncate(&a, 8192, 3, 702);
+	expect("a cut drops the reads it waited for", read_beyond(&a, 0), 1);
+	extent__read_async(&a, 4096, 2, 703);
+	expect("an async read stands apart", read_beyond(&a, 0), 2);
+	extent__reaped(&a, &(struct rdep){.w = 2, .seq = 703}, 4, 704);
+	expect("reaped: its own entry goes", read_beyond(&a, 0), 1);
+	extent__move(&a, &b, 0);
+	expect("the readers move with a rename", read_beyond(&b, 0), 1);
+	expect("old name: no readers", read_beyond(&a, 0), 0);
 
 	extent__reset(&a);
 	extent__reset(&b);

@@ -31,7 +31,7 @@ for kind in aio uring; do
 				[ $when = reaped ] && echo "${read/$((t + 2)) $((t + 2))/$((t + 4)) $((t + 4))}"
 			done
 			t=$((20 + 10 * N))
-			# 300 cuts once 200 has read it all (a cut does not wait for reads)
+			# 300 cuts once 200 has read it all
 			echo "200 201 $t $t mkdir path=/d/read mode=0755 ret=0"
 			echo "300 301 $((t + 1)) $((t + 1)) stat path=/d/read ret=0"
 			echo "300 301 $((t + 2)) $((t + 3)) truncate path=/d/f len=4096 ret=0"
