@@ -22,7 +22,8 @@
  * access(X_OK) that succeeded makes the file executable.
  * Size of an existing file: at least the furthest byte read from it (read-type ops by ret,
  * async reads, mmap by length), the size an lseek(SEEK_END) returned, and the position of the
- * first O_APPEND write; bytes read after the application truncated or wrote them don't count.
+ * first O_APPEND write; bytes read after the application truncated or wrote them (or moved
+ * them: a collapsed or an inserted range) don't count.
  * Ops on fds opened before the capture count for the path the op carries.
  * Copies (copy_file_range, sendfile) read their source like a read and write a file
  * destination like a write. link, symlink: the new name is the application's; a link's old
@@ -464,7 +465,10 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 	case REEL_OP_FALLOCATE:
 		id = fd_path(s, op, &append);
 		if (op->ret == 0 && id) {
-			if (op->type == REEL_OP_FTRUNCATE)
+			/* the length is the application's from then on: the bytes read after it
+			 * tell nothing of the one the file had (an inserted range moved them up) */
+			if (op->type == REEL_OP_FTRUNCATE ||
+			    (op->mode & (FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE)))
 				pinfo(s, id)->app_owned = 1;
 			s->fs->mutates = 1;
 		}

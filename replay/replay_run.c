@@ -1767,8 +1767,27 @@ static void disp__emptied(struct disp *d, struct rpath *p, uint32_t self, uint64
 	p->cut.seq = seq;
 }
 
+/*
+ * An inserted range: the bytes from offset on move up by len, so the file ends len longer, as
+ * if a write had reached there (a read of those last bytes waits for it, a cut waits for it).
+ * It waits itself, as a cut does, for the writes of other threads before it that reached
+ * beyond offset: run after it, one that made the file longer would leave it another length
+ * (or the insert, offset still beyond the end, would fail).
+ */
+static void disp__insert_range(struct disp *d, const struct ritem *it, struct rpath *p,
+			       uint32_t self, struct depset *ds)
+{
+	const struct rdep *by;
+	uint32_t i = 0;
+
+	while ((by = extent__beyond(p, it->op.offset, &i)))
+		disp__after_write(d, by, self, ds);
+	disp__wrote(p, p->reach + it->op.len, self, it->seq, 0, ds);
+}
+
 /* fallocate: mode 0 and a zeroed range make the file as long as a write would (unless told to
- * keep its size), a collapsed range cuts it; the other modes keep its size */
+ * keep its size), an inserted range longer by its length, a collapsed range cuts it; the
+ * other modes keep its size */
 static void disp__fallocate(struct disp *d, struct ritem *it, struct rpath *p, uint32_t self,
 			    struct depset *ds)
 {
@@ -1780,6 +1799,9 @@ static void disp__fallocate(struct disp *d, struct ritem *it, struct rpath *p, u
 
 		disp__cut(d, p, len, self, ds);
 		extent__truncate(p, len, self, it->seq);
+	} else if (op->mode & FALLOC_FL_INSERT_RANGE) {
+		if (op->len)
+			disp__insert_range(d, it, p, self, ds);
 	} else if (!(op->mode & ~FALLOC_FL_ZERO_RANGE)) {
 		disp__wrote(d, p, end, self, it->seq, 0, ds);
 	}
