@@ -532,6 +532,8 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 		id = fd_path(s, op, &append);
 		if (id && pinfo(s, id))
 			pinfo(s, id)->kind = REPLAY_F_DIR;
+		if (!op->path)
+			s->fs->unnamed_listings = 1;
 		break;
 	case REEL_OP_MMAP:
 		if (op->fd >= 0 && (id = fd_path(s, op, &append)))

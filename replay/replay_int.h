@@ -86,6 +86,8 @@ struct replay_fileset {
 	uint64_t refused; /* paths not prepared: they lead out of the target */
 	int mutates;	  /* creates, deletes, renames or truncates: target changes */
 	int symlinks;	  /* the trace makes symlinks, or symlinks are prepared */
+	/* a getdents64 whose op carries no directory name: the replay names the fds' files */
+	int unnamed_listings;
 	uint64_t nops;
 	struct reel_damage_sum damage; /* of the trace, when nops is 0: why */
 	uint64_t first_start_ns;

@@ -11,10 +11,10 @@
  * op depends on that too and on every other thread's last use. A path op also uses its parent
  * directory, and the directories further up that some op of the trace makes, moves or removes
  * (path__above), on which mkdir, rmdir, rename and symlink are structural; getdents64 uses its
- * fd's directory by name. A dependency is (worker, seq), satisfied once that worker has retired
- * its ops up to seq (ops of a worker retire in seq order, so one counter per worker suffices);
- * waiters sleep on a futex. Deps always point to earlier, already queued ops, so they cannot
- * deadlock. Uses do not depend on each other: concurrent reads of one fd stay concurrent. Data:
+ * fd's directory by name (the op's, or the open's that made the fd: disp__fd_named). A
+ * dependency is (worker, seq), satisfied once that worker has retired its ops up to seq (ops
+ * of a worker retire in seq order, so one counter per worker suffices); waiters sleep on a
+ * futex. Deps always point to earlier, already queued ops, so they cannot deadlock. Uses do not depend on each other: concurrent reads of one fd stay concurrent. Data:
  * a read of bytes another thread's write added to the file depends on that write, a write that
  * makes it longer again on the last cut, and a cut on the writes and reads that reached
  * beyond it (replay_extent.c); on an async one, until its completion record, means on its
@@ -1161,6 +1161,7 @@ struct disp {
 	struct replay_u64map workers; /* pid << 32 | tid -> worker index */
 	struct replay_u64map paths;   /* reader path id -> struct rpath * */
 	struct replay_u64map skipfd;  /* pid, fd of non-file fds */
+	struct replay_u64map fdnames; /* key_fd -> struct rpath *: disp__fd_named */
 	struct deptrack dt;
 	/* completed async requests whose keys are kept until the completion is done, oldest
 	 * first (disp__async_done) */
@@ -2005,6 +2006,40 @@ static void disp__async_done(struct disp *d, uint64_t key, uint32_t w, uint64_t 
 	d->adone[d->nadone++].w = w;
 }
 
+/*
+ * What an fd was opened by (the open's path, or that of the fd it was dup'ed from), for a
+ * getdents64 whose op carries no name: ordered by the name of the directory it lists, as one
+ * that carries it (disp__deps). Kept only when the trace has such listings (no fd paths: an
+ * strace import, a recorder that could not tell them): a file-set scan finding. p NULL: the
+ * fd is closed, or was made by an op that names nothing. An fd the process had before the
+ * capture, or got from its parent across a fork (the trace records no forks), has no name
+ * here: a listing through it stays unordered, as does one through an fd whose directory was
+ * renamed since it was opened (the name is the open's).
+ */
+static void disp__fd_named(struct disp *d, uint32_t pid, int64_t fd, const struct rpath *p)
+{
+	if (!d->run->fs->unnamed_listings)
+		return;
+	if (p)
+		replay_u64map__put(&d->fdnames, key_fd(pid, fd), (uintptr_t)p);
+	else if (d->fdnames.n)
+		replay_u64map__del(&d->fdnames, key_fd(pid, fd));
+}
+
+/* the path the fd of pid was opened by (disp__fd_named); NULL: not known */
+static const struct rpath *disp__fd_name(const struct disp *d, uint32_t pid, int64_t fd)
+{
+	uint64_t *v = d->fdnames.n ? replay_u64map__get(&d->fdnames, key_fd(pid, fd)) : NULL;
+
+	return v ? (const struct rpath *)(uintptr_t)*v : NULL;
+}
+
+/* the directory a getdents64 lists, by name: the one its op carries, else its fd's open's */
+static const struct rpath *disp__listed_dir(const struct disp *d, const struct ritem *it)
+{
+	return it->p1 ? it->p1 : disp__fd_name(d, it->op.pid, it->op.fd);
+}
+
 /* a path op uses the directories above p: its parent, and those further up that change */
 static void disp__path_dirs(struct deptrack *dt, const struct rpath *p, uint32_t self, uint64_t seq,
 			    struct depset *ds)
@@ -2017,7 +2052,7 @@ static void disp__path_dirs(struct deptrack *dt, const struct rpath *p, uint32_t
 static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 {
 	const struct reel_op *op = &it->op;
-	const struct rpath *p2 = item__name2(it);
+	const struct rpath *p2 = item__name2(it), *dir;
 	struct depset *ds = &d->ds;
 	struct deptrack *dt = &d->dt;
 	unsigned t = op->type;
@@ -2043,14 +2078,19 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 			else
 				dt__use(dt, key_path(it->p1), self, it->seq, ds);
 		}
-		if (op->ret >= 0)
+		if (op->ret >= 0) {
 			dt__struct(dt, key_fd(op->pid, op->ret), self, it->seq, ds);
+			disp__fd_named(d, op->pid, op->ret, it->p1);
+		}
 	} else if (t == REEL_OP_CLOSE) {
 		dt__struct(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
+		disp__fd_named(d, op->pid, op->fd, NULL);
 	} else if (op__is_dup(t)) {
 		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
-		if (op->ret >= 0)
+		if (op->ret >= 0) {
 			dt__struct(dt, key_fd(op->pid, op->ret), self, it->seq, ds);
+			disp__fd_named(d, op->pid, op->ret, disp__fd_name(d, op->pid, op->fd));
+		}
 	} else if (t == REEL_OP_AIO_SUBMIT || t == REEL_OP_URING_SUBMIT) {
 		if (op->fd >= 0)
 			dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
@@ -2104,8 +2144,8 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
 		/* a listing sees the directory (its fd's name) before another thread's rmdir of
 		 * it, and fails after it */
-		if (t == REEL_OP_GETDENTS64 && it->p1)
-			dt__use(dt, it->p1->dkey, self, it->seq, ds);
+		if (t == REEL_OP_GETDENTS64 && (dir = disp__listed_dir(d, it)))
+			dt__use(dt, dir->dkey, self, it->seq, ds);
 	}
 	disp__extent(d, it, self, ds);
 	disp__put_deps(d, it, self, ds);
@@ -2456,6 +2496,7 @@ static void run__free(struct run *run, struct disp *d)
 	replay_u64map__free(&d->left);
 	free(d->idle);
 	replay_u64map__free(&d->skipfd);
+	replay_u64map__free(&d->fdnames);
 	dt__free(&d->dt);
 	free(d->adone);
 	for (size_t i = 0; i < d->awrites.cap; i++)

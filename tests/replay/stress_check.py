@@ -20,7 +20,7 @@ tests/replay/test_stress_deps.sh needs (both read with "ioreel dump --format jso
    structural op before it ended; a structural op starts after the structural op before
    it, and after every other thread's use since, ended. A path op uses every directory
    above it, on which mkdir, rmdir, rename and symlink of it are structural; getdents64
-   uses its fd's directory. (A completion's start is its request's submission: its end
+   uses its fd's directory (the name it carries, else the one the fd was opened by). (A completion's start is its request's submission: its end
    stands for when it ran.)
 
 Exit 0 when all hold; 1 with the first violations named."""
@@ -87,8 +87,9 @@ def dirs_above(p):
     return out
 
 
-def keys(o):
-    """[(key, 'u' | 's')] in the order the dispatcher looks them up (disp__deps)"""
+def keys(o, fdnames):
+    """[(key, 'u' | 's')] in the order the dispatcher looks them up (disp__deps); fdnames:
+    (pid, fd) -> the path it was opened by"""
     t, p1 = o["op"], o["path"]
     p2 = o["path2"] if (t in RENAME or t in LINK) else None
     k = []
@@ -138,9 +139,27 @@ def keys(o):
             k.append((("P", p2), "s"))
     elif o["fd"] >= 0:
         k.append(((fd, o["fd"]), "u"))
-        if t == "getdents64" and p1:
-            k.append((("D", p1), "u"))
+        d = p1 or fdnames.get((o["pid"], o["fd"])) if t == "getdents64" else None
+        if d:
+            k.append((("D", d), "u"))
     return k
+
+
+def name_fds(o, fdnames):
+    """what the opens, dups and closes do to the paths fds were opened by (disp__fd_named)"""
+    t = o["op"]
+    if t in OPEN and o["ret"] >= 0 and o["path"]:
+        fdnames[(o["pid"], o["ret"])] = o["path"]
+    elif t in OPEN and o["ret"] >= 0:
+        fdnames.pop((o["pid"], o["ret"]), None)
+    elif t == "close":
+        fdnames.pop((o["pid"], o["fd"]), None)
+    elif t in DUP and o["ret"] >= 0:
+        name = fdnames.get((o["pid"], o["fd"]))
+        if name:
+            fdnames[(o["pid"], o["ret"])] = name
+        else:
+            fdnames.pop((o["pid"], o["ret"]), None)
 
 
 def wrote_to(o):
@@ -336,11 +355,13 @@ def main():
                        f"ended")
 
     writers = Writers()
+    fdnames = {}
     for i, (o, _) in enumerate(pairs):
         writers.cut(i, o, need)
         writers.wrote(i, o)
         writers.names(o)
-        for key, mode in keys(o):
+        name_fds(o, fdnames)
+        for key, mode in keys(o, fdnames):
             s = last_s.get(key)
             if s is not None:
                 need(s, i, key)

@@ -61,9 +61,10 @@ AVOIDABLE = {
     # counts them for the new file, whose size is the application's, not for the old one
     "reads_after_remake",
     # getdents64 by one thread on a directory another thread removes afterwards, or through
-    # an fd on a directory removed before, where it does not carry the directory's name (a
-    # trace without fd paths, a directory renamed since its fd was opened): an fd op, ordered
-    # by that name only, so not before the rmdir (which makes it fail with ENOENT) or after
+    # an fd on a directory removed before, where the fd was opened by another name than the
+    # one the directory is removed by (renamed since): an fd op, ordered by the name it
+    # carries or else by the one its fd was opened by, so not before the rmdir (which makes
+    # it fail with ENOENT) or after
     "rmdir_listed_unnamed",
     # a directory that was there before the capture renamed or removed, where no op of the
     # trace names anything below it nor tells it is a directory before: the file-set scan
@@ -686,17 +687,21 @@ class Gen:
         res = self.fdres(th, fd)
         if o.node.dead:
             # ENOENT, as the kernel has it: ordered after the rmdir by the name it removed
-            # (what the fd was opened by, as a capture gives it)
-            if self.fd_paths and o.name == o.node.removed_as:
-                kv["path"] = o.name
+            # (what the fd was opened by, as a capture gives it, or, without fd paths, as
+            # the replay finds it from the open)
+            if o.name == o.node.removed_as:
+                if self.fd_paths:
+                    kv["path"] = o.name
                 res.append((("D", o.name), "u"))
             elif "rmdir_listed_unnamed" in self.avoid:
                 return False
             ret = "-ENOENT"
         else:
             ret = 0 if o.dents else 48
-            # its last listing counts: those before come before it
-            named = o.node.listers[th.tid] = "path" in kv
+            # its last listing counts: those before come before it; ordered by the name the
+            # fd was opened by (or the one it carries: the same) while that name is the
+            # directory's
+            named = o.node.listers[th.tid] = self.ns.get(o.name) is o.node
             if named:
                 res.append((("D", o.name), "u"))
         o.dents += 1

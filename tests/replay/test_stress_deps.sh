@@ -17,8 +17,8 @@ source "$(dirname "$0")/lib.sh"
 
 # Left out of the traces (stress_gen.py --avoid), each a limitation of the replay today:
 # - rmdir_listed_unnamed: getdents64 on a directory's fd is ordered before another thread's
-#   rmdir of it (and after, where it fails) by the directory's name the op carries: not in a
-#   trace without fd paths, nor through an fd opened by a name the directory has left;
+#   rmdir of it (and after, where it fails) by the directory's name the op carries, or else
+#   the one the fd was opened by: not through an fd opened by a name the directory has left;
 # - unknown_dir, file_then_dir, mkdir_eexist_file, reads_after_remake: the file-set scan
 #   prepares a directory that was there as a file when no op names anything below it nor
 #   tells it is one (only stat'd, then renamed or removed); prepares a directory where a
