@@ -9,9 +9,9 @@ tests/replay/test_stress_deps.sh needs (both read with "ioreel dump --format jso
  - every op with its original outcome (the sign; the errno of a failure; a read or write no
    shorter), the differing ones listed;
  - data order (replay/replay_extent.c), for ops that carry their file's path: a cut (a
-   truncate, an O_TRUNC open, creat) starts after every other thread's write of the file
-   since the cut before that reached beyond its new length ended (an async write: its
-   submit, and once reaped, its completion);
+   truncate, an O_TRUNC open, creat) starts after every other thread's write and read of
+   the file since the cut before that reached beyond its new length ended (an async one:
+   its submit, and once reaped, its completion);
  - cross-thread order as the replay promises it (replay/replay_run.c, "Cross-thread order";
    README): per key - an fd of a process, a path, a directory by name, an async request
    id - the last "structural" op (open, close, dup onto, create, unlink, rename, mkdir,
@@ -35,6 +35,7 @@ IOREEL = os.environ.get("IOREEL", "build/ioreel")
 O_CREAT, O_EXCL, O_TRUNC = 0o100, 0o200, 0o1000
 FALLOC_FL_ZERO_RANGE = 0x10
 AT_REMOVEDIR, AT_EMPTY_PATH = 0x200, 0x1000
+RENAME_EXCHANGE = 2
 
 PATH_OPS = {
     "open", "openat", "openat2", "creat", "stat", "lstat", "newfstatat", "statx", "access",
@@ -177,6 +178,25 @@ def wrote_to(o):
 
 
 ASYNC_WRITES = {("aio", 1), ("aio", 8), ("uring", 2), ("uring", 5), ("uring", 23)}
+ASYNC_READS = {("aio", 0), ("aio", 7), ("uring", 1), ("uring", 4), ("uring", 22)}
+
+
+def read_of(o):
+    """(path, end) of the bytes a read of the file by path read, or None"""
+    t = o["op"]
+    if o["ret"] <= 0 or not o["path"]:
+        return None
+    if t in READS or t in COPIES:
+        return o["path"], o["offset"] + o["ret"]
+    return None
+
+
+def async_read(o):
+    """the request id of an async read's submit or completion, or None"""
+    kind = o["op"].split("_")[0]
+    if (kind, o["subop"]) not in ASYNC_READS or o["ret"] < 0:
+        return None
+    return (o["pid"], kind, o["ctx"], o["aux"])
 
 
 def async_write(o):
@@ -200,15 +220,17 @@ def cut_to(o):
 
 
 class Writers:
-    """per path, each thread's writes since the last cut: [index of its last, furthest end]"""
+    """per path, each thread's writes (reads: its reads) since the last cut: [index of its
+    last, furthest end]"""
 
-    def __init__(self):
+    def __init__(self, reads=False):
         self.by = defaultdict(dict)
         self.inflight = {}  # async write request -> (path, end)
+        self.reads = reads
 
     def wrote(self, i, o):
-        w = wrote_to(o)
-        req = async_write(o)
+        w = read_of(o) if self.reads else wrote_to(o)
+        req = async_read(o) if self.reads else async_write(o)
         if req and o["op"].endswith("_submit") and o["path"] and o["len"]:
             w = self.inflight[req] = (o["path"], o["offset"] + o["len"])
         elif req and o["op"].endswith("_complete"):
@@ -225,13 +247,17 @@ class Writers:
         ws = self.by[c[0]]
         for th, (j, end) in list(ws.items()):
             if end > c[1]:
-                need(j, i, ("cut", c[0]))
+                need(j, i, ("cut after a read" if self.reads else "cut", c[0]))
                 del ws[th]
         if o["op"] in OPEN or o["op"] == "creat":
             ws.clear()  # a new, empty file
 
     def names(self, o):
         """what unlinks, creates and renames do to the files by name"""
+        if o["op"] in RENAME and o["flags"] & RENAME_EXCHANGE and o["ret"] >= 0:
+            a, b = self.by.pop(o["path"], {}), self.by.pop(o["path2"], {})
+            self.by[o["path"]], self.by[o["path2"]] = b, a
+            return
         t = o["op"]
         if o["ret"] < 0:
             return
@@ -338,15 +364,17 @@ def main():
     last_s = {}  # key -> index of its last structural op
     uses = defaultdict(dict)  # key -> thread -> index of its last use since
     nchecked = 0
+    ncut_reads = 0
     minslack = None
 
     def need(a, b, key):
-        nonlocal nchecked, minslack
+        nonlocal nchecked, minslack, ncut_reads
         oa, ra = pairs[a]
         ob, rb = pairs[b]
         if (oa["pid"], oa["tid"]) == (ob["pid"], ob["tid"]):
             return
         nchecked += 1
+        ncut_reads += key[0] == "cut after a read"
         slack = began(rb) - ra["end_ns"]
         if minslack is None or slack < minslack:
             minslack = slack
@@ -355,11 +383,13 @@ def main():
                        f"ended")
 
     writers = Writers()
+    readers = Writers(reads=True)
     fdnames = {}
     for i, (o, _) in enumerate(pairs):
-        writers.cut(i, o, need)
-        writers.wrote(i, o)
-        writers.names(o)
+        for ws in (writers, readers):
+            ws.cut(i, o, need)
+            ws.wrote(i, o)
+            ws.names(o)
         name_fds(o, fdnames)
         for key, mode in keys(o, fdnames):
             s = last_s.get(key)
@@ -373,8 +403,8 @@ def main():
                 uses[key].clear()
                 last_s[key] = i
     print(f"{len(pairs)} ops in {len(per)} threads; {nchecked} cross-thread orderings "
-          f"checked (least slack {minslack} ns); {len(diff)} outcomes differ; "
-          f"{len(bad)} violations")
+          f"checked ({ncut_reads} a cut's after a read; least slack {minslack} ns); "
+          f"{len(diff)} outcomes differ; {len(bad)} violations")
     for line in diff[:10]:
         print("  " + line)
     for line in bad[:10]:

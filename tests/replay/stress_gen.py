@@ -10,12 +10,13 @@ lowest free number, dup sharing the file position) and of file sizes. Ops that f
 as the kernel would (ENOENT, EEXIST, ENOTEMPTY).
 
 Only what the replay can reproduce is generated (README, "What ioreel does not replay"):
- - no cross-thread order of data but a cut's after the writes before it: a thread reads a
-   file only where the bytes were there before the capture (read through the name it was
-   prepared under) or where it wrote them itself (an async write: reaped by itself) since
-   the file was last truncated; a file is truncated (O_TRUNC, truncate, ftruncate) only by
-   the one thread that ever read it, with no fd open on it, one name and no async write in
-   flight;
+ - no cross-thread order of data but a cut's after the writes and reads before it: a
+   thread reads a file only where the bytes were there before the capture (read through the
+   name it was prepared under) or where it wrote them itself (an async write: reaped by
+   itself) since the file was last truncated; a file is truncated (O_TRUNC, truncate,
+   ftruncate) with no fd open on it, one name and no async write in flight, and only by the
+   one thread that ever read it, or (truncate, O_TRUNC) by the name the other threads' reads
+   carried, that name and those above it left as they were since (Gen.renamed_since);
  - an fd with an io_uring request in flight stays open until the request is reaped (the
    kernel may look the fd up after the submit returned);
  - a pre-existing file is "latent" until first named: an rmdir must not find a file the
@@ -49,6 +50,9 @@ AVOIDABLE = {
     "dir_rename",
     # libaio and io_uring requests
     "async",
+    # a cut (truncate, an O_TRUNC open) by a name after other threads' reads of the file by
+    # that name (the replay's cut waits for those: replay_extent.c, readers)
+    "cut_after_reads",
     # a name that was a file when first named (there before the capture, or opened with
     # O_CREAT without O_EXCL) made a directory later: the file-set scan prepares a directory
     # there, since paths lie below it
@@ -73,6 +77,10 @@ AVOIDABLE = {
 }
 
 ROOT = "/s"
+# ops that change what a name (or the names below it) leads to: a file's reads, which the
+# replay keeps under the name they carry, may be left behind
+NAME_OPS = {"rename", "renameat", "renameat2", "link", "linkat", "unlink", "unlinkat", "rmdir",
+            "symlink", "symlinkat", "creat"}
 
 
 def parent(p):
@@ -107,16 +115,33 @@ class Inode:
         self.writes_in_flight = 0  # async writes submitted, not reaped yet
         self.private = None  # tid: only it opens the file and uses its fds
         self.own = defaultdict(list)  # tid -> [a, b) it wrote since the last truncation
-        # threads that read bytes of it: a truncation by another thread is not ordered
-        # after their reads (data is not ordered across threads)
+        # threads that read bytes of it; per thread, the name its reads carried and the
+        # index of the first of them, and those whose reads a cut by name is not ordered
+        # after (a read that did not carry the file's name, or carried another one: the
+        # replay keeps a file's reads by the name they carry)
         self.readers = set()
+        self.read_as = {}
+        self.unordered_readers = set()
 
-    def may_truncate(self, tid):
-        """a cut by tid: other threads' writes before it are ordered (the replay's cut waits
-        for those that reached beyond it), their reads are not; async writes in flight would
-        land before or after it; an fd open across it would write after it, which is ordered
-        after it only when the write carries the file's name (so reads of its bytes)"""
-        return self.nopen == 0 and self.nlink == 1 and self.readers <= {tid} and \
+    def read(self, tid, name, at):
+        """a read by tid, op index at, carrying name (None: none)"""
+        prev = self.read_as.setdefault(tid, (name, at))
+        if name is None or prev[0] != name:
+            self.unordered_readers.add(tid)
+        self.readers.add(tid)
+
+    def may_truncate(self, tid, name=None, unchanged=None):
+        """a cut by tid (by name; unchanged(name, at): nothing renamed it or what lies above
+        it since op index at): other threads' writes before it are ordered (the replay's
+        cut waits for those that reached beyond it), their reads when they carried that
+        name; async writes in flight would land before or after it; an fd open across it
+        would write after it, which is ordered after it only when the write carries the
+        file's name (so reads of its bytes)"""
+        others = self.readers - {tid}
+        ordered = name is not None and not others & self.unordered_readers and \
+            all(self.read_as[t][0] == name and unchanged(name, self.read_as[t][1])
+                for t in others)
+        return self.nopen == 0 and self.nlink == 1 and (not others or ordered) and \
             not self.writes_in_flight
 
     def truncate(self, size):
@@ -210,6 +235,7 @@ class Gen:
         self.threads = []
         self.live = []
         self.newname = 0
+        self.renamed = {}  # name -> index of the last op of NAME_OPS on it (emit)
         self.ndirs = 0
         self.ns[ROOT] = Node("d")
         for i in range(r.randint(1, 4)):
@@ -267,6 +293,9 @@ class Gen:
         self.t += gap + 1
         fields = " ".join(f"{k}={v}" for k, v in kv.items())
         line = f"{th.proc.pid} {th.tid} {{s}} {{e}} {op} {fields}".rstrip()
+        for k in ("path", "path2") if op in NAME_OPS else ():
+            if k in kv:
+                self.renamed[kv[k]] = len(self.ops)
         self.ops.append([start, start, th.tid, line, res, None])
         self.spent(th)
         return len(self.ops) - 1
@@ -464,7 +493,7 @@ class Gen:
         if n.kind == "l":
             res += self.res_path(f"{parent(p)}/{n.content}", "u")
         creat = n.seen and r.random() < 0.15 and acc != "r"
-        trunc = acc != "r" and r.random() < 0.2 and ino.may_truncate(th.tid) and \
+        trunc = acc != "r" and r.random() < 0.2 and self.may_cut(ino, th, p) and \
             n.kind == "f"
         if creat:
             flags += "|O_CREAT"
@@ -585,7 +614,9 @@ class Gen:
             return off, 4096, 0  # at or past the end: nothing
         a, b = r.choice(ivs)
         assert b <= ino.size, (a, b, ino.size)
-        ino.readers.add(th.tid)
+        named = self.fd_paths and o.name and self.ns.get(o.name) is o.node and \
+            ino.nlink == 1
+        ino.read(th.tid, o.name if named else None, len(self.ops))
         off = a + r.randrange(0, max(1, (b - a) // 512)) * 512
         if off >= b:
             off = a
@@ -941,9 +972,19 @@ class Gen:
                   ret=len(c))
         return True
 
+    def renamed_since(self, p, at):
+        """whether an op of NAME_OPS changed p or a directory above it since op index at"""
+        return any(self.renamed.get(x, -1) >= at for x in [p] + ancestors(p))
+
+    def may_cut(self, ino, th, p):
+        """a cut of ino by name p (truncate, O_TRUNC)"""
+        if "cut_after_reads" in self.avoid:
+            return ino.may_truncate(th.tid)
+        return ino.may_truncate(th.tid, p, lambda q, at: not self.renamed_since(q, at))
+
     def op_truncate(self, th):
         r = self.r
-        names = [p for p in self.files(th) if self.peek(p).ino.may_truncate(th.tid)]
+        names = [p for p in self.files(th) if self.may_cut(self.peek(p).ino, th, p)]
         if not names:
             return False
         p = r.choice(names)
