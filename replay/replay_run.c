@@ -1783,7 +1783,7 @@ static void disp__insert_range(struct disp *d, const struct ritem *it, struct rp
 
 	while ((by = extent__beyond(p, it->op.offset, &i)))
 		disp__after_write(d, by, self, ds);
-	disp__wrote(p, p->reach + it->op.len, self, it->seq, 0, ds);
+	disp__wrote(d, p, p->reach + it->op.len, self, it->seq, 0, ds);
 }
 
 /* fallocate: mode 0 and a zeroed range make the file as long as a write would (unless told to
