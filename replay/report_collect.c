@@ -18,17 +18,19 @@
 #include "report_int.h"
 
 /* Map key spaces, so that one map could never mix them up (each has its own map anyway). */
-enum { KEY_FD = 1, KEY_ASYNC, KEY_TID, KEY_BUSY };
+enum { KEY_FD = 1, KEY_ASYNC, KEY_ASYNC_ID, KEY_TID, KEY_BUSY };
 
 struct collect {
 	struct report_run *run;
 	struct reel_reader *r;
 	int by_file;
-	struct report_map fds;		 /* (pid, fd) -> path id */
-	struct report_map async;	 /* (pid, ctx, aux) -> submission start, subop | fd << 32 */
-	struct report_map vsub;		 /* replays: (pid, ctx, aux) -> submission, on the schedule */
-	struct report_map tids;		 /* tid -> last op start */
-	struct report_map busy;		 /* tid -> end of its previous op: scheduled, real */
+	struct report_map fds;	 /* (pid, fd) -> path id */
+	struct report_map async; /* (pid, ctx, aux, submission) -> submission, subop | fd << 32;
+				    (pid, ctx, aux) -> the latest submission of that id */
+	struct report_map vsub;	 /* replays: (pid, ctx, aux, submission) -> it, on the schedule */
+	struct report_map early; /* replays: completions read before their submit */
+	struct report_map tids;	 /* tid -> last op start */
+	struct report_map busy;	 /* tid -> end of its previous op: scheduled, real */
 	struct report_file **by_path_id; /* cache: reader path id -> file */
 	size_t by_path_cap;
 	uint8_t *pseudo_id; /* cache: reader path id -> 1 a file's, 2 under /proc, /sys... */
@@ -51,24 +53,26 @@ static uint64_t str_hash(const char *s, uint64_t seed)
 	return h;
 }
 
-static struct report_file *file_find(const struct report_run *run, const char *path, uint64_t k[3])
+static struct report_file *file_find(const struct report_run *run, const char *path,
+				     uint64_t k[REPORT_KEY_N])
 {
 	k[0] = str_hash(path, 0);
 	k[1] = str_hash(path, 0x5bd1e995);
 	k[2] = strlen(path);
+	k[3] = 0;
 	struct report_map_slot *s = report_map__get(&run->file_index, k);
 	return s ? run->files[s->v[0]] : NULL;
 }
 
 struct report_file *report_run__file(const struct report_run *run, const char *path)
 {
-	uint64_t k[3];
+	uint64_t k[REPORT_KEY_N];
 	return file_find(run, path, k);
 }
 
 static struct report_file *file_get(struct report_run *run, const char *path)
 {
-	uint64_t k[3];
+	uint64_t k[REPORT_KEY_N];
 	struct report_file *f = file_find(run, path, k);
 	if (f)
 		return f;
@@ -142,14 +146,14 @@ static struct report_file *file_of_path_id(struct collect *c, uint32_t id)
 
 static uint32_t fd_path(struct collect *c, uint32_t pid, int32_t fd)
 {
-	uint64_t k[3] = {KEY_FD, pid, (uint32_t)fd};
+	uint64_t k[REPORT_KEY_N] = {KEY_FD, pid, (uint32_t)fd};
 	struct report_map_slot *s = report_map__get(&c->fds, k);
 	return s ? (uint32_t)s->v[0] : 0;
 }
 
 static int fd_remember(struct collect *c, uint32_t pid, int64_t fd, uint32_t path)
 {
-	uint64_t k[3] = {KEY_FD, pid, (uint32_t)fd};
+	uint64_t k[REPORT_KEY_N] = {KEY_FD, pid, (uint32_t)fd};
 	uint64_t v[2] = {path, 0};
 	return path ? report_map__put(&c->fds, k, v) : 0;
 }
@@ -170,7 +174,7 @@ static int track_fds(struct collect *c, const struct reel_op *op)
 		return op->ret >= 0 ? fd_remember(c, op->pid, op->ret, fd_path(c, op->pid, op->fd))
 				    : 0;
 	case REEL_OP_CLOSE: {
-		uint64_t k[3] = {KEY_FD, op->pid, (uint32_t)op->fd};
+		uint64_t k[REPORT_KEY_N] = {KEY_FD, op->pid, (uint32_t)op->fd};
 		struct report_map_slot *s = report_map__get(&c->fds, k);
 		if (s && op->ret >= 0)
 			report_map__del(&c->fds, s);
@@ -279,7 +283,7 @@ static uint64_t sched_free_at(const struct report_map_slot *s, const struct reel
 /* When op's thread was free to start it, on the schedule's timeline (sched_free_at). */
 static uint64_t thread_free_at(struct collect *c, const struct reel_op *op)
 {
-	uint64_t k[3] = {KEY_BUSY, op->pid, op->tid};
+	uint64_t k[REPORT_KEY_N] = {KEY_BUSY, op->pid, op->tid};
 
 	return sched_free_at(report_map__get(&c->busy, k), op);
 }
@@ -325,7 +329,7 @@ static int schedule_add(struct collect *c, const struct reel_op *op)
 /* The thread is busy until vend on the schedule's timeline, until end in fact. */
 static int busy_set(struct collect *c, const struct reel_op *op, uint64_t vend, uint64_t end)
 {
-	uint64_t k[3] = {KEY_BUSY, op->pid, op->tid};
+	uint64_t k[REPORT_KEY_N] = {KEY_BUSY, op->pid, op->tid};
 	struct report_map_slot *s = report_map__get(&c->busy, k);
 	if (s) {
 		s->v[0] = vend;
@@ -344,7 +348,7 @@ static int busy_set(struct collect *c, const struct reel_op *op, uint64_t vend, 
  */
 static int busy_until(struct collect *c, const struct reel_op *op, uint64_t *at)
 {
-	uint64_t k[3] = {KEY_BUSY, op->pid, op->tid};
+	uint64_t k[REPORT_KEY_N] = {KEY_BUSY, op->pid, op->tid};
 	uint64_t lat = op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0;
 	uint64_t end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
 	*at = sched_free_at(report_map__get(&c->busy, k), op);
@@ -361,7 +365,7 @@ static int busy_until(struct collect *c, const struct reel_op *op, uint64_t *at)
  */
 static int busy_reaping(struct collect *c, const struct reel_op *op, uint64_t start, uint64_t vsub)
 {
-	uint64_t k[3] = {KEY_BUSY, op->pid, op->tid};
+	uint64_t k[REPORT_KEY_N] = {KEY_BUSY, op->pid, op->tid};
 	uint64_t end = op->end_ns ? op->end_ns : op->start_ns;
 	uint64_t at = sched_free_at(report_map__get(&c->busy, k), op);
 	uint64_t done = vsub + (end > start ? end - start : 0);
@@ -392,7 +396,7 @@ struct rqueue {
 
 static struct rqueue *rqueue_of(struct collect *c, const struct reel_op *op)
 {
-	uint64_t k[3] = {KEY_BUSY, op->pid, op->tid};
+	uint64_t k[REPORT_KEY_N] = {KEY_BUSY, op->pid, op->tid};
 	struct report_map_slot *s = report_map__get(&c->rqueues, k);
 	if (s)
 		return (struct rqueue *)(uintptr_t)s->v[0];
@@ -407,7 +411,7 @@ static struct rqueue *rqueue_of(struct collect *c, const struct reel_op *op)
 
 static int engine_busy(struct collect *c, const struct reel_op *op)
 {
-	uint64_t k[3] = {KEY_BUSY, op->pid, op->tid};
+	uint64_t k[REPORT_KEY_N] = {KEY_BUSY, op->pid, op->tid};
 	struct report_map_slot *s = report_map__get(&c->busy, k), t = {.v = {0, 0}};
 	struct rqueue *q = rqueue_of(c, op);
 	uint64_t lat = op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0;
@@ -484,7 +488,7 @@ static int measure(struct collect *c, const struct reel_op *op, unsigned kind, u
 
 	/* The thread's rhythm: start-to-start gap since its previous op (v[0] its start), and
 	 * whether this op followed the previous one's end at once (v[1] its end). */
-	uint64_t k[3] = {KEY_TID, op->pid, op->tid};
+	uint64_t k[REPORT_KEY_N] = {KEY_TID, op->pid, op->tid};
 	struct report_map_slot *s = report_map__get(&c->tids, k);
 	if (s) {
 		if (start >= s->v[0] && (err = hist__add(&run->gap, start - s->v[0])))
@@ -507,6 +511,123 @@ static int measure(struct collect *c, const struct reel_op *op, unsigned kind, u
 	return f ? file_add(c, f, kind, lat, op->ret) : 0;
 }
 
+/*
+ * Async requests. A completion names its request by (pid, ctx, aux) and, where the writer
+ * knew it, by its submission time (its start: FORMAT.md), so that it is paired with its own
+ * submit even when the id was used again by a request whose submit comes first in the file:
+ * a replay's result holds each worker's ops in order, but the workers' batches interleave,
+ * and applications reuse ids at once (InnoDB's io_uring user_data is a pointer into a small
+ * pool of control blocks, reused by another thread as soon as a request is reaped). Keyed by
+ * the id alone, the later submit took the earlier one's place, whose completion then had
+ * none ("async completions without submission") and was left out of the counts. A writer
+ * whose completions carry their own time as start (strace import, start = end) is paired by
+ * the id alone, with the latest submit of that id, as before.
+ */
+static void async_key(const struct reel_op *op, uint64_t start, uint64_t k[REPORT_KEY_N])
+{
+	k[0] = KEY_ASYNC ^ ((uint64_t)op->pid << 8);
+	k[1] = op->ctx;
+	k[2] = op->aux;
+	k[3] = start;
+}
+
+/* the latest submit of an id, for completions whose start is not their submission */
+static void async_id_key(const struct reel_op *op, uint64_t k[REPORT_KEY_N])
+{
+	k[0] = KEY_ASYNC_ID ^ ((uint64_t)op->pid << 8);
+	k[1] = op->ctx;
+	k[2] = op->aux;
+	k[3] = 0;
+}
+
+static int async_measure(struct collect *c, const struct reel_op *op, uint64_t start,
+			 unsigned subop, int32_t fd)
+{
+	unsigned kind = op->type == REEL_OP_AIO_COMPLETE ? REPORT_KIND_AIO + (subop & 15)
+							 : REPORT_KIND_URING + (subop & 63);
+	uint64_t end = op->end_ns ? op->end_ns : op->start_ns;
+
+	return measure(c, op, kind, start, end > start ? end - start : 0, fd);
+}
+
+static int async_submit(struct collect *c, const struct reel_op *op)
+{
+	uint64_t k[REPORT_KEY_N], kid[REPORT_KEY_N], at = 0;
+	uint64_t v[2] = {op->start_ns, op->subop | ((uint64_t)(uint32_t)op->fd << 32)};
+	uint64_t vid[2] = {op->start_ns, 0};
+	struct report_map_slot *s;
+	int err;
+
+	async_key(op, op->start_ns, k);
+	async_id_key(op, kid);
+	if ((err = schedule_add(c, op)) || (op->sched_ns && (err = busy_until(c, op, &at))))
+		return err;
+	/* its completion came first in the file (another worker's batch) and was measured */
+	s = report_map__get(&c->early, k);
+	if (s) {
+		report_map__del(&c->early, s);
+		return 0;
+	}
+	if (op->sched_ns) {
+		uint64_t vv[2] = {at, 0};
+
+		if ((err = report_map__put(&c->vsub, k, vv)))
+			return err;
+	}
+	if ((err = report_map__put(&c->async, kid, vid)))
+		return err;
+	return report_map__put(&c->async, k, v);
+}
+
+static int async_complete(struct collect *c, const struct reel_op *op)
+{
+	uint64_t k[REPORT_KEY_N], kid[REPORT_KEY_N], start;
+	struct report_map_slot *s, *sid, *vs;
+	int32_t fd;
+	unsigned subop;
+	int err;
+
+	async_key(op, op->start_ns, k);
+	async_id_key(op, kid);
+	s = report_map__get(&c->async, k);
+	sid = report_map__get(&c->async, kid);
+	/* only a completion that carries no submission time (its own: start = end) goes by the
+	 * id alone: another's would find an older submit of its id whose completion the capture
+	 * lost (libaio: beyond 64 events a call), and take seconds for its latency */
+	if (!s && sid && op->start_ns >= op->end_ns) {
+		k[3] = sid->v[0];
+		s = report_map__get(&c->async, k);
+	}
+	if (!s) {
+		/* A replay's completion carries its request (FORMAT.md): its submit, in another
+		 * worker's batch, may come later in the file. */
+		if (op->sched_ns && op->fd >= 0 && op->start_ns && op->start_ns <= op->end_ns) {
+			uint64_t one[2] = {1, 0};
+
+			if ((err = report_map__put(&c->early, k, one)))
+				return err;
+			return async_measure(c, op, op->start_ns, op->subop, op->fd);
+		}
+		c->run->unmatched++;
+		return 0;
+	}
+	start = s->v[0];
+	subop = s->v[1] & 0xff;
+	fd = (int32_t)(uint32_t)(s->v[1] >> 32);
+	report_map__del(&c->async, s);
+	if (sid && sid->v[0] == start)
+		report_map__del(&c->async, sid);
+	vs = op->sched_ns ? report_map__get(&c->vsub, k) : NULL;
+	if (vs) {
+		uint64_t vsub = vs->v[0];
+
+		report_map__del(&c->vsub, vs);
+		if ((err = busy_reaping(c, op, start, vsub)))
+			return err;
+	}
+	return async_measure(c, op, start, subop, fd);
+}
+
 static int one_op(struct collect *c, const struct reel_op *op)
 {
 	struct report_run *run = c->run;
@@ -527,41 +648,10 @@ static int one_op(struct collect *c, const struct reel_op *op)
 		run->is_replay = 1;
 
 	uint64_t at = 0;
-	if (op->type == REEL_OP_AIO_SUBMIT || op->type == REEL_OP_URING_SUBMIT) {
-		uint64_t k[3] = {KEY_ASYNC ^ ((uint64_t)op->pid << 8), op->ctx, op->aux};
-		uint64_t v[2] = {op->start_ns, op->subop | ((uint64_t)(uint32_t)op->fd << 32)};
-		if ((err = schedule_add(c, op)) || (op->sched_ns && (err = busy_until(c, op, &at))))
-			return err;
-		if (op->sched_ns) {
-			uint64_t vv[2] = {at, 0};
-			if ((err = report_map__put(&c->vsub, k, vv)))
-				return err;
-		}
-		return report_map__put(&c->async, k, v);
-	}
-	if (op->type == REEL_OP_AIO_COMPLETE || op->type == REEL_OP_URING_COMPLETE) {
-		uint64_t k[3] = {KEY_ASYNC ^ ((uint64_t)op->pid << 8), op->ctx, op->aux};
-		struct report_map_slot *s = report_map__get(&c->async, k);
-		if (!s) {
-			run->unmatched++;
-			return 0;
-		}
-		uint64_t start = s->v[0];
-		unsigned subop = s->v[1] & 0xff;
-		int32_t fd = (int32_t)(uint32_t)(s->v[1] >> 32);
-		report_map__del(&c->async, s);
-		struct report_map_slot *vs = op->sched_ns ? report_map__get(&c->vsub, k) : NULL;
-		if (vs) {
-			uint64_t vsub = vs->v[0];
-			report_map__del(&c->vsub, vs);
-			if ((err = busy_reaping(c, op, start, vsub)))
-				return err;
-		}
-		unsigned kind = op->type == REEL_OP_AIO_COMPLETE ? REPORT_KIND_AIO + (subop & 15)
-								 : REPORT_KIND_URING + (subop & 63);
-		uint64_t end = op->end_ns ? op->end_ns : op->start_ns;
-		return measure(c, op, kind, start, end > start ? end - start : 0, fd);
-	}
+	if (op->type == REEL_OP_AIO_SUBMIT || op->type == REEL_OP_URING_SUBMIT)
+		return async_submit(c, op);
+	if (op->type == REEL_OP_AIO_COMPLETE || op->type == REEL_OP_URING_COMPLETE)
+		return async_complete(c, op);
 
 	if (op->sched_ns && c->engine_async)
 		err = engine_busy(c, op);
@@ -701,6 +791,7 @@ int report_run__collect(struct report_run *run, const char *path, int by_file)
 	report_map__free(&c.fds);
 	report_map__free(&c.async);
 	report_map__free(&c.vsub);
+	report_map__free(&c.early);
 	report_map__free(&c.tids);
 	report_map__free(&c.busy);
 	for (size_t i = 0; i < c.rqueues.cap; i++)

@@ -54,9 +54,11 @@ struct report_file {
 	size_t nkinds;
 };
 
-/* Small open-addressing map from a 3-word key to a 2-word value (fd table, async, threads). */
+/* Small open-addressing map from a 4-word key to a 2-word value (fd table, async, threads);
+ * keys that need fewer words leave the rest 0. */
+#define REPORT_KEY_N 4
 struct report_map_slot {
-	uint64_t k[3];
+	uint64_t k[REPORT_KEY_N];
 	uint64_t v[2];
 	uint8_t used; /* 0 empty, 1 used, 2 deleted */
 };
@@ -100,14 +102,14 @@ struct report_run {
 	uint64_t errors;
 	uint64_t damaged;	       /* damaged regions skipped */
 	struct reel_damage_sum damage; /* what they cost */
-	uint64_t unmatched; /* async completions without their submission */
+	uint64_t unmatched;	       /* async completions without their submission */
 	uint64_t first_ns, last_ns;
 	uint64_t io_ns; /* sum of all measured latencies */
 	uint64_t class_ns[REPORT_CLASSES];
 	uint64_t bytes_read, bytes_written;
 
 	struct report_kind kinds[REPORT_KINDS];
-	struct hist gap;      /* per-thread start-to-start gap between ops */
+	struct hist gap; /* per-thread start-to-start gap between ops */
 	/* ops that began at most REPORT_CHAINED_NS after their thread's previous op ended, of
 	 * the ops that had one: a thread issuing back to back (closed loop, I/O bound) */
 	uint64_t chained, followers;
@@ -174,8 +176,8 @@ const char *report_class__name(enum report_class c); /* "reads", for sentences *
 const char *report_class__key(enum report_class c);  /* "read", for JSON */
 
 /* report_map.c */
-int report_map__put(struct report_map *m, const uint64_t k[3], const uint64_t v[2]);
-struct report_map_slot *report_map__get(const struct report_map *m, const uint64_t k[3]);
+int report_map__put(struct report_map *m, const uint64_t k[REPORT_KEY_N], const uint64_t v[2]);
+struct report_map_slot *report_map__get(const struct report_map *m, const uint64_t k[REPORT_KEY_N]);
 void report_map__del(struct report_map *m, struct report_map_slot *slot);
 void report_map__free(struct report_map *m);
 

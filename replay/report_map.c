@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* report_map.c - open-addressing hash map with 3-word keys for the report's bookkeeping. */
+/* report_map.c - open-addressing hash map with 4-word keys for the report's bookkeeping. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,17 +15,17 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 33);
 }
 
-static size_t slot_of(const struct report_map *m, const uint64_t k[3])
+static size_t slot_of(const struct report_map *m, const uint64_t k[REPORT_KEY_N])
 {
-	return (size_t)(mix(k[0] ^ mix(k[1] ^ mix(k[2]))) & (m->cap - 1));
+	return (size_t)(mix(k[0] ^ mix(k[1] ^ mix(k[2] ^ mix(k[3])))) & (m->cap - 1));
 }
 
-static int same(const uint64_t a[3], const uint64_t b[3])
+static int same(const uint64_t a[REPORT_KEY_N], const uint64_t b[REPORT_KEY_N])
 {
-	return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
+	return !memcmp(a, b, REPORT_KEY_N * sizeof(*a));
 }
 
-struct report_map_slot *report_map__get(const struct report_map *m, const uint64_t k[3])
+struct report_map_slot *report_map__get(const struct report_map *m, const uint64_t k[REPORT_KEY_N])
 {
 	if (!m->cap)
 		return NULL;
@@ -62,7 +62,7 @@ static int grow(struct report_map *m)
 	return 0;
 }
 
-int report_map__put(struct report_map *m, const uint64_t k[3], const uint64_t v[2])
+int report_map__put(struct report_map *m, const uint64_t k[REPORT_KEY_N], const uint64_t v[2])
 {
 	struct report_map_slot *s = report_map__get(m, k);
 	if (s) {
