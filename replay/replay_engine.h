@@ -60,6 +60,8 @@ struct replay_engine {
 	unsigned depth;
 	unsigned fail_every; /* IOREEL_TEST_SUBMIT_FAIL: every Nth submission is refused */
 	unsigned submits;
+	/* set by init: getevents may run in one thread while another queues and commits */
+	int reap_apart;
 };
 
 /* for the engines: the test knob says this submission is refused (-EAGAIN, none taken) */

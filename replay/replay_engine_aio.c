@@ -41,6 +41,7 @@ static int aio__init(struct replay_engine *e, unsigned depth)
 		return r;
 	}
 	e->priv = p;
+	e->reap_apart = 1; /* io_submit and io_getevents on one context are the kernel's to order */
 	return 0;
 }
 

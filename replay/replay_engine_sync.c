@@ -118,6 +118,7 @@ int replay_engine__init(struct replay_engine *e, enum replay_engine_kind kind, u
 	e->priv = NULL;
 	e->submits = 0;
 	e->fail_every = 0;
+	e->reap_apart = 0;
 	/* IOREEL_TEST_SUBMIT_FAIL=N, for tests only: the Nth, 2Nth... submission of each async
 	 * engine is refused with -EAGAIN, taking nothing, as a kernel out of resources does */
 	if (kind != REPLAY_ENGINE_SYNC && getenv("IOREEL_TEST_SUBMIT_FAIL"))

@@ -32,6 +32,9 @@ static int uring__init(struct replay_engine *e, unsigned depth)
 		return r;
 	}
 	e->priv = p;
+	/* waiting with a timeout enters with to_submit 0 (the SQ untouched) only given
+	 * IORING_FEAT_EXT_ARG (5.11): before, liburing queues a timeout SQE of its own */
+	e->reap_apart = !!(p->ring.features & IORING_FEAT_EXT_ARG);
 	return 0;
 }
 
@@ -75,8 +78,9 @@ static void uring__publish(struct io_uring *ring)
 /*
  * Takes back every SQE the kernel has not consumed: a refused io_uring_enter leaves them in
  * the ring, and the next submission would issue them, pointing at requests and buffers the
- * caller has since freed or reused. Without SQPOLL only io_uring_enter, called from this
- * thread, reads the SQ tail, so moving it back to the kernel's head takes them out whole.
+ * caller has since freed or reused. Without SQPOLL only an io_uring_enter that submits reads
+ * the SQ tail, and only the committing thread submits (a reaper thread enters to wait only:
+ * reap_apart), so moving it back to the kernel's head takes them out whole.
  */
 static void uring__withdraw(struct io_uring *ring)
 {

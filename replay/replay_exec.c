@@ -911,14 +911,17 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	}
 	case REEL_OP_AIO_COMPLETE:
 	case REEL_OP_URING_COMPLETE: {
-		uint64_t sub = 0;
+		uint64_t sub = 0, done = 0;
 
 		res->start_ns = replay_now_ns();
-		r = async__complete(w, it, &res->ret, &sub);
+		r = async__complete(w, it, &res->ret, &sub, &done);
 		res->end_ns = replay_now_ns();
-		/* as in the trace: start is the request's submission, end its reaping */
+		/* as in the trace: start is the request's submission, end its completion, which
+		 * may have come before this record was due */
 		if (sub)
 			res->start_ns = sub;
+		if (done && done >= res->start_ns && done < res->end_ns)
+			res->end_ns = done;
 		return r;
 	}
 	case REEL_OP_MMAP:

@@ -342,7 +342,10 @@ int exec__msync(struct rworker *w, const struct ritem *it, struct reel_op *res);
 int async__kind(const struct reel_op *op); /* a submit's REPLAY_IO_*, -1: not supported */
 int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns);
 /* *submit_ns: when the request was submitted (a completion record's start, FORMAT.md) */
-int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns);
+/* *done_ns: when the request really completed (set when known), as *submit_ns on the
+ * timeline of now */
+int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns,
+		    uint64_t *done_ns);
 /* an ITEM_ASYNC_WAIT item: until its request has completed; 0, or -errno reaping failed */
 int async__wait(struct rworker *w, const struct ritem *it);
 void async__free_all(struct run *run);

@@ -61,11 +61,17 @@ import json, sys
 ops = [json.loads(l) for l in sys.stdin]
 subs = {(o["op"][:3], o["aux"]): o["start_ns"] for o in ops if o["op"].endswith("_submit")}
 comps = [o for o in ops if o["op"].endswith("_complete")]
-# queue depth 16: every submit went in before the first completion was reaped (end_ns);
-# a completion record starts at the submission of its request (FORMAT.md)
+# queue depth 16: every submit went in before the first completion record was due (its
+# sched_ns, 50 ms); a completion record starts at the submission of its request (FORMAT.md)
+# and ends when the request completed, not when the record was due: 4 KiB reads take far
+# less than the original 50 ms (reaped only when due, no request could beat the original)
 ok = len(subs) == 16 and len(comps) == 16
-ok = ok and max(subs.values()) < min(o["end_ns"] for o in comps)
+ok = ok and max(subs.values()) < min(o["sched_ns"] for o in comps)
 ok = ok and all(o["start_ns"] == subs[(o["op"][:3], o["aux"])] for o in comps)
 ok = ok and all(o["ret"] == 4096 for o in comps)
+slow = [o["end_ns"] - o["start_ns"] for o in comps if o["end_ns"] >= o["sched_ns"]]
+if slow:
+    print("completions measured until their record was due, not until done: %r" % slow)
+ok = ok and not slow
 sys.exit(0 if ok else 1)' || fail "async replay lost its queue depth or results"
 echo PASS
