@@ -331,6 +331,9 @@ static bool child_done(pid_t child, struct capture_stats *st)
 	return st->child_exited;
 }
 
+/* REEL_META_CAPTURE_FD_FLAGS: ~20 bytes an fd, some thousands of files at most */
+#define FD_FLAGS_MAX (64u << 10)
+
 int capture__run(const struct capture_opts *o, struct capture_stats *st)
 {
 	struct ioreel_bpf *skel = NULL;
@@ -342,6 +345,7 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	bool have_conv = false;
 	pid_t child = -1, *pids = NULL;
 	size_t npids = 0;
+	char *fd_flags;
 	int release_fd = -1, err, ncpu;
 	uint64_t mono, wall, last_flush, deadline = 0;
 	struct stat sb;
@@ -442,12 +446,19 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	err = head_meta(w, o, pids, npids, mono, wall);
 	if (err)
 		goto cleanup;
+	fd_flags = calloc(1, FD_FLAGS_MAX);
 	for (size_t i = 0; i < npids; i++) {
 		struct capture_proc *p = capture_procs__get(&conv.procs, pids[i], true);
 
 		if (p)
-			capture_procfs__snapshot(p);
+			capture_procfs__snapshot(p, fd_flags, fd_flags ? FD_FLAGS_MAX : 0);
 	}
+	/* still before the first op: in the head, where a replay finds it before the ops */
+	if (fd_flags && fd_flags[0])
+		err = reel_writer__meta(w, REEL_META_CAPTURE_FD_FLAGS, fd_flags);
+	free(fd_flags);
+	if (err)
+		goto cleanup;
 	if (o->on_attached)
 		o->on_attached(o->arg);
 	if (release_fd >= 0) {

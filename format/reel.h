@@ -185,6 +185,9 @@ const char *reel_fd_kind__name(unsigned kind); /* "reg", "dir", "blk", ... */
 /* async completions the recorder could not pair with their submission; at the end */
 #define REEL_META_CAPTURE_UNPAIRED "capture.unpaired"
 #define REEL_META_ANONYMIZED "anonymized"   /* "1" when paths were anonymised */
+/* files open before the capture with flags that change what their I/O costs (O_DIRECT,
+ * O_DSYNC, O_SYNC): "PID:FD:FLAGS" (FLAGS in octal, as fdinfo), space-separated; in the head */
+#define REEL_META_CAPTURE_FD_FLAGS "capture.fd_flags"
 #define REEL_META_REPLAY_OF "replay.of"	   /* path of the trace replayed */
 /* the replayed trace's start_wall_ns: which capture a result belongs to, wherever it moved */
 #define REEL_META_REPLAY_OF_START "replay.of_start_wall_ns"

@@ -161,8 +161,9 @@ static int exec__fd_of(struct rworker *w, const struct ritem *it, int32_t ofd,
 		       const struct rpath *p, int for_write)
 {
 	const struct reel_op *op = &it->op;
+	uint64_t *oflags;
 	int32_t v;
-	int fd;
+	int fd, extra;
 
 	if (ofd < 0 || ofd >= RUN_FD_MAX) {
 		exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, p, "fd out of range");
@@ -185,11 +186,26 @@ static int exec__fd_of(struct rworker *w, const struct ritem *it, int32_t ofd,
 				 "trace): not replayed");
 		return -EBADF;
 	}
+	oflags = replay_u64map__get(&w->run->fd_oflags, (uint64_t)op->pid << 32 | (uint32_t)ofd);
+	extra = oflags ? (int)*oflags : 0;
 	/* the fd's access mode is not in the trace: read-write when the file allows it, so
-	 * that later writes through it (or its dups) work */
-	fd = rpath__open(w, p, O_RDWR, 0);
+	 * that later writes through it (or its dups) work; O_DIRECT and the sync flags are,
+	 * when the capture found the fd open */
+	fd = rpath__open(w, p, O_RDWR | extra, 0);
 	if (fd < 0 && fd != -EXDEV && !for_write)
-		fd = rpath__open(w, p, O_RDONLY, 0);
+		fd = rpath__open(w, p, O_RDONLY | extra, 0);
+	if (fd == -EINVAL && (extra & O_DIRECT)) {
+		/* the target rejects O_DIRECT: the --direct policy, as for an open (exec__open) */
+		if (w->run->o->direct_keep) {
+			atomic_fetch_add(&w->run->direct_failed, 1);
+		} else {
+			extra &= ~O_DIRECT;
+			fd = rpath__open(w, p, O_RDWR | extra, 0);
+			if (fd < 0 && fd != -EXDEV && !for_write)
+				fd = rpath__open(w, p, O_RDONLY | extra, 0);
+			atomic_fetch_add(&w->run->direct_dropped, 1);
+		}
+	}
 	if (fd == -EISDIR)
 		fd = rpath__open(w, p, O_RDONLY | O_DIRECTORY, 0);
 	if (fd < 0) {

@@ -281,6 +281,9 @@ struct run {
 	pthread_mutex_t lock;	   /* failures, notices, pid tables, async contexts */
 	struct replay_u64map pids; /* pid -> struct rpid * */
 	struct replay_u64map actx; /* (kind, pid, ctx) -> struct ractx * */
+	/* pid << 32 | fd -> O_DIRECT, O_DSYNC, O_SYNC of a file open before the capture (the
+	 * trace's REEL_META_CAPTURE_FD_FLAGS); read only once the replay runs */
+	struct replay_u64map fd_oflags;
 	struct replay_summary *sum;
 	unsigned notices[REPLAY_FAIL__COUNT + 1];
 	_Atomic uint64_t fail[REPLAY_FAIL__COUNT];

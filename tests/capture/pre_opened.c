@@ -2,7 +2,8 @@
 /*
  * pre_opened.c - a process whose files are open before the capture starts. It opens DIR/a
  * (16 KiB, positioned at 1000), DIR/b (300 bytes, O_APPEND), a dup of a and a pipe, writes
- * its pid to DIR/ready, waits for SIGUSR1, then does I/O on those fds only:
+ * DIR/d (16 KiB, O_DIRECT; its fd 30, so that the test knows it), writes its pid to DIR/ready,
+ * waits for SIGUSR1, then does I/O on those fds only:
  *   read(a, 100)           at 1000 (the position set before the capture)
  *   pread(a, 50, 5000)
  *   readv(a, 8 + 16)       at 1100
@@ -12,6 +13,7 @@
  *   fstat(a)               (glibc: newfstatat(fd, "", AT_EMPTY_PATH))
  *   write/read on the pipe (not file I/O: counted, not recorded)
  *   close(a)
+ *   pread(d, 4096, 4096)   O_DIRECT (the capture names the flag in its head meta)
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -44,7 +46,8 @@ int main(int argc, char **argv)
 {
 	char path[4096], buf[128], b1[8], b2[16];
 	struct iovec iov[2] = { { b1, sizeof(b1) }, { b2, sizeof(b2) } };
-	int a, b, c, p[2], sig;
+	int a, b, c, d, p[2], sig;
+	void *dbuf;
 	struct stat st;
 	sigset_t set;
 	FILE *f;
@@ -59,7 +62,10 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/b", argv[1]);
 	b = fill(path, 300, O_WRONLY | O_APPEND);
 	c = dup(a);
-	if (a < 0 || b < 0 || c < 0 || pipe(p) || lseek(a, 1000, SEEK_SET) != 1000)
+	snprintf(path, sizeof(path), "%s/d", argv[1]);
+	d = fill(path, 16384, O_RDWR | O_DIRECT);
+	if (a < 0 || b < 0 || c < 0 || d < 0 || dup2(d, 30) != 30 || close(d) || pipe(p) ||
+	    lseek(a, 1000, SEEK_SET) != 1000 || posix_memalign(&dbuf, 4096, 4096))
 		return 1;
 	snprintf(path, sizeof(path), "%s/ready.tmp", argv[1]);
 	f = fopen(path, "w");
@@ -75,7 +81,7 @@ int main(int argc, char **argv)
 	if (read(a, buf, 100) != 100 || pread(a, buf, 50, 5000) != 50 || readv(a, iov, 2) != 24 ||
 	    write(b, "0123456789", 10) != 10 || pread(c, buf, 7, 9) != 7 || dup2(a, 20) != 20 ||
 	    pread(20, buf, 3, 30) != 3 || fstat(a, &st) || write(p[1], "x", 1) != 1 ||
-	    read(p[0], buf, 1) != 1 || close(a))
+	    read(p[0], buf, 1) != 1 || close(a) || pread(30, dbuf, 4096, 4096) != 4096)
 		return 1;
 	return 0;
 }

@@ -3,6 +3,8 @@
 # keep their paths (from the /proc snapshot), read/write get the file position the process
 # had (set before the capture), O_APPEND writes the end of the file, dups share the path,
 # pipe I/O is counted and left out, fstat is fstat; the capture ends when the process does.
+# A file opened O_DIRECT before the capture is named in the head meta (capture.fd_flags), so
+# that a replay opens it O_DIRECT too (its reads came from the page cache before).
 source "$(dirname "$0")/lib.sh"
 PROG=$3
 pid=
@@ -10,6 +12,7 @@ trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$dir"' EXIT
 
 "$PROG" "$dir" &
 pid=$!
+pid_seen=$pid
 for i in $(seq 100); do [ -e "$dir/ready" ] && break; sleep 0.05; done
 [ -e "$dir/ready" ] || { echo "FAIL: test program did not start"; exit 1; }
 
@@ -45,6 +48,8 @@ expect "^op=dup2 .* fd2=20 path=$D/a "
 expect "^op=pread64 .* fd=20 .* path=$D/a .* offset=30 len=3 ret=3 "
 expect "^op=fstat .* path=$D/a .* ret=0 "
 expect "^op=close .* path=$D/a .* ret=0 "
+expect "^op=pread64 .* fd=30 .* path=$D/d .* offset=4096 len=4096 ret=4096 "
+expect "^meta capture.fd_flags=(.* )?$pid_seen:30:40000( |$)"
 
 expect "^meta nonfile_ops=[1-9]"
 if grep -Eq '^op=.* kind=(fifo|sock)' "$dir/ops.txt"; then

@@ -4,7 +4,7 @@
  * line (stdin), written with the format library's writer:
  *
  *   PID TID START_US END_US OP [key=value...]
- *   meta KEY VALUE
+ *   meta KEY VALUE        (VALUE: the rest of the line)
  *   # comment
  *
  * OP is a syscall name (reel_op__name). Keys: fd fd2 path path2 flags mode off len ret kind
@@ -120,6 +120,16 @@ int main(int argc, char **argv)
 
 		lineno++;
 		line[strcspn(line, "\n")] = '\0';
+		/* meta KEY VALUE: the value is the rest of the line, spaces and all */
+		if (!strncmp(line, "meta ", 5)) {
+			char *k = line + 5, *v = strchr(k, ' ');
+
+			if (v) {
+				*v++ = '\0';
+				reel_writer__meta(w, k, v);
+				continue;
+			}
+		}
 		for (t = strtok_r(line, " \t", &save); t && n < 64;
 		     t = strtok_r(NULL, " \t", &save))
 			tok[n++] = t;
