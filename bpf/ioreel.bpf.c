@@ -580,13 +580,13 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	}
 	if ((flags & IOREEL_SYS_AIO_EVENTS) && ret > 0) {
 		n = ret;
-		if (n > IOREEL_AIO_MAX) {
-			ev->lost_items = n - IOREEL_AIO_MAX;
-			n = IOREEL_AIO_MAX;
+		if (n > IOREEL_AIO_EVENTS_MAX) {
+			ev->lost_items = n - IOREEL_AIO_EVENTS_MAX;
+			n = IOREEL_AIO_EVENTS_MAX;
 		}
 		bytes = n * 32;
-		if (bytes > IOREEL_AIO_MAX * 32)
-			bytes = IOREEL_AIO_MAX * 32;
+		if (bytes > IOREEL_AIO_EVENTS_MAX * 32)
+			bytes = IOREEL_AIO_EVENTS_MAX * 32;
 		if (bpf_probe_read_user(ev->data, bytes, (void *)ev->args[3]) == 0) {
 			ev->items = n;
 			total = bytes;

