@@ -92,6 +92,48 @@ static void count_damaged(const struct report *rep)
 		*rep->opts->damaged = n;
 }
 
+static int same_label(const struct report *rep, size_t i)
+{
+	for (size_t j = 1; j < rep->nruns; j++)
+		if (j != i && !strcmp(rep->runs[j].label, rep->runs[i].label))
+			return 1;
+	return 0;
+}
+
+/*
+ * Replays of one target with other engines or timings (the usual way to compare them) were
+ * all labelled with the target alone: the table's rows and the verdict's sentences ("replay
+ * on /var/tmp/t fell behind") could not be told apart. Such runs get their engine and
+ * timing, and when those are the same too, their number.
+ */
+static void unique_labels(struct report *rep)
+{
+	char dup[64] = {0}; /* runs whose label another run has, before any is changed */
+	char buf[sizeof(rep->runs[0].label)];
+
+	for (size_t i = 1; i < rep->nruns && i < sizeof(dup); i++)
+		dup[i] = (char)same_label(rep, i);
+	for (size_t i = 1; i < rep->nruns && i < sizeof(dup); i++) {
+		struct report_run *r = &rep->runs[i];
+
+		if (!dup[i] || !r->is_replay)
+			continue;
+		snprintf(buf, sizeof(buf), "%s (%s, %s)", r->label, r->engine ? r->engine : "?",
+			 r->timing ? r->timing : "?");
+		snprintf(r->label, sizeof(r->label), "%s", buf);
+	}
+	for (size_t i = 1; i < rep->nruns && i < sizeof(dup); i++)
+		dup[i] = (char)same_label(rep, i);
+	for (size_t i = 1; i < rep->nruns && i < sizeof(dup); i++) {
+		struct report_run *r = &rep->runs[i];
+
+		if (!dup[i])
+			continue;
+		snprintf(buf, sizeof(buf), "%s #%zu", r->label, i);
+		snprintf(r->label, sizeof(r->label), "%s", buf);
+	}
+}
+
 int report__compare(const char *trace, const char *const *results, size_t n,
 		    const struct report_opts *opts, FILE *out)
 {
@@ -119,6 +161,8 @@ int report__compare(const char *trace, const char *const *results, size_t n,
 	}
 	if (!err)
 		err = check_same_capture(&rep, &failed, rep.opts->why, rep.opts->why_size);
+	if (!err)
+		unique_labels(&rep);
 	if (!err)
 		err = report__analyze(&rep);
 	if (!err)
