@@ -150,6 +150,16 @@ static int emit(struct capture_conv *c, const struct reel_op *op)
 {
 	int err = reel_writer__add(c->w, op);
 
+	/* counted as "ioreel info" counts them: a completion's bytes, by its request's kind */
+	if (op->ret > 0 && (op->type == REEL_OP_AIO_COMPLETE || op->type == REEL_OP_URING_COMPLETE)) {
+		int dir = cvt_op_dir(op, 0);
+
+		if (dir == 'r')
+			c->async_read += (uint64_t)op->ret;
+		else if (dir == 'w')
+			c->async_written += (uint64_t)op->ret;
+	}
+
 	if (err && !c->err)
 		c->err = err;
 	return err;

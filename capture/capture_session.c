@@ -519,6 +519,8 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	st->nonfile_ops = conv.nonfile_ops;
 	st->lost_items = conv.lost_items;
 	st->unpaired = conv.unpaired;
+	st->async_read = conv.async_read;
+	st->async_written = conv.async_written;
 	st->totals = *reel_writer__totals(w);
 	{
 		int ferr = capture__footer_meta(w, st);
