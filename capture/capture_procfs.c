@@ -69,7 +69,23 @@ static void flags_add(char *buf, size_t len, pid_t pid, int fd, unsigned long fl
 	snprintf(buf + off, len - off, "%s%d:%d:%lo", off ? " " : "", pid, fd, flags);
 }
 
-int capture_procfs__snapshot(struct capture_proc *p, char *fd_flags_buf, size_t len)
+/*
+ * And its size: a file the application only writes in place (a database's preallocated redo
+ * log, its tablespaces' pages) was prepared only as long as the furthest byte read, so the
+ * replay's writes extended a short, sparse file (allocating blocks, and fdatasync flushing
+ * the size too) where the application overwrote a 64 MiB one.
+ */
+static void size_add(char *buf, size_t len, pid_t pid, int fd, long long size)
+{
+	size_t off = strlen(buf);
+
+	if (size <= 0 || !buf || off + 48 >= len)
+		return;
+	snprintf(buf + off, len - off, "%s%d:%d:%lld", off ? " " : "", pid, fd, size);
+}
+
+int capture_procfs__snapshot(struct capture_proc *p, char *fd_flags_buf, char *fd_sizes_buf,
+			     size_t len)
 {
 	char dir[64], link[PATH_MAX], target[PATH_MAX];
 	struct dirent *de;
@@ -105,8 +121,10 @@ int capture_procfs__snapshot(struct capture_proc *p, char *fd_flags_buf, size_t 
 		/* "pipe:[123]", "socket:[..]", "anon_inode:[eventfd]" are not paths */
 		capture_proc__set_fd(p, fd, target[0] == '/' ? target : NULL,
 				     kind_of_mode(st.st_mode), flags & O_CLOEXEC);
-		if (S_ISREG(st.st_mode))
+		if (S_ISREG(st.st_mode)) {
 			flags_add(fd_flags_buf, len, p->pid, fd, flags);
+			size_add(fd_sizes_buf, len, p->pid, fd, (long long)st.st_size);
+		}
 	}
 	closedir(d);
 	return 0;

@@ -331,7 +331,7 @@ static bool child_done(pid_t child, struct capture_stats *st)
 	return st->child_exited;
 }
 
-/* REEL_META_CAPTURE_FD_FLAGS: ~20 bytes an fd, some thousands of files at most */
+/* REEL_META_CAPTURE_FD_FLAGS, _FD_SIZES: ~20-30 bytes an fd, some thousands of files at most */
 #define FD_FLAGS_MAX (64u << 10)
 
 int capture__run(const struct capture_opts *o, struct capture_stats *st)
@@ -345,7 +345,7 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	bool have_conv = false;
 	pid_t child = -1, *pids = NULL;
 	size_t npids = 0;
-	char *fd_flags;
+	char *fd_flags, *fd_sizes;
 	int release_fd = -1, err, ncpu;
 	uint64_t mono, wall, last_flush, deadline = 0;
 	struct stat sb;
@@ -447,16 +447,21 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	if (err)
 		goto cleanup;
 	fd_flags = calloc(1, FD_FLAGS_MAX);
+	fd_sizes = calloc(1, FD_FLAGS_MAX);
 	for (size_t i = 0; i < npids; i++) {
 		struct capture_proc *p = capture_procs__get(&conv.procs, pids[i], true);
 
 		if (p)
-			capture_procfs__snapshot(p, fd_flags, fd_flags ? FD_FLAGS_MAX : 0);
+			capture_procfs__snapshot(p, fd_flags, fd_sizes,
+						 fd_flags && fd_sizes ? FD_FLAGS_MAX : 0);
 	}
 	/* still before the first op: in the head, where a replay finds it before the ops */
 	if (fd_flags && fd_flags[0])
 		err = reel_writer__meta(w, REEL_META_CAPTURE_FD_FLAGS, fd_flags);
+	if (!err && fd_sizes && fd_sizes[0])
+		err = reel_writer__meta(w, REEL_META_CAPTURE_FD_SIZES, fd_sizes);
 	free(fd_flags);
+	free(fd_sizes);
 	if (err)
 		goto cleanup;
 	if (o->on_attached)

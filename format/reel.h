@@ -188,6 +188,9 @@ const char *reel_fd_kind__name(unsigned kind); /* "reg", "dir", "blk", ... */
 /* files open before the capture with flags that change what their I/O costs (O_DIRECT,
  * O_DSYNC, O_SYNC): "PID:FD:FLAGS" (FLAGS in octal, as fdinfo), space-separated; in the head */
 #define REEL_META_CAPTURE_FD_FLAGS "capture.fd_flags"
+/* regular files open before the capture and their sizes then: "PID:FD:SIZE" (decimal),
+ * space-separated; in the head */
+#define REEL_META_CAPTURE_FD_SIZES "capture.fd_sizes"
 #define REEL_META_REPLAY_OF "replay.of"	   /* path of the trace replayed */
 /* the replayed trace's start_wall_ns: which capture a result belongs to, wherever it moved */
 #define REEL_META_REPLAY_OF_START "replay.of_start_wall_ns"

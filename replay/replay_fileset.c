@@ -24,7 +24,9 @@
  * async reads, mmap by length), the size an lseek(SEEK_END) returned, and the position of the
  * first O_APPEND write; bytes read after the application truncated or wrote them (or moved
  * them: a collapsed or an inserted range) don't count.
- * Ops on fds opened before the capture count for the path the op carries.
+ * Ops on fds opened before the capture count for the path the op carries; a file written
+ * through one is at least as long as it was then, when the recorder says
+ * (REEL_META_CAPTURE_FD_SIZES).
  * Copies (copy_file_range, sendfile) read their source like a read and write a file
  * destination like a write. link, symlink: the new name is the application's; a link's old
  * name, and the targets of chmod, chown, utimensat and readlink, existed as a stat's do. A
@@ -74,6 +76,7 @@ struct pinfo {
 	uint64_t through;     /* symlink: the furthest byte read through it */
 	uint64_t size;
 	uint64_t written_hwm;
+	uint64_t presize; /* its size when the capture began, when the recorder says */
 };
 
 struct scan {
@@ -85,6 +88,9 @@ struct scan {
 	struct replay_u64map fds; /* (pid, fd) -> path id | O_APPEND << 32 */
 	uint32_t *renames;	  /* old, new path id of each rename, in trace order */
 	size_t nrenames, caprenames;
+	/* (pid, fd) -> size of the file open there before the capture (REEL_META_CAPTURE_FD_SIZES),
+	 * until the first op on that fd */
+	struct replay_u64map presize;
 	struct replay_fileset *fs;
 	struct reel_reader *r;
 };
@@ -152,6 +158,23 @@ static uint64_t fdkey(uint32_t pid, int32_t fd)
 	return (uint64_t)pid << 32 | (uint32_t)fd;
 }
 
+/* "PID:FD:SIZE ..."; entries that do not parse are skipped (the reads tell the size then) */
+static void presize__load(struct scan *s, const char *v)
+{
+	while (v && *v) {
+		unsigned pid, fd;
+		unsigned long long size;
+		int n = 0;
+
+		if (sscanf(v, "%u:%u:%llu%n", &pid, &fd, &size, &n) == 3 && n > 0 && size &&
+		    replay_u64map__put(&s->presize, fdkey(pid, (int32_t)fd), size))
+			return;
+		v = strchr(v, ' ');
+		while (v && *v == ' ')
+			v++;
+	}
+}
+
 /* path id of an fd, falling back to the path the op carries for it (fd older than capture) */
 static uint32_t fd_path_of(struct scan *s, uint32_t pid, int32_t fd, uint32_t path, int *append)
 {
@@ -163,7 +186,15 @@ static uint32_t fd_path_of(struct scan *s, uint32_t pid, int32_t fd, uint32_t pa
 		return (uint32_t)*v;
 	}
 	if (path) {
-		set_existed(pinfo(s, path), 0);
+		struct pinfo *pi = pinfo(s, path);
+
+		set_existed(pi, 0);
+		v = replay_u64map__get(&s->presize, fdkey(pid, fd));
+		if (v) {
+			if (pi && *v > pi->presize)
+				pi->presize = *v;
+			replay_u64map__del(&s->presize, fdkey(pid, fd));
+		}
 		return path;
 	}
 	return 0;
@@ -1028,6 +1059,7 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	if (err)
 		return err;
 	s.r = r;
+	presize__load(&s, reel_reader__meta(r, REEL_META_CAPTURE_FD_SIZES));
 	while ((err = reel_reader__next(r, &op)) != 0) {
 		if (err < 0) {
 			/* damaged chunk: the reader resumes at the next whole one */
@@ -1080,6 +1112,15 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 		err = 0; /* a trace cut short (crash, still being written): use what is there */
 	if (!err)
 		fs->max_live = max_live(s.tfirst, s.tlast, fs->ntids);
+	/* A file written that was there before: as long as it was then, so that writes in place
+	 * stay in place. Only written ones: a file only read needs its bytes read, and a large
+	 * one open for a few reads would cost its whole size to prepare. */
+	for (uint32_t id = 1; id < s.np; id++) {
+		struct pinfo *pi = &s.p[id];
+
+		if (pi->presize > pi->size && pi->written && pi->state == P_EXISTED && !pi->symlink)
+			pi->size = pi->presize;
+	}
 	if (!err)
 		err = cuts__mark(&s);
 	fs->map_hits = calloc(m->n_rules ? m->n_rules : 1, sizeof(*fs->map_hits));
@@ -1186,6 +1227,7 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	}
 	replay_u64map__free(&s.fds);
 	free(s.renames);
+	replay_u64map__free(&s.presize);
 	replay_u64map__free(&s.tidset);
 	free(s.tfirst);
 	free(s.tlast);

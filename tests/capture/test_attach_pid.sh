@@ -4,7 +4,8 @@
 # had (set before the capture), O_APPEND writes the end of the file, dups share the path,
 # pipe I/O is counted and left out, fstat is fstat; the capture ends when the process does.
 # A file opened O_DIRECT before the capture is named in the head meta (capture.fd_flags), so
-# that a replay opens it O_DIRECT too (its reads came from the page cache before).
+# that a replay opens it O_DIRECT too (its reads came from the page cache before); every file
+# open then is named with its size (capture.fd_sizes), so that a replay prepares it as long.
 source "$(dirname "$0")/lib.sh"
 PROG=$3
 pid=
@@ -50,6 +51,8 @@ expect "^op=fstat .* path=$D/a .* ret=0 "
 expect "^op=close .* path=$D/a .* ret=0 "
 expect "^op=pread64 .* fd=30 .* path=$D/d .* offset=4096 len=4096 ret=4096 "
 expect "^meta capture.fd_flags=(.* )?$pid_seen:30:40000( |$)"
+expect "^meta capture.fd_sizes=(.* )?$pid_seen:30:16384( |$)"
+expect "^meta capture.fd_sizes=(.* )?$pid_seen:[0-9]+:300( |$)"
 
 expect "^meta nonfile_ops=[1-9]"
 if grep -Eq '^op=.* kind=(fifo|sock)' "$dir/ops.txt"; then
