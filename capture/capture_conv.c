@@ -605,7 +605,7 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 			emit(c, &op);
 		}
 		if (ret == 0 && !capture_proc__closed_before_bound(x->p, op.fd, x->ev->start_ns))
-			capture_proc__close(x->p, op.fd);
+			capture_proc__close_at(x->p, op.fd, x->ev->start_ns);
 		break;
 	case __NR_read:
 	case __NR_pread64:

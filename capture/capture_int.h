@@ -47,6 +47,12 @@ struct capture_fd {
 	 */
 	uint64_t bound_ns;
 	char *prev_path; /* the file the fd named before bound_ns, NULL when unknown */
+	/*
+	 * Entry time of the close that released path (open false): path, prev_path and
+	 * bound_ns are kept until the number is bound again, for the ops that entered before
+	 * it and come later (0: nothing kept).
+	 */
+	uint64_t closed_ns;
 };
 
 /* An fd table: one per process, or one for several after clone(CLONE_FILES). */
@@ -97,6 +103,8 @@ int capture_proc__set_fd(struct capture_proc *p, int fd, const char *path, unsig
 			 bool cloexec);
 struct capture_fd *capture_proc__fd(struct capture_proc *p, int fd);
 void capture_proc__close(struct capture_proc *p, int fd);
+/* A close that entered at enter_ns: the entry is kept for the ops that entered before it. */
+void capture_proc__close_at(struct capture_proc *p, int fd, uint64_t enter_ns);
 int capture_proc__set_cwd(struct capture_proc *p, const char *path);
 /*
  * Absolute, lexically normalised path of rel as seen by the process: against dirfd's path

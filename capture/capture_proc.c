@@ -292,10 +292,13 @@ int capture_proc__set_fd(struct capture_proc *p, int fd, const char *path, unsig
 		ft->nfds = n;
 	}
 	f = &ft->fds[fd];
-	/* kept for the ops that entered before this binding: see capture_proc__fd_path_at() */
+	/*
+	 * kept for the ops that entered before this binding: see capture_proc__fd_path_at().
+	 * A file closed before (closed_ns) is the one they acted on, if not already failed.
+	 */
 	free(f->prev_path);
 	f->prev_path = NULL;
-	if (f->open)
+	if (f->open || f->closed_ns)
 		f->prev_path = f->path;
 	else
 		free(f->path);
@@ -303,6 +306,8 @@ int capture_proc__set_fd(struct capture_proc *p, int fd, const char *path, unsig
 	f->kind = kind;
 	f->open = true;
 	f->cloexec = cloexec;
+	f->bound_ns = 0; /* the caller stamps it when it knows: capture_proc__set_bound() */
+	f->closed_ns = 0;
 	return 0;
 }
 
@@ -330,23 +335,35 @@ void capture_proc__set_bound(struct capture_proc *p, int fd, uint64_t exit_ns)
  * learnt the number from Y's open, i.e. entered close() after that open returned. A close
  * that entered earlier released the previous occupant and must leave the entry alone.
  */
+static struct capture_fd *fd_slot(struct capture_proc *p, int fd)
+{
+	if (fd < 0 || fd >= p->ft->nfds)
+		return NULL;
+	return &p->ft->fds[fd];
+}
+
 bool capture_proc__closed_before_bound(struct capture_proc *p, int fd, uint64_t close_enter_ns)
 {
-	struct capture_fd *f = capture_proc__fd(p, fd);
+	struct capture_fd *f = fd_slot(p, fd);
 
-	return f && close_enter_ns < f->bound_ns;
+	return f && (f->open || f->closed_ns) && close_enter_ns < f->bound_ns;
 }
 
 /*
  * The same race seen from the other side: X's close(8), or any op X entered on fd 8 before
- * Y's open returned 8, acted on the previous occupant, and is named after it.
+ * Y's open returned 8, acted on the previous occupant, and is named after it. Y may even
+ * have closed 8 again before X's event comes (Redis's bio thread closes an unlinked AOF
+ * file for tens of ms, while the main thread opens, fsyncs and closes a directory on the
+ * number it released): the closed entry still answers for the ops that entered before.
  */
 const char *capture_proc__fd_path_at(struct capture_proc *p, int fd, uint64_t enter_ns)
 {
-	struct capture_fd *f = capture_proc__fd(p, fd);
+	struct capture_fd *f = fd_slot(p, fd);
 
-	if (f && enter_ns < f->bound_ns)
+	if (f && (f->open || f->closed_ns) && enter_ns < f->bound_ns)
 		return f->prev_path;
+	if (f && !f->open && f->closed_ns && enter_ns < f->closed_ns)
+		return f->path;
 	return capture_proc__fd_path(p, fd);
 }
 
@@ -357,6 +374,17 @@ void capture_proc__close(struct capture_proc *p, int fd)
 	free(p->ft->fds[fd].path);
 	free(p->ft->fds[fd].prev_path);
 	p->ft->fds[fd] = (struct capture_fd){ 0 };
+}
+
+void capture_proc__close_at(struct capture_proc *p, int fd, uint64_t enter_ns)
+{
+	struct capture_fd *f = capture_proc__fd(p, fd);
+
+	if (!f)
+		return;
+	f->open = false;
+	f->cloexec = false;
+	f->closed_ns = enter_ns ? enter_ns : 1;
 }
 
 int capture_proc__set_cwd(struct capture_proc *p, const char *path)

@@ -9,7 +9,17 @@
  * dup's event comes before close's (it exited first). The close must still be named after
  * /r/a, the file it released, and thread 2's ops on fd 7 after /r/b. The preads go in the
  * short event form, so its expansion (fd, len, offset from args[3] or from f_pos) is checked
- * too. Exit 0 pass, 1 fail.
+ * too.
+ *
+ * Then Redis's lazy close of an unlinked AOF file: its bio thread's close(5) frees the
+ * file's blocks for tens of ms, while the main thread reuses fd 5 for a whole open, fsync,
+ * close of another file, all posted before the slow close exits:
+ *
+ *   thread 1: openat("/r/c") = 5 ....... openat("/r/d") = 5, fsync(5), close(5)
+ *   thread 3:               close(5) enters ........................................ exits
+ *
+ * Thread 3's close released /r/c and must be named so, though fd 5 is closed again when its
+ * event comes. Exit 0 pass, 1 fail.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -84,12 +94,16 @@ static int check(const char *trace)
 			want = "/r/a";
 		else if ((op.type == REEL_OP_PREAD64 || op.type == REEL_OP_READ) && op.fd == 7)
 			want = "/r/b";
+		else if (op.fd == 5 && op.tid == 3)
+			want = "/r/c";
+		else if (op.fd == 5 && op.type != REEL_OP_OPENAT)
+			want = "/r/d";
 		else
 			continue;
 		seen++;
 		if (strcmp(p, want)) {
-			fprintf(stderr, "%s fd 7 by tid %u: path %s, want %s\n",
-				reel_op__name(op.type), op.tid, p, want);
+			fprintf(stderr, "%s fd %d by tid %u: path %s, want %s\n",
+				reel_op__name(op.type), op.fd, op.tid, p, want);
 			fails++;
 		}
 		if (op.type == REEL_OP_PREAD64 && (op.offset != 4096 || op.len != 512 ||
@@ -106,8 +120,8 @@ static int check(const char *trace)
 		}
 	}
 	reel_reader__close(r);
-	if (seen != 3) {
-		fprintf(stderr, "saw %d of the 3 ops on fd 7\n", seen);
+	if (seen != 6) {
+		fprintf(stderr, "saw %d of the 6 ops on fds 7 and 5\n", seen);
 		fails++;
 	}
 	return fails ? 1 : 0;
@@ -132,6 +146,12 @@ int main(void)
 	sys(&c, 1, __NR_close, NULL, 7, 0, 2900, 3200); /* ...but this entered first */
 	short_op(&c, 2, __NR_pread64, 7, 512, 4096, 3300);
 	short_op(&c, 2, __NR_read, 7, 100, 8192, 3400);
+	sys(&c, 1, __NR_openat, "/r/c", (uint64_t)AT_FDCWD, 5, 4000, 4100);
+	/* thread 3's close(5) enters at 5000 and exits at 9000, after all of these */
+	sys(&c, 1, __NR_openat, "/r/d", (uint64_t)AT_FDCWD, 5, 5200, 5300);
+	sys(&c, 1, __NR_fsync, NULL, 5, 0, 5400, 5500);
+	sys(&c, 1, __NR_close, NULL, 5, 0, 5600, 5700);
+	sys(&c, 3, __NR_close, NULL, 5, 0, 5000, 9000);
 	capture_conv__free(&c);
 	if (reel_writer__close(w))
 		goto out;
