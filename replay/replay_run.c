@@ -1430,6 +1430,7 @@ static struct rpath *disp__path(struct disp *d, uint32_t id)
 	char rel[PATH_MAX];
 	struct rpath *p;
 	const char *s;
+	size_t plen;
 
 	if (!id)
 		return NULL;
@@ -1460,6 +1461,9 @@ static struct rpath *disp__path(struct disp *d, uint32_t id)
 	p->dkey = key_dir(s, strlen(s));
 	p->pkey = key_dir(s, strrchr(s, '/') ? (size_t)(strrchr(s, '/') - s) : 0);
 	path__above(p, d->run->fs);
+	plen = strrchr(s, '/') ? (size_t)(strrchr(s, '/') - s) : 0;
+	p->stable = !p->nakeys &&
+		    !replay_u64map__get(&d->run->fs->dirs_changed, replay_hash__bytes(s, plen));
 	pthread_mutex_lock(&d->run->wlock);
 	reel_writer__path(d->run->w, s, &p->wid);
 	pthread_mutex_unlock(&d->run->wlock);
@@ -2049,6 +2053,59 @@ static void disp__path_dirs(struct deptrack *dt, const struct rpath *p, uint32_t
 		dt__use(dt, p->akeys[i], self, seq, ds);
 }
 
+/*
+ * open(O_CREAT) of a name that is there makes nothing: it uses the name as a plain open does,
+ * and need not wait for the other threads' uses of it, nor they for it. Redis opens its log
+ * with fopen("a") for every line, from the main thread and from each forked child: as a
+ * structural op each such open tied the main thread's stream to the children's, and a
+ * closed-loop replay stalled the main thread for a second until a child's log line was due.
+ * Whether the name is there is known from the trace's own order of the ops on it (the last
+ * one found or left it), and only where no directory above it comes or goes.
+ */
+static int open__makes_name(const struct ritem *it)
+{
+	const struct reel_op *op = &it->op;
+
+	if (op->type == REEL_OP_CREAT || (op->flags & (O_TRUNC | O_EXCL)))
+		return 1;
+	if (!(op->flags & O_CREAT))
+		return 0;
+	return !(it->p1->stable && it->p1->exists);
+}
+
+/* what the op leaves of its names, in trace order (see open__makes_name) */
+static void disp__names(struct ritem *it)
+{
+	const struct reel_op *op = &it->op;
+	struct rpath *p = path__own(it->p1), *p2 = path__own(item__name2(it));
+	unsigned t = op->type;
+
+	if (!p || replay_op__on_fd(op))
+		return;
+	if (op->ret == -ENOENT)
+		p->exists = 0;
+	if (op->ret < 0)
+		return;
+	switch (t) {
+	case REEL_OP_UNLINK:
+	case REEL_OP_UNLINKAT:
+	case REEL_OP_RMDIR:
+		p->exists = 0;
+		break;
+	case REEL_OP_RENAME:
+	case REEL_OP_RENAMEAT:
+	case REEL_OP_RENAMEAT2:
+		p->exists = !!(op->flags & RENAME_EXCHANGE);
+		if (p2)
+			p2->exists = 1;
+		break;
+	default:
+		p->exists = 1;
+		if (p2 && op__is_link(t))
+			p2->exists = 1;
+	}
+}
+
 static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 {
 	const struct reel_op *op = &it->op;
@@ -2073,7 +2130,7 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 		dt__struct(dt, p2->dkey, self, it->seq, ds);
 	if (op__is_open(t)) {
 		if (it->p1) {
-			if (t == REEL_OP_CREAT || (op->flags & (O_CREAT | O_TRUNC)))
+			if (open__makes_name(it))
 				dt__struct(dt, key_path(it->p1), self, it->seq, ds);
 			else
 				dt__use(dt, key_path(it->p1), self, it->seq, ds);
@@ -2148,6 +2205,7 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 			dt__use(dt, dir->dkey, self, it->seq, ds);
 	}
 	disp__extent(d, it, self, ds);
+	disp__names(it);
 	disp__put_deps(d, it, self, ds);
 }
 

@@ -74,6 +74,11 @@ struct rpath {
 				   * waits for those that reached beyond it */
 	struct rwriters *readers; /* the same of reads, kept only when cut_later */
 	uint8_t cut_later; /* the trace cuts the file by this name, or by one it is renamed to */
+	/* no directory above it (its parent included) is made, moved or removed by the trace:
+	 * only ops on this very name make it exist or not */
+	uint8_t stable;
+	/* the dispatcher's: the last op of the trace on this name found or left it there */
+	uint8_t exists;
 };
 
 /*

@@ -20,8 +20,11 @@ tests/replay/test_stress_deps.sh needs (both read with "ioreel dump --format jso
    structural op before it ended; a structural op starts after the structural op before
    it, and after every other thread's use since, ended. A path op uses every directory
    above it, on which mkdir, rmdir, rename and symlink of it are structural; getdents64
-   uses its fd's directory (the name it carries, else the one the fd was opened by). (A completion's start is its request's submission: its end
-   stands for when it ran.)
+   uses its fd's directory (the name it carries, else the one the fd was opened by). (A
+   completion's start is its request's submission: its end stands for when it ran.) An open
+   with O_CREAT (no O_TRUNC, O_EXCL) of a name that is there, as the last op on it in the
+   trace found or left it, below directories no op makes, moves or removes, only uses the
+   name (open__makes_name).
 
 Exit 0 when all hold; 1 with the first violations named."""
 import json
@@ -33,9 +36,14 @@ from collections import defaultdict
 IOREEL = os.environ.get("IOREEL", "build/ioreel")
 
 O_CREAT, O_EXCL, O_TRUNC = 0o100, 0o200, 0o1000
+RENAME_EXCHANGE = 2
+ENOENT = 2
+# names some op makes, moves or removes as a directory (replay_fileset's dirs_changed), and
+# whether the last op on a name found or left it there (disp__names), in trace order
+CHANGED = set()
+EXISTS = {}
 FALLOC_FL_ZERO_RANGE = 0x10
 AT_REMOVEDIR, AT_EMPTY_PATH = 0x200, 0x1000
-RENAME_EXCHANGE = 2
 
 PATH_OPS = {
     "open", "openat", "openat2", "creat", "stat", "lstat", "newfstatat", "statx", "access",
@@ -88,6 +96,43 @@ def dirs_above(p):
     return out
 
 
+def stable(p):
+    """no directory above p comes or goes in the trace"""
+    while "/" in p:
+        p = parent(p)
+        if p and p in CHANGED:
+            return False
+    return True
+
+
+def makes_name(o):
+    t, p1 = o["op"], o["path"]
+    if t == "creat" or o["flags"] & (O_TRUNC | O_EXCL):
+        return True
+    if not o["flags"] & O_CREAT:
+        return False
+    return not (stable(p1) and EXISTS.get(p1))
+
+
+def names_exist(o):
+    t, p = o["op"], o["path"]
+    if not p or on_fd(o):
+        return
+    if o["ret"] == -ENOENT:
+        EXISTS[p] = False
+    if o["ret"] < 0:
+        return
+    if t in ("unlink", "unlinkat", "rmdir"):
+        EXISTS[p] = False
+    elif t in RENAME:
+        EXISTS[p] = bool(o["flags"] & RENAME_EXCHANGE)
+        EXISTS[o["path2"]] = True
+    else:
+        EXISTS[p] = True
+        if t in LINK and o["path2"]:
+            EXISTS[o["path2"]] = True
+
+
 def keys(o, fdnames):
     """[(key, 'u' | 's')] in the order the dispatcher looks them up (disp__deps); fdnames:
     (pid, fd) -> the path it was opened by"""
@@ -107,8 +152,7 @@ def keys(o, fdnames):
     fd = ("F", o["pid"])
     if t in OPEN:
         if p1:
-            k.append((("P", p1), "s" if t == "creat" or o["flags"] & (O_CREAT | O_TRUNC)
-                      else "u"))
+            k.append((("P", p1), "s" if makes_name(o) else "u"))
         if o["ret"] >= 0:
             k.append(((fd, o["ret"]), "s"))
     elif t == "close":
@@ -385,6 +429,13 @@ def main():
             bad.append(f"{key}: {show(ob, rb)} started {-slack} ns before {show(oa, ra)} "
                        f"ended")
 
+    for o in orig:
+        t = o["op"]
+        if t in ("mkdir", "mkdirat", "rmdir") or t in SYMLINK or \
+                (t == "unlinkat" and o["flags"] & AT_REMOVEDIR):
+            CHANGED.add(o["path"])
+        elif t in RENAME:
+            CHANGED.update((o["path"], o["path2"]))
     writers = Writers()
     readers = Writers(reads=True)
     fdnames = {}
@@ -405,6 +456,7 @@ def main():
                     need(j, i, key)
                 uses[key].clear()
                 last_s[key] = i
+        names_exist(o)
     print(f"{len(pairs)} ops in {len(per)} threads; {nchecked} cross-thread orderings "
           f"checked ({ncut_reads} a cut's after a read; least slack {minslack} ns); "
           f"{len(diff)} outcomes differ; {len(bad)} violations")
