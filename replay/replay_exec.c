@@ -230,7 +230,63 @@ int exec__fd(struct rworker *w, const struct ritem *it, int for_write)
 	return exec__fd_of(w, it, it->op.fd, it->p1, for_write);
 }
 
-static void fd__set(struct rworker *w, int32_t orig, int fd)
+/*
+ * An open or dup (not dup2: that one closes what it replaces) that returned a number still
+ * holding a file: another thread's close of it entered first and comes later in the trace,
+ * which is in exit order (Redis's bio thread closes an unlinked AOF file for tens of ms while
+ * the main thread reuses the number). The file is kept for that close (ITEM_RELEASED) to
+ * close, timed, as the original did. One per number: an older one is closed.
+ */
+static void fd__release(struct rworker *w, int32_t orig, int fd)
+{
+	struct rpid *rp = w->rp;
+	uint64_t v = (uint64_t)(uint32_t)orig << 32 | (uint32_t)fd;
+
+	pthread_mutex_lock(&w->run->lock);
+	for (uint32_t i = 0; i < rp->nrel; i++) {
+		if (rp->rel[i] >> 32 == (uint32_t)orig) {
+			close((int)(uint32_t)rp->rel[i]);
+			rp->rel[i] = v;
+			pthread_mutex_unlock(&w->run->lock);
+			return;
+		}
+	}
+	if (rp->nrel == rp->caprel) {
+		uint32_t cap = rp->caprel ? rp->caprel * 2 : 4;
+		uint64_t *rel = realloc(rp->rel, cap * sizeof(*rel));
+
+		if (!rel) {
+			pthread_mutex_unlock(&w->run->lock);
+			close(fd); /* its close is then counted as one of nothing */
+			return;
+		}
+		rp->rel = rel;
+		rp->caprel = cap;
+	}
+	rp->rel[rp->nrel++] = v;
+	pthread_mutex_unlock(&w->run->lock);
+}
+
+/* the file fd__release set aside for original fd orig, or -1 */
+static int fd__released(struct rworker *w, int32_t orig)
+{
+	struct rpid *rp = w->rp;
+	int fd = -1;
+
+	pthread_mutex_lock(&w->run->lock);
+	for (uint32_t i = 0; i < rp->nrel; i++) {
+		if (rp->rel[i] >> 32 == (uint32_t)orig) {
+			fd = (int)(uint32_t)rp->rel[i];
+			rp->rel[i] = rp->rel[--rp->nrel];
+			break;
+		}
+	}
+	pthread_mutex_unlock(&w->run->lock);
+	return fd;
+}
+
+/* replaces: the number was bound over a file (dup2, dup3), which the kernel closed */
+static void fd__set(struct rworker *w, int32_t orig, int fd, int replaces)
 {
 	int32_t old;
 
@@ -240,9 +296,12 @@ static void fd__set(struct rworker *w, int32_t orig, int fd)
 		return;
 	}
 	old = atomic_exchange(rpid__slot(w->rp, orig), fd);
-	/* the trace reused the number without a traced close (e.g. dup2 over it) */
-	if (old >= 0)
+	if (old < 0)
+		return;
+	if (replaces)
 		close(old);
+	else
+		fd__release(w, orig, old);
 }
 
 #define TIMED(res, expr)                                                                           \
@@ -286,7 +345,7 @@ static int exec__open(struct rworker *w, const struct ritem *it, struct reel_op 
 		return -(1 + REPLAY_FAIL_REFUSED);
 	}
 	if (op->ret >= 0)
-		fd__set(w, (int32_t)op->ret, fd >= 0 ? (int)fd : RFD_FAILED);
+		fd__set(w, (int32_t)op->ret, fd >= 0 ? (int)fd : RFD_FAILED, 0);
 	else if (fd >= 0)
 		close((int)fd); /* the application never had this fd */
 	return 0;
@@ -840,6 +899,15 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	case REEL_OP_CLOSE:
 		if (op->fd < 0 || op->fd >= RUN_FD_MAX)
 			break;
+		if ((it->flags & ITEM_RELEASED) && (fd = fd__released(w, op->fd)) >= 0) {
+			res->ret = TIMED(res, close(fd));
+			return 0;
+		}
+		if (it->flags & ITEM_RELEASED) {
+			/* its file was never opened in the replay (from before the capture) */
+			atomic_fetch_add(&w->run->noop_closes, 1);
+			return -(1 + REPLAY_FAIL__COUNT);
+		}
 		fd = atomic_exchange(rpid__slot(w->rp, op->fd), RFD_CLOSED);
 		if (fd < 0) {
 			if (fd == RFD_FAILED) {
@@ -1012,7 +1080,8 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		case REEL_OP_FCNTL_DUPFD:
 			ret = TIMED(res, fcntl(fd, F_DUPFD_CLOEXEC, 0));
 			if (op->ret >= 0 && ret >= 0)
-				fd__set(w, (int32_t)op->ret, (int)ret);
+				fd__set(w, (int32_t)op->ret, (int)ret,
+					op->type == REEL_OP_DUP2 || op->type == REEL_OP_DUP3);
 			else if (ret >= 0)
 				close((int)ret);
 			break;

@@ -302,6 +302,9 @@ struct kent {
 	uint64_t sseq;
 	uint32_t nu, cu;
 	struct rdep *u; /* last use per other worker since */
+	/* an fd's: the open or dup that last returned it (worker + 1, 0: none), and its end */
+	uint32_t bw, btid;
+	uint64_t bseq, bend;
 };
 
 struct deptrack {
@@ -2044,6 +2047,40 @@ static const struct rpath *disp__listed_dir(const struct disp *d, const struct r
 	return it->p1 ? it->p1 : disp__fd_name(d, it->op.pid, it->op.fd);
 }
 
+/* op (worker self, seq) returned fd number key */
+static void disp__bound(struct deptrack *dt, uint64_t key, const struct reel_op *op, uint32_t self,
+			uint64_t seq)
+{
+	struct kent *k = dt__get(dt, key);
+
+	if (!k)
+		return;
+	k->bw = self + 1;
+	k->btid = op->tid;
+	k->bseq = seq;
+	k->bend = op->end_ns;
+}
+
+/*
+ * A close that entered before another thread's open or dup returned its number again closed
+ * the number's previous file: the trace, in exit order, has it after that open and maybe
+ * after the new file's own ops and close. It waits for that open only, which set the file
+ * aside for it (ITEM_RELEASED, fd__release), and leaves the number's order alone.
+ */
+static int disp__close_released(struct deptrack *dt, struct ritem *it, uint32_t self,
+				struct depset *ds)
+{
+	const struct reel_op *op = &it->op;
+	struct kent *k = dt__get(dt, key_fd(op->pid, op->fd));
+
+	/* by thread, not by worker: a worker whose thread has ended takes on another */
+	if (!k || !k->bw || k->btid == op->tid || op->start_ns >= k->bend)
+		return 0;
+	ds__add(ds, k->bw - 1, self, k->bseq);
+	it->flags |= ITEM_RELEASED;
+	return 1;
+}
+
 /* a path op uses the directories above p: its parent, and those further up that change */
 static void disp__path_dirs(struct deptrack *dt, const struct rpath *p, uint32_t self, uint64_t seq,
 			    struct depset *ds)
@@ -2138,15 +2175,21 @@ static void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 		if (op->ret >= 0) {
 			dt__struct(dt, key_fd(op->pid, op->ret), self, it->seq, ds);
 			disp__fd_named(d, op->pid, op->ret, it->p1);
+			disp__bound(dt, key_fd(op->pid, op->ret), op, self, it->seq);
 		}
 	} else if (t == REEL_OP_CLOSE) {
-		dt__struct(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
-		disp__fd_named(d, op->pid, op->fd, NULL);
+		/* a released close closed the number's previous file: the name is the new one's */
+		if (!disp__close_released(dt, it, self, ds)) {
+			dt__struct(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
+			disp__fd_named(d, op->pid, op->fd, NULL);
+		}
 	} else if (op__is_dup(t)) {
 		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
 		if (op->ret >= 0) {
 			dt__struct(dt, key_fd(op->pid, op->ret), self, it->seq, ds);
 			disp__fd_named(d, op->pid, op->ret, disp__fd_name(d, op->pid, op->fd));
+			if (t != REEL_OP_DUP2 && t != REEL_OP_DUP3)
+				disp__bound(dt, key_fd(op->pid, op->ret), op, self, it->seq);
 		}
 	} else if (t == REEL_OP_AIO_SUBMIT || t == REEL_OP_URING_SUBMIT) {
 		if (op->fd >= 0)
@@ -2339,6 +2382,7 @@ static int disp__run(struct disp *d)
 		at = is_complete(it.op.type) ? it.op.end_ns : it.op.start_ns;
 		it.sched_rel =
 		    at > d->base ? (uint64_t)((double)(at - d->base) / run->o->speed) : 0;
+		it.flags = 0;
 		disp__deps(d, &it, w->idx);
 		disp__push(d, w, &it);
 		if (last) {
@@ -2535,6 +2579,9 @@ static void run__free(struct run *run, struct disp *d)
 				}
 				free(p);
 			}
+			for (uint32_t j = 0; j < rp->nrel; j++)
+				close((int)(uint32_t)rp->rel[j]);
+			free(rp->rel);
 			free(rp);
 		}
 	}

@@ -125,6 +125,13 @@ void extent__move(struct rpath *from, struct rpath *to, int exchange); /* a rena
  */
 enum { ITEM_HANDOVER = 0, ITEM_ASYNC_WAIT = 1 };
 
+/*
+ * ritem.flags. ITEM_RELEASED: a close that entered before another thread's open or dup
+ * returned its fd number again, so it closed the number's previous file, which that open
+ * set aside (rpid.rel); it runs after that open, not after the new file's ops.
+ */
+enum { ITEM_RELEASED = 1 };
+
 struct ritem {
 	struct reel_op op;
 	uint64_t seq;
@@ -133,6 +140,7 @@ struct ritem {
 	uint32_t ndeps;
 	uint32_t next;	/* staged: the worker's next item in the segment, RUN_SEG_NONE: none */
 	uint32_t carry; /* staged: left over by a cut segment, for worker carry - 1 (0: no) */
+	uint32_t flags; /* ITEM_* flags */
 	struct rdep deps[RUN_MAX_DEPS];
 };
 
@@ -143,6 +151,10 @@ struct rpid {
 	uint32_t pid;
 	_Atomic(_Atomic int32_t *) page[RUN_FD_MAX / RUN_FD_PAGE];
 	_Atomic int32_t spare; /* used only when a page cannot be allocated */
+	/* files an open or dup found still at their number, whose close (ITEM_RELEASED) comes
+	 * later in the trace: original fd << 32 | replay fd; under run.lock */
+	uint64_t *rel;
+	uint32_t nrel, caprel;
 };
 
 struct rworker;

@@ -24,7 +24,9 @@ tests/replay/test_stress_deps.sh needs (both read with "ioreel dump --format jso
    completion's start is its request's submission: its end stands for when it ran.) An open
    with O_CREAT (no O_TRUNC, O_EXCL) of a name that is there, as the last op on it in the
    trace found or left it, below directories no op makes, moves or removes, only uses the
-   name (open__makes_name).
+   name (open__makes_name). A close that entered before another thread's open or dup (not
+   dup2, dup3) returned its number ended after that open and is left out of the number's
+   order (it closed the previous file: disp__close_released).
 
 Exit 0 when all hold; 1 with the first violations named."""
 import json
@@ -439,12 +441,21 @@ def main():
     writers = Writers()
     readers = Writers(reads=True)
     fdnames = {}
+    bound = {}  # (pid, fd) -> (index, tid, end) of the open or dup that returned it
     for i, (o, _) in enumerate(pairs):
         for ws in (writers, readers):
             ws.cut(i, o, need)
             ws.wrote(i, o)
             ws.names(o)
+        t = o["op"]
+        if t == "close" and (o["pid"], o["fd"]) in bound:
+            j, tid, end = bound[(o["pid"], o["fd"])]
+            if tid != o["tid"] and o["start_ns"] < end:
+                need(j, i, ("released", o["pid"], o["fd"]))
+                continue
         name_fds(o, fdnames)
+        if o["ret"] >= 0 and (t in OPEN or t in ("dup", "fcntl_dupfd")):
+            bound[(o["pid"], o["ret"])] = (i, o["tid"], o["end_ns"])
         for key, mode in keys(o, fdnames):
             s = last_s.get(key)
             if s is not None:
