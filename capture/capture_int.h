@@ -35,6 +35,8 @@ const struct capture_sysdef *capture_sys__find(unsigned nr);
 
 /* ---- capture_proc.c: per process cwd and fd -> path ---- */
 
+#define CAPTURE_FD_PREV 4
+
 struct capture_fd {
 	char *path; /* absolute, NULL when unknown */
 	uint8_t kind; /* enum reel_fd_kind */
@@ -46,11 +48,19 @@ struct capture_fd {
 	 * the kernel changed the fd table: see capture_proc__closed_before_bound().
 	 */
 	uint64_t bound_ns;
-	char *prev_path; /* the file the fd named before bound_ns, NULL when unknown */
 	/*
-	 * Entry time of the close that released path (open false): path, prev_path and
-	 * bound_ns are kept until the number is bound again, for the ops that entered before
-	 * it and come later (0: nothing kept).
+	 * The files the fd named before bound_ns, latest first, with the times they were bound
+	 * (path NULL: unknown): a slow close by one thread can span several opens and closes of
+	 * the number by another (Redis's bio thread closing an unlinked AOF file).
+	 */
+	struct capture_fd_prev {
+		char *path;
+		uint64_t bound_ns;
+	} prev[CAPTURE_FD_PREV];
+	/*
+	 * Entry time of the close that released path (open false): path, prev and bound_ns
+	 * are kept until the number is bound again, for the ops that entered before it and
+	 * come later (0: nothing kept).
 	 */
 	uint64_t closed_ns;
 };

@@ -25,7 +25,8 @@ static void fdtab__clear(struct capture_fdtab *ft)
 {
 	for (int i = 0; i < ft->nfds; i++) {
 		free(ft->fds[i].path);
-		free(ft->fds[i].prev_path);
+		for (int j = 0; j < CAPTURE_FD_PREV; j++)
+			free(ft->fds[i].prev[j].path);
 		ft->fds[i] = (struct capture_fd){ 0 };
 	}
 }
@@ -296,12 +297,18 @@ int capture_proc__set_fd(struct capture_proc *p, int fd, const char *path, unsig
 	 * kept for the ops that entered before this binding: see capture_proc__fd_path_at().
 	 * A file closed before (closed_ns) is the one they acted on, if not already failed.
 	 */
-	free(f->prev_path);
-	f->prev_path = NULL;
-	if (f->open || f->closed_ns)
-		f->prev_path = f->path;
-	else
+	if (f->open || f->closed_ns) {
+		free(f->prev[CAPTURE_FD_PREV - 1].path);
+		memmove(&f->prev[1], &f->prev[0], (CAPTURE_FD_PREV - 1) * sizeof(f->prev[0]));
+		f->prev[0].path = f->path;
+		f->prev[0].bound_ns = f->bound_ns;
+	} else {
+		for (int j = 0; j < CAPTURE_FD_PREV; j++) {
+			free(f->prev[j].path);
+			f->prev[j] = (struct capture_fd_prev){ 0 };
+		}
 		free(f->path);
+	}
 	f->path = path ? strdup(path) : NULL;
 	f->kind = kind;
 	f->open = true;
@@ -360,8 +367,14 @@ const char *capture_proc__fd_path_at(struct capture_proc *p, int fd, uint64_t en
 {
 	struct capture_fd *f = fd_slot(p, fd);
 
-	if (f && (f->open || f->closed_ns) && enter_ns < f->bound_ns)
-		return f->prev_path;
+	if (f && (f->open || f->closed_ns) && enter_ns < f->bound_ns) {
+		/* the latest binding before the op entered */
+		for (int j = 0; j < CAPTURE_FD_PREV; j++) {
+			if (f->prev[j].bound_ns <= enter_ns)
+				return f->prev[j].path;
+		}
+		return NULL;
+	}
 	if (f && !f->open && f->closed_ns && enter_ns < f->closed_ns)
 		return f->path;
 	return capture_proc__fd_path(p, fd);
@@ -372,7 +385,8 @@ void capture_proc__close(struct capture_proc *p, int fd)
 	if (fd < 0 || fd >= p->ft->nfds)
 		return;
 	free(p->ft->fds[fd].path);
-	free(p->ft->fds[fd].prev_path);
+	for (int j = 0; j < CAPTURE_FD_PREV; j++)
+		free(p->ft->fds[fd].prev[j].path);
 	p->ft->fds[fd] = (struct capture_fd){ 0 };
 }
 

@@ -19,7 +19,8 @@
  *   thread 3:               close(5) enters ........................................ exits
  *
  * Thread 3's close released /r/c and must be named so, though fd 5 is closed again when its
- * event comes. Exit 0 pass, 1 fail.
+ * event comes. And fd 4 bound three times over while thread 3's close(4) of the first file
+ * (/r/e) runs: /r/f and /r/g come and go before its event. Exit 0 pass, 1 fail.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -98,6 +99,8 @@ static int check(const char *trace)
 			want = "/r/c";
 		else if (op.fd == 5 && op.type != REEL_OP_OPENAT)
 			want = "/r/d";
+		else if (op.fd == 4 && op.tid == 3)
+			want = "/r/e";
 		else
 			continue;
 		seen++;
@@ -120,8 +123,8 @@ static int check(const char *trace)
 		}
 	}
 	reel_reader__close(r);
-	if (seen != 6) {
-		fprintf(stderr, "saw %d of the 6 ops on fds 7 and 5\n", seen);
+	if (seen != 7) {
+		fprintf(stderr, "saw %d of the 7 ops on fds 7, 5 and 4\n", seen);
 		fails++;
 	}
 	return fails ? 1 : 0;
@@ -152,6 +155,13 @@ int main(void)
 	sys(&c, 1, __NR_fsync, NULL, 5, 0, 5400, 5500);
 	sys(&c, 1, __NR_close, NULL, 5, 0, 5600, 5700);
 	sys(&c, 3, __NR_close, NULL, 5, 0, 5000, 9000);
+	sys(&c, 1, __NR_openat, "/r/e", (uint64_t)AT_FDCWD, 4, 10000, 10100);
+	/* thread 3's close(4) enters at 10200 and exits at 20000, after all of these */
+	sys(&c, 1, __NR_openat, "/r/f", (uint64_t)AT_FDCWD, 4, 10300, 10400);
+	sys(&c, 1, __NR_close, NULL, 4, 0, 10500, 10600);
+	sys(&c, 1, __NR_openat, "/r/g", (uint64_t)AT_FDCWD, 4, 10700, 10800);
+	sys(&c, 1, __NR_close, NULL, 4, 0, 10900, 11000);
+	sys(&c, 3, __NR_close, NULL, 4, 0, 10200, 20000);
 	capture_conv__free(&c);
 	if (reel_writer__close(w))
 		goto out;
