@@ -22,8 +22,12 @@
  * access(X_OK) that succeeded makes the file executable.
  * Size of an existing file: at least the furthest byte read from it (read-type ops by ret,
  * async reads, mmap by length), the size an lseek(SEEK_END) returned, and the position of the
- * first O_APPEND write; bytes read after the application truncated or wrote them (or moved
- * them: a collapsed or an inserted range) don't count.
+ * first O_APPEND write, or of the first write at the fd's position (write, writev) through an
+ * fd opened before the capture, whose flags the trace does not have: an O_APPEND log (Redis's
+ * AOF) writes at its end, and a file written in sequence had its bytes before the position
+ * (unless the application had moved the position past the end: then the file is prepared
+ * with data where it had a hole); bytes read after the application truncated or wrote them
+ * (or moved them: a collapsed or an inserted range) don't count.
  * Ops on fds opened before the capture count for the path the op carries; a file written
  * through one is at least as long as it was then, when the recorder says
  * (REEL_META_CAPTURE_FD_SIZES).
@@ -176,6 +180,9 @@ static void presize__load(struct scan *s, const char *v)
 }
 
 /* path id of an fd, falling back to the path the op carries for it (fd older than capture) */
+/* *append: 1 the fd was opened O_APPEND, FD_PREOPENED opened before the capture, else 0 */
+#define FD_PREOPENED 2
+
 static uint32_t fd_path_of(struct scan *s, uint32_t pid, int32_t fd, uint32_t path, int *append)
 {
 	uint64_t *v = replay_u64map__get(&s->fds, fdkey(pid, fd));
@@ -195,6 +202,7 @@ static uint32_t fd_path_of(struct scan *s, uint32_t pid, int32_t fd, uint32_t pa
 				pi->presize = *v;
 			replay_u64map__del(&s->presize, fdkey(pid, fd));
 		}
+		*append = FD_PREOPENED;
 		return path;
 	}
 	return 0;
@@ -263,7 +271,7 @@ static void scan__copy(struct scan *s, const struct reel_op *op)
 		return;
 	id = fd_path_of(s, op->pid, op->fd2, op->path2, &append);
 	if (id)
-		wrote(pinfo(s, id), op->aux, n, append);
+		wrote(pinfo(s, id), op->aux, n, append == 1);
 }
 
 /*
@@ -576,7 +584,7 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 		if (id && async_is_read(op))
 			extent(pinfo(s, id), op->offset + op->len);
 		else if (id && async_is_write(op))
-			wrote(pinfo(s, id), op->offset, op->len, append);
+			wrote(pinfo(s, id), op->offset, op->len, append == 1);
 		break;
 	default:
 		if (reel_op__is_read(op->type)) {
@@ -587,6 +595,8 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 				extent(pinfo(s, id), 0);
 		} else if (reel_op__is_write(op->type)) {
 			id = fd_path(s, op, &append);
+			if (append == FD_PREOPENED)
+				append = op->type == REEL_OP_WRITE || op->type == REEL_OP_WRITEV;
 			if (id)
 				wrote(pinfo(s, id), op->offset, op->ret > 0 ? (uint64_t)op->ret : 0,
 				      append);
