@@ -187,7 +187,7 @@ static int exec__fd_of(struct rworker *w, const struct ritem *it, int32_t ofd,
 		return -EBADF;
 	}
 	oflags = replay_u64map__get(&w->run->fd_oflags, (uint64_t)op->pid << 32 | (uint32_t)ofd);
-	extra = oflags ? (int)*oflags : 0;
+	extra = oflags ? (int)(*oflags & (O_DIRECT | O_DSYNC | O_SYNC)) : 0;
 	/* the fd's access mode is not in the trace: read-write when the file allows it, so
 	 * that later writes through it (or its dups) work; O_DIRECT and the sync flags are,
 	 * when the capture found the fd open */

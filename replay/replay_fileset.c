@@ -162,23 +162,6 @@ static uint64_t fdkey(uint32_t pid, int32_t fd)
 	return (uint64_t)pid << 32 | (uint32_t)fd;
 }
 
-/* "PID:FD:SIZE ..."; entries that do not parse are skipped (the reads tell the size then) */
-static void presize__load(struct scan *s, const char *v)
-{
-	while (v && *v) {
-		unsigned pid, fd;
-		unsigned long long size;
-		int n = 0;
-
-		if (sscanf(v, "%u:%u:%llu%n", &pid, &fd, &size, &n) == 3 && n > 0 && size &&
-		    replay_u64map__put(&s->presize, fdkey(pid, (int32_t)fd), size))
-			return;
-		v = strchr(v, ' ');
-		while (v && *v == ' ')
-			v++;
-	}
-}
-
 /* path id of an fd, falling back to the path the op carries for it (fd older than capture) */
 /* *append: 1 the fd was opened O_APPEND, FD_PREOPENED opened before the capture, else 0 */
 #define FD_PREOPENED 2
@@ -1069,7 +1052,11 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	if (err)
 		return err;
 	s.r = r;
-	presize__load(&s, reel_reader__meta(r, REEL_META_CAPTURE_FD_SIZES));
+	/* the sizes of files open before the capture; without them (entries that do not parse,
+	 * or out of memory), the reads and writes tell the sizes, as for an older trace */
+	if (replay_u64map__load_fd_list(&s.presize, reel_reader__meta(r, REEL_META_CAPTURE_FD_SIZES),
+					10))
+		replay_u64map__free(&s.presize);
 	while ((err = reel_reader__next(r, &op)) != 0) {
 		if (err < 0) {
 			/* damaged chunk: the reader resumes at the next whole one */

@@ -187,3 +187,26 @@ void replay_strset__free(struct replay_strset *s)
 	replay_u64map__free(&s->idx);
 	memset(s, 0, sizeof(*s));
 }
+
+int replay_u64map__load_fd_list(struct replay_u64map *m, const char *list, int base)
+{
+	while (list && *list) {
+		unsigned long long pid, fd, n;
+		char *end;
+
+		pid = strtoull(list, &end, 10);
+		if (*end == ':') {
+			fd = strtoull(end + 1, &end, 10);
+			if (*end == ':') {
+				n = strtoull(end + 1, &end, base);
+				if ((*end == ' ' || !*end) && n && pid <= UINT32_MAX && fd <= UINT32_MAX &&
+				    replay_u64map__put(m, pid << 32 | fd, n))
+					return -ENOMEM;
+			}
+		}
+		list = strchr(list, ' ');
+		while (list && *list == ' ')
+			list++;
+	}
+	return 0;
+}

@@ -16,6 +16,13 @@ int replay_u64map__put(struct replay_u64map *m, uint64_t k, uint64_t v);
 uint64_t *replay_u64map__get(const struct replay_u64map *m, uint64_t k); /* NULL: absent */
 int replay_u64map__del(struct replay_u64map *m, uint64_t k);
 void replay_u64map__free(struct replay_u64map *m);
+/*
+ * A recorder's per-fd meta list ("PID:FD:N ...", N in base, space-separated:
+ * capture.fd_flags, capture.fd_sizes) into m, keyed pid << 32 | fd; N 0 and entries that do
+ * not parse are skipped (the replay then does without them, as for an older trace). 0 or
+ * -ENOMEM.
+ */
+int replay_u64map__load_fd_list(struct replay_u64map *m, const char *list, int base);
 /* A well-mixed 64-bit key from up to three values (collisions: 2^-64 per pair). */
 uint64_t replay_hash__key(uint64_t a, uint64_t b, uint64_t c);
 /* FNV-1a of n bytes: names (paths, directories) as keys */

@@ -2632,27 +2632,6 @@ static void disp__extent_stats(struct disp *d)
 }
 
 /* Streams the trace to the workers and waits for them; the result is written meanwhile. */
-/* "PID:FD:FLAGS ..." (FLAGS octal): the files open before the capture that were opened with
- * O_DIRECT, O_DSYNC or O_SYNC; their fds are opened so when first used (exec__fd). Entries
- * that do not parse are skipped: the file is then opened without them, as before. */
-static void run__fd_oflags(struct run *run, const char *s)
-{
-	while (s && *s) {
-		unsigned pid, fd;
-		unsigned long fl;
-		int n = 0;
-
-		if (sscanf(s, "%u:%u:%lo%n", &pid, &fd, &fl, &n) == 3 && n > 0) {
-			fl &= O_DIRECT | O_DSYNC | O_SYNC;
-			if (fl && replay_u64map__put(&run->fd_oflags, (uint64_t)pid << 32 | fd, fl))
-				return;
-		}
-		s = strchr(s, ' ');
-		while (s && *s == ' ')
-			s++;
-	}
-}
-
 int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *m,
 		       const struct replay_fileset *fs, struct replay_summary *sum)
 {
@@ -2737,7 +2716,14 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		replay_set_error("cannot open trace %s: %s", o->trace, reel_strerror(err));
 		goto out;
 	}
-	run__fd_oflags(run, reel_reader__meta(d.r, REEL_META_CAPTURE_FD_FLAGS));
+	/* the files open before the capture with O_DIRECT, O_DSYNC or O_SYNC: their fds are
+	 * opened so when first used (exec__fd_of); without the list, as before */
+	if (replay_u64map__load_fd_list(&run->fd_oflags,
+					reel_reader__meta(d.r, REEL_META_CAPTURE_FD_FLAGS), 8)) {
+		err = -ENOMEM;
+		replay_set_error("out of memory");
+		goto out;
+	}
 	if (pthread_create(&wth, NULL, writer__main, run)) {
 		err = -EAGAIN;
 		replay_set_error("cannot start the result writer thread");
