@@ -277,9 +277,11 @@ static void runs_table(FILE *out, const struct report *rep)
 {
 	char a[32], b[32], c[32];
 
+	/* lateness split as in the text's runs, each mark beside the number that earned it:
+	 * backlog (the target's, pace not kept), wake-up (the replayer's, fell behind) */
 	fputs("<table><tr><th>run</th><th>file</th><th>engine / timing</th><th>ops</th>"
 	      "<th>I/O time</th><th>span</th><th>failed</th><th>lateness p50 / p99 / max</th>"
-	      "<th>&gt; 1 ms late</th></tr>\n",
+	      "<th>&gt; 1 ms late</th><th>backlog / wake-up p99</th></tr>\n",
 	      out);
 	for (size_t i = 0; i < rep->nruns; i++) {
 		const struct report_run *r = &rep->runs[i];
@@ -307,13 +309,18 @@ static void runs_table(FILE *out, const struct report *rep)
 			fprintf(out, "<td>%s / ",
 				report_fmt__dur(hist__quantile(&r->lateness, 0.5), a, sizeof(a)));
 		if (r->lateness.n)
-			fprintf(out, "%s / %s%s</td><td>%.2f%%</td>",
+			fprintf(out, "%s / %s</td><td>%.2f%%</td>",
 				report_fmt__dur(hist__quantile(&r->lateness, 0.99), b, sizeof(b)),
 				report_fmt__dur(r->lateness.max, c, sizeof(c)),
-				r->fell_behind ? " <b>fell behind</b>" : "",
 				100.0 * (double)r->late_1ms / (double)r->lateness.n);
+		if (r->lateness.n)
+			fprintf(out, "<td>%s%s / %s%s</td>",
+				report_fmt__dur(hist__quantile(&r->backlog, 0.99), a, sizeof(a)),
+				r->backlogged ? " <b>pace not kept</b>" : "",
+				report_fmt__dur(hist__quantile(&r->wake, 0.99), b, sizeof(b)),
+				r->fell_behind ? " <b>fell behind</b>" : "");
 		else
-			fputs("<td></td><td></td>", out);
+			fputs("<td></td><td></td><td></td>", out);
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
@@ -371,6 +378,7 @@ static const char css[] =
     ".legend span{display:inline-block;margin-right:18px}.legend svg{vertical-align:middle}"
     ".verdict{background:#fff;border-left:5px solid #0072B2;padding:8px 16px}"
     ".verdict li{margin:4px 0}.v-fell_behind,.v-errors{color:#B00}"
+    ".v-pace_not_kept{font-weight:bold}"
     "td.faster{color:#060;font-weight:bold}td.slower{color:#B00;font-weight:bold}"
     "tr.behind td{background:#fee}.note{color:#666;font-size:12px}";
 

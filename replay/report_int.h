@@ -147,7 +147,7 @@ struct report_verdict {
 	int run;      /* run index, or -1 */
 	int kind;     /* kind, or -1 */
 	double ratio; /* speed-up (original / replay) of the headline percentile, or 0 */
-	char text[512];
+	char text[768];
 };
 
 struct report {

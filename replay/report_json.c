@@ -23,7 +23,8 @@
  *           been in its previous ops past the schedule had each started at its schedule or
  *           as its thread was free, with the replay's latencies (the target was slower than
  *           the app's pace: the latencies are real); wake is the rest (the replayer woke
- *           late, or ran late since: what "fell_behind" judges, latencies doubtful)
+ *           late, or ran late since: what "fell_behind" judges, latencies doubtful);
+ *           both can be true, and the verdict then has "pace_not_kept" before "fell_behind"
  *       "ops_by_type": { "<op>": { "count", "errors", "min_ns", "p50_ns", "p90_ns",
  *                                  "p99_ns", "p999_ns", "max_ns", "mean_ns", "total_ns",
  *                                  "vs_original": null (run 0) | {

@@ -165,26 +165,28 @@ static void runs(const struct report *rep, FILE *out)
 			replayer_cpu(r, out);
 			replayer_segments(r, out);
 		}
+		/* Each mark beside the number that earned it, in the verdict's order: a FELL
+		 * BEHIND on the whole lateness read as if all of it were the replayer's, when
+		 * most of it can be the target's backlog. */
 		if (r->lateness.n)
 			fprintf(out,
 				"     lateness (start - schedule): p50 %s, p99 %s, max %s; %.2f%% "
-				"of ops "
-				"> 1 ms late%s\n",
+				"of ops > 1 ms late\n",
 				report_fmt__dur(hist__quantile(&r->lateness, 0.5), a, sizeof(a)),
 				report_fmt__dur(hist__quantile(&r->lateness, 0.99), b, sizeof(b)),
 				report_fmt__dur(r->lateness.max, c, sizeof(c)),
-				100.0 * (double)r->late_1ms / (double)r->lateness.n,
-				r->fell_behind ? "  ** FELL BEHIND **" : "");
+				100.0 * (double)r->late_1ms / (double)r->lateness.n);
 		if (r->lateness.n)
 			fprintf(out,
 				"       of which waiting for the previous op (target slower than "
 				"the app's pace): p99 %s%s; wake-up lateness p50 %s, p99 %s, "
-				"max %s\n",
+				"max %s%s\n",
 				report_fmt__dur(hist__quantile(&r->backlog, 0.99), a, sizeof(a)),
 				r->backlogged ? " ** PACE NOT KEPT **" : "",
 				report_fmt__dur(hist__quantile(&r->wake, 0.5), b, sizeof(b)),
 				report_fmt__dur(hist__quantile(&r->wake, 0.99), c, sizeof(c)),
-				report_fmt__dur(r->wake.max, d, sizeof(d)));
+				report_fmt__dur(r->wake.max, d, sizeof(d)),
+				r->fell_behind ? " ** FELL BEHIND **" : "");
 	}
 	fputc('\n', out);
 }

@@ -279,26 +279,28 @@ static void judge_lateness(struct report *rep, size_t ri)
 			 LATE_GAP_SHARE * 100);
 	else
 		snprintf(c, sizeof(c), "the 1 ms floor");
-	/* Only a late wake-up makes the latencies doubtful; a thread still busy with its
-	 * previous op is the target's own slowness, which is what the replay measures. */
-	if ((double)wake > limit) {
-		run->fell_behind = 1;
-		say(rep, REPORT_V_BEHIND, (int)ri, -1, 0,
-		    "replay on %s fell behind its schedule (wake-up lateness p99 %s > %s, %s; "
-		    "median op gap %s): its latencies are doubtful",
-		    run->label, report_fmt__dur(wake, a, sizeof(a)),
-		    report_fmt__dur((uint64_t)limit, b, sizeof(b)), c,
-		    report_fmt__dur(gap, d, sizeof(d)));
-	}
-	/* A replay that fell behind is doubtful as a whole: no second verdict on its pace. */
-	if ((double)backlog > limit && !run->fell_behind) {
-		run->backlogged = 1;
+	/*
+	 * Both are judged, the backlog first: it says the storage could not serve the app's
+	 * pace, the finding a storage engineer replays for, and it stands even when the
+	 * replayer woke up late too, as it is counted on the schedule's timeline with the
+	 * replay's latencies, apart from the wake-ups. Only a late wake-up makes the latencies
+	 * doubtful: a thread still busy with its previous op is the target's own slowness,
+	 * which is what the replay measures. A replay that fell behind used to get no pace
+	 * verdict at all, and a Redis AOF replay on a slow disk (backlog p99 66 ms, wake-up
+	 * lateness p99 11 ms) read only as a doubtful replay.
+	 */
+	run->backlogged = (double)backlog > limit;
+	run->fell_behind = (double)wake > limit;
+	if (run->backlogged) {
 		say(rep, REPORT_V_PACE, (int)ri, -1, 0,
 		    "on %s the application could not keep its original pace: ops waited for their "
-		    "thread's previous op (backlog p99 %s > %s, %s); the latencies are real, the "
+		    "thread's previous op (backlog p99 %s > %s, %s)%s; the latencies are real, the "
 		    "schedule was not kept",
 		    run->label, report_fmt__dur(backlog, a, sizeof(a)),
-		    report_fmt__dur((uint64_t)limit, b, sizeof(b)), c);
+		    report_fmt__dur((uint64_t)limit, b, sizeof(b)), c,
+		    run->fell_behind ? "; that backlog is the storage's, counted apart from the "
+				       "late wake-ups below"
+				     : "");
 		if (closed_loop(orig(rep)) && run->timing && !strcmp(run->timing, "original"))
 			say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
 			    "the original issued its ops back to back (%.0f%% began as its thread's "
@@ -306,6 +308,24 @@ static void judge_lateness(struct report *rep, size_t ri)
 			    "with --timing think to keep that closed loop instead of the schedule",
 			    orig_chained_pct(rep), run->label);
 	}
+	/* On top of a backlog, late wake-ups bunch up more ops than the storage alone did: the
+	 * load each op met is doubtful, its own latency is still measured. */
+	if (run->fell_behind && run->backlogged)
+		say(rep, REPORT_V_BEHIND, (int)ri, -1, 0,
+		    "replay on %s also fell behind its schedule (wake-up lateness p99 %s > %s, %s; "
+		    "median op gap %s): on top of the backlog the replayer woke up late, so ops "
+		    "bunched up more than the storage made them; each op's latency is still "
+		    "measured on its own, the load it met is doubtful",
+		    run->label, report_fmt__dur(wake, a, sizeof(a)),
+		    report_fmt__dur((uint64_t)limit, b, sizeof(b)), c,
+		    report_fmt__dur(gap, d, sizeof(d)));
+	else if (run->fell_behind)
+		say(rep, REPORT_V_BEHIND, (int)ri, -1, 0,
+		    "replay on %s fell behind its schedule (wake-up lateness p99 %s > %s, %s; "
+		    "median op gap %s): its latencies are doubtful",
+		    run->label, report_fmt__dur(wake, a, sizeof(a)),
+		    report_fmt__dur((uint64_t)limit, b, sizeof(b)), c,
+		    report_fmt__dur(gap, d, sizeof(d)));
 	if (!run->fell_behind && !run->backlogged && late_share > LATE_1MS_SHARE) {
 		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
 		    "replay on %s: %.1f%% of ops started more than 1 ms late (lateness p99 %s)",
