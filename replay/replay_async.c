@@ -34,6 +34,9 @@ struct areq {
 			between segments, which a request in flight across one must not count */
 	uint64_t t0_done; /* and when it was reaped */
 	int done;
+	/* the replay's submission failed (io.ret: its error), counted at the submit record: its
+	 * completion record takes that error, not counted again (async__complete) */
+	int refused;
 };
 
 struct ractx {
@@ -177,6 +180,7 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 	int kind = async__kind(op), fd = -1, r, n, idle_tries = 0;
 	struct ractx *c;
 	struct areq *rq;
+	uint64_t *v;
 
 	if (kind < 0 || (kind == REPLAY_IO_NOP && !is_uring)) {
 		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
@@ -229,14 +233,27 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 		if (n < 0 && n != -ETIME && n != -EINTR)
 			break;
 	}
-	if (!r) {
-		replay_u64map__put(&c->reqs, op->aux, (uintptr_t)rq);
+	if (r) {
+		/* nothing of it is left with the engine (see commit): kept, without its buffer,
+		 * for its completion record to say it failed */
+		free(rq->io.buf);
+		rq->io.buf = NULL;
+		rq->io.ret = r;
+		rq->done = 1;
+		rq->refused = 1;
+	} else {
 		c->inflight++;
 	}
+	v = replay_u64map__get(&c->reqs, op->aux);
+	if (v && ((struct areq *)(uintptr_t)*v)->done) {
+		/* an earlier request of the id that no completion record took: reaped already,
+		 * or refused; nothing else holds it */
+		free(((struct areq *)(uintptr_t)*v)->io.buf);
+		free((struct areq *)(uintptr_t)*v);
+	}
+	replay_u64map__put(&c->reqs, op->aux, (uintptr_t)rq);
 	pthread_mutex_unlock(&c->lock);
 	if (r) {
-		free(rq->io.buf);
-		free(rq);
 		*ret = r;
 		return 0;
 	}
@@ -284,6 +301,11 @@ int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret, uin
 		}
 	}
 	*ret = rq->io.ret;
+	if (rq->refused) {
+		/* one request, one differing outcome: its submit record's */
+		free(rq);
+		return 2;
+	}
 	/* on the timeline of now: time 0 moved on by the pauses since the submission, and
 	 * since the completion */
 	*submit_ns = rq->submit_ns + (w->run->t0 - rq->t0);

@@ -666,6 +666,11 @@ static int is_data(unsigned type)
 	return reel_op__is_read(type) || reel_op__is_write(type);
 }
 
+static int is_async_complete(unsigned type)
+{
+	return type == REEL_OP_AIO_COMPLETE || type == REEL_OP_URING_COMPLETE;
+}
+
 static void errname(char *buf, size_t sz, int64_t ret)
 {
 	if (ret >= 0)
@@ -688,7 +693,11 @@ static void worker__check(struct rworker *w, const struct reel_op *res, int64_t 
 		k = REPLAY_FAIL_NEW_SUCCESS;
 	else if (orig < 0 && res->ret != orig)
 		k = REPLAY_FAIL_OTHER_ERRNO;
-	else if ((is_data(res->type) || reel_op__is_copy(res->type)) && res->ret < orig)
+	/* a completion's result is its request's byte count (0 for fsync and nop): a read
+	 * or write of the trace's own requests comes out short as a sync one does */
+	else if ((is_data(res->type) || reel_op__is_copy(res->type) ||
+		  is_async_complete(res->type)) &&
+		 res->ret < orig)
 		k = REPLAY_FAIL_SHORT;
 	else
 		return;
@@ -705,7 +714,7 @@ static void worker__retire(struct rworker *w, struct reel_op *res, int64_t orig,
 
 	worker__check(w, res, orig, p);
 	/* a completion's start is its request's submission (FORMAT.md): no lateness of its own */
-	if (res->type != REEL_OP_AIO_COMPLETE && res->type != REEL_OP_URING_COMPLETE)
+	if (!is_async_complete(res->type))
 		atomic_store_explicit(&w->last_late, (int64_t)(res->start_ns - res->sched_ns),
 				      memory_order_relaxed);
 	res->sched_ns -= run->t0;
@@ -1037,7 +1046,9 @@ static void *worker__main(void *arg)
 			f->p = it->p1;
 			f->skip = 0;
 		} else {
-			worker__finish(w, res, op->ret, it->p1, it->seq, r < 0);
+			/* r == 2: its outcome is counted already; checked against itself */
+			worker__finish(w, res, r == 2 ? res->ret : op->ret, it->p1, it->seq,
+				       r < 0);
 		}
 		if (r >= 0) {
 			w->prev_orig_end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;

@@ -343,8 +343,10 @@ static inline uint64_t worker__now(struct rworker *w)
 /* replay_exec.c */
 struct rpid *run__pid(struct run *run, uint32_t pid);
 _Atomic int32_t *rpid__slot(struct rpid *rp, int fd); /* 0 <= fd < RUN_FD_MAX */
-/* Issues one op; fills res (ret, times). 0 issued, 1 left pending (async engine), or
- * -(1 + enum replay_fail_kind) when not issued. */
+/* Issues one op; fills res (ret, times). 0 issued, 1 left pending (async engine), 2 issued
+ * with an outcome counted already (the completion record of a request whose submission
+ * failed: its submit record's check counted it), or -(1 + enum replay_fail_kind) when not
+ * issued. */
 int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res);
 void exec__fail(struct run *run, enum replay_fail_kind k, const struct reel_op *op,
 		const struct rpath *p, const char *why);
@@ -363,7 +365,8 @@ int async__kind(const struct reel_op *op); /* a submit's REPLAY_IO_*, -1: not su
 int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns);
 /* *submit_ns: when the request was submitted (a completion record's start, FORMAT.md) */
 /* *done_ns: when the request really completed (set when known), as *submit_ns on the
- * timeline of now */
+ * timeline of now. 2: the replay's submission of the request failed (*ret: its error),
+ * which its submit record counted already */
 int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns,
 		    uint64_t *done_ns);
 /* an ITEM_ASYNC_WAIT item: until its request has completed; 0, or -errno reaping failed */
