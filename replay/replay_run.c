@@ -757,7 +757,7 @@ static void worker__retire_head(struct rworker *w)
 }
 
 /* reap completions: min 0 polls, else waits (until t_abs when not 0) */
-static void worker__reap(struct rworker *w, unsigned min, uint64_t t_abs)
+void worker__reap(struct rworker *w, unsigned min, uint64_t t_abs)
 {
 	struct timespec ts, *tp = NULL;
 	int n;

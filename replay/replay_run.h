@@ -340,6 +340,10 @@ static inline uint64_t worker__now(struct rworker *w)
 	return w->ns0 + (uint64_t)(((unsigned __int128)(t - w->tsc0) * replay_tsc_mult) >> 32);
 }
 
+/* replay_run.c: reaps the worker's own requests (--engine io_uring|libaio) and retires, in
+ * issue order, those done; min 0 polls, else waits for min (until t_abs when not 0) */
+void worker__reap(struct rworker *w, unsigned min, uint64_t t_abs);
+
 /* replay_exec.c */
 struct rpid *run__pid(struct run *run, uint32_t pid);
 _Atomic int32_t *rpid__slot(struct rpid *rp, int fd); /* 0 <= fd < RUN_FD_MAX */
