@@ -183,6 +183,22 @@ static __always_inline __u8 fd_kind(struct task_struct *task, __u64 fd)
 	return ino ? (ino->i_mode & S_IFMT) >> 12 : 0;
 }
 
+/* S_IFMT >> 12 and i_size of the inode behind a task's fd (0, 0 when it is not open). */
+static __always_inline __u8 fd_kind_size(struct task_struct *task, __u64 fd, __u64 *size)
+{
+	struct file *f = task_fd_file(task, fd);
+	struct inode *ino;
+
+	*size = 0;
+	if (!f)
+		return 0;
+	ino = ((struct file *)bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file)))->f_inode;
+	if (!ino)
+		return 0;
+	*size = ino->i_size;
+	return (ino->i_mode & S_IFMT) >> 12;
+}
+
 /* Byte count of iovec array iov[n] in user memory (at most IOREEL_REQ_IOV_MAX entries). */
 static __always_inline __u64 iov_bytes(__u64 iov, __u64 n)
 {
@@ -412,6 +428,7 @@ static __always_inline void fill_sys(struct ioreel_sys_event *ev, struct entry *
 	ev->ret_kind = 0;
 	ev->items = 0;
 	ev->lost_items = 0;
+	ev->ret_size = 0;
 }
 
 SEC("raw_tp/sys_exit")
@@ -603,8 +620,13 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 		total = copy_exit(ev, e, flags, ret);
 		ev->len0 = total;
 	}
+	/*
+	 * The open family (a path, so here, not in the fixed branch): the size the file had
+	 * when opened, which the trace cannot tell of a file that was there before the capture
+	 * (the replay's file set prepares it that long when written, so writes stay in place).
+	 */
 	if ((flags & IOREEL_SYS_RETFD) && ret >= 0)
-		ev->ret_kind = fd_kind(task, ret);
+		ev->ret_kind = fd_kind_size(task, ret, &ev->ret_size);
 
 	if (total > IOREEL_DATA_MAX)
 		total = IOREEL_DATA_MAX;

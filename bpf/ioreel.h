@@ -99,6 +99,9 @@ struct ioreel_sys_event {
 	__u8 has_pos;	/* the fd was open: fd_kind, pos, isize, f_flags valid */
 	__u16 items;	/* aio/iovec items copied into data */
 	__u32 lost_items; /* aio/iovec items beyond IOREEL_*_MAX */
+	/* open family: the returned fd's inode i_size at exit, which for a file that was there
+	 * is its size before the application wrote it (0 for other syscalls) */
+	__u64 ret_size;
 	char data[IOREEL_DATA_MAX];
 };
 
@@ -113,6 +116,7 @@ struct ioreel_sys_event_fixed {
 	__u8 ret_kind, has_pos;
 	__u16 items;
 	__u32 lost_items;
+	__u64 ret_size;
 };
 
 /*

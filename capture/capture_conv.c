@@ -338,6 +338,12 @@ static void track_open(struct conv_ctx *x, struct reel_op *op, const char *abs, 
 	capture_proc__set_fd(x->p, (int)ev->ret, abs, kind, flags & O_CLOEXEC);
 	capture_proc__set_bound(x->p, (int)ev->ret, ev->end_ns);
 	op->fd_kind = kind;
+	/*
+	 * The size the file had when opened, + 1 (0: unknown, as old traces and imports say):
+	 * a file there before the capture and written in place must be prepared that long.
+	 */
+	if (kind == REEL_FD_REG)
+		op->aux = ev->ret_size + 1;
 	if (!is_file(kind)) {
 		x->c->nonfile_ops++;
 		return;

@@ -30,7 +30,9 @@
  * (or moved them: a collapsed or an inserted range) don't count.
  * Ops on fds opened before the capture count for the path the op carries; a file written
  * through one is at least as long as it was then, when the recorder says
- * (REEL_META_CAPTURE_FD_SIZES).
+ * (REEL_META_CAPTURE_FD_SIZES). Likewise a file written whose first op in the trace is an
+ * open that says its size (aux = size + 1): the size it had before the capture; a later
+ * open's may be one the application made, and a file only read is not made that long.
  * Copies (copy_file_range, sendfile) read their source like a read and write a file
  * destination like a write. link, symlink: the new name is the application's; a link's old
  * name, and the targets of chmod, chown, utimensat and readlink, existed as a stat's do. A
@@ -81,6 +83,7 @@ struct pinfo {
 	uint64_t size;
 	uint64_t written_hwm;
 	uint64_t presize; /* its size when the capture began, when the recorder says */
+	uint8_t seen;	  /* an op named it: a later open's size may be one the application made */
 };
 
 struct scan {
@@ -369,7 +372,7 @@ static int cuts__mark(struct scan *s)
 	return 0;
 }
 
-static void scan__op(struct scan *s, const struct reel_op *op)
+static void scan__op_(struct scan *s, const struct reel_op *op)
 {
 	struct pinfo *p2, *pi = pinfo(s, op->path);
 	int append, ret = op->ret < 0 ? (int)op->ret : 0, kind;
@@ -392,6 +395,14 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 				decide(pi, 0, kind);
 			if (pi && pi->state != P_CREATED && (op->flags & O_TRUNC))
 				pi->app_owned = 1;
+			/*
+			 * Its size when opened (aux - 1, the recorder's): the size before the
+			 * capture only when nothing in the trace touched the path before (the
+			 * application may have made it longer), and 0 after O_TRUNC anyway.
+			 */
+			if (pi && !pi->seen && op->aux > 1 && !(op->flags & O_TRUNC) &&
+			    op->aux - 1 > pi->presize)
+				pi->presize = op->aux - 1;
 			if (op->type == REEL_OP_CREAT || (op->flags & (O_CREAT | O_TRUNC)))
 				s->fs->mutates = 1;
 			if (op->type == REEL_OP_CREAT || (op->flags & O_TRUNC))
@@ -588,6 +599,20 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 		}
 		break;
 	}
+}
+
+/* One op; then its paths are seen: an open after that does not tell the size before the capture */
+static void scan__op(struct scan *s, const struct reel_op *op)
+{
+	struct pinfo *pi;
+
+	scan__op_(s, op);
+	pi = pinfo(s, op->path);
+	if (pi)
+		pi->seen = 1;
+	pi = pinfo(s, op->path2);
+	if (pi)
+		pi->seen = 1;
 }
 
 static int fs__add(struct replay_fileset *fs, const struct replay_mapper *m, const char *path,
