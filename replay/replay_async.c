@@ -173,11 +173,27 @@ static int actx__reap(struct ractx *c)
 	return n;
 }
 
+/*
+ * replay_engine__submit's make_room, under c->lock: a context full of completions not reaped
+ * yet, as when the trace has more requests in flight than its depth; reaping them (kept for
+ * their completion records) makes room. With none in flight (the reaper thread takes them
+ * as they come) it waits for the next completion or 1 ms.
+ */
+static int actx__make_room(void *ctx)
+{
+	struct ractx *c = ctx;
+	int idle = !c->inflight, n = actx__reap(c);
+
+	if (n < 0 && n != -ETIME && n != -EINTR)
+		return n;
+	return !idle;
+}
+
 int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns)
 {
 	const struct reel_op *op = &it->op;
 	int is_uring = op->type == REEL_OP_URING_SUBMIT;
-	int kind = async__kind(op), fd = -1, r, n, idle_tries = 0;
+	int kind = async__kind(op), fd = -1, r;
 	struct ractx *c;
 	struct areq *rq;
 	uint64_t *v;
@@ -216,23 +232,7 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 	pthread_mutex_lock(&c->lock);
 	rq->submit_ns = replay_now_ns();
 	rq->t0 = w->run->t0;
-	for (;;) {
-		r = c->eng.ops->queue(&c->eng, &rq->io);
-		if (!r)
-			r = c->eng.ops->commit(&c->eng);
-		/*
-		 * refused for want of room (the engine took nothing back: see commit): a
-		 * context full of completions not reaped yet, as when the trace has more
-		 * requests in flight than its depth. Reaping them (kept for their completion
-		 * records) makes room. With none in flight (the reaper thread takes them as
-		 * they come) it is tried a few more times, 1 ms apart, then fails, counted.
-		 */
-		if ((r != -EAGAIN && r != -EBUSY) || (!c->inflight && ++idle_tries > 3))
-			break;
-		n = actx__reap(c);
-		if (n < 0 && n != -ETIME && n != -EINTR)
-			break;
-	}
+	r = replay_engine__submit(&c->eng, &rq->io, actx__make_room, c);
 	if (r) {
 		/* nothing of it is left with the engine (see commit): kept, without its buffer,
 		 * for its completion record to say it failed */

@@ -77,5 +77,16 @@ extern const struct replay_engine_ops replay_engine_aio;
 /* init with the ops of kind; 0 or -errno */
 int replay_engine__init(struct replay_engine *e, enum replay_engine_kind kind, unsigned depth);
 void replay_engine__cleanup(struct replay_engine *e);
+/*
+ * Queues and commits one request. Refused for want of room (-EAGAIN, -EBUSY: the engine took
+ * nothing back, see commit), make_room(ctx) is called and the request tried again: it reaps
+ * the caller's requests in flight, waiting for one (1: there were some), or waits ~1 ms
+ * with none in flight (0), or gives up (-errno). After REPLAY_SUBMIT_IDLE_TRIES waits with
+ * none in flight the refusal stands: the kernel is short of resources, not of room. 0 or
+ * -errno, the request then left with the engine or not at all.
+ */
+#define REPLAY_SUBMIT_IDLE_TRIES 3
+int replay_engine__submit(struct replay_engine *e, struct replay_io *io,
+			  int (*make_room)(void *ctx), void *ctx);
 
 #endif

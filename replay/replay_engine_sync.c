@@ -132,3 +132,28 @@ void replay_engine__cleanup(struct replay_engine *e)
 		e->ops->cleanup(e);
 	e->ops = NULL;
 }
+
+int replay_engine__submit(struct replay_engine *e, struct replay_io *io,
+			  int (*make_room)(void *ctx), void *ctx)
+{
+	unsigned idle = 0;
+	int r;
+
+	for (;;) {
+		r = e->ops->queue(e, io);
+		if (!r)
+			r = e->ops->commit(e);
+		if (r != -EAGAIN && r != -EBUSY)
+			return r;
+		switch (make_room(ctx)) {
+		case 0:
+			if (++idle > REPLAY_SUBMIT_IDLE_TRIES)
+				return r;
+			break;
+		case 1:
+			break;
+		default:
+			return r;
+		}
+	}
+}

@@ -839,12 +839,32 @@ static int exec__data(struct rworker *w, const struct ritem *it, struct reel_op 
 }
 
 /* --engine io_uring|libaio: a sync read/write goes to the worker's engine, not awaited */
+/*
+ * replay_engine__submit's make_room for a worker's own request, refused as the trace's own
+ * are (async__submit): the kernel is short of room for now, while the thread's syscall would
+ * have gone through. Reaping this worker's requests in flight makes room; retiring the ones
+ * at the head moves the ring's head and count alike, so the refused request's slot stays
+ * the next.
+ */
+static int exec__make_room(void *ctx)
+{
+	struct rworker *w = ctx;
+	struct timespec ms = {0, 1000000};
+
+	if (w->infl_n) {
+		worker__reap(w, 1, 0);
+		return 1;
+	}
+	nanosleep(&ms, NULL);
+	return 0;
+}
+
 static int exec__data_async(struct rworker *w, const struct ritem *it, struct reel_op *res, int fd)
 {
 	const struct reel_op *op = &it->op;
 	unsigned slot = (w->infl_head + w->infl_n) % RUN_ASYNC_DEPTH;
 	struct rinflight *f = &w->infl[slot];
-	int r, idle_tries = 0;
+	int r;
 
 	if (op->len > BUF_MAX) {
 		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1, "request too large");
@@ -869,28 +889,7 @@ static int exec__data_async(struct rworker *w, const struct ritem *it, struct re
 	f->done = 0;
 	f->seq = it->seq;
 	res->start_ns = replay_now_ns();
-	for (;;) {
-		r = w->eng.ops->queue(&w->eng, &f->io);
-		if (!r)
-			r = w->eng.ops->commit(&w->eng);
-		/*
-		 * refused for want of room (the engine took nothing back: see commit), as the
-		 * trace's own requests are (async__submit): the kernel is short of resources
-		 * for now, while the thread's syscall would have gone through. Reaping this
-		 * worker's requests in flight makes room; with none in flight it is tried a few
-		 * more times, 1 ms apart, then fails, counted. Retiring the ones at the head
-		 * moves the ring's head and count alike: this request's slot stays the next.
-		 */
-		if ((r != -EAGAIN && r != -EBUSY) || (!w->infl_n && ++idle_tries > 3))
-			break;
-		if (w->infl_n) {
-			worker__reap(w, 1, 0);
-		} else {
-			struct timespec ms = {0, 1000000};
-
-			nanosleep(&ms, NULL);
-		}
-	}
+	r = replay_engine__submit(&w->eng, &f->io, exec__make_room, w);
 	if (r) {
 		res->end_ns = replay_now_ns();
 		res->ret = r;
