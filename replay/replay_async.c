@@ -37,11 +37,13 @@ struct areq {
 	/* the replay's submission failed (io.ret: its error), counted at the submit record: its
 	 * completion record takes that error, not counted again (async__complete) */
 	int refused;
+	struct areq *next_orphan; /* on ractx.orphans */
 };
 
 struct ractx {
 	pthread_mutex_t lock;
 	pthread_cond_t cond; /* a request was reaped */
+	pthread_cond_t work; /* a request was submitted, or stop: the idle reaper's wake-up */
 	struct replay_engine eng;
 	int ok;
 	int reaping; /* the reaper thread runs */
@@ -50,6 +52,9 @@ struct ractx {
 	struct run *run;
 	struct replay_u64map reqs; /* aux -> struct areq * */
 	unsigned inflight;	   /* submitted, not reaped yet */
+	/* requests whose id a later submit took while they were in flight, with no completion
+	 * record left to free them: freed once reaped, or at the end */
+	struct areq *orphans;
 };
 
 static void actx__mark(struct ractx *c, int n)
@@ -66,15 +71,27 @@ static void actx__mark(struct ractx *c, int n)
 		c->inflight -= (unsigned)n;
 }
 
-/* The engine's completion side is the reaper's alone; submitters only queue and commit. */
+/*
+ * The engine's completion side is the reaper's alone; submitters only queue and commit. With
+ * nothing in flight it sleeps until a submission (it polled every 1 ms: a thousand wake-ups a
+ * second per context through a replay's idle stretches, each a chance to delay a worker's);
+ * in flight, it waits for completions 1 ms at a time, so that it sees stop.
+ */
 static void *actx__reaper(void *arg)
 {
 	struct ractx *c = arg;
 	struct timespec ms = {0, 1000000};
 
-	while (!atomic_load(&c->stop)) {
-		int n = c->eng.ops->getevents(&c->eng, 1, ACTX_DEPTH, &ms);
+	for (;;) {
+		int n;
 
+		pthread_mutex_lock(&c->lock);
+		while (!c->inflight && !atomic_load(&c->stop))
+			pthread_cond_wait(&c->work, &c->lock);
+		pthread_mutex_unlock(&c->lock);
+		if (atomic_load(&c->stop))
+			break;
+		n = c->eng.ops->getevents(&c->eng, 1, ACTX_DEPTH, &ms);
 		if (n <= 0)
 			continue;
 		pthread_mutex_lock(&c->lock);
@@ -83,6 +100,27 @@ static void *actx__reaper(void *arg)
 		pthread_mutex_unlock(&c->lock);
 	}
 	return NULL;
+}
+
+/* Under c->lock: rq's id was taken by a later submit while rq is still in flight. */
+static void actx__orphan(struct ractx *c, struct areq *rq)
+{
+	struct areq **pp = &c->orphans;
+
+	/* sweep those reaped since: as many in flight as the context holds, at most */
+	while (*pp) {
+		struct areq *o = *pp;
+
+		if (o->done) {
+			*pp = o->next_orphan;
+			free(o->io.buf);
+			free(o);
+		} else {
+			pp = &o->next_orphan;
+		}
+	}
+	rq->next_orphan = c->orphans;
+	c->orphans = rq;
 }
 
 static struct ractx *actx__get(struct run *run, const struct reel_op *op, int is_uring)
@@ -102,6 +140,7 @@ static struct ractx *actx__get(struct run *run, const struct reel_op *op, int is
 	if (c) {
 		pthread_mutex_init(&c->lock, NULL);
 		pthread_cond_init(&c->cond, NULL);
+		pthread_cond_init(&c->work, NULL);
 		c->run = run;
 		c->ok = !replay_engine__init(
 		    &c->eng, is_uring ? REPLAY_ENGINE_URING : REPLAY_ENGINE_AIO, ACTX_DEPTH);
@@ -241,15 +280,21 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 		rq->io.ret = r;
 		rq->done = 1;
 		rq->refused = 1;
-	} else {
-		c->inflight++;
+	} else if (!c->inflight++) {
+		pthread_cond_signal(&c->work);
 	}
 	v = replay_u64map__get(&c->reqs, op->aux);
-	if (v && ((struct areq *)(uintptr_t)*v)->done) {
+	if (v) {
 		/* an earlier request of the id that no completion record took: reaped already,
-		 * or refused; nothing else holds it */
-		free(((struct areq *)(uintptr_t)*v)->io.buf);
-		free((struct areq *)(uintptr_t)*v);
+		 * or refused, nothing else holds it; or still in flight, the engine holds it */
+		struct areq *old = (struct areq *)(uintptr_t)*v;
+
+		if (old->done) {
+			free(old->io.buf);
+			free(old);
+		} else {
+			actx__orphan(c, old);
+		}
 	}
 	replay_u64map__put(&c->reqs, op->aux, (uintptr_t)rq);
 	pthread_mutex_unlock(&c->lock);
@@ -357,7 +402,10 @@ void async__free_all(struct run *run)
 			continue;
 		c = (struct ractx *)(uintptr_t)run->actx.v[i];
 		if (c->reaping) {
+			pthread_mutex_lock(&c->lock);
 			atomic_store(&c->stop, 1);
+			pthread_cond_signal(&c->work);
+			pthread_mutex_unlock(&c->lock);
 			pthread_join(c->reaper, NULL);
 		}
 		/* tear the ring down first: it waits for requests still in flight */
@@ -371,8 +419,16 @@ void async__free_all(struct run *run)
 				free(rq);
 			}
 		}
+		while (c->orphans) {
+			struct areq *o = c->orphans;
+
+			c->orphans = o->next_orphan;
+			free(o->io.buf);
+			free(o);
+		}
 		replay_u64map__free(&c->reqs);
 		pthread_cond_destroy(&c->cond);
+		pthread_cond_destroy(&c->work);
 		pthread_mutex_destroy(&c->lock);
 		free(c);
 	}
