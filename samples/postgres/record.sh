@@ -4,7 +4,7 @@
 # followed by pid with "ioreel record -p", for a fixed time while pgbench runs TPC-B-like
 # transactions against it.
 #
-#   bash samples/postgres/record.sh          # writes samples/postgres/pgbench.reel (+ .info.txt)
+#   bash samples/postgres/record.sh          # writes samples/postgres/pgbench.reel (+ .info.txt, .syncprobe)
 #   IOREEL=/path/to/ioreel OUT=/tmp/pg.reel DURATION=10 CLIENTS=4 bash samples/postgres/record.sh
 #
 # The cluster is made from scratch (initdb) in a fixed dir under /var/tmp (ext4 here), so
@@ -45,6 +45,9 @@ pgb() { "$PGBIN/pgbench" -h "$SCRATCH/sock" -p "$PORT" -U postgres "$@" postgres
 pgb -i -s 1 -q 2>&1 | tail -1 >&2
 
 postmaster=$(head -1 "$SCRATCH/data/postmaster.pid")
+# how fast the disk syncs, before and after the recording: the fidelity test compares it
+# with the disk's speed on the day it replays
+python3 "$root/tests/samples/sync_probe.py" "$SCRATCH" > "$SCRATCH/syncprobe.before"
 echo "record.sh: postmaster $postmaster, recording ${DURATION}s to $OUT" >&2
 "$IOREEL" record -o "$OUT" -p "$postmaster" -d "$DURATION" 2> "$SCRATCH/record.err" &
 rec=$!
@@ -54,6 +57,10 @@ status=0
 wait $rec || status=$?
 cat "$SCRATCH/record.err" >&2
 grep -E "^(tps|number of transactions actually processed)" "$SCRATCH/pgbench.out" >&2
+echo "$(cat "$SCRATCH/syncprobe.before") $(python3 "$root/tests/samples/sync_probe.py" "$SCRATCH")" \
+	> "${OUT%.reel}.syncprobe"
 "$IOREEL" info "$OUT" > "${OUT%.reel}.info.txt"
+echo "record.sh: disk sync probe (8 KiB pwrite + fdatasync, median ns) before, after:" \
+	"$(cat "${OUT%.reel}.syncprobe")" >&2
 echo "record.sh: trace $OUT ($(stat -c %s "$OUT") bytes), summary ${OUT%.reel}.info.txt" >&2
 exit $status
