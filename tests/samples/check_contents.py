@@ -8,6 +8,8 @@ import re
 import sys
 from collections import Counter
 
+# system dirs and what is under them ("/sys" itself too: RocksDB's realpath() readlinks
+# /sys, /sys/dev, ... one component at a time)
 SYSTEM = ("/etc/", "/lib/", "/lib64/", "/usr/", "/proc/", "/sys/", "/dev/", "/root/")
 READS = {"read", "pread64", "readv", "preadv", "preadv2"}
 WRITES = {"write", "pwrite64", "writev", "pwritev", "pwritev2"}
@@ -70,7 +72,7 @@ def main():
         if not printable.match(path):
             unprintable += 1
         elif not (path == scratch or path.startswith(scratch + "/") or path in ancestors
-                  or path.startswith(SYSTEM)):
+                  or (path + "/").startswith(SYSTEM)):
             stray[path] += 1
     check(unprintable == 0, f"every path printable ({unprintable} not)")
     check(not stray, f"every path under {scratch} or a system path (strays: "
