@@ -37,6 +37,8 @@
  * - AT_EMPTY_PATH stays in flags only when the op acted on the fd (an empty path): the
  *   kernel ignores it otherwise. linkat of "/proc/self/fd/N" with AT_SYMLINK_FOLLOW (how
  *   an O_TMPFILE file gets a name) is a link from fd N, as the capturer records it.
+ *   Any other path op on "/proc/self/fd/N[/rest]" that follows it (tar x chmods each
+ *   directory through its O_PATH fd so) is an op on fd N's file, as the capturer records it.
  * - copy_file_range and sendfile are kept when either end is a file (FORMAT.md, "Copies").
  * - io_submit/io_getevents: one op per iocb / io_event, matched by (ctx, aio_data) to get
  *   the completion's file, offset and length. io_uring_enter: strace cannot show SQEs, so
@@ -1026,6 +1028,55 @@ static int st_readlink_content(struct st_state *s, struct stl_call *c, int bi, u
 }
 
 /*
+ * A path op's "/proc/self/fd/N[/rest]" (or of the process's own pid) that the op follows
+ * names fd N's file (+ rest), as the capturer records it (capture_conv.c, proc_fd_path):
+ * tar x chmods each directory through "/proc/self/fd/N" of an O_PATH fd, which as a /proc
+ * path was left out as non-file I/O. A component before the last is always followed; the
+ * last one as the op says. Returns the path to use (path itself, or it freed and a new one)
+ * and sets *kind to the fd's when the path is that file.
+ */
+static char *st_proc_fd_path(struct st_state *s, int type, uint32_t flags, char *path,
+			     int *kind)
+{
+	const char *rest;
+	int n = cvt_proc_fd(path, s->tgid, &rest), follow;
+	struct st_ofd *f;
+	char *out;
+
+	if (n < 0)
+		return path;
+	switch (type) {
+	case REEL_OP_STAT:
+	case REEL_OP_ACCESS:
+	case REEL_OP_TRUNCATE:
+	case REEL_OP_CHMOD:
+	case REEL_OP_CHOWN:
+		follow = 1;
+		break;
+	case REEL_OP_NEWFSTATAT:
+	case REEL_OP_STATX:
+	case REEL_OP_FACCESSAT:
+	case REEL_OP_FCHMODAT:
+	case REEL_OP_FCHOWNAT:
+	case REEL_OP_UTIMENSAT:
+		follow = !(flags & 0x100); /* AT_SYMLINK_NOFOLLOW */
+		break;
+	default:
+		follow = 0;
+	}
+	f = st_fd_get(s->proc, n, NULL);
+	if ((!*rest && !follow) || !f || !f->name || *f->name != '/')
+		return path;
+	out = malloc(strlen(f->name) + strlen(rest) + 1);
+	if (!out)
+		return path;
+	sprintf(out, "%s%s", f->name, rest);
+	*kind = *rest ? st_kind_of_path(out, 0) : st_ofd_kind(f);
+	free(path);
+	return out;
+}
+
+/*
  * Path ops. di: index of the dirfd argument or -1; pi: the path; the rest by type.
  * stat, lstat, newfstatat, statx, access, faccessat(2), unlink(at), mkdir(at), rmdir,
  * truncate, chmod, fchmodat(2), chown, lchown, fchownat, utimensat, readlink(at).
@@ -1131,6 +1182,7 @@ static int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di
 		if (!resolved)
 			return path ? -ENOMEM : 0;
 		kind = st_kind_of_path(resolved, 0);
+		resolved = st_proc_fd_path(s, type, op.flags, resolved, &kind);
 		st_note_parents(s, resolved);
 		err = st_path_id(s, resolved, &op.path);
 		free(resolved);
