@@ -808,10 +808,12 @@ static int link__follow(const struct scan *s, struct reel_reader *r,
 
 	for (int hops = 0; hops < 40; hops++) {
 		const struct pinfo *lp = &s->p[l];
+		/* one there before and made again: the application's content leads on */
+		int pre = lp->disk && !lp->symlink;
 
 		if (replay_linkpath__resolve(lp->at ? lp->at : reel_reader__path(r, l),
-				  reel_reader__path(r, lp->disk ? lp->pre_content : lp->content),
-				  lp->disk != NULL, rest, to, sz))
+				  reel_reader__path(r, pre ? lp->pre_content : lp->content), pre,
+				  rest, to, sz))
 			return -1;
 		l = link__above(s, ids, to, &n);
 		if (!l)
@@ -824,7 +826,11 @@ static int link__follow(const struct scan *s, struct reel_reader *r,
 	return -1;
 }
 
-/* Symlinks there before the capture whose content the trace tells: prepared as symlinks. */
+/*
+ * Symlinks there before the capture whose content the trace tells: prepared as symlinks. One
+ * the application removed and made again later (git stash -u, then stash pop; ln -sf) too:
+ * pre_content is only ever a readlink's from before the application made one.
+ */
 static int prelinks__plan(struct scan *s, struct reel_reader *r, const struct replay_mapper *m)
 {
 	char to[PATH_MAX], c[PATH_MAX];
@@ -834,7 +840,7 @@ static int prelinks__plan(struct scan *s, struct reel_reader *r, const struct re
 		const char *p = reel_reader__path(r, id);
 		const char *content = reel_reader__path(r, pi->pre_content);
 
-		if (!p || !content || pi->symlink || pi->state != P_EXISTED ||
+		if (!p || !content || pi->state != P_EXISTED ||
 		    replay_path__is_nonfile(p) ||
 		    replay_linkpath__resolve(p, content, 1, "", to, sizeof(to)) ||
 		    replay_linkpath__disk(m, p, content, to, c, sizeof(c)))
