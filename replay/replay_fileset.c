@@ -9,7 +9,9 @@
  *  - O_CREAT|O_EXCL or creat() that succeeded, mkdir that succeeded, a rename's new name:
  *    created by the application, so left for the replay to create;
  *  - O_CREAT without O_EXCL that succeeded: unknown; it existed if the application read
- *    bytes from it that it had not written itself (then prepared with that extent);
+ *    bytes from it that it had not written itself (then prepared with that extent), or if
+ *    the open says the file was not empty (aux = size + 1 > 1, without O_TRUNC: git's
+ *    reflog appends);
  *  - stat/lstat/newfstatat/statx/access/faccessat, unlink, rmdir, truncate, a rename's old
  *    name that succeeded, mkdir failing with EEXIST, O_EXCL failing with EEXIST: existed;
  *  - an op failing with ENOENT: did not exist (nothing prepared).
@@ -82,6 +84,7 @@ struct pinfo {
 	uint64_t through;     /* symlink: the furthest byte read through it */
 	uint64_t size;
 	uint64_t written_hwm;
+	uint64_t written_lo; /* the lowest byte the application wrote, when written */
 	uint64_t presize; /* its size when the capture began, when the recorder says */
 	uint8_t seen;	  /* an op named it: a later open's size may be one the application made */
 };
@@ -213,6 +216,10 @@ static void extent(struct pinfo *pi, uint64_t end)
 		return;
 	if (pi->state == P_MAYBE || pi->state == P_UNKNOWN)
 		pi->state = P_EXISTED;
+	/* a read within what the application wrote needs only the bytes below its writes:
+	 * a log appended to and read back (git's reflog) is not prepared with the appends */
+	if (pi->written && end <= pi->written_hwm && end > pi->written_lo)
+		end = pi->written_lo;
 	if (pi->state == P_EXISTED && end > pi->size)
 		pi->size = end;
 }
@@ -223,6 +230,8 @@ static void wrote(struct pinfo *pi, uint64_t off, uint64_t len, int append)
 		return;
 	if (append && !pi->written && !pi->app_owned && pi->state == P_EXISTED && off > pi->size)
 		pi->size = off;
+	if (!pi->written || off < pi->written_lo)
+		pi->written_lo = off;
 	pi->written = 1;
 	if (off + len > pi->written_hwm)
 		pi->written_hwm = off + len;
@@ -389,7 +398,8 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 			if (op->type == REEL_OP_CREAT ||
 			    (op->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
 				mark_created(pi, kind);
-			else if ((op->flags & O_CREAT) && pi && pi->state == P_UNKNOWN)
+			else if ((op->flags & O_CREAT) && pi && pi->state == P_UNKNOWN &&
+				 !(op->aux > 1 && !(op->flags & O_TRUNC)))
 				pi->state = P_MAYBE;
 			else
 				decide(pi, 0, kind);
