@@ -38,6 +38,7 @@ struct capture_stats {
 	uint64_t nonfile_ops;	/* I/O on pipes, sockets, eventfds...: counted, not recorded */
 	uint64_t lost_items;	/* aio/iovec items beyond what one event carries */
 	uint64_t unpaired;	/* async completions whose submission was not seen */
+	uint64_t xattr_ops;	/* setxattr/removexattr that succeeded: counted, not recorded */
 	uint64_t async_read;	/* bytes async requests read (not in totals: syscalls only) */
 	uint64_t async_written; /* and wrote */
 	uint64_t trace_bytes;	/* size of the written trace */

@@ -886,6 +886,15 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 		if (ret == 0 && capture_proc__fd_path(x->p, (int)a[0]))
 			capture_proc__set_cwd(x->p, capture_proc__fd_path(x->p, (int)a[0]));
 		break;
+	case __NR_setxattr:
+	case __NR_lsetxattr:
+	case __NR_fsetxattr:
+	case __NR_removexattr:
+	case __NR_lremovexattr:
+	case __NR_fremovexattr:
+		if (ret == 0)
+			c->xattr_ops++;
+		break;
 	case __NR_close_range:
 		if (ret != 0)
 			break;

@@ -167,6 +167,7 @@ struct capture_conv {
 	uint64_t nonfile_ops;
 	uint64_t lost_items; /* aio/iovec items beyond what the BPF side copies */
 	uint64_t unpaired;   /* completions whose submission was not seen */
+	uint64_t xattr_ops;  /* setxattr/removexattr that succeeded: counted, not recorded */
 	/* bytes of async completions (the writer's totals count syscalls' only) */
 	uint64_t async_read, async_written;
 	int err;	     /* first writer error */

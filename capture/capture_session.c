@@ -262,6 +262,7 @@ int capture__footer_meta(struct reel_writer *w, const struct capture_stats *st)
 	PUT("capture.events", st->events);
 	PUT("capture.lost_items", st->lost_items);
 	PUT(REEL_META_CAPTURE_UNPAIRED, st->unpaired);
+	PUT(REEL_META_CAPTURE_XATTR_OPS, st->xattr_ops);
 #undef PUT
 	return err;
 }
@@ -524,6 +525,7 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	st->nonfile_ops = conv.nonfile_ops;
 	st->lost_items = conv.lost_items;
 	st->unpaired = conv.unpaired;
+	st->xattr_ops = conv.xattr_ops;
 	st->async_read = conv.async_read;
 	st->async_written = conv.async_written;
 	st->totals = *reel_writer__totals(w);

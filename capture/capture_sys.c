@@ -88,6 +88,14 @@ static const struct capture_sysdef sysdefs[] = {
 	{ __NR_chdir, REEL_OP_NONE, T | F(PATH0) },
 	{ __NR_fchdir, REEL_OP_NONE, T | F(FD0) },
 	{ __NR_close_range, REEL_OP_NONE, T },
+	/* extended attributes (ACLs: cp -a and cp -p set a copy's mode so) are not recorded,
+	 * only counted (capture.xattr_ops), so that the recording and the replay say so */
+	{ __NR_setxattr, REEL_OP_NONE, T },
+	{ __NR_lsetxattr, REEL_OP_NONE, T },
+	{ __NR_fsetxattr, REEL_OP_NONE, T },
+	{ __NR_removexattr, REEL_OP_NONE, T },
+	{ __NR_lremovexattr, REEL_OP_NONE, T },
+	{ __NR_fremovexattr, REEL_OP_NONE, T },
 	/* the io_uring probes read the ring fd from this entry */
 	{ __NR_io_uring_enter, REEL_OP_NONE, T | F(NOSEND) },
 };

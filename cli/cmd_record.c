@@ -112,6 +112,11 @@ static void summary(const struct capture_opts *o, const struct capture_stats *st
 	if (st->lost_items)
 		fprintf(stderr, "  %llu aio/iovec items beyond the per-syscall limit not recorded\n",
 			(unsigned long long)st->lost_items);
+	if (st->xattr_ops)
+		fprintf(stderr,
+			"  %llu extended attribute changes (setxattr, removexattr: ACLs, as cp -a "
+			"and cp -p set modes) counted, not recorded: a replay does not make them\n",
+			(unsigned long long)st->xattr_ops);
 	if (st->unpaired)
 		fprintf(
 		    stderr,

@@ -184,6 +184,8 @@ const char *reel_fd_kind__name(unsigned kind); /* "reg", "dir", "blk", ... */
 #define REEL_META_LOST_EVENTS "lost_events" /* decimal; written at the end */
 /* async completions the recorder could not pair with their submission; at the end */
 #define REEL_META_CAPTURE_UNPAIRED "capture.unpaired"
+/* setxattr/removexattr calls (any form) that succeeded: not recorded; at the end */
+#define REEL_META_CAPTURE_XATTR_OPS "capture.xattr_ops"
 #define REEL_META_ANONYMIZED "anonymized"   /* "1" when paths were anonymised */
 /* files open before the capture with flags that change what their I/O costs (O_DIRECT,
  * O_DSYNC, O_SYNC): "PID:FD:FLAGS" (FLAGS in octal, as fdinfo), space-separated; in the head */

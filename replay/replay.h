@@ -116,6 +116,7 @@ struct replay_summary {
 	struct reel_damage_sum damage; /* what they cost */
 	int interrupted;      /* stopped early through opts.interrupt */
 	uint64_t noop_closes; /* closes of fds the replay never had (pre-capture, inherited) */
+	uint64_t xattr_ops;   /* the trace's meta capture.xattr_ops: not recorded, not replayed */
 	uint64_t fail[REPLAY_FAIL__COUNT];
 	char fail_example[REPLAY_FAIL__COUNT][REPLAY_EXAMPLES][160];
 	uint64_t direct_dropped;

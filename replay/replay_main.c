@@ -251,6 +251,12 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 			"  %llu closes of fds opened before the capture (or inherited) and "
 			"never used: nothing to close\n",
 			(unsigned long long)s->noop_closes);
+	if (s->xattr_ops)
+		fprintf(out,
+			"  %llu extended attribute changes of the application (setxattr, "
+			"removexattr: ACLs, as cp -a and cp -p set modes) were not recorded, not "
+			"replayed: modes set so differ\n",
+			(unsigned long long)s->xattr_ops);
 	fmt_ns(a, sizeof(a), (double)s->duration_ns);
 	fmt_ns(b, sizeof(b), (double)s->orig_duration_ns);
 	fprintf(out, "  duration: %s (original %s, %.2fx)\n", a, b,

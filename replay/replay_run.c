@@ -2522,6 +2522,7 @@ static void run__summary(struct run *run, struct replay_summary *s)
 	for (int k = 0; k < REPLAY_FAIL__COUNT; k++)
 		s->fail[k] = atomic_load(&run->fail[k]);
 	s->noop_closes = atomic_load(&run->noop_closes);
+	s->xattr_ops = run->xattr_ops;
 	s->direct_dropped = atomic_load(&run->direct_dropped);
 	s->direct_failed = atomic_load(&run->direct_failed);
 	s->threads = atomic_load(&run->nworkers);
@@ -2727,6 +2728,9 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		replay_set_error("cannot open trace %s: %s", o->trace, reel_strerror(err));
 		goto out;
 	}
+	if (reel_reader__meta(d.r, REEL_META_CAPTURE_XATTR_OPS))
+		run->xattr_ops =
+		    strtoull(reel_reader__meta(d.r, REEL_META_CAPTURE_XATTR_OPS), NULL, 10);
 	/* the files open before the capture with O_DIRECT, O_DSYNC or O_SYNC: their fds are
 	 * opened so when first used (exec__fd_of); without the list, as before */
 	if (replay_u64map__load_fd_list(&run->fd_oflags,

@@ -305,6 +305,7 @@ struct run {
 	unsigned notices[REPLAY_FAIL__COUNT + 1];
 	_Atomic uint64_t fail[REPLAY_FAIL__COUNT];
 	_Atomic uint64_t noop_closes;
+	uint64_t xattr_ops; /* the trace's capture.xattr_ops */
 	/* bumped by renames, rmdirs, symlinks (and unlinks, in a run with symlinks): cached dir
 	 * fds go stale */
 	_Atomic uint32_t dirgen;
