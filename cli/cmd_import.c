@@ -224,9 +224,10 @@ int cmd_import(int argc, char **argv)
 			(unsigned long long)st.bad_lines, log,
 			(unsigned long long)st.first_bad_line);
 	fprintf(stderr,
-		"ioreel: imported %llu ops from %llu lines (%llu non-file ops left out%s)\n",
+		"ioreel: imported %llu ops from %llu lines (%llu non-file ops left out%s%s)\n",
 		(unsigned long long)st.ops, (unsigned long long)st.lines,
 		(unsigned long long)st.nonfile_ops,
-		st.uring_enters ? "; io_uring_enter calls counted only" : "");
+		st.uring_enters ? "; io_uring_enter calls counted only" : "",
+		st.xattr_ops ? "; extended attribute changes counted only" : "");
 	return 0;
 }

@@ -63,6 +63,7 @@ struct reel_strace_stats {
 	uint64_t nonfile_ops;	 /* I/O ops on sockets, pipes, char devices, ... (skipped) */
 	uint64_t unknown_pos;	 /* read/write on an fd whose position was not known */
 	uint64_t uring_enters;	 /* io_uring_enter calls: strace cannot show their SQEs */
+	uint64_t xattr_ops;	 /* set/removexattr calls that succeeded: not replayed, counted */
 	uint64_t unmatched;	 /* <... resumed> lines without their <unfinished ...> */
 	uint64_t first_bad_line; /* line number of the first bad line, 1-based */
 };

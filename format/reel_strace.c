@@ -43,6 +43,8 @@
  * - io_submit/io_getevents: one op per iocb / io_event, matched by (ctx, aio_data) to get
  *   the completion's file, offset and length. io_uring_enter: strace cannot show SQEs, so
  *   those calls are only counted (meta "uring_enters").
+ * - set/removexattr (any form) that succeeded are counted in meta capture.xattr_ops, as the
+ *   recorder counts them: not replayed (cp -a gives each copy its mode through an ACL so).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -1888,6 +1890,12 @@ static int st_dispatch(struct st_state *s, struct stl_call *c)
 		s->st->uring_enters++;
 		return 0;
 	}
+	if (strstr(n, "setxattr") || strstr(n, "removexattr")) {
+		/* counted, as the recorder counts them (capture.xattr_ops): cp -a sets modes so */
+		if (c->ret_known && c->ret >= 0)
+			s->st->xattr_ops++;
+		return 0;
+	}
 	if (!strcmp(n, "execve") || !strcmp(n, "execveat"))
 		return st_do_execve(s, c);
 	if (!strcmp(n, "chdir"))
@@ -2049,6 +2057,8 @@ int reel_strace__import(FILE *in, struct reel_writer *w, struct reel_strace_stat
 		err = st_meta_u64(w, "strace.unknown_pos", st->unknown_pos);
 	if (!err && st->uring_enters)
 		err = st_meta_u64(w, "uring_enters", st->uring_enters);
+	if (!err && st->xattr_ops)
+		err = st_meta_u64(w, REEL_META_CAPTURE_XATTR_OPS, st->xattr_ops);
 	st_pending_clear(&s);
 	for (size_t i = 0; cvt_map__next(&s.procs, &i, &k, &v);)
 		st_proc_free((struct st_proc *)(uintptr_t)v);
