@@ -1016,7 +1016,7 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		uint64_t sub = 0, done = 0;
 
 		res->start_ns = replay_now_ns();
-		r = async__complete(w, it, &res->ret, &sub, &done);
+		r = async__complete(w, it, res, &sub, &done);
 		res->end_ns = replay_now_ns();
 		/* as in the trace: start is the request's submission, end its completion, which
 		 * may have come before this record was due */

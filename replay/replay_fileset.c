@@ -78,6 +78,7 @@ struct pinfo {
 	uint8_t followed;     /* opened or stat'd by this name: what it leads to was there */
 	uint8_t dir_changed;  /* in fs->dirs_changed */
 	uint8_t cut;	      /* cut by this name, or renamed to one that is (cuts__mark) */
+	uint64_t cut_ns;      /* the end of the last such cut in the trace */
 	char *disk;	      /* pre_content as prepared under the target; NULL: not */
 	char *at;	      /* a symlink below one: where it really lies (prelinks__place) */
 	uint8_t through_kind; /* symlink: what opening it found, REPLAY_F_* (0: not opened) */
@@ -333,12 +334,15 @@ static void scan__dir_changed(struct scan *s, uint32_t id)
 }
 
 /* a cut of the file by path id (see fs->cut_names) */
-static void scan__cut(struct scan *s, uint32_t id)
+static void scan__cut(struct scan *s, uint32_t id, uint64_t ns)
 {
 	struct pinfo *pi = pinfo(s, id);
 
-	if (pi)
+	if (pi) {
 		pi->cut = 1;
+		if (ns > pi->cut_ns)
+			pi->cut_ns = ns;
+	}
 }
 
 /* a rename from id to id2: what is kept of the file by id moves to id2 in the replay */
@@ -363,19 +367,24 @@ static void scan__rename(struct scan *s, uint32_t id, uint32_t id2)
  * fs->cut_names: the names cut, and those renamed to a name cut (an exchange is a rename each
  * way), latest rename first, so that a chain of renames reaches back to the first name. A
  * name marked whose file is not cut after all only costs the replay the list of its reads.
+ * Each with the end of its last cut, + 1 (replay_run.c: an async request after it).
  */
 static int cuts__mark(struct scan *s)
 {
 	for (size_t i = s->nrenames; i >= 2; i -= 2) {
 		struct pinfo *a = pinfo(s, s->renames[i - 2]), *b = pinfo(s, s->renames[i - 1]);
 
-		if (a && b && b->cut)
+		if (a && b && b->cut) {
 			a->cut = 1;
+			if (b->cut_ns > a->cut_ns)
+				a->cut_ns = b->cut_ns;
+		}
 	}
 	for (uint32_t id = 1; id < s->np; id++) {
 		const char *p = s->p[id].cut ? reel_reader__path(s->r, id) : NULL;
 
-		if (p && replay_u64map__put(&s->fs->cut_names, replay_hash__bytes(p, strlen(p)), 1))
+		if (p && replay_u64map__put(&s->fs->cut_names, replay_hash__bytes(p, strlen(p)),
+					    s->p[id].cut_ns + 1))
 			return -ENOMEM;
 	}
 	return 0;
@@ -416,7 +425,7 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 			if (op->type == REEL_OP_CREAT || (op->flags & (O_CREAT | O_TRUNC)))
 				s->fs->mutates = 1;
 			if (op->type == REEL_OP_CREAT || (op->flags & O_TRUNC))
-				scan__cut(s, op->path);
+				scan__cut(s, op->path, op->end_ns);
 			if (pi && pi->symlink && op->type != REEL_OP_CREAT &&
 			    !(op->flags & (O_CREAT | O_TRUNC)))
 				pi->through_kind = kind;
@@ -501,7 +510,7 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		if (op->ret == 0 && pi) {
 			pi->app_owned = 1;
 			s->fs->mutates = 1;
-			scan__cut(s, op->path);
+			scan__cut(s, op->path, op->end_ns);
 		}
 		break;
 	case REEL_OP_FTRUNCATE:
@@ -518,8 +527,8 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		/* the replay cuts by the path the op carries, the open's when it carries none */
 		if (op->ret == 0 &&
 		    (op->type == REEL_OP_FTRUNCATE || (op->mode & FALLOC_FL_COLLAPSE_RANGE))) {
-			scan__cut(s, id);
-			scan__cut(s, op->path);
+			scan__cut(s, id, op->end_ns);
+			scan__cut(s, op->path, op->end_ns);
 		}
 		break;
 	case REEL_OP_COPY_FILE_RANGE:

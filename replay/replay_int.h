@@ -104,7 +104,7 @@ struct replay_fileset {
 	/* names the trace cuts a file by (truncate, ftruncate, an O_TRUNC open, creat, a
 	 * collapsed range), or renames a file to before it is cut by that name, by
 	 * replay_hash__bytes: the replay keeps the reads of those files, for the cuts to wait
-	 * for them, and of no other */
+	 * for them, and of no other; the value: the end of the name's last cut, + 1 */
 	struct replay_u64map cut_names;
 	char overlap[4096]; /* a traced path the target overlaps, when refused */
 	uint64_t *map_hits; /* per --map rule: the trace's paths it maps (those replayed) */

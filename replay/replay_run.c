@@ -1470,8 +1470,15 @@ static struct rpath *disp__path(struct disp *d, uint32_t id)
 	/* what the file has before any write of the trace (replay_extent.c) */
 	p->base = p->reach = p->err ? 0 : replay_fileset__size(d->run->fs, p->root, rel);
 	p->nonfile = (uint8_t)replay_path__is_nonfile(s);
-	p->cut_later = d->run->fs->cut_names.n &&
-		       replay_u64map__get(&d->run->fs->cut_names, replay_hash__bytes(s, strlen(s)));
+	{
+		uint64_t *cv = d->run->fs->cut_names.n
+				   ? replay_u64map__get(&d->run->fs->cut_names,
+							replay_hash__bytes(s, strlen(s)))
+				   : NULL;
+
+		p->cut_later = !!cv;
+		p->cut_last_ns = cv && *cv ? *cv - 1 : 0;
+	}
 	p->dkey = key_dir(s, strlen(s));
 	p->pkey = key_dir(s, strrchr(s, '/') ? (size_t)(strrchr(s, '/') - s) : 0);
 	path__above(p, d->run->fs);
@@ -1831,7 +1838,8 @@ static void disp__fallocate(struct disp *d, struct ritem *it, struct rpath *p, u
  * known yet: the bytes asked for). A read waits as a read does. A write is a write by its
  * submit; until its completion record is dispatched (disp__async_reaped), a read or a cut
  * that needs it waits for its request (disp__after_write). An async read of a file the trace
- * cuts is kept so as well, for the cuts after it.
+ * cuts is kept so as well, for the cuts after it. A read, or a write within the file's length,
+ * of a file the trace does not cut after it, is waited for by no op: ITEM_ASYNC_ANY.
  */
 static void disp__async_io(struct disp *d, struct ritem *it, struct rpath *p, uint32_t self,
 			   struct depset *ds)
@@ -1842,6 +1850,10 @@ static void disp__async_io(struct disp *d, struct ritem *it, struct rpath *p, ui
 
 	if (!op->len)
 		return;
+	if ((kind == REPLAY_IO_READ ||
+	     (kind == REPLAY_IO_WRITE && op->offset + op->len <= p->reach)) &&
+	    (!p->cut_later || p->cut_last_ns < op->start_ns))
+		it->flags |= ITEM_ASYNC_ANY;
 	if (kind == REPLAY_IO_READ) {
 		if (p->ext && op->offset + op->len > p->base)
 			disp__read_after(d, p, op->offset + op->len, self, ds);

@@ -74,6 +74,7 @@ struct rpath {
 				   * waits for those that reached beyond it */
 	struct rwriters *readers; /* the same of reads, kept only when cut_later */
 	uint8_t cut_later; /* the trace cuts the file by this name, or by one it is renamed to */
+	uint64_t cut_last_ns; /* then the end of the last such cut, in the trace */
 	/* no directory above it (its parent included) is made, moved or removed by the trace:
 	 * only ops on this very name make it exist or not */
 	uint8_t stable;
@@ -129,8 +130,11 @@ enum { ITEM_HANDOVER = 0, ITEM_ASYNC_WAIT = 1 };
  * ritem.flags. ITEM_RELEASED: a close that entered before another thread's open or dup
  * returned its fd number again, so it closed the number's previous file, which that open
  * set aside (rpid.rel); it runs after that open, not after the new file's ops.
+ * ITEM_ASYNC_ANY: an async submit whose request no other op waits for (a read or a write
+ * within the file's length, of a file the trace does not cut after it): its completion record
+ * may take another such request's completion instead (async__complete).
  */
-enum { ITEM_RELEASED = 1 };
+enum { ITEM_RELEASED = 1, ITEM_ASYNC_ANY = 2 };
 
 struct ritem {
 	struct reel_op op;
@@ -370,10 +374,12 @@ int async__kind(const struct reel_op *op); /* a submit's REPLAY_IO_*, -1: not su
 int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns);
 /* *submit_ns: when the request was submitted (a completion record's start, FORMAT.md) */
 /* *done_ns: when the request really completed (set when known), as *submit_ns on the
- * timeline of now. 2: the replay's submission of the request failed (*ret: its error),
- * which its submit record counted already */
-int async__complete(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns,
-		    uint64_t *done_ns);
+ * timeline of now. 2: the replay's submission of the request failed (res->ret: its error),
+ * which its submit record counted already. res: the result record, its ret set; its aux,
+ * subop and offset those of the request it took, another's when its own had not completed
+ * (ITEM_ASYNC_ANY) */
+int async__complete(struct rworker *w, const struct ritem *it, struct reel_op *res,
+		    uint64_t *submit_ns, uint64_t *done_ns);
 /* an ITEM_ASYNC_WAIT item: until its request has completed; 0, or -errno reaping failed */
 int async__wait(struct rworker *w, const struct ritem *it);
 void async__free_all(struct run *run);
