@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* replay_run.h - the state shared by the dispatcher (replay_run.c) and op execution
+/* replay_run.h - the state shared by the replay's run (replay_run.c), its workers
+ * (replay_worker.c, replay_stage.c), the dispatcher (replay_disp.h) and op execution
  * (replay_exec.c, replay_async.c). Private to replay/. */
 #ifndef IOREEL_REPLAY_RUN_H
 #define IOREEL_REPLAY_RUN_H
@@ -321,6 +322,30 @@ struct run {
 	int devnull;	    /* where a sendfile to a socket or pipe goes (replay_exec.c) */
 };
 
+/* replay_worker.c */
+void queue__size(size_t ntids, size_t nqueues); /* for ntids trace threads, nqueues at once */
+void queue__push(struct rworker *w, const struct ritem *it); /* the dispatcher's side */
+struct rworker *worker__new(struct run *run, uint32_t pid, uint32_t tid); /* and its thread */
+void worker__drain(struct rworker *w);	/* waits for its requests in flight */
+void worker__flush(struct rworker *w);	/* hands its result batch to the writer */
+void worker__publish(struct rworker *w, uint64_t seq); /* done up to seq, for the waiters */
+void worker__wake_waiters(struct rworker *w);
+int run__interrupted(const struct run *run);
+uint64_t thread_cpu_ns(void); /* the calling thread's CPU time */
+void futex_wait(_Atomic uint32_t *addr, uint32_t val);
+void futex_wait_ns(_Atomic uint32_t *addr, uint32_t val, uint64_t ns); /* at most ns */
+void futex_wake(_Atomic uint32_t *addr);
+
+/* replay_stage.c */
+void stage__test_knob(struct run *run); /* IOREEL_TEST_SEGMENT */
+void seg__put(struct run *run, struct rworker *w, uint32_t i, const struct ritem *it);
+void stage__maybe_cut(struct rworker *w); /* a worker ran out of its part */
+void worker__seg_done(struct rworker *w); /* its part of the segment is done */
+void worker__cut(struct rworker *w, uint32_t h); /* stops before its item at h */
+
+/* replay_run.c */
+void run__meta(struct run *run, struct reel_reader *trace); /* the result's head meta */
+
 /* replay_clock.c */
 #if defined(__x86_64__)
 #include <x86intrin.h>
@@ -345,7 +370,7 @@ static inline uint64_t worker__now(struct rworker *w)
 	return w->ns0 + (uint64_t)(((unsigned __int128)(t - w->tsc0) * replay_tsc_mult) >> 32);
 }
 
-/* replay_run.c: reaps the worker's own requests (--engine io_uring|libaio) and retires, in
+/* replay_worker.c: reaps the worker's own requests (--engine io_uring|libaio) and retires, in
  * issue order, those done; min 0 polls, else waits for min (until t_abs when not 0) */
 void worker__reap(struct rworker *w, unsigned min, uint64_t t_abs);
 

@@ -373,7 +373,7 @@ static int busy_reaping(struct collect *c, const struct reel_op *op, uint64_t st
 }
 
 /*
- * A replay with --engine io_uring|libaio (replay_exec.c, replay_run.c): a thread's reads and
+ * A replay with --engine io_uring|libaio (replay_exec.c, replay_worker.c): a thread's reads and
  * writes (but preadv2, pwritev2) go out as requests and its next op follows at once, up to
  * RUN_ASYNC_DEPTH in flight, retired in issue order; any other op waits for all of them
  * first. A request's record starts at its submission and ends when it was reaped, so one

@@ -22,7 +22,7 @@
 #                 results written, are not in the result's timeline); the wall time of the
 #                 whole command (those pauses included) is shown beside it
 #   no cuts       the same replay with segments never cut short (IOREEL_TEST_SEGMENT, a
-#                 test knob): what the cuts are worth (replay_run.c, stage__maybe_cut).
+#                 test knob): what the cuts are worth (replay_stage.c, stage__maybe_cut).
 #                 For both: "threads idle", the share of the threads' time spent in gaps of
 #                 over 0.1 ms between their ops (bench_stats idle_pct): waiting for the
 #                 others at a segment's end, or for the next segment to start

@@ -12,7 +12,7 @@ tests/replay/test_stress_deps.sh needs (both read with "ioreel dump --format jso
    truncate, an O_TRUNC open, creat) starts after every other thread's write and read of
    the file since the cut before that reached beyond its new length ended (an async one:
    its submit, and once reaped, its completion);
- - cross-thread order as the replay promises it (replay/replay_run.c, "Cross-thread order";
+ - cross-thread order as the replay promises it (replay/replay_deps.c, at the top;
    README): per key - an fd of a process, a path, a directory by name, an async request
    id - the last "structural" op (open, close, dup onto, create, unlink, rename, mkdir,
    rmdir, truncate, symlink, an async submit) and the uses since (a completion uses its

@@ -1,7 +1,7 @@
 #!/bin/bash
 # As fast as possible, a segment is cut short once a worker has run out and little is left
 # to the others: they stop at their next op and carry the rest over to the next segment
-# (replay_run.c, stage__maybe_cut, stage__carry). With tiny segments cut whenever a worker
+# (replay_stage.c, stage__maybe_cut, stage__carry). With tiny segments cut whenever a worker
 # runs out first (IOREEL_TEST_SEGMENT, a test knob), hundreds of cuts land anywhere, also
 # while a worker waits on another thread's op that the cut leaves for the next segment:
 # - the replay ends (no worker left waiting on a stopped one) and issues exactly the trace's

@@ -1,7 +1,7 @@
 #!/bin/bash
 # As fast as possible the replay runs in segments: the trace is read ahead into one buffer, a
 # segment is released whole to the workers, and its results are written in the pause after
-# it (replay_run.c, stage__run). Across several segments:
+# it (replay_stage.c, stage__run). Across several segments:
 # - cross-thread order holds where the two ops fall in different segments (a close after
 #   another thread's last read, an open before another thread's read, a rename and a mkdir
 #   before another thread's open), and workers of ended threads take on new ones;

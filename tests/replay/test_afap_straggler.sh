@@ -2,7 +2,7 @@
 # As fast as possible, a thread far behind the others does not keep them idle to the end of
 # every segment: once a worker with a full share has run out, the others get 2 % of the
 # segment's time so far, then the segment is cut short and the straggler's rest carried over
-# (replay_run.c, stage__wait). Here two threads have as many ops each, interleaved, but one
+# (replay_stage.c, stage__wait). Here two threads have as many ops each, interleaved, but one
 # reads 4 KiB and the other 1 MiB at a time (~50x slower): without the straggler cut each
 # segment ends only when the slow thread is done (its 90 % left is more than the cut for
 # "little left" allows). Checked: segments are cut for the straggler (meta

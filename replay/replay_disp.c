@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay_disp.c - the dispatcher: streams the trace, leaves out what is not file I/O, names
+ * each op's paths beneath the target, gives each original thread a worker (handing on the
+ * workers of threads that have ended), and queues each op to it with what it waits for
+ * (replay_deps.c).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay_disp.h"
+
+/*
+ * A queue in an array, taken from at *head and added to at *n: room for one more at *n. The
+ * part already taken is reclaimed before the array grows (doubled, from first elements).
+ * 0, or -ENOMEM (nothing changed).
+ */
+int fifo__room(void **buf, size_t esz, size_t *head, size_t *n, size_t *cap,
+		      size_t first)
+{
+	void *grown;
+	size_t c;
+
+	if (*n < *cap)
+		return 0;
+	if (*head) {
+		memmove(*buf, (char *)*buf + *head * esz, (*n - *head) * esz);
+		*n -= *head;
+		*head = 0;
+		return 0;
+	}
+	c = *cap ? *cap * 2 : first;
+	grown = realloc(*buf, c * esz);
+	if (!grown)
+		return -ENOMEM;
+	*buf = grown;
+	*cap = c;
+	return 0;
+}
+
+/* Queues an item: staged, into the segment being read ahead (a full one runs first). */
+void disp__push(struct disp *d, struct rworker *w, const struct ritem *it)
+{
+	struct run *run = d->run;
+
+	if (!run->staged) {
+		queue__push(w, it);
+		return;
+	}
+	while (run->seg_n == run->seg_cap)
+		stage__run(d);
+	seg__put(run, w, run->seg_n++, it);
+	w->ptail++;
+}
+
+/*
+ * The dependency keys of the directories above p's parent that an op of the trace makes,
+ * moves or removes: a path op waits for the last such op on any of them, and such an op for
+ * the path ops below since, as for the parent (disp__deps). Worked out once per path, so that
+ * the path ops below directories the trace leaves alone, most of them, pay nothing per op.
+ */
+static void path__above(struct rpath *p, const struct replay_fileset *fs)
+{
+	const char *s = p->orig, *slash = strrchr(s, '/');
+	size_t n = slash ? (size_t)(slash - s) : 0; /* the parent's length */
+	uint64_t *k;
+
+	if (!fs->dirs_changed.n)
+		return;
+	while (n > 0) {
+		while (n > 0 && s[n - 1] != '/')
+			n--;
+		if (n <= 1)
+			break; /* the root: never made, moved nor removed */
+		n--;	       /* the next directory up, without its '/' */
+		if (!replay_u64map__get(&fs->dirs_changed, replay_hash__bytes(s, n)))
+			continue;
+		k = realloc(p->akeys, (p->nakeys + 1) * sizeof(*k));
+		if (!k)
+			return; /* out of memory: ordered below its parent only */
+		p->akeys = k;
+		p->akeys[p->nakeys++] = key_dir(s, n);
+	}
+}
+
+static struct rpath *disp__path(struct disp *d, uint32_t id)
+{
+	uint64_t *v;
+	char rel[PATH_MAX];
+	struct rpath *p;
+	const char *s;
+	size_t plen;
+
+	if (!id)
+		return NULL;
+	if (id == d->cpid)
+		return d->cpath;
+	v = replay_u64map__get(&d->paths, id);
+	if (v) {
+		d->cpid = id;
+		d->cpath = (struct rpath *)(uintptr_t)*v;
+		return d->cpath;
+	}
+	s = reel_reader__path(d->r, id);
+	if (!s)
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->orig = strdup(s);
+	/* too long: marked, for the ops on it to fail as the kernel fails them; its rel must
+	 * never resolve to anything, least of all the root ("." made a chmod the root's) */
+	p->err = replay_mapper__map(d->run->m, s, &p->root, rel, sizeof(rel));
+	p->rel = strdup(p->err ? "" : rel);
+	/* what the file has before any write of the trace (replay_extent.c) */
+	p->base = p->reach = p->err ? 0 : replay_fileset__size(d->run->fs, p->root, rel);
+	p->nonfile = (uint8_t)replay_path__is_nonfile(s);
+	{
+		uint64_t *cv = d->run->fs->cut_names.n
+				   ? replay_u64map__get(&d->run->fs->cut_names,
+							replay_hash__bytes(s, strlen(s)))
+				   : NULL;
+
+		p->cut_later = !!cv;
+		p->cut_last_ns = cv && *cv ? *cv - 1 : 0;
+	}
+	p->dkey = key_dir(s, strlen(s));
+	p->pkey = key_dir(s, strrchr(s, '/') ? (size_t)(strrchr(s, '/') - s) : 0);
+	path__above(p, d->run->fs);
+	plen = strrchr(s, '/') ? (size_t)(strrchr(s, '/') - s) : 0;
+	p->stable = !p->nakeys &&
+		    !replay_u64map__get(&d->run->fs->dirs_changed, replay_hash__bytes(s, plen));
+	pthread_mutex_lock(&d->run->wlock);
+	reel_writer__path(d->run->w, s, &p->wid);
+	pthread_mutex_unlock(&d->run->wlock);
+	replay_u64map__put(&d->paths, id, (uintptr_t)p);
+	return p;
+}
+
+int op__is_open(unsigned t)
+{
+	return t == REEL_OP_OPEN || t == REEL_OP_OPENAT || t == REEL_OP_OPENAT2 ||
+	       t == REEL_OP_CREAT;
+}
+
+int op__is_dup(unsigned t)
+{
+	return t == REEL_OP_DUP || t == REEL_OP_DUP2 || t == REEL_OP_DUP3 ||
+	       t == REEL_OP_FCNTL_DUPFD;
+}
+
+/* Non-file I/O (pipes, sockets, /proc...) is the application's think time: not replayed. */
+static int disp__nonfile(struct disp *d, const struct reel_op *op, const struct rpath *p1)
+{
+	uint64_t fk = (uint64_t)op->pid << 32 | (uint32_t)op->fd;
+	int kind_nonfile = op->fd_kind == REEL_FD_CHR || op->fd_kind == REEL_FD_FIFO ||
+			   op->fd_kind == REEL_FD_SOCK || op->fd_kind == REEL_FD_OTHER;
+
+	if (op__is_open(op->type)) {
+		if ((p1 && p1->nonfile) || kind_nonfile) {
+			if (op->ret >= 0)
+				replay_u64map__put(&d->skipfd,
+						   (uint64_t)op->pid << 32 | (uint32_t)op->ret, 1);
+			return 1;
+		}
+		if (op->ret >= 0)
+			replay_u64map__del(&d->skipfd, (uint64_t)op->pid << 32 | (uint32_t)op->ret);
+		return 0;
+	}
+	if (replay_op__on_fd(op) && replay_u64map__get(&d->skipfd, fk)) {
+		if (op->type == REEL_OP_CLOSE)
+			replay_u64map__del(&d->skipfd, fk);
+		else if (op__is_dup(op->type) && op->ret >= 0)
+			replay_u64map__put(&d->skipfd, (uint64_t)op->pid << 32 | (uint32_t)op->ret,
+					   1);
+		return 1;
+	}
+	if (p1 && p1->nonfile)
+		return 1;
+	if (op->type == REEL_OP_MMAP && op->fd < 0)
+		return 1;
+	if (op->type == REEL_OP_CLOSE && kind_nonfile)
+		return 1;
+	return kind_nonfile && op->fd >= 0 && !reel_op__has_path(op->type);
+}
+
+/* an item of no op for thread pid/tid: a worker's hand-over to it, or (with deps) a wait */
+void item__none(struct ritem *it, uint32_t pid, uint32_t tid)
+{
+	memset(it, 0, offsetof(struct ritem, deps));
+	it->op.type = REEL_OP_NONE;
+	it->op.pid = pid;
+	it->op.tid = tid;
+}
+
+int disp__worker(struct disp *d, uint32_t pid, uint32_t tid, struct rworker **out)
+{
+	uint64_t k = (uint64_t)pid << 32 | tid;
+	uint64_t *v = replay_u64map__get(&d->workers, k);
+	struct rworker *w;
+
+	if (v) {
+		*out = d->run->workers[*v];
+		return 0;
+	}
+	if (d->idle_head < d->nidle) {
+		/* a worker whose thread has ended: it takes this thread on after its queue */
+		struct ritem rebind;
+
+		w = d->run->workers[d->idle[d->idle_head++]];
+		if (d->idle_head == d->nidle)
+			d->idle_head = d->nidle = 0;
+		item__none(&rebind, pid, tid);
+		disp__push(d, w, &rebind);
+	} else {
+		w = worker__new(d->run, pid, tid);
+	}
+	if (!w)
+		return -EAGAIN;
+	replay_u64map__put(&d->workers, k, w->idx);
+	*out = w;
+	return 0;
+}
+
+static int is_complete(unsigned t)
+{
+	return t == REEL_OP_AIO_COMPLETE || t == REEL_OP_URING_COMPLETE;
+}
+
+/* the thread's last op is dispatched: its worker can take on another thread */
+static void disp__release(struct disp *d, uint64_t tk)
+{
+	uint64_t *v = replay_u64map__get(&d->workers, tk);
+
+	if (!v)
+		return;
+	if (fifo__room((void **)&d->idle, sizeof(*d->idle), &d->idle_head, &d->nidle,
+		       &d->capidle, 64))
+		return; /* not reused then */
+	d->idle[d->nidle++] = (uint32_t)*v;
+	replay_u64map__del(&d->workers, tk);
+}
+
+int disp__run(struct disp *d)
+{
+	struct run *run = d->run;
+	struct rworker *w;
+	struct ritem it;
+	uint64_t at, tk, *left;
+	int err, last;
+
+	memset(&it, 0, sizeof(it));
+	while ((err = reel_reader__next(d->r, &it.op)) != 0 && !run__interrupted(run)) {
+		if (err < 0) {
+			struct reel_damage dmg;
+			char msg[640], what[512];
+
+			run->sum->damaged++;
+			if (run->o->notice) {
+				reel_reader__damage(d->r, &dmg);
+				snprintf(msg, sizeof(msg), "trace damaged at byte %llu: %s",
+					 (unsigned long long)dmg.offset,
+					 reel_damage__describe(&dmg, what, sizeof(what)));
+				run->o->notice(run->o->cb_ctx, msg);
+			}
+			if (err == -REEL_E_TRUNCATED || err == -EIO)
+				break;
+			continue;
+		}
+		run->sum->ops_read++;
+		tk = (uint64_t)it.op.pid << 32 | it.op.tid;
+		if (!d->cvalid || tk != d->ctk) {
+			d->cleft = replay_u64map__get(&d->left, tk);
+			d->ctk = tk;
+			d->cw = NULL;
+			d->cvalid = 1;
+		}
+		left = d->cleft;
+		last = left && *left && !--*left;
+		it.p1 = disp__path(d, it.op.path);
+		it.p2 = disp__path(d, it.op.path2);
+		if (disp__nonfile(d, &it.op, it.p1)) {
+			run->sum->ops_nonfile++;
+			if (last) {
+				disp__release(d, tk);
+				d->cvalid = 0;
+			}
+			continue;
+		}
+		w = d->cw;
+		err = w ? 0 : disp__worker(d, it.op.pid, it.op.tid, &w);
+		d->cw = w;
+		if (err) {
+			replay_set_error("cannot start a worker thread for tid %u (max %d threads)",
+					 it.op.tid, RUN_MAX_WORKERS);
+			return err;
+		}
+		it.seq = ++d->seq;
+		/* a completion record's start is its request's submission: it is due when it
+		 * was reaped, its end (FORMAT.md, "Fields per op type") */
+		at = is_complete(it.op.type) ? it.op.end_ns : it.op.start_ns;
+		it.sched_rel =
+		    at > d->base ? (uint64_t)((double)(at - d->base) / run->o->speed) : 0;
+		it.flags = 0;
+		disp__deps(d, &it, w->idx);
+		disp__push(d, w, &it);
+		if (last) {
+			disp__release(d, tk);
+			d->cvalid = 0;
+		}
+	}
+	return 0;
+}

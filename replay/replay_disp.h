@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay_disp.h - the dispatcher's state, shared by replay_disp.c (reading and routing the
+ * trace), replay_deps.c (cross-thread order) and replay_stage.c (segments); internal to replay/.
+ */
+#ifndef IOREEL_REPLAY_DISP_H
+#define IOREEL_REPLAY_DISP_H
+
+#include "replay_run.h"
+
+struct kent {
+	uint32_t sw; /* worker of the last structural op + 1; 0: none */
+	uint64_t sseq;
+	uint32_t nu, cu;
+	struct rdep *u; /* last use per other worker since */
+	/* an fd's: the open or dup that last returned it (worker + 1, 0: none), and its end */
+	uint32_t bw, btid;
+	uint64_t bseq, bend;
+};
+
+struct deptrack {
+	struct replay_u64map idx; /* key -> kent index */
+	struct kent *k;
+	size_t n, cap;
+	size_t *freel;
+	size_t nfree, capfree;
+	uint64_t ckey; /* the last key looked up, and its index */
+	size_t cidx;
+	int cvalid;
+};
+
+/*
+ * The ops of other workers one op waits for, at most one per worker (ds__add keeps the latest):
+ * room for all of them, so that none is dropped. Never zeroed: ds__clear starts a new op's set
+ * by bumping gen, and a worker's entry is where slot[w] says only while stamp[w] is gen, so
+ * that an rmdir after thousands of threads' ops finds each worker at once, not by a scan.
+ */
+struct depset {
+	unsigned n;
+	uint32_t gen;
+	struct rdep d[RUN_MAX_WORKERS];
+	uint32_t stamp[RUN_MAX_WORKERS];
+	uint16_t slot[RUN_MAX_WORKERS];
+};
+_Static_assert(RUN_MAX_WORKERS <= UINT16_MAX + 1, "depset slots are 16 bits");
+
+/* an async request's completion: its key, and the op (worker, seq) */
+struct adone {
+	uint64_t key, seq;
+	uint32_t w;
+};
+
+/* an async write submitted whose completion record is not dispatched yet (disp__async_io), or
+ * such a read of a file the trace cuts (read set) */
+struct awrite {
+	struct rdep submit;
+	struct rpath *p;
+	uint64_t end;
+	uint32_t pid;
+	uint16_t type; /* the submit's */
+	uint8_t read;
+	uint64_t ctx, aux;
+};
+
+struct disp {
+	struct run *run;
+	struct reel_reader *r;
+	struct replay_u64map workers; /* pid << 32 | tid -> worker index */
+	struct replay_u64map paths;   /* reader path id -> struct rpath * */
+	struct replay_u64map skipfd;  /* pid, fd of non-file fds */
+	struct replay_u64map fdnames; /* key_fd -> struct rpath *: disp__fd_named */
+	struct deptrack dt;
+	/* completed async requests whose keys are kept until the completion is done, oldest
+	 * first (disp__async_done) */
+	struct adone *adone;
+	size_t adone_head, nadone, capadone;
+	uint64_t seq;
+	uint64_t base;
+	/* threads whose ops have all been dispatched hand their worker on to new threads */
+	struct replay_u64map left; /* pid << 32 | tid -> ops not dispatched yet */
+	uint32_t *idle;		   /* oldest first: the longest released is the likeliest done */
+	size_t idle_head, nidle, capidle;
+	/* the thread of the previous op (runs of one thread's ops are the rule): no lookups */
+	uint64_t ctk;
+	uint64_t *cleft;
+	struct rworker *cw;
+	int cvalid;
+	uint32_t cpid; /* the last path id looked up (0: none), and its path */
+	struct rpath *cpath;
+	struct depset ds; /* disp__deps' (64 KiB: not on the stack) */
+	/* async writes not reaped yet in the trace: submit seq -> struct awrite * */
+	struct replay_u64map awrites;
+	/* the requests of those the op being dispatched waits for (disp__put_deps): a cut
+	 * waits for every one in flight that reached beyond it */
+	const struct awrite **awaits;
+	unsigned nawaits, capawaits;
+	/* the paths with writers entries (replay_extent.c), swept of those done now and then */
+	struct rpath **wpaths;
+	size_t nwpaths, capwpaths;
+	uint64_t wsince; /* writes since the last sweep */
+	uint64_t wleft;	 /* entries the last sweep left */
+	uint64_t wpeak;	 /* the most entries there were at once (IOREEL_TEST_EXTENT) */
+};
+
+/* replay_disp.c */
+int disp__run(struct disp *d); /* the whole trace, or until interrupted */
+int disp__worker(struct disp *d, uint32_t pid, uint32_t tid, struct rworker **out);
+void disp__push(struct disp *d, struct rworker *w, const struct ritem *it); /* to w's queue */
+void item__none(struct ritem *it, uint32_t pid, uint32_t tid); /* an item with no op */
+int op__is_open(unsigned t);
+int op__is_dup(unsigned t);
+/* makes room for one more in a FIFO array (*head: its first, *n: its end) */
+int fifo__room(void **buf, size_t esz, size_t *head, size_t *n, size_t *cap, size_t first);
+
+/* replay_deps.c */
+void disp__deps(struct disp *d, struct ritem *it, uint32_t self); /* what it waits for */
+void disp__extent_stats(struct disp *d); /* IOREEL_TEST_EXTENT's notice */
+uint64_t key_dir(const char *s, size_t n); /* a directory's key, by name */
+void dt__free(struct deptrack *dt);
+
+/* replay_stage.c */
+uint32_t stage__run(struct disp *d); /* runs the segment read ahead; items a cut left over */
+
+#endif

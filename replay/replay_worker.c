@@ -1,0 +1,736 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay_worker.c - the worker threads: one per original thread, each takes its ops in order
+ * from its queue (or, as fast as possible, from the segment: replay_stage.c), waits for the
+ * ops of other threads they depend on (replay_deps.c), issues them at their time through
+ * replay_exec.c, and hands their results to the writer in batches.
+ *
+ * Timing. original: op at t0 + (start - first start) / speed on CLOCK_MONOTONIC, absolute,
+ * so lateness never accumulates; sleeping with clock_nanosleep(TIMER_ABSTIME) and 1 ns timer
+ * slack, optionally spinning the last --spin µs. think: a thread's op at its previous op's
+ * replay end + the original gap after that op (/ speed). afap: as soon as ready. The lateness
+ * of every op (start - scheduled) is measured, stored (sched_ns) and summarised.
+ *
+ * A dependency is (worker, seq), satisfied once that worker has retired its ops up to seq
+ * (ops of a worker retire in seq order, so one counter per worker suffices); waiters sleep on
+ * a futex.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "replay_run.h"
+
+/* CPU time of the calling thread (user + system) */
+uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void futex_wait(_Atomic uint32_t *addr, uint32_t val)
+{
+	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+/* as futex_wait, for at most ns */
+void futex_wait_ns(_Atomic uint32_t *addr, uint32_t val, uint64_t ns)
+{
+	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ULL),
+			      .tv_nsec = (long)(ns % 1000000000ULL)};
+
+	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0);
+}
+
+void futex_wake(_Atomic uint32_t *addr)
+{
+	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* ---- per-worker queue (single producer, single consumer) ---- */
+
+static uint32_t queue_cap;
+
+/*
+ * Both sides spin a little (~tens of µs) before sleeping on the futex: a handoff through
+ * futex_wait/futex_wake costs two context switches, several times an op's own cost.
+ */
+#define QUEUE_SPINS 1000
+
+/* spinning only pays while the threads that spin do not outnumber the cores */
+static unsigned queue_spins;
+
+/*
+ * A full queue makes the producer wait until half of it is free, not for the next free slot:
+ * refilling one slot per op kept the dispatcher spinning for as long as the worker was the
+ * slower side (as fast as possible, always), taking a core from the workers and the writer.
+ */
+void queue__push(struct rworker *w, const struct ritem *it)
+{
+	uint32_t t = atomic_load_explicit(&w->tail, memory_order_relaxed), h;
+
+	if (t - w->head_seen >= queue_cap)
+		w->head_seen = atomic_load(&w->head);
+	if (t - w->head_seen >= queue_cap) {
+		unsigned spins = 0;
+
+		while (t - (h = atomic_load(&w->head)) > queue_cap / 2) {
+			if (spins++ < queue_spins) {
+				__builtin_ia32_pause();
+				continue;
+			}
+			atomic_store(&w->prod_wait, 1);
+			if (t - atomic_load(&w->head) > queue_cap / 2)
+				futex_wait(&w->head, h);
+			atomic_store(&w->prod_wait, 0);
+		}
+		w->head_seen = h;
+	}
+	/* the deps the item has, not the whole array: most items have none */
+	memcpy(&w->q[t % queue_cap], it,
+	       offsetof(struct ritem, deps) + it->ndeps * sizeof(it->deps[0]));
+	atomic_store(&w->tail, t + 1);
+	if (atomic_load(&w->cons_wait))
+		futex_wake(&w->tail);
+}
+
+/* the item at h: in the queue, or staged the worker's next one in the segment */
+static struct ritem *queue__slot(struct rworker *w, uint32_t h)
+{
+	return w->run->staged ? &w->run->seg[w->cur] : &w->q[h % queue_cap];
+}
+
+/*
+ * The next item, left in its slot until queue__advance (no copy of it): NULL at the end of
+ * this thread's ops. *waited: the queue was empty (the op was not ready before now).
+ */
+static struct ritem *queue__peek(struct rworker *w, uint32_t *tail, int *waited)
+{
+	uint32_t h = atomic_load_explicit(&w->head, memory_order_relaxed), t;
+	unsigned spins = 0;
+
+	*waited = 0;
+	if (w->tail_seen != h) {
+		if (!atomic_load_explicit(&w->run->seg_cut, memory_order_relaxed)) {
+			*tail = w->tail_seen;
+			return queue__slot(w, h);
+		}
+		worker__cut(w, h); /* staged: the rest waits for the next segment */
+	}
+	while ((t = atomic_load_explicit(&w->tail, memory_order_acquire)) == h) {
+		*waited = 1;
+		if (w->seg_owed) {
+			stage__maybe_cut(w);
+			worker__seg_done(w);
+			continue;
+		}
+		if (w->infl_n) {
+			/* requests in flight are retired before the worker idles: another worker's
+			 * item may wait for one of them (staged: worker__seg_done drains) */
+			worker__drain(w);
+			continue;
+		}
+		if (atomic_load(&w->eof) && atomic_load(&w->tail) == h)
+			return NULL;
+		/* staged, the next items come after a pause: the cores are the pause's */
+		if (!w->run->staged && spins++ < queue_spins) {
+			__builtin_ia32_pause();
+			continue;
+		}
+		atomic_store(&w->cons_wait, 1);
+		if (atomic_load(&w->tail) == h && !atomic_load(&w->eof))
+			futex_wait(&w->tail, t);
+		atomic_store(&w->cons_wait, 0);
+	}
+	w->tail_seen = t;
+	*tail = t;
+	w->seg_owed = w->run->staged;
+	return queue__slot(w, h);
+}
+
+/*
+ * Frees the slot of the item queue__peek gave. A plain release store: the producer only
+ * sleeps on a full queue, and a blocked producer is woken once half the queue is free, so
+ * the full fence (the Dekker pair with queue__push's prod_wait) is only needed from then on.
+ */
+static void queue__advance(struct rworker *w, uint32_t t)
+{
+	uint32_t h = atomic_load_explicit(&w->head, memory_order_relaxed) + 1;
+
+	atomic_store_explicit(&w->head, h, memory_order_release);
+	if (w->run->staged) { /* the producer never waits for room (disp__push) */
+		w->cur = w->run->seg[w->cur].next;
+		return;
+	}
+	/* by the view from queue__peek; a fresh look at the tail before paying for the fence */
+	if (t - h <= queue_cap / 2)
+		t = w->tail_seen = atomic_load_explicit(&w->tail, memory_order_acquire);
+	if (t - h <= queue_cap / 2) {
+		atomic_thread_fence(memory_order_seq_cst);
+		if (atomic_load_explicit(&w->prod_wait, memory_order_relaxed))
+			futex_wake(&w->head);
+	}
+}
+
+/* ---- dependencies ---- */
+
+/*
+ * Waits until the op d names is done. -1: the segment was cut short first (staged), and
+ * that op may be carried over to the next one: this op waits there too, so that no
+ * worker is left waiting on a worker that has stopped (worker__cut wakes its waiters).
+ */
+static int dep__wait(struct run *run, const struct rdep *d)
+{
+	struct rworker *o = run->workers[d->w];
+	int ret = 0;
+
+	for (unsigned spins = 0; spins < queue_spins; spins++) {
+		if (atomic_load(&o->done_seq) >= d->seq)
+			return 0;
+		__builtin_ia32_pause();
+	}
+	atomic_fetch_add(&o->waiters, 1);
+	for (;;) {
+		uint32_t v = atomic_load(&o->done_word);
+
+		if (atomic_load(&o->done_seq) >= d->seq)
+			break;
+		if (atomic_load(&run->seg_cut)) {
+			ret = -1;
+			break;
+		}
+		futex_wait(&o->done_word, v);
+	}
+	atomic_fetch_sub(&o->waiters, 1);
+	return ret;
+}
+
+/* wakes the workers waiting on one of this worker's ops (dep__wait) to look again */
+void worker__wake_waiters(struct rworker *w)
+{
+	if (atomic_load(&w->waiters)) {
+		atomic_fetch_add(&w->done_word, 1);
+		futex_wake(&w->done_word);
+	}
+}
+
+/* tells the workers waiting on this worker's ops that those up to seq are done */
+void worker__publish(struct rworker *w, uint64_t seq)
+{
+	/* seq_cst store, then the waiters load: either a waiter sees done_seq, or we see it
+	 * registered and bump the futex word (the pair of dep__wait's increment and load) */
+	atomic_store(&w->done_seq, seq);
+	worker__wake_waiters(w);
+}
+
+static void worker__done(struct rworker *w, uint64_t seq)
+{
+	/*
+	 * Only ops some other item waits for are published as they end: the store's full
+	 * fence costs ~5 ns an op as fast as possible. Staged, every such op is known before
+	 * the segment runs (dep_max); the rest are published at the segment's end, for the
+	 * items of later segments (worker__seg_done).
+	 */
+	w->last_seq = seq;
+	if (seq <= w->dep_max)
+		worker__publish(w, seq);
+	/* only this worker writes it: a plain store, no locked add */
+	atomic_store_explicit(&w->ops_done, ++w->ndone, memory_order_relaxed);
+}
+
+/* ---- workers ---- */
+
+int run__interrupted(const struct run *run)
+{
+	return run->o->interrupt && atomic_load(run->o->interrupt);
+}
+
+#define SLEEP_SLICE_NS 100000000ULL /* long sleeps look at the interrupt flag this often */
+
+#define SLEEP_MIN_NS 30000ULL	    /* below ~ the wakeup latency of clock_nanosleep here */
+
+static void sleep_until(const struct run *run, uint64_t t, int spin_us)
+{
+	uint64_t wake = t, now, to;
+	struct timespec ts;
+
+	if (spin_us >= 0)
+		wake = t > (uint64_t)spin_us * 1000 ? t - (uint64_t)spin_us * 1000 : 0;
+	/* a sleep shorter than the wakeup latency only makes the op late: wait on the clock */
+	if (replay_now_ns() + SLEEP_MIN_NS >= t) {
+		while (replay_now_ns() < t)
+			;
+		return;
+	}
+	while ((now = replay_now_ns()) < wake && !run__interrupted(run)) {
+		/* the last slice ends exactly at wake: absolute, so slicing costs no accuracy */
+		to = wake - now > SLEEP_SLICE_NS ? now + SLEEP_SLICE_NS : wake;
+		ts.tv_sec = (time_t)(to / 1000000000ULL);
+		ts.tv_nsec = (long)(to % 1000000000ULL);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+	}
+	/* no pause instruction here: on KVM, pause loops exit to the hypervisor (PLE) */
+	if (spin_us >= 0) {
+		while (replay_now_ns() < t && !run__interrupted(run))
+			;
+	}
+}
+
+/* Hands the worker's batch to the writer thread, and takes an empty one. */
+void worker__flush(struct rworker *w)
+{
+	struct run *run = w->run;
+	struct rbatch *b = w->out;
+
+	if (!b || !b->n)
+		return;
+	pthread_mutex_lock(&run->blk);
+	while (run->npending >= run->max_pending)
+		pthread_cond_wait(&run->bspace, &run->blk);
+	b->next = NULL;
+	if (run->btail)
+		run->btail->next = b;
+	else
+		run->bhead = b;
+	run->btail = b;
+	run->npending++;
+	w->out = run->bfree;
+	if (w->out)
+		run->bfree = w->out->next;
+	/*
+	 * The writer polls every WRITER_POLL_NS: waking it for every batch cost the worker a
+	 * futex wake-up and an IPI per RUN_BATCH ops (~80 ns per op as fast as possible, on a
+	 * VM). Only a backlog that nears the cap, where workers would stall, wakes it early
+	 * (staged: only the cap, the results are the pause's).
+	 */
+	if (run->npending >= (run->hold ? run->max_pending : run->max_pending / 4))
+		pthread_cond_signal(&run->bcond);
+	pthread_mutex_unlock(&run->blk);
+	if (!w->out)
+		w->out = malloc(sizeof(*w->out));
+	if (w->out)
+		w->out->n = 0;
+}
+
+static int is_data(unsigned type)
+{
+	return reel_op__is_read(type) || reel_op__is_write(type);
+}
+
+static int is_async_complete(unsigned type)
+{
+	return type == REEL_OP_AIO_COMPLETE || type == REEL_OP_URING_COMPLETE;
+}
+
+static void errname(char *buf, size_t sz, int64_t ret)
+{
+	if (ret >= 0)
+		snprintf(buf, sz, "%lld", (long long)ret);
+	else
+		snprintf(buf, sz, "-%s",
+			 strerrorname_np((int)-ret) ? strerrorname_np((int)-ret) : "E?");
+}
+
+/* an outcome that differs from the original's is counted and named, never hidden */
+static void worker__check(struct rworker *w, const struct reel_op *res, int64_t orig,
+			  const struct rpath *p)
+{
+	enum replay_fail_kind k;
+	char a[32], b[32], why[96];
+
+	if (orig >= 0 && res->ret < 0)
+		k = REPLAY_FAIL_NEW_ERROR;
+	else if (orig < 0 && res->ret >= 0)
+		k = REPLAY_FAIL_NEW_SUCCESS;
+	else if (orig < 0 && res->ret != orig)
+		k = REPLAY_FAIL_OTHER_ERRNO;
+	/* a completion's result is its request's byte count (0 for fsync and nop): a read
+	 * or write of the trace's own requests comes out short as a sync one does */
+	else if ((is_data(res->type) || reel_op__is_copy(res->type) ||
+		  is_async_complete(res->type)) &&
+		 res->ret < orig)
+		k = REPLAY_FAIL_SHORT;
+	else
+		return;
+	errname(a, sizeof(a), orig);
+	errname(b, sizeof(b), res->ret);
+	snprintf(why, sizeof(why), "original %s, replay %s", a, b);
+	exec__fail(w->run, k, res, p, why);
+}
+
+static void worker__retire(struct rworker *w, struct reel_op *res, int64_t orig,
+			   const struct rpath *p, uint64_t seq)
+{
+	struct run *run = w->run;
+
+	worker__check(w, res, orig, p);
+	/* a completion's start is its request's submission (FORMAT.md): no lateness of its own */
+	if (!is_async_complete(res->type))
+		atomic_store_explicit(&w->last_late, (int64_t)(res->start_ns - res->sched_ns),
+				      memory_order_relaxed);
+	res->sched_ns -= run->t0;
+	res->start_ns -= run->t0;
+	res->end_ns -= run->t0;
+	if (res->end_ns > w->last_end)
+		w->last_end = res->end_ns;
+	if (w->out) {
+		/* the worker may have measured straight into the batch's next slot */
+		if (res != &w->out->ops[w->out->n])
+			w->out->ops[w->out->n] = *res;
+		if (++w->out->n == RUN_BATCH)
+			worker__flush(w);
+	} else if (!run->werr) {
+		run->werr = -ENOMEM;
+	}
+	w->issued++;
+	worker__done(w, seq);
+}
+
+/* retire, in issue order, the async requests at the head that have completed */
+static void worker__retire_head(struct rworker *w)
+{
+	while (w->infl_n) {
+		struct rinflight *f = &w->infl[w->infl_head];
+
+		if (!f->done)
+			break;
+		if (f->skip) {
+			worker__done(w, f->seq);
+		} else {
+			f->res.ret = f->io.ret;
+			if (f->io.done_ns)
+				f->res.end_ns = f->io.done_ns;
+			worker__retire(w, &f->res, f->orig_ret, f->p, f->seq);
+		}
+		w->infl_head = (w->infl_head + 1) % RUN_ASYNC_DEPTH;
+		w->infl_n--;
+	}
+}
+
+/* reap completions: min 0 polls, else waits (until t_abs when not 0) */
+void worker__reap(struct rworker *w, unsigned min, uint64_t t_abs)
+{
+	struct timespec ts, *tp = NULL;
+	int n;
+
+	if (!w->infl_n)
+		return;
+	if (min && t_abs) {
+		uint64_t now = replay_now_ns(), d = t_abs > now ? t_abs - now : 0;
+
+		ts.tv_sec = (time_t)(d / 1000000000ULL);
+		ts.tv_nsec = (long)(d % 1000000000ULL);
+		tp = &ts;
+	} else if (!min) {
+		ts.tv_sec = 0;
+		ts.tv_nsec = 0;
+		tp = &ts;
+	}
+	n = w->eng.ops->getevents(&w->eng, min, RUN_ASYNC_DEPTH, tp);
+	for (int i = 0; i < n; i++)
+		((struct rinflight *)w->eng.ops->event(&w->eng, (unsigned)i)->owner)->done = 1;
+	worker__retire_head(w);
+}
+
+void worker__drain(struct rworker *w)
+{
+	while (w->infl_n)
+		worker__reap(w, 1, 0);
+}
+
+/* an in-flight request of this worker (not yet done) on the item's file whose bytes overlap
+ * the item's, one of the two a write; by the path, or the fd when there is no path */
+static int worker__own_conflict(const struct rworker *w, const struct ritem *it)
+{
+	const struct reel_op *op = &it->op;
+
+	for (unsigned i = 0; i < w->infl_n; i++) {
+		const struct rinflight *f = &w->infl[(w->infl_head + i) % RUN_ASYNC_DEPTH];
+		const struct reel_op *r = &f->res;
+
+		if (f->done || (!reel_op__is_write(r->type) && !reel_op__is_write(op->type)))
+			continue;
+		if (it->p1 ? f->p != it->p1 : (r->fd != op->fd || r->pid != op->pid))
+			continue;
+		if (r->offset < op->offset + op->len && op->offset < r->offset + r->len)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * --engine io_uring|libaio: a thread's data ops go out as requests, many in flight, but one
+ * that touches bytes a request of the same thread still in flight writes (or reads, for a
+ * write) waits for it, as the thread's syscalls did: a read of what it just wrote to a new
+ * file came out short on a disk, where a buffered write does not complete on submission.
+ */
+static void worker__wait_own(struct rworker *w, const struct ritem *it)
+{
+	while (w->infl_n && worker__own_conflict(w, it))
+		worker__reap(w, 1, 0);
+}
+
+/* an op finished synchronously: behind pending requests it waits its turn in the ring */
+static void worker__finish(struct rworker *w, struct reel_op *res, int64_t orig,
+			   const struct rpath *p, uint64_t seq, int skip)
+{
+	struct rinflight *f;
+
+	if (!w->infl_n) {
+		if (skip)
+			worker__done(w, seq);
+		else
+			worker__retire(w, res, orig, p, seq);
+		return;
+	}
+	f = &w->infl[(w->infl_head + w->infl_n) % RUN_ASYNC_DEPTH];
+	f->done = 1;
+	f->skip = skip;
+	f->seq = seq;
+	if (!skip) {
+		f->res = *res;
+		f->io.ret = res->ret;
+		f->io.done_ns = res->end_ns;
+		f->orig_ret = orig;
+		f->p = p;
+	}
+	w->infl_n++;
+}
+
+static void worker__wait_until(struct rworker *w, uint64_t t)
+{
+	int spin = w->run->o->spin_us;
+
+	/* with requests in flight, wait for their completions instead of sleeping blind */
+	while (w->infl_n && replay_now_ns() + (spin >= 0 ? (uint64_t)spin * 1000 : 0) < t)
+		worker__reap(w, 1, t - (spin >= 0 ? (uint64_t)spin * 1000 : 0));
+	sleep_until(w->run, t, spin);
+}
+
+/*
+ * The next item was written by the dispatcher's core, and the next result slot was last read
+ * by the writer's: fetched while this op's syscall runs, so that the bookkeeping after it does
+ * not wait on other cores' caches (measured as fast as possible, page-cached 4 KiB preads:
+ * -40 ns of the worker's CPU per op).
+ */
+static void worker__prefetch(const struct rworker *w, const struct reel_op *next_res)
+{
+	const char *item;
+
+	if (w->run->staged) {
+		uint32_t next = w->run->seg[w->cur].next;
+
+		item = (const char *)&w->run->seg[next == RUN_SEG_NONE ? w->cur : next];
+	} else {
+		uint32_t h = atomic_load_explicit(&w->head, memory_order_relaxed) + 1;
+
+		item = (const char *)&w->q[h % queue_cap];
+	}
+
+	/* the part queue__push copies; a slot need not start on a cache line */
+	for (size_t l = 0; l < offsetof(struct ritem, deps) + 64; l += 64)
+		__builtin_prefetch(item + l);
+	if (next_res && w->out->n + 1 < RUN_BATCH)
+		for (size_t l = 0; l < sizeof(*next_res) + 64; l += 64)
+			__builtin_prefetch((const char *)next_res + l, 1);
+}
+
+/* Waits for the ops the item depends on. -1: the segment was cut short first (dep__wait). */
+static int worker__wait_deps(struct rworker *w, const struct ritem *it)
+{
+	worker__drain(w); /* our pending ops may be what the others wait for */
+	for (unsigned i = 0; i < it->ndeps; i++)
+		if (dep__wait(w->run, &it->deps[i]))
+			return -1;
+	return 0;
+}
+
+static void *worker__main(void *arg)
+{
+	struct rworker *w = arg;
+	struct run *run = w->run;
+	const struct replay_opts *o = run->o;
+	const struct ritem *it;
+	struct reel_op lres, *res;
+	uint64_t sched, end_abs;
+	uint32_t tail;
+	int r, waited;
+	uint64_t cpu0 = thread_cpu_ns();
+
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	while ((it = queue__peek(w, &tail, &waited))) {
+		const struct reel_op *op = &it->op;
+
+		if (op->type == REEL_OP_NONE && (it->ndeps || op->subop == ITEM_ASYNC_WAIT)) {
+			/* no op: the next item's dependencies beyond its own (disp__put_deps) */
+			if (!run__interrupted(run) && worker__wait_deps(w, it))
+				continue; /* cut short: queue__peek stops here */
+			if (op->subop == ITEM_ASYNC_WAIT && !run__interrupted(run))
+				async__wait(w, it); /* failing, the read comes out short: counted */
+			queue__advance(w, tail);
+			continue;
+		}
+		if (op->type == REEL_OP_NONE) {
+			/* from now on this worker replays another (new) thread */
+			worker__drain(w);
+			w->rp = run__pid(run, op->pid);
+			w->pid = op->pid;
+			w->tid = op->tid;
+			w->have_prev = 0;
+			queue__advance(w, tail);
+			continue;
+		}
+
+		/* interrupted: what is queued is dropped, in order, so that no one waits on it;
+		 * the requests in flight end first (done_seq only grows: retired after a dropped
+		 * op, one would publish an earlier seq, and a waiter on the later one sleep on) */
+		if (run__interrupted(run)) {
+			worker__drain(w);
+			worker__done(w, it->seq);
+			queue__advance(w, tail);
+			continue;
+		}
+		/* nothing starts before time 0, in any mode: result times are relative to it */
+		if (!w->have_prev && replay_now_ns() < run->t0)
+			sleep_until(run, run->t0, -1);
+
+		if (o->timing == REPLAY_TIMING_ORIGINAL) {
+			sched = run->t0 + it->sched_rel;
+		} else if (o->timing == REPLAY_TIMING_THINK && w->have_prev) {
+			uint64_t gap =
+			    op->start_ns > w->prev_orig_end ? op->start_ns - w->prev_orig_end : 0;
+			sched = w->prev_end + (uint64_t)((double)gap / o->speed);
+		} else if (o->timing == REPLAY_TIMING_THINK) {
+			sched = run->t0 + it->sched_rel;
+		} else if (!replay_clock__anchor(w) && w->have_prev && !waited && !w->infl_n) {
+			/* afap: the op was queued before this worker was free again, so it was due
+			 * when the previous op ended (same clock anchor): no clock read needed */
+			sched = w->prev_end;
+		} else {
+			sched = worker__now(w);
+		}
+		if (o->timing != REPLAY_TIMING_AFAP)
+			worker__wait_until(w, sched);
+		if (it->ndeps && worker__wait_deps(w, it))
+			continue; /* cut short: queue__peek stops here */
+		if (w->eng_on) {
+			if (!is_data(op->type))
+				worker__drain(w);
+			else
+				worker__wait_own(w, it);
+			while (w->infl_n == RUN_ASYNC_DEPTH)
+				worker__reap(w, 1, 0);
+		}
+		/* measured straight into the result batch when it goes there next */
+		res = w->out && !w->infl_n ? &w->out->ops[w->out->n] : &lres;
+		worker__prefetch(w, res != &lres ? res + 1 : NULL);
+		*res = *op;
+		res->path = it->p1 ? it->p1->wid : 0;
+		res->path2 = it->p2 ? it->p2->wid : 0;
+		res->sched_ns = sched;
+		r = exec__op(w, it, res);
+		end_abs = res->end_ns; /* retiring makes res's times relative to t0 */
+		if (r == 1) {
+			struct rinflight *f =
+			    &w->infl[(w->infl_head + w->infl_n - 1) % RUN_ASYNC_DEPTH];
+
+			f->res.sched_ns = sched;
+			f->orig_ret = op->ret;
+			f->p = it->p1;
+			f->skip = 0;
+		} else {
+			/* r == 2: its outcome is counted already; checked against itself */
+			worker__finish(w, res, r == 2 ? res->ret : op->ret, it->p1, it->seq,
+				       r < 0);
+		}
+		if (r >= 0) {
+			w->prev_orig_end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
+			w->prev_end = r == 1 ? res->start_ns : end_abs;
+			w->have_prev = 1;
+		}
+		queue__advance(w, tail);
+		if (w->infl_n)
+			worker__reap(w, 0, 0);
+	}
+	worker__drain(w);
+	worker__flush(w);
+	atomic_fetch_add(&run->cpu_workers_ns, thread_cpu_ns() - cpu0);
+	return NULL;
+}
+
+struct rworker *worker__new(struct run *run, uint32_t pid, uint32_t tid)
+{
+	uint32_t idx = atomic_load(&run->nworkers);
+	struct rworker *w;
+	pthread_attr_t attr;
+
+	if (idx == RUN_MAX_WORKERS)
+		return NULL;
+	/* cache-line aligned: the queue indices each keep a line of their own */
+	w = aligned_alloc(_Alignof(struct rworker), sizeof(*w));
+	if (!w)
+		return NULL;
+	memset(w, 0, sizeof(*w));
+	w->run = run;
+	w->idx = idx;
+	w->pid = pid;
+	w->tid = tid;
+	w->rp = run__pid(run, pid);
+	w->seg_first = w->cur = RUN_SEG_NONE;
+	/* not staged, an item may come to wait on an op after it ended: all are published */
+	w->dep_max = run->staged ? 0 : UINT64_MAX;
+	if (!run->staged) /* staged: the segment buffer instead */
+		w->q = malloc(queue_cap * sizeof(*w->q));
+	w->out = malloc(sizeof(*w->out));
+	if (!w->rp || (!w->q && !run->staged) || !w->out)
+		goto fail;
+	w->out->n = 0;
+	w->use_tsc = replay_tsc_mult && run->o->timing == REPLAY_TIMING_AFAP &&
+		     run->o->engine == REPLAY_ENGINE_SYNC;
+	if (run->o->engine != REPLAY_ENGINE_SYNC) {
+		w->infl = calloc(RUN_ASYNC_DEPTH, sizeof(*w->infl));
+		if (!w->infl || replay_engine__init(&w->eng, run->o->engine, RUN_ASYNC_DEPTH))
+			goto fail;
+		w->eng_on = 1;
+	}
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 256 << 10);
+	if (pthread_create(&w->th, &attr, worker__main, w)) {
+		pthread_attr_destroy(&attr);
+		if (w->eng_on)
+			replay_engine__cleanup(&w->eng);
+		goto fail;
+	}
+	pthread_attr_destroy(&attr);
+	w->started = 1;
+	run->workers[idx] = w;
+	atomic_store(&run->nworkers, idx + 1);
+	return w;
+fail:
+	free(w->infl);
+	free(w->out);
+	free(w->q);
+	free(w);
+	return NULL;
+}
+
+/* Sizes the queues for ntids trace threads over at most nqueues queues at once. */
+void queue__size(size_t ntids, size_t nqueues)
+{
+	queue_spins = ntids + 2 <= (size_t)sysconf(_SC_NPROCESSORS_ONLN) * 2 ? QUEUE_SPINS : 0;
+	queue_cap = RUN_QUEUE_CAP;
+	while (queue_cap > 16 &&
+	       (uint64_t)queue_cap * sizeof(struct ritem) * nqueues > RUN_QUEUE_BUDGET)
+		queue_cap /= 2;
+}
