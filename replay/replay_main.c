@@ -270,10 +270,10 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 			(unsigned long long)s->segments, a);
 		if (s->seg_cuts)
 			fprintf(out,
-				"  %llu segments cut short once a thread had run out and little was "
+				"  %llu segment%s cut short once a thread had run out and little was "
 				"left, or another was far behind (%llu): the other threads carried %llu "
 				"ops over to the next one\n",
-				(unsigned long long)s->seg_cuts,
+				(unsigned long long)s->seg_cuts, s->seg_cuts == 1 ? "" : "s",
 				(unsigned long long)s->seg_straggler_cuts,
 				(unsigned long long)s->carried);
 	}
