@@ -367,7 +367,7 @@ static void scan__rename(struct scan *s, uint32_t id, uint32_t id2)
  * fs->cut_names: the names cut, and those renamed to a name cut (an exchange is a rename each
  * way), latest rename first, so that a chain of renames reaches back to the first name. A
  * name marked whose file is not cut after all only costs the replay the list of its reads.
- * Each with the end of its last cut, + 1 (replay_run.c: an async request after it).
+ * Each with the end of its last cut, + 1 (replay_deps.c: an async request after it).
  */
 static int cuts__mark(struct scan *s)
 {
