@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * reel_strace_parse.h - lexing of strace output lines (private to reel_strace.c): the
- * pid prefix, the -ttt timestamp, unfinished/resumed halves, the call's arguments split at
- * top-level commas, the return value with its -y annotation and errno, the -T duration.
+ * reel_strace_parse.h - lexing of strace output lines (private to the importer,
+ * reel_strace*.c): the pid prefix, the -ttt timestamp, unfinished/resumed halves, the call's
+ * arguments split at top-level commas, the return value with its -y annotation and errno, the
+ * -T duration.
  */
 #ifndef IOREEL_REEL_STRACE_PARSE_H
 #define IOREEL_REEL_STRACE_PARSE_H
