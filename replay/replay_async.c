@@ -110,7 +110,7 @@ static void *actx__reaper(void *arg)
 		if (n > 0) {
 			actx__mark(c, n);
 			if (atomic_load(&c->waiters)) {
-				/* under the lock: a waiter counted is in its wait, or sees reaped */
+				/* under the lock: a waiter counted is in its wait or sees reaped */
 				pthread_mutex_lock(&c->lock);
 				pthread_cond_broadcast(&c->cond);
 				pthread_mutex_unlock(&c->lock);
@@ -371,8 +371,8 @@ static struct areq *actx__take_alike(struct ractx *c, uint64_t key, struct areq 
 		if (!c->reqs.used[i])
 			continue;
 		q = (struct areq *)(uintptr_t)c->reqs.v[i];
-		if (q == rq || !atomic_load(&q->done) || q->refused || !q->any || q->io.fd != rq->io.fd ||
-		    q->io.len != rq->io.len || q->io.ret != ret)
+		if (q == rq || !atomic_load(&q->done) || q->refused || !q->any ||
+		    q->io.fd != rq->io.fd || q->io.len != rq->io.len || q->io.ret != ret)
 			continue;
 		if (!best || q->io.done_ns + (c->run->t0 - q->t0_done) <
 				 best->io.done_ns + (c->run->t0 - best->t0_done)) {

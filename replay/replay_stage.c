@@ -164,7 +164,8 @@ static void stage__wait(struct run *run, uint32_t nw, uint32_t busy, uint64_t t_
 		if (!deadline) {
 			uint64_t wait = (now - t_rel) / STAGE_STRAGGLE_DIV;
 
-			deadline = now + (wait > STAGE_STRAGGLE_MIN_NS ? wait : STAGE_STRAGGLE_MIN_NS);
+			deadline = now + (wait > STAGE_STRAGGLE_MIN_NS ? wait
+								: STAGE_STRAGGLE_MIN_NS);
 		}
 		if (now >= deadline) {
 			run->seg_straggler_cuts++;
