@@ -545,9 +545,16 @@ static int async_measure(struct collect *c, const struct reel_op *op, uint64_t s
 {
 	unsigned kind = op->type == REEL_OP_AIO_COMPLETE ? REPORT_KIND_AIO + (subop & 15)
 							 : REPORT_KIND_URING + (subop & 63);
-	uint64_t end = op->end_ns ? op->end_ns : op->start_ns;
+	uint64_t end = op->end_ns ? op->end_ns : op->start_ns, lat = end > start ? end - start : 0;
+	struct report_run *run = c->run;
 
-	return measure(c, op, kind, start, end > start ? end - start : 0, fd);
+	if (!run->async_n || start < run->async_first)
+		run->async_first = start;
+	if (!run->async_n || start + lat > run->async_last)
+		run->async_last = start + lat;
+	run->async_n++;
+	run->async_ns += lat;
+	return measure(c, op, kind, start, lat, fd);
 }
 
 static int async_submit(struct collect *c, const struct reel_op *op)

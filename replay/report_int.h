@@ -103,6 +103,11 @@ struct report_run {
 	uint64_t damaged;	       /* damaged regions skipped */
 	struct reel_damage_sum damage; /* what they cost */
 	uint64_t unmatched;	       /* async completions without their submission */
+	/* the async requests (libaio, io_uring) measured: their number, the sum of their times
+	 * (submission to completion) and the span from the first submission to the last
+	 * completion; sum / span is their mean number in flight (Little's law): the queue
+	 * depth a replay kept, beside the original's */
+	uint64_t async_n, async_ns, async_first, async_last;
 	uint64_t first_ns, last_ns;
 	uint64_t io_ns; /* sum of all measured latencies */
 	uint64_t class_ns[REPORT_CLASSES];
@@ -167,6 +172,7 @@ struct report {
 int report_run__collect(struct report_run *run, const char *path, int by_file);
 void report_run__free(struct report_run *run);
 const char *report_run__meta(const struct report_run *run, const char *key); /* or NULL */
+double report_run__async_depth(const struct report_run *run); /* async requests in flight */
 struct report_file *report_run__file(const struct report_run *run, const char *path);
 
 /* report_kind.c */

@@ -132,6 +132,21 @@ static void replayer_segments(const struct report_run *r, FILE *out)
 			cut, carried);
 }
 
+/* async requests: how many were in flight, on average, from the first submission to the
+ * last completion (a replay: beside the original) */
+static void async_depth(const struct report *rep, const struct report_run *r, FILE *out)
+{
+	const struct report_run *o = &rep->runs[0];
+
+	if (!r->async_n)
+		return;
+	fprintf(out, "     %llu async requests, %.1f in flight on average over their span",
+		(unsigned long long)r->async_n, report_run__async_depth(r));
+	if (r != o && o->async_n)
+		fprintf(out, " (the original: %.1f)", report_run__async_depth(o));
+	fputc('\n', out);
+}
+
 static void runs(const struct report *rep, FILE *out)
 {
 	char a[32], b[32], c[32], d[32], what[256];
@@ -155,6 +170,7 @@ static void runs(const struct report *rep, FILE *out)
 			fprintf(out, ", %llu async completions without submission",
 				(unsigned long long)r->unmatched);
 		fputc('\n', out);
+		async_depth(rep, r, out);
 		if (r->is_replay) {
 			const char *speed = report_run__meta(r, REEL_META_REPLAY_SPEED);
 			fprintf(out, "     engine %s, timing %s", r->engine ? r->engine : "?",

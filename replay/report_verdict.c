@@ -517,6 +517,13 @@ static void judge_original(struct report *rep)
 	    report_fmt__dur(o->io_ns, a, sizeof(a)), parts);
 }
 
+double report_run__async_depth(const struct report_run *run)
+{
+	uint64_t span = run->async_last - run->async_first;
+
+	return run->async_n && span ? (double)run->async_ns / (double)span : 0;
+}
+
 const char *report_run__meta(const struct report_run *run, const char *key)
 {
 	for (size_t i = 0; i < run->nmeta; i++)
