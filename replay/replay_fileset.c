@@ -15,6 +15,9 @@
  *  - stat/lstat/newfstatat/statx/access/faccessat, unlink, rmdir, truncate, a rename's old
  *    name that succeeded, mkdir failing with EEXIST, O_EXCL failing with EEXIST: existed;
  *  - an op failing with ENOENT: did not exist (nothing prepared).
+ * A directory is one also when an op that tells no kind (a stat) decided that it existed,
+ * and a later op says it is one (an open with O_DIRECTORY or O_TMPFILE, or whose fd is a
+ * directory, rmdir), unless the name was removed, renamed away or made again in between.
  * An existing path of unknown kind (only stat'd, say) is a directory when other traced paths
  * lie below it, else a file. Every ancestor directory of a traced path is prepared, except
  * those the application made itself, and, for a path that was absent, those above it not
@@ -88,6 +91,7 @@ struct pinfo {
 	uint64_t written_lo; /* the lowest byte the application wrote, when written */
 	uint64_t presize; /* its size when the capture began, when the recorder says */
 	uint8_t seen;	  /* an op named it: a later open's size may be one the application made */
+	uint8_t gone;	  /* removed or renamed away: a later op may find something else there */
 };
 
 struct scan {
@@ -145,7 +149,12 @@ static void set_existed(struct pinfo *pi, int kind)
 
 static void decide(struct pinfo *pi, int ret, int kind)
 {
-	if (!pi || pi->state != P_UNKNOWN)
+	if (!pi)
+		return;
+	/* an earlier op (a stat) said it was there, not what it was: this op says a directory */
+	if (pi->state == P_EXISTED && ret >= 0 && kind == REPLAY_F_DIR && !pi->kind && !pi->gone)
+		pi->kind = kind;
+	if (pi->state != P_UNKNOWN)
 		return;
 	if (ret >= 0)
 		set_existed(pi, kind);
@@ -162,6 +171,7 @@ static void mark_created(struct pinfo *pi, int kind)
 	if (kind && !pi->kind)
 		pi->kind = kind;
 	pi->app_owned = 1;
+	pi->gone = 1; /* what was there, if anything, is replaced */
 }
 
 static uint64_t fdkey(uint32_t pid, int32_t fd)
@@ -471,12 +481,16 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		if (op->flags & AT_REMOVEDIR)
 			scan__dir_changed(s, op->path);
 		decide(pi, ret, (op->flags & AT_REMOVEDIR) ? REPLAY_F_DIR : REPLAY_F_FILE);
+		if (op->ret == 0 && pi)
+			pi->gone = 1;
 		if (op->ret == 0)
 			s->fs->mutates = 1;
 		break;
 	case REEL_OP_RMDIR:
 		scan__dir_changed(s, op->path);
 		decide(pi, ret, REPLAY_F_DIR);
+		if (op->ret == 0 && pi)
+			pi->gone = 1;
 		if (op->ret == 0)
 			s->fs->mutates = 1;
 		break;
@@ -497,6 +511,8 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		scan__dir_changed(s, op->path2);
 		decide(pi, ret, 0);
 		if (op->ret == 0) {
+			if (pi)
+				pi->gone = 1; /* for RENAME_EXCHANGE too: the other one is there */
 			p2 = pinfo(s, op->path2);
 			mark_created(p2, pi ? pi->kind : 0);
 			s->fs->mutates = 1;

@@ -34,6 +34,7 @@ static const struct {
     {"O_APPEND", O_APPEND},
     {"O_DIRECT", O_DIRECT},
     {"O_DIRECTORY", O_DIRECTORY},
+    {"O_TMPFILE", O_TMPFILE},
     {"O_SYNC", O_SYNC},
     {"O_DSYNC", O_DSYNC},
     {"O_CLOEXEC", O_CLOEXEC},
