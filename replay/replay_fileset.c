@@ -15,9 +15,9 @@
  *  - stat/lstat/newfstatat/statx/access/faccessat, unlink, rmdir, truncate, a rename's old
  *    name that succeeded, mkdir failing with EEXIST, O_EXCL failing with EEXIST: existed;
  *  - an op failing with ENOENT: did not exist (nothing prepared).
- * A directory is one also when an op that tells no kind (a stat) decided that it existed,
- * and a later op says it is one (an open with O_DIRECTORY or O_TMPFILE, or whose fd is a
- * directory, rmdir), unless the name was removed, renamed away or made again in between.
+ * When an op that tells no kind (a stat) decided that it existed, a later open that
+ * succeeded tells it (a directory: O_DIRECTORY or O_TMPFILE, or its fd is one; a file: its
+ * fd is one), unless the name was removed, renamed away or made again in between.
  * An existing path of unknown kind (only stat'd, say) is a directory when other traced paths
  * lie below it, else a file. Every ancestor directory of a traced path is prepared, except
  * those the application made itself, and, for a path that was absent, those above it not
@@ -79,6 +79,7 @@ struct pinfo {
 	uint32_t content;     /* symlink: the path id of its content */
 	uint32_t pre_content; /* a symlink there before the capture: what readlink read of it */
 	uint8_t followed;     /* opened or stat'd by this name: what it leads to was there */
+	uint8_t gone;	      /* removed, renamed away or made again: another may be there */
 	uint8_t dir_changed;  /* in fs->dirs_changed */
 	uint8_t cut;	      /* cut by this name, or renamed to one that is (cuts__mark) */
 	uint64_t cut_ns;      /* the end of the last such cut in the trace */
@@ -91,7 +92,6 @@ struct pinfo {
 	uint64_t written_lo; /* the lowest byte the application wrote, when written */
 	uint64_t presize; /* its size when the capture began, when the recorder says */
 	uint8_t seen;	  /* an op named it: a later open's size may be one the application made */
-	uint8_t gone;	  /* removed or renamed away: a later op may find something else there */
 };
 
 struct scan {
@@ -149,12 +149,7 @@ static void set_existed(struct pinfo *pi, int kind)
 
 static void decide(struct pinfo *pi, int ret, int kind)
 {
-	if (!pi)
-		return;
-	/* an earlier op (a stat) said it was there, not what it was: this op says a directory */
-	if (pi->state == P_EXISTED && ret >= 0 && kind == REPLAY_F_DIR && !pi->kind && !pi->gone)
-		pi->kind = kind;
-	if (pi->state != P_UNKNOWN)
+	if (!pi || pi->state != P_UNKNOWN)
 		return;
 	if (ret >= 0)
 		set_existed(pi, kind);
@@ -422,6 +417,15 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 				pi->state = P_MAYBE;
 			else
 				decide(pi, 0, kind);
+			/* an earlier op (a stat) said it was there, not what it was: the open says
+			 * it, when the fd's kind is known (O_TMPFILE carries O_DIRECTORY's bit) */
+			if (pi && pi->state == P_EXISTED && !pi->kind && !pi->gone &&
+			    !pi->symlink) {
+				if (kind == REPLAY_F_DIR)
+					pi->kind = REPLAY_F_DIR;
+				else if (op->fd_kind == REEL_FD_REG)
+					pi->kind = REPLAY_F_FILE;
+			}
 			if (pi && pi->state != P_CREATED && (op->flags & O_TRUNC))
 				pi->app_owned = 1;
 			/*
