@@ -403,18 +403,25 @@ static void say_change(struct report *rep, size_t ri, int k)
 	    report_fmt__dur(wr, y, sizeof(y)), c->ks_d);
 }
 
-/* One line for the op types that did not change: "reads, writes unchanged on X (...)". */
+/*
+ * One line for the op types that did not change: "reads, writes unchanged on X (...)"; a
+ * class with an op type that did change is named "other syncs" (fsync slower, sync_file_range
+ * not).
+ */
 static void say_unchanged(struct report *rep, size_t ri)
 {
 	const struct report_run *run = &rep->runs[ri], *o = orig(rep);
-	char classes[128] = "", list[384] = "", name[32], rs[32];
+	char classes[160] = "", list[384] = "", name[32], rs[32];
 	size_t clen = 0, len = 0, nk = 0;
-	int seen[REPORT_CLASSES] = {0}, cached = 1, reads = 0;
+	int seen[REPORT_CLASSES] = {0}, changed[REPORT_CLASSES] = {0}, cached = 1, reads = 0;
 
 	for (size_t i = 0; i < rep->norder; i++) {
 		int k = rep->order[i];
 		const struct report_cmp *c = &run->cmp[k];
 		enum report_class cl = report_kind__class(k);
+		if (c->valid && (c->change == REPORT_FASTER || c->change == REPORT_SLOWER ||
+				 c->change == REPORT_TAIL_ONLY || c->change == REPORT_MIXED))
+			changed[cl] = 1;
 		if (!c->valid || c->change != REPORT_SAME)
 			continue;
 		if (cl == REPORT_CLASS_READ) {
@@ -434,10 +441,14 @@ static void say_unchanged(struct report *rep, size_t ri)
 		snprintf(list + len, sizeof(list) - len, ", and %zu more", nk - 4);
 	for (int cl = 0; cl < REPORT_CLASSES; cl++)
 		if (seen[cl])
-			clen += snprintf(classes + clen, sizeof(classes) - clen, "%s%s",
-					 clen ? ", " : "", report_class__name(cl));
+			clen += snprintf(classes + clen, sizeof(classes) - clen, "%s%s%s",
+					 clen ? ", " : "", changed[cl] ? "other " : "",
+					 report_class__name(cl));
 	say(rep, REPORT_V_SAME, (int)ri, -1, 1, "%s unchanged on %s (%s)%s", classes, run->label,
-	    list, reads && cached ? "; reads already served from page cache" : "");
+	    list,
+	    reads && cached && !changed[REPORT_CLASS_READ]
+		? "; reads already served from page cache"
+		: "");
 }
 
 static void judge_replay(struct report *rep, size_t ri)
