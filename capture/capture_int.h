@@ -131,9 +131,10 @@ const char *capture_proc__fd_path_at(struct capture_proc *p, int fd, uint64_t en
 
 /* Fills p's cwd and fd table from /proc/PID (cwd, fd/N links, fdinfo/N flags); appends to
  * fd_flags_buf and fd_sizes_buf (NUL-terminated, len bytes each) the
- * REEL_META_CAPTURE_FD_FLAGS and _FD_SIZES entries of its files (those that fit). */
+ * REEL_META_CAPTURE_FD_FLAGS and _FD_SIZES entries of its files (those that fit), but for
+ * the close-on-exec ones of a command held before_exec. */
 int capture_procfs__snapshot(struct capture_proc *p, char *fd_flags_buf, char *fd_sizes_buf,
-			     size_t len);
+			     size_t len, int before_exec);
 /* Appends pid's descendants (by /proc/N/stat ppid) to *pids (realloc'd). */
 int capture_procfs__descendants(pid_t pid, pid_t **pids, size_t *n);
 /* The thread group of a thread id (the id itself when /proc cannot tell). */

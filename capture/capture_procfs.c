@@ -85,7 +85,7 @@ static void size_add(char *buf, size_t len, pid_t pid, int fd, long long size)
 }
 
 int capture_procfs__snapshot(struct capture_proc *p, char *fd_flags_buf, char *fd_sizes_buf,
-			     size_t len)
+			     size_t len, int before_exec)
 {
 	char dir[64], link[PATH_MAX], target[PATH_MAX];
 	struct dirent *de;
@@ -121,7 +121,9 @@ int capture_procfs__snapshot(struct capture_proc *p, char *fd_flags_buf, char *f
 		/* "pipe:[123]", "socket:[..]", "anon_inode:[eventfd]" are not paths */
 		capture_proc__set_fd(p, fd, target[0] == '/' ? target : NULL,
 				     kind_of_mode(st.st_mode), flags & O_CLOEXEC);
-		if (S_ISREG(st.st_mode)) {
+		/* a command held before its exec: its close-on-exec fds are the recorder's own
+		 * (the trace being written), gone at the exec, not the command's */
+		if (S_ISREG(st.st_mode) && !(before_exec && (flags & O_CLOEXEC))) {
 			flags_add(fd_flags_buf, len, p->pid, fd, flags);
 			size_add(fd_sizes_buf, len, p->pid, fd, (long long)st.st_size);
 		}

@@ -454,7 +454,7 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 
 		if (p)
 			capture_procfs__snapshot(p, fd_flags, fd_sizes,
-						 fd_flags && fd_sizes ? FD_FLAGS_MAX : 0);
+						 fd_flags && fd_sizes ? FD_FLAGS_MAX : 0, !!o->argv);
 	}
 	/* still before the first op: in the head, where a replay finds it before the ops */
 	if (fd_flags && fd_flags[0])
