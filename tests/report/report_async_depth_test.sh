@@ -6,11 +6,8 @@
 # The report had no such number: a replay that kept a quarter of the queue depth, which
 # changes what the storage sees, showed only in each request's own latency.
 # usage: report_async_depth_test.sh IOREEL REPLAY_MKTRACE
-set -u
-IOREEL=$1
-MKTRACE=$2
-T=$(mktemp -d /var/tmp/ioreel-report-async-depth.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+source "$(dirname "$0")/lib.sh"
+report_setup async-depth "$@"
 
 python3 - "$T" <<'PY' || exit 1
 import sys
@@ -36,7 +33,7 @@ for i in range(800):
 open(d + "/o.txt", "w").write("\n".join(orig) + "\n")
 open(d + "/r.txt", "w").write("\n".join(rep) + "\n")
 PY
-"$MKTRACE" "$T/o.reel" <"$T/o.txt" && "$MKTRACE" "$T/r.reel" <"$T/r.txt" || exit 1
+mk_pair
 "$IOREEL" report "$T/o.reel" "$T/r.reel" >"$T/r.txt" 2>&1 || { cat "$T/r.txt"; exit 1; }
 fails=0
 grep -q "800 async requests, 8.0 in flight on average over their span$" "$T/r.txt" ||

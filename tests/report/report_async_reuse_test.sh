@@ -8,11 +8,8 @@
 # and a completion read before its submit must not take an older submit of its id whose
 # completion was lost for its own (a MariaDB libaio replay: p99 585 ms instead of 3.8 ms).
 # usage: report_async_reuse_test.sh IOREEL REPLAY_MKTRACE
-set -u
-IOREEL=$1
-MKTRACE=$2
-T=$(mktemp -d /var/tmp/ioreel-report-async-reuse.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+source "$(dirname "$0")/lib.sh"
+report_setup async-reuse "$@"
 
 python3 - "$T" <<'PY' || exit 1
 import sys
@@ -51,7 +48,7 @@ for i in range(50):
 open(d + "/o.txt", "w").write("\n".join(orig) + "\n")
 open(d + "/r.txt", "w").write("\n".join(rep) + "\n")
 PY
-"$MKTRACE" "$T/o.reel" <"$T/o.txt" && "$MKTRACE" "$T/r.reel" <"$T/r.txt" || exit 1
+mk_pair
 "$IOREEL" report --json "$T/o.reel" "$T/r.reel" >"$T/r.json" || exit 1
 python3 - "$T/r.json" <<'PY'
 import json, sys

@@ -4,10 +4,8 @@
 # slower at fsync: the report says the pace was not kept AND that the original was a closed
 # loop, pointing to --timing think.
 # Exit 0 pass, 1 fail.
-set -u
-IOREEL=$1 MKTRACE=$2
-T=$(mktemp -d /dev/shm/ioreel-report-closed.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+source "$(dirname "$0")/lib.sh"
+report_setup closed "$@"
 fail() {
 	echo "FAIL: $*" >&2
 	exit 1

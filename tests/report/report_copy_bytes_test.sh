@@ -3,11 +3,8 @@
 # (copy_file_range; sendfile to a regular file), as "ioreel info" counts them; a sendfile to a
 # socket writes no file. Copies are classed with the reads, and were never counted written.
 # usage: report_copy_bytes_test.sh IOREEL REPLAY_MKTRACE
-set -u
-IOREEL=$1
-MKTRACE=$2
-T=$(mktemp -d /var/tmp/ioreel-report-copy.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+source "$(dirname "$0")/lib.sh"
+report_setup copy "$@"
 
 "$MKTRACE" "$T/t.reel" <<'SPEC' || exit 1
 100 100 0 10 openat path=/srv/src flags=O_RDONLY ret=3

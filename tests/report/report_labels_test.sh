@@ -4,11 +4,8 @@
 # when those are the same too: all were labelled with the target alone ("replay on /var/tmp/t
 # fell behind" said five times of a MariaDB trace's five replays, none saying which).
 # usage: report_labels_test.sh IOREEL REPLAY_MKTRACE
-set -u
-IOREEL=$1
-MKTRACE=$2
-T=$(mktemp -d /var/tmp/ioreel-report-labels.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+source "$(dirname "$0")/lib.sh"
+report_setup labels "$@"
 
 mk() { # NAME ENGINE TIMING (no ENGINE: the original)
 	{

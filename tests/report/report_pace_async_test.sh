@@ -6,11 +6,8 @@
 # The reaping was left out of the thread's busy time, and that lateness taken for late
 # wake-ups: "fell behind, its latencies are doubtful" on a slower disk.
 # usage: report_pace_async_test.sh IOREEL REPLAY_MKTRACE
-set -u
-IOREEL=$1
-MKTRACE=$2
-T=$(mktemp -d /var/tmp/ioreel-report-pace-async.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+source "$(dirname "$0")/lib.sh"
+report_setup pace-async "$@"
 
 python3 - "$T" <<'PY' || exit 1
 import sys
@@ -36,7 +33,7 @@ for i in range(300):
 open(d + "/o.txt", "w").write("\n".join(orig) + "\n")
 open(d + "/r.txt", "w").write("\n".join(rep) + "\n")
 PY
-"$MKTRACE" "$T/o.reel" <"$T/o.txt" && "$MKTRACE" "$T/r.reel" <"$T/r.txt" || exit 1
+mk_pair
 "$IOREEL" report --json "$T/o.reel" "$T/r.reel" >"$T/r.json" || exit 1
 python3 - "$T/r.json" <<'PY'
 import json, sys

@@ -7,11 +7,8 @@
 # The verdict said only "fell behind, its latencies are doubtful" and left PACE NOT KEPT out
 # (text, JSON tags and pace_not_kept, HTML), hiding that the storage was too slow for the app.
 # usage: report_pace_both_test.sh IOREEL REPLAY_MKTRACE
-set -u
-IOREEL=$1
-MKTRACE=$2
-T=$(mktemp -d /dev/shm/ioreel-report-pace-both.XXXXXX)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
+source "$(dirname "$0")/lib.sh"
+report_setup pace-both "$@"
 
 python3 - "$T" <<'PY' || exit 1
 import json, sys
@@ -52,7 +49,7 @@ open(d + "/o.txt", "w").write("\n".join(orig) + "\n")
 open(d + "/r.txt", "w").write("\n".join(rep) + "\n")
 json.dump({"backlog_p99": p99(backlog), "wake_p99": p99(wake)}, open(d + "/truth.json", "w"))
 PY
-"$MKTRACE" "$T/o.reel" <"$T/o.txt" && "$MKTRACE" "$T/r.reel" <"$T/r.txt" || exit 1
+mk_pair
 "$IOREEL" report "$T/o.reel" "$T/r.reel" >"$T/r.txt.out" || exit 1
 "$IOREEL" report --json "$T/o.reel" "$T/r.reel" >"$T/r.json" || exit 1
 "$IOREEL" report --html "$T/r.html" "$T/o.reel" "$T/r.reel" >/dev/null || exit 1

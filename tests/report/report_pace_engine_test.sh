@@ -12,11 +12,8 @@
 #  full: preads every 10 us, 2 ms each: 64 in flight fill the thread's queue, and from then
 #        on each submission waits for the oldest request: backlog, PACE NOT KEPT.
 # usage: report_pace_engine_test.sh IOREEL REPLAY_MKTRACE
-set -u
-IOREEL=$1
-MKTRACE=$2
-T=$(mktemp -d /var/tmp/ioreel-report-pace-engine.XXXXXX)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
+source "$(dirname "$0")/lib.sh"
+report_setup pace-engine "$@"
 
 python3 - "$T" <<'PY' || exit 1
 import sys

@@ -5,11 +5,8 @@
 # original only (their fds are regular files or directories): fio's getdents64 of /sys
 # were said "not replayed", and /proc opens weighed in the original's openat.
 # usage: report_pseudo_test.sh IOREEL REPLAY_MKTRACE
-set -u
-IOREEL=$1
-MKTRACE=$2
-T=$(mktemp -d /var/tmp/ioreel-report-pseudo.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+source "$(dirname "$0")/lib.sh"
+report_setup pseudo "$@"
 
 "$MKTRACE" "$T/t.reel" <<'SPEC' || exit 1
 100 100 0 10 openat path=/srv/data flags=O_RDONLY ret=3

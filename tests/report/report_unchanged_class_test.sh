@@ -4,10 +4,8 @@
 # replay on a busier disk had fsync 19x slower and sync_file_range unchanged, and the report
 # said "fsync p50 rises ... (19.3x slower)" and then "reads, syncs, metadata ops unchanged".
 # Exit 0 pass, 1 fail.
-set -u
-IOREEL=$1 MKTRACE=$2
-T=$(mktemp -d /dev/shm/ioreel-report-unchanged.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+source "$(dirname "$0")/lib.sh"
+report_setup unchanged "$@"
 fail() {
 	echo "FAIL: $*" >&2
 	exit 1
