@@ -75,6 +75,13 @@ struct ractx {
 	struct areq *orphans;
 };
 
+/* a request and its buffer, once nothing (the engine, a completion record) holds it */
+static void areq__free(struct areq *rq)
+{
+	free(rq->io.buf);
+	free(rq);
+}
+
 static void actx__mark(struct ractx *c, int n)
 {
 	uint64_t t0 = __atomic_load_n(&c->run->t0, __ATOMIC_RELAXED);
@@ -139,8 +146,7 @@ static void actx__orphan(struct ractx *c, struct areq *rq)
 
 		if (atomic_load(&o->done)) {
 			*pp = o->next_orphan;
-			free(o->io.buf);
-			free(o);
+			areq__free(o);
 		} else {
 			pp = &o->next_orphan;
 		}
@@ -329,8 +335,7 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 		struct areq *old = (struct areq *)(uintptr_t)*v;
 
 		if (atomic_load(&old->done)) {
-			free(old->io.buf);
-			free(old);
+			areq__free(old);
 		} else {
 			actx__orphan(c, old);
 		}
@@ -450,8 +455,7 @@ int async__complete(struct rworker *w, const struct ritem *it, struct reel_op *r
 	*submit_ns = rq->submit_ns + (w->run->t0 - rq->t0);
 	if (rq->io.done_ns)
 		*done_ns = rq->io.done_ns + (w->run->t0 - rq->t0_done);
-	free(rq->io.buf);
-	free(rq);
+	areq__free(rq);
 	return 0;
 }
 
@@ -511,16 +515,14 @@ void async__free_all(struct run *run)
 			if (c->reqs.used[j]) {
 				struct areq *rq = (struct areq *)(uintptr_t)c->reqs.v[j];
 
-				free(rq->io.buf);
-				free(rq);
+				areq__free(rq);
 			}
 		}
 		while (c->orphans) {
 			struct areq *o = c->orphans;
 
 			c->orphans = o->next_orphan;
-			free(o->io.buf);
-			free(o);
+			areq__free(o);
 		}
 		replay_u64map__free(&c->reqs);
 		pthread_cond_destroy(&c->cond);
