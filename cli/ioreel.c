@@ -19,6 +19,7 @@ static const struct command commands[] = {
 	{ "dump", cmd_dump, "print a trace one op per line (text, jsonl, csv)" },
 	{ "import", cmd_import, "make a trace from other tools' output (strace)" },
 	{ "export", cmd_export, "write a trace in other tools' formats (fio iolog)" },
+	{ "slice", cmd_slice, "cut a time window of a trace into a trace of its own" },
 };
 
 static void usage(FILE *out)

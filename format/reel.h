@@ -193,6 +193,10 @@ const char *reel_fd_kind__name(unsigned kind); /* "reg", "dir", "blk", ... */
 /* regular files open before the capture and their sizes then: "PID:FD:SIZE" (decimal),
  * space-separated; in the head */
 #define REEL_META_CAPTURE_FD_SIZES "capture.fd_sizes"
+/* a time window of another trace (ioreel slice): its path, and the window in its times */
+#define REEL_META_SLICE_OF "slice.of"
+#define REEL_META_SLICE_FROM_NS "slice.from_ns"
+#define REEL_META_SLICE_TO_NS "slice.to_ns"
 #define REEL_META_REPLAY_OF "replay.of"	   /* path of the trace replayed */
 /* the replayed trace's start_wall_ns: which capture a result belongs to, wherever it moved */
 #define REEL_META_REPLAY_OF_START "replay.of_start_wall_ns"

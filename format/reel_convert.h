@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * reel_convert.h - converters over the trace format: summary (info), one-op-per-line dump,
- * strace log import, fio iolog export.
+ * strace log import, fio iolog export, time slices.
  *
  * Library code: functions return 0 (or a count) or a negative error (-errno, -REEL_E_*),
  * and write only to the FILE * they are given. Damage found in a trace is not an error of
@@ -122,6 +122,35 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 		     struct reel_fio_result *res);
 /* One line per non-zero category of res->left_out, "fio: left out N ...: why". */
 void reel_fio__print_left_out(const struct reel_fio_result *res, FILE *out);
+
+/* ---- slice: a time window of a trace, as a trace of its own ---- */
+
+struct reel_slice_opts {
+	uint64_t from_ns; /* the window, in the input's times: ops that started in [from, to) */
+	uint64_t to_ns;
+	const char *source; /* the input's name, for the slice.of meta */
+};
+
+struct reel_slice_result {
+	uint64_t ops_in;      /* ops read */
+	uint64_t last_start_ns; /* the latest op start read: the input's span */
+	uint64_t ops_out;     /* ops written */
+	uint64_t fds_carried; /* fds open at the window's start that ops in it use */
+	uint64_t unpaired;    /* completions in the window of requests submitted before it */
+	uint64_t damaged;     /* damaged regions met */
+	struct reel_damage_sum damage;
+};
+
+/*
+ * Writes to w the ops of the trace at path that started in the window, times moved so
+ * that the window starts at 0, with the input's meta and what a recorder attaching at the
+ * window's start would have found: the fds open then (capture.fd_flags, capture.fd_sizes)
+ * and the requests in flight (their completions left out, counted in capture.unpaired).
+ * Reads the input twice. Damage is reported in res, not as an error: the slice holds every
+ * op that could be read. -EINVAL when from >= to.
+ */
+int reel_slice__run(const char *path, struct reel_writer *w, const struct reel_slice_opts *o,
+		    struct reel_slice_result *res);
 
 #ifdef __cplusplus
 }

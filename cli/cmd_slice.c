@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/* cmd_slice.c - "ioreel slice TRACE --from T --to T -o OUT": a time window of a trace. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "reel.h"
+#include "reel_convert.h"
+
+static void slice_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ioreel slice TRACE -o OUT [--from T] [--to T | --duration D]\n\n"
+		"Write the ops of TRACE that started in a time window as a trace of their own,\n"
+		"time 0 at the window's start, to replay, report or inspect just that stretch\n"
+		"(the minute a customer's run was slow, one phase of a benchmark). The slice\n"
+		"replays as if the recorder had attached at the window's start: the files the\n"
+		"processes held open then are reopened when first used, with their O_DIRECT,\n"
+		"O_DSYNC or O_SYNC, and prepared as long as they were then (head meta\n"
+		"capture.fd_flags and capture.fd_sizes); completions of async requests\n"
+		"submitted before the window are left out and counted (capture.unpaired).\n"
+		"Times are from the start of TRACE, in seconds, or with a unit: ns, us, ms, s,\n"
+		"m (1.5, 1500ms, 2m). 'ioreel info TRACE' shows its duration.\n\n"
+		"options:\n"
+		"  -o, --output OUT      the slice (required; not TRACE itself)\n"
+		"  -f, --from T          window start (default 0)\n"
+		"  -t, --to T            window end, exclusive (default: the end of TRACE)\n"
+		"  -d, --duration D      window length, instead of --to\n"
+		"  -h, --help            this text\n\n"
+		"EXAMPLES\n"
+		"  ioreel slice pg.reel --from 120 --duration 30 -o pg-slow.reel\n"
+		"  ioreel slice app.reel --from 1500ms --to 2s -o app-1.5s.reel\n"
+		"  ioreel replay pg-slow.reel --target /dev/shm/t --target /var/tmp/t\n");
+}
+
+/* "1.5", "1500ms", "2m" -> ns; -EINVAL when it is not a time */
+static int parse_time(const char *s, uint64_t *ns)
+{
+	static const struct {
+		const char *unit;
+		double ns;
+	} units[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"m", 60e9}, {"", 1e9}};
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !(v >= 0) || isinf(v))
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].unit))
+			continue;
+		if (v * units[i].ns >= 1.8e19)
+			return -EINVAL;
+		*ns = (uint64_t)llround(v * units[i].ns);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* out names the same file as in (another name, a link): writing it would destroy the input */
+static int same_file(const char *out, const char *in)
+{
+	struct stat a, b;
+
+	return !strcmp(out, in) ||
+	       (!stat(out, &a) && !stat(in, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+}
+
+static int bad_time(const char *opt, const char *arg)
+{
+	fprintf(stderr, "ioreel: failed to slice: %s '%s' is not a time (1.5, 1500ms, 2m)\n",
+		opt, arg);
+	return 2;
+}
+
+int cmd_slice(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"output", required_argument, NULL, 'o'}, {"from", required_argument, NULL, 'f'},
+	    {"to", required_argument, NULL, 't'},     {"duration", required_argument, NULL, 'd'},
+	    {"help", no_argument, NULL, 'h'},	      {0},
+	};
+	struct reel_slice_opts o = {.to_ns = UINT64_MAX};
+	uint64_t dur = 0;
+	int have_to = 0, have_dur = 0;
+	struct reel_slice_result res;
+	struct reel_writer *w;
+	const char *out = NULL;
+	int c, err, cerr;
+
+	while ((c = getopt_long(argc, argv, "o:f:t:d:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'f':
+			if (parse_time(optarg, &o.from_ns))
+				return bad_time("--from", optarg);
+			break;
+		case 't':
+			if (parse_time(optarg, &o.to_ns))
+				return bad_time("--to", optarg);
+			have_to = 1;
+			break;
+		case 'd':
+			if (parse_time(optarg, &dur))
+				return bad_time("--duration", optarg);
+			have_dur = 1;
+			break;
+		case 'h':
+			slice_usage(stdout);
+			return 0;
+		default:
+			slice_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1 || !out) {
+		slice_usage(stderr);
+		return 2;
+	}
+	o.source = argv[optind];
+	if (have_to && have_dur) {
+		fprintf(stderr, "ioreel: failed to slice: give --to or --duration, not both\n");
+		return 2;
+	}
+	if (have_dur)
+		o.to_ns = dur > UINT64_MAX - o.from_ns ? UINT64_MAX : o.from_ns + dur;
+	if (o.to_ns <= o.from_ns) {
+		fprintf(stderr, "ioreel: failed to slice: the window is empty (it must end after "
+				"it starts)\n");
+		return 2;
+	}
+	if (same_file(out, o.source)) {
+		fprintf(stderr, "ioreel: failed to slice: OUT must not be TRACE itself\n");
+		return 2;
+	}
+	{
+		struct reel_reader *r;
+
+		/* the input first: a missing or foreign file leaves no empty OUT behind */
+		err = reel_reader__open(o.source, &r);
+		if (err) {
+			fprintf(stderr, "ioreel: failed to open %s: %s\n", o.source,
+				reel_strerror(err));
+			return 1;
+		}
+		reel_reader__close(r);
+	}
+	err = reel_writer__open(out, NULL, &w);
+	if (err) {
+		fprintf(stderr, "ioreel: failed to create %s: %s\n", out, reel_strerror(err));
+		return 1;
+	}
+	err = reel_slice__run(o.source, w, &o, &res);
+	cerr = reel_writer__close(w);
+	if (err || cerr) {
+		fprintf(stderr, "ioreel: failed to slice %s into %s: %s\n", o.source, out,
+			reel_strerror(err ? err : cerr));
+		unlink(out);
+		return 1;
+	}
+	if (!res.ops_out) {
+		fprintf(stderr,
+			"ioreel: failed to slice %s: no op started between %.6f s and %.6f s (its "
+			"ops start from 0 to %.6f s)\n",
+			o.source, o.from_ns / 1e9, o.to_ns == UINT64_MAX ? INFINITY : o.to_ns / 1e9,
+			res.last_start_ns / 1e9);
+		unlink(out);
+		return 1;
+	}
+	fprintf(stderr,
+		"ioreel: wrote %s: %" PRIu64 " of %" PRIu64 " ops, %.6f s to %.6f s of %s; %" PRIu64
+		" fd(s) open at the start carried; %" PRIu64
+		" completion(s) of requests submitted before left out\n",
+		out, res.ops_out, res.ops_in, o.from_ns / 1e9,
+		(o.to_ns == UINT64_MAX ? res.last_start_ns : o.to_ns) / 1e9, o.source,
+		res.fds_carried, res.unpaired);
+	if (res.damaged) {
+		char what[256];
+
+		fprintf(stderr, "ioreel: %s is damaged at byte %" PRIu64 " (%" PRIu64
+				" region(s)): %s; the slice holds every op that could be read\n",
+			o.source, res.damage.first_offset, res.damaged,
+			reel_damage_sum__describe(&res.damage, what, sizeof(what)));
+		return 1;
+	}
+	return 0;
+}
