@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* report.c - report__compare(): read every run, compare, write text or JSON (and HTML). */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,10 +107,23 @@ static int same_label(const struct report *rep, size_t i)
  * on /var/tmp/t fell behind") could not be told apart. Such runs get their engine and
  * timing, and when those are the same too, their number.
  */
+/* label + what tells it apart, cut to the label's size: a label is for reading */
+static void label__add(char *label, size_t size, const char *fmt, ...)
+{
+	char add[128];
+	size_t len = strlen(label);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(add, sizeof(add), fmt, ap);
+	va_end(ap);
+	if (len + 1 < size)
+		snprintf(label + len, size - len, "%s", add);
+}
+
 static void unique_labels(struct report *rep)
 {
 	char dup[64] = {0}; /* runs whose label another run has, before any is changed */
-	char buf[sizeof(rep->runs[0].label)];
 
 	for (size_t i = 1; i < rep->nruns && i < sizeof(dup); i++)
 		dup[i] = (char)same_label(rep, i);
@@ -118,9 +132,8 @@ static void unique_labels(struct report *rep)
 
 		if (!dup[i] || !r->is_replay)
 			continue;
-		snprintf(buf, sizeof(buf), "%s (%s, %s)", r->label, r->engine ? r->engine : "?",
-			 r->timing ? r->timing : "?");
-		snprintf(r->label, sizeof(r->label), "%s", buf);
+		label__add(r->label, sizeof(r->label), " (%s, %s)", r->engine ? r->engine : "?",
+			   r->timing ? r->timing : "?");
 	}
 	for (size_t i = 1; i < rep->nruns && i < sizeof(dup); i++)
 		dup[i] = (char)same_label(rep, i);
@@ -129,8 +142,7 @@ static void unique_labels(struct report *rep)
 
 		if (!dup[i])
 			continue;
-		snprintf(buf, sizeof(buf), "%s #%zu", r->label, i);
-		snprintf(r->label, sizeof(r->label), "%s", buf);
+		label__add(r->label, sizeof(r->label), " #%zu", i);
 	}
 }
 
