@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_time.h"
 #include "commands.h"
 #include "reel.h"
 #include "report.h"
@@ -16,6 +17,7 @@ static void usage(FILE *out)
 	    out,
 	    "usage: ioreel report TRACE [RESULT...] [--json] [--html FILE] [--by op|file] "
 	    "[--top N]\n"
+	    "                     [--timeline[=INTERVAL]]\n"
 	    "       ioreel report RESULT... (the original is the trace the results name)\n"
 	    "\n"
 	    "Compares the latency distributions of a captured TRACE with those of its replay\n"
@@ -30,11 +32,18 @@ static void usage(FILE *out)
 	    "  --json         write the report as JSON on stdout instead of text; the keys are\n"
 	    "                 described at the top of replay/report_json.c (\"runs\", "
 	    "\"ops_by_type\",\n"
-	    "                 \"vs_original\", \"lateness\", \"files\", \"verdict\"), times in ns\n"
+	    "                 \"vs_original\", \"lateness\", \"files\", \"timeline\", \"verdict\"),\n"
+	    "                 times in ns\n"
 	    "  --html FILE    also write a self-contained HTML page (tables, CDF plots)\n"
 	    "  --by op|file   rows per op type (default), or also per file and op type for the\n"
 	    "                 top files\n"
 	    "  --top N        files in the hot-files section and in --by file (default 5)\n"
+	    "  --timeline[=INTERVAL]\n"
+	    "                 also, per INTERVAL of each run's own clock (default: about 20\n"
+	    "                 over the original), the ops that started in it and the p50/p99\n"
+	    "                 of the class with most of the original's I/O time (JSON: every\n"
+	    "                 class): when a run was slow, and whether a replay with original\n"
+	    "                 timing was slow then too. INTERVAL: 1.5 (s), 500ms, 2m\n"
 	    "  -h, --help     this text\n"
 	    "\n"
 	    "EXAMPLES:\n"
@@ -44,6 +53,7 @@ static void usage(FILE *out)
 	    "  ioreel report app.reel app.shm.reel --html report.html\n"
 	    "  ioreel report app.reel app.shm.reel --json | jq '.verdict[].text'\n"
 	    "  ioreel report app.reel app.shm.reel --by file --top 3\n"
+	    "  ioreel report app.reel app.disk.reel --timeline=1s\n"
 	    "\n"
 	    "exit status: 0; 1 when an input cannot be read or holds no ops, or when one is\n"
 	    "damaged (the report is still printed, as far as they could be read, and names the\n"
@@ -70,6 +80,7 @@ int cmd_report(int argc, char **argv)
 	static const struct option longopts[] = {
 	    {"json", no_argument, NULL, 'j'},	  {"html", required_argument, NULL, 'H'},
 	    {"by", required_argument, NULL, 'b'}, {"top", required_argument, NULL, 't'},
+	    {"timeline", optional_argument, NULL, 'T'},
 	    {"help", no_argument, NULL, 'h'},	  {0},
 	};
 	struct report_opts opts = {.top = 5};
@@ -110,6 +121,17 @@ int cmd_report(int argc, char **argv)
 			opts.top = (unsigned)n;
 			break;
 		}
+		case 'T':
+			opts.timeline_ns = REPORT_TIMELINE_AUTO;
+			if (optarg && (cli_time__parse(optarg, &opts.timeline_ns) ||
+				       opts.timeline_ns < 1000)) {
+				fprintf(stderr,
+					"ioreel: failed to parse --timeline: '%s' is not an interval "
+					"of 1us or more (1.5, 500ms, 2m)\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_time.h"
 #include "commands.h"
 #include "reel.h"
 #include "reel_convert.h"
@@ -38,31 +39,6 @@ static void slice_usage(FILE *out)
 		"  ioreel slice pg.reel --from 120 --duration 30 -o pg-slow.reel\n"
 		"  ioreel slice app.reel --from 1500ms --to 2s -o app-1.5s.reel\n"
 		"  ioreel replay pg-slow.reel --target /dev/shm/t --target /var/tmp/t\n");
-}
-
-/* "1.5", "1500ms", "2m" -> ns; -EINVAL when it is not a time */
-static int parse_time(const char *s, uint64_t *ns)
-{
-	static const struct {
-		const char *unit;
-		double ns;
-	} units[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"m", 60e9}, {"", 1e9}};
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || !(v >= 0) || isinf(v))
-		return -EINVAL;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(end, units[i].unit))
-			continue;
-		if (v * units[i].ns >= 1.8e19)
-			return -EINVAL;
-		*ns = (uint64_t)llround(v * units[i].ns);
-		return 0;
-	}
-	return -EINVAL;
 }
 
 /* out names the same file as in (another name, a link): writing it would destroy the input */
@@ -102,16 +78,16 @@ int cmd_slice(int argc, char **argv)
 			out = optarg;
 			break;
 		case 'f':
-			if (parse_time(optarg, &o.from_ns))
+			if (cli_time__parse(optarg, &o.from_ns))
 				return bad_time("--from", optarg);
 			break;
 		case 't':
-			if (parse_time(optarg, &o.to_ns))
+			if (cli_time__parse(optarg, &o.to_ns))
 				return bad_time("--to", optarg);
 			have_to = 1;
 			break;
 		case 'd':
-			if (parse_time(optarg, &dur))
+			if (cli_time__parse(optarg, &dur))
 				return bad_time("--duration", optarg);
 			have_dur = 1;
 			break;

@@ -107,6 +107,23 @@ static int same_label(const struct report *rep, size_t i)
  * on /var/tmp/t fell behind") could not be told apart. Such runs get their engine and
  * timing, and when those are the same too, their number.
  */
+/* The trace's span from its footer's totals (a whole trace), else 1000 s: the automatic
+ * timeline's interval must be known before its ops are read, in one pass. */
+static uint64_t trace_span(const char *trace)
+{
+	const struct reel_totals *t;
+	struct reel_reader *r;
+	uint64_t span = 1000000000000ULL;
+
+	if (reel_reader__open(trace, &r))
+		return span;
+	t = reel_reader__totals(r);
+	if (t && t->last_end_ns > 0)
+		span = t->last_end_ns;
+	reel_reader__close(r);
+	return span;
+}
+
 /* label + what tells it apart, cut to the label's size: a label is for reading */
 static void label__add(char *label, size_t size, const char *fmt, ...)
 {
@@ -160,6 +177,12 @@ int report__compare(const char *trace, const char *const *results, size_t n,
 		return -ENOMEM;
 	for (size_t i = 0; i <= n && !err; i++) {
 		const char *path = i ? results[i - 1] : trace;
+		/* every run on the original's interval: the automatic one from its span */
+		rep.runs[i].tl_ns = rep.opts->timeline_ns;
+		if (i && rep.opts->timeline_ns == REPORT_TIMELINE_AUTO)
+			rep.runs[i].tl_ns = rep.runs[0].tl_ns;
+		else if (rep.opts->timeline_ns == REPORT_TIMELINE_AUTO)
+			rep.runs[i].tl_ns = report_tl__auto(trace_span(trace));
 		err = report_run__collect(&rep.runs[i], path, rep.opts->by == REPORT_BY_FILE);
 		rep.nruns = i + 1;
 		if (!err)

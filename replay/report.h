@@ -22,6 +22,7 @@
 #define IOREEL_REPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 enum report_by {
@@ -29,11 +30,16 @@ enum report_by {
 	REPORT_BY_FILE = 1, /* also rows per (file, op type) for the top files */
 };
 
+#define REPORT_TIMELINE_AUTO UINT64_MAX
+
 struct report_opts {
 	enum report_by by;
 	unsigned top;	       /* files listed in "hot files" and --by file; 0 = 5 */
 	int json;	       /* write JSON to out instead of the text report */
 	const char *html_path; /* also write the HTML page there; NULL = no page */
+	/* the timeline: the ops per interval of each run's own clock; 0 = none,
+	 * REPORT_TIMELINE_AUTO = about 20 intervals over the original's span */
+	uint64_t timeline_ns;
 	const char **failed;   /* if set, receives the path that failed when an error returns */
 	/*
 	 * if set, receives a sentence for errors beyond errno (a result of another trace); on

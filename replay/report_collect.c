@@ -475,6 +475,8 @@ static int measure(struct collect *c, const struct reel_op *op, unsigned kind, u
 	}
 	run->io_ns += lat;
 	run->class_ns[report_kind__class(kind)] += lat;
+	if (run->tl_ns && (err = report_tl__add(run, start, kind, lat)))
+		return err;
 	if (op->ret > 0 && report_kind__class(kind) == REPORT_CLASS_READ)
 		run->bytes_read += (uint64_t)op->ret;
 	/* a copy is classed as a read (report_kind.c); into a file, it writes its bytes too */
@@ -815,6 +817,7 @@ int report_run__collect(struct report_run *run, const char *path, int by_file)
 
 void report_run__free(struct report_run *run)
 {
+	report_tl__free(run);
 	for (unsigned k = 0; k < REPORT_KINDS; k++)
 		hist__free(&run->kinds[k].lat);
 	hist__free(&run->gap);

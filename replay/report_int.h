@@ -85,6 +85,14 @@ struct report_cmp {
 	enum report_change change;
 };
 
+/* The timeline (--timeline, report_timeline.c): the ops that started in one interval of a
+ * run's own clock, and their latencies per class. Intervals beyond the cap are counted. */
+#define REPORT_TL_MAX 10000
+struct report_tl {
+	uint64_t ops;
+	struct hist lat[REPORT_CLASSES];
+};
+
 /* what "back to back" means for report_run.chained: a syscall's own return and re-entry */
 #define REPORT_CHAINED_NS 5000
 
@@ -127,6 +135,11 @@ struct report_run {
 	struct report_file **files;
 	size_t nfiles, files_cap;
 	struct report_map file_index; /* path hash -> files[] index */
+
+	uint64_t tl_ns;	       /* the timeline's interval; 0: no timeline */
+	struct report_tl *tl;  /* [ntl] */
+	size_t ntl;
+	uint64_t tl_beyond;    /* ops that started after the last interval */
 
 	struct report_cmp cmp[REPORT_KINDS]; /* replays: against run 0 */
 	int fell_behind; /* wake-up lateness: the replay's latencies are doubtful */
@@ -174,6 +187,13 @@ void report_run__free(struct report_run *run);
 const char *report_run__meta(const struct report_run *run, const char *key); /* or NULL */
 double report_run__async_depth(const struct report_run *run); /* async requests in flight */
 struct report_file *report_run__file(const struct report_run *run, const char *path);
+
+/* report_timeline.c */
+uint64_t report_tl__auto(uint64_t span_ns); /* an interval for about 20 over span */
+int report_tl__add(struct report_run *run, uint64_t start, unsigned kind, uint64_t lat);
+void report_tl__free(struct report_run *run);
+size_t report_tl__len(const struct report *rep);		 /* intervals with ops in any run */
+enum report_class report_tl__class(const struct report *rep); /* the original's dominant one */
 
 /* report_kind.c */
 const char *report_kind__name(unsigned kind, char *buf, size_t len);

@@ -37,6 +37,11 @@
  *       "files": [ { "path", "ops", "total_ns", "errors", "share_of_io",
  *                    "ops_by_type": {...} (with --by file) } ]     the hot files, in the
  *     } ],                                                         original's order
+ *   "timeline": { "interval_ns", "class" (the original's dominant: what the text shows),
+ *                 "runs": [ { "run", "ops_beyond" (after the last of 10000 intervals),
+ *                             "intervals": [ { "from_ns", "ops", "by_class": { "<class>":
+ *                                 { "count", "p50_ns", "p99_ns", "max_ns" } } } ] } ] },
+ *                                                    only with --timeline; each run's own clock
  *   "verdict": [ { "tag": "faster"|"slower"|"unchanged"|"tail_only"|"mixed"|"fell_behind"|
  *                         "errors"|"dominant"|"note"|"pace_not_kept",
  *                  "run": index|null, "op": name|null, "speedup": original/replay|null,
@@ -252,6 +257,48 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 	fputs("}", out);
 }
 
+static void tl_class(FILE *out, const struct hist *h, const char *key, int first)
+{
+	fprintf(out, "%s\"%s\": {\"count\": %llu, \"p50_ns\": %llu, \"p99_ns\": %llu, \"max_ns\": %llu}",
+		first ? "" : ", ", key, (unsigned long long)h->n,
+		(unsigned long long)hist__quantile(h, 0.5),
+		(unsigned long long)hist__quantile(h, 0.99), (unsigned long long)h->max);
+}
+
+/* --timeline: every run's intervals, every class with ops in them */
+static void timeline(const struct report *rep, FILE *out)
+{
+	size_t n = report_tl__len(rep);
+
+	if (!rep->runs[0].tl_ns)
+		return;
+	fprintf(out, "  \"timeline\": {\"interval_ns\": %llu, \"class\": \"%s\", \"runs\": [",
+		(unsigned long long)rep->runs[0].tl_ns, report_class__key(report_tl__class(rep)));
+	for (size_t r = 0; r < rep->nruns; r++) {
+		const struct report_run *run = &rep->runs[r];
+
+		fprintf(out, "%s\n    {\"run\": %zu, \"ops_beyond\": %llu, \"intervals\": [",
+			r ? "," : "", r, (unsigned long long)run->tl_beyond);
+		for (size_t i = 0; i < n; i++) {
+			const struct report_tl *t = i < run->ntl ? &run->tl[i] : NULL;
+			int first = 1;
+
+			fprintf(out, "%s\n      {\"from_ns\": %llu, \"ops\": %llu, \"by_class\": {",
+				i ? "," : "", (unsigned long long)(i * run->tl_ns),
+				t ? (unsigned long long)t->ops : 0ULL);
+			for (unsigned c = 0; t && c < REPORT_CLASSES; c++) {
+				if (!t->lat[c].n)
+					continue;
+				tl_class(out, &t->lat[c], report_class__key(c), first);
+				first = 0;
+			}
+			fputs("}}", out);
+		}
+		fputs(n ? "\n    ]}" : "]}", out);
+	}
+	fputs("\n  ]},\n", out);
+}
+
 int report__write_json(const struct report *rep, FILE *out)
 {
 	char name[32];
@@ -263,7 +310,9 @@ int report__write_json(const struct report *rep, FILE *out)
 		run_json(rep, i, out);
 		fputs(i + 1 < rep->nruns ? ",\n" : "\n", out);
 	}
-	fputs("  ],\n  \"verdict\": [", out);
+	fputs("  ],\n", out);
+	timeline(rep, out);
+	fputs("  \"verdict\": [", out);
 	for (size_t i = 0; i < rep->nverdicts; i++) {
 		const struct report_verdict *v = &rep->verdicts[i];
 		fprintf(out, "%s\n    {\"tag\": \"%s\", \"run\": ", i ? "," : "", tag_name(v->tag));

@@ -307,6 +307,50 @@ static void hot_files(const struct report *rep, FILE *out)
 	fputc('\n', out);
 }
 
+/* --timeline: one row per interval, each run's ops and the dominant class's p50 / p99 */
+static void timeline(const struct report *rep, FILE *out)
+{
+	enum report_class cls = report_tl__class(rep);
+	size_t n = report_tl__len(rep);
+	char a[32], b[32];
+
+	if (!rep->runs[0].tl_ns)
+		return;
+	fprintf(out,
+		"timeline: per %s of each run's own clock, the ops that started in it, and the "
+		"p50 / p99 of its %s (the original's largest share of I/O time):\n",
+		report_fmt__dur(rep->runs[0].tl_ns, a, sizeof(a)), report_class__name(cls));
+	cell(out, "from", 10, 1);
+	for (size_t r = 0; r < rep->nruns; r++) {
+		snprintf(a, sizeof(a), "#%zu ops", r);
+		cell(out, a, 12, 0);
+		cell(out, "p50", 10, 0);
+		cell(out, "p99", 10, 0);
+	}
+	fputc('\n', out);
+	for (size_t i = 0; i < n; i++) {
+		cell(out, i ? report_fmt__dur(i * rep->runs[0].tl_ns, a, sizeof(a)) : "0", 10, 1);
+		for (size_t r = 0; r < rep->nruns; r++) {
+			const struct report_run *run = &rep->runs[r];
+			const struct report_tl *t = i < run->ntl ? &run->tl[i] : NULL;
+			const struct hist *h = t ? &t->lat[cls] : NULL;
+
+			snprintf(a, sizeof(a), "%llu", t ? (unsigned long long)t->ops : 0ULL);
+			cell(out, t && t->ops ? a : "-", 12, 0);
+			cell(out, h && h->n ? report_fmt__dur(hist__quantile(h, 0.5), b, sizeof(b)) : "-",
+			     10, 0);
+			cell(out, h && h->n ? report_fmt__dur(hist__quantile(h, 0.99), b, sizeof(b)) : "-",
+			     10, 0);
+		}
+		fputc('\n', out);
+	}
+	for (size_t r = 0; r < rep->nruns; r++)
+		if (rep->runs[r].tl_beyond)
+			fprintf(out, "  #%zu: %llu ops after the last of %d intervals, not shown\n", r,
+				(unsigned long long)rep->runs[r].tl_beyond, REPORT_TL_MAX);
+	fputc('\n', out);
+}
+
 int report__write_text(const struct report *rep, FILE *out)
 {
 	size_t replays = 0;
@@ -322,6 +366,7 @@ int report__write_text(const struct report *rep, FILE *out)
 	if (rep->opts->by == REPORT_BY_FILE)
 		by_file(rep, out);
 	hot_files(rep, out);
+	timeline(rep, out);
 	fprintf(out, "verdict:\n");
 	for (size_t i = 0; i < rep->nverdicts; i++)
 		fprintf(out, "  - %s\n", rep->verdicts[i].text);
