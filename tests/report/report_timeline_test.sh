@@ -4,7 +4,8 @@
 # + fdatasync pairs a second, its fdatasyncs 100 us except in its third second (5 ms: the
 # slow stretch); the replay (original timing) 200 us throughout. The timeline must show the
 # original's slow second and the replay's not being slow then; the JSON carries every class;
-# the automatic interval is 200 ms (about 20 over 4 s); intervals past the cap are counted.
+# the automatic interval is 200 ms (about 20 over 4 s); intervals past the cap are counted;
+# the HTML page plots it.
 # usage: report_timeline_test.sh IOREEL REPLAY_MKTRACE
 source "$(dirname "$0")/lib.sh"
 report_setup timeline "$@"
@@ -63,6 +64,14 @@ if bad:
     print("FAIL: JSON timeline:", *bad[:5], sep="\n  ")
     sys.exit(1)
 PY
+
+# the HTML page: a timeline plot with both runs' p99 and p50 lines, only when asked for
+"$IOREEL" report "$T/o.reel" "$T/r.reel" --timeline=1s --html "$T/t.html" >/dev/null || exit 1
+"$IOREEL" report "$T/o.reel" "$T/r.reel" --html "$T/n.html" >/dev/null || exit 1
+grep -q "<h2>Timeline</h2>" "$T/t.html" && ! grep -q "<h2>Timeline</h2>" "$T/n.html" ||
+	{ echo "FAIL: the HTML timeline section"; fails=1; }
+n=$(sed -n '/<h2>Timeline/,$p' "$T/t.html" | grep -c '^<path.*d="M[0-9.]* [0-9.]* L')
+[ "$n" = 4 ] || { echo "FAIL: the HTML timeline has $n lines, want 4 (p99 and p50 of 2 runs)"; fails=1; }
 
 "$IOREEL" report "$T/o.reel" --timeline=1us >"$T/cap" 2>&1 || exit 1
 grep -q "#0: [0-9]* ops after the last of 10000 intervals, not shown" "$T/cap" ||
