@@ -3,7 +3,7 @@
 #   bash samples/demo.sh
 # installs what is missing (root), builds, then replays the PostgreSQL/pgbench sample
 # against a RAM disk (tmpfs under /dev/shm) and a disk directory (ext4 under /var/tmp)
-# and prints the side-by-side report. An HTML page with CDF plots goes to out/.
+# and prints the side-by-side report. An HTML page with CDF plots and a timeline goes to out/.
 #   TRACE=samples/sqlite/sqlite.reel bash samples/demo.sh   # another sample
 set -e
 cd "$(dirname "$0")/.."
@@ -22,6 +22,6 @@ echo "== the trace: $TRACE"
 echo
 echo "== replaying on $RAM (tmpfs) and $DISK (ext4), original timing"
 "$IOREEL" replay "$TRACE" --target "$RAM" --target "$DISK" --timing original -o out/demo
-"$IOREEL" report "$TRACE" out/demo.0 out/demo.1 --html out/demo-report.html >/dev/null
+"$IOREEL" report "$TRACE" out/demo.0 out/demo.1 --timeline --html out/demo-report.html >/dev/null
 echo
-echo "HTML report with latency CDF plots: out/demo-report.html"
+echo "HTML report with latency CDF plots and a timeline: out/demo-report.html"
