@@ -25,8 +25,8 @@ static void slice_usage(FILE *out)
 		"replays as if the recorder had attached at the window's start: the files the\n"
 		"processes held open then are reopened when first used, with their O_DIRECT,\n"
 		"O_DSYNC or O_SYNC, and prepared as long as they were then (head meta\n"
-		"capture.fd_flags and capture.fd_sizes); completions of async requests\n"
-		"submitted before the window are left out and counted (capture.unpaired).\n"
+		"capture.fd_flags and capture.fd_sizes). An async request (libaio, io_uring)\n"
+		"goes with its submission: in the slice whole when submitted in the window.\n"
 		"Times are from the start of TRACE, in seconds, or with a unit: ns, us, ms, s,\n"
 		"m (1.5, 1500ms, 2m). 'ioreel info TRACE' shows its duration.\n\n"
 		"options:\n"
@@ -155,11 +155,10 @@ int cmd_slice(int argc, char **argv)
 	}
 	fprintf(stderr,
 		"ioreel: wrote %s: %" PRIu64 " of %" PRIu64 " ops, %.6f s to %.6f s of %s; %" PRIu64
-		" fd(s) open at the start carried; %" PRIu64
-		" completion(s) of requests submitted before left out\n",
+		" fd(s) open at the start carried\n",
 		out, res.ops_out, res.ops_in, o.from_ns / 1e9,
 		(o.to_ns == UINT64_MAX ? res.last_start_ns : o.to_ns) / 1e9, o.source,
-		res.fds_carried, res.unpaired);
+		res.fds_carried);
 	if (res.damaged) {
 		char what[256];
 

@@ -136,7 +136,6 @@ struct reel_slice_result {
 	uint64_t last_start_ns; /* the latest op start read: the input's span */
 	uint64_t ops_out;     /* ops written */
 	uint64_t fds_carried; /* fds open at the window's start that ops in it use */
-	uint64_t unpaired;    /* completions in the window of requests submitted before it */
 	uint64_t damaged;     /* damaged regions met */
 	struct reel_damage_sum damage;
 };
@@ -144,9 +143,9 @@ struct reel_slice_result {
 /*
  * Writes to w the ops of the trace at path that started in the window, times moved so
  * that the window starts at 0, with the input's meta and what a recorder attaching at the
- * window's start would have found: the fds open then (capture.fd_flags, capture.fd_sizes)
- * and the requests in flight (their completions left out, counted in capture.unpaired).
- * Reads the input twice. Damage is reported in res, not as an error: the slice holds every
+ * window's start would have found: the fds open then (capture.fd_flags, capture.fd_sizes).
+ * An async request goes with its submission, its completion record too. Reads the input
+ * twice. Damage is reported in res, not as an error: the slice holds every
  * op that could be read. -EINVAL when from >= to.
  */
 int reel_slice__run(const char *path, struct reel_writer *w, const struct reel_slice_opts *o,

@@ -7,13 +7,13 @@
  * behind is what a recorder attaching with -p finds and writes in the head: the files the
  * processes hold open (capture.fd_flags with O_DIRECT / O_DSYNC / O_SYNC, capture.fd_sizes
  * with each file's size then), so that the replay opens those fds as the application had
- * them and prepares their files as long as they were; and the async requests still in
- * flight, whose completions in the window are left out and counted in capture.unpaired,
- * as the recorder counts completions whose submission it did not see.
+ * them and prepares their files as long as they were. An async request goes with its
+ * submission: its completion record starts at the submission (FORMAT.md), so a request
+ * submitted in the window is kept whole, and one submitted before it is left out whole.
  *
  * Two passes over the input: the first learns that state (the head meta must be written
- * before the first op), the second copies the window. Memory grows with the fds, files and
- * requests in flight, never with the ops.
+ * before the first op), the second copies the window. Memory grows with the fds and files,
+ * never with the ops.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,9 +45,7 @@ struct slice_state {
 	struct cvt_map sizes;	 /* path id -> size at the window's start (lower bound) */
 	struct cvt_map presize;	 /* (pid, fd) -> size + 1: the input's capture.fd_sizes, while
 				    the fd stays open and no op has named its file */
-	struct cvt_map inflight; /* async request key -> submissions not yet completed */
 	struct cvt_map wpath;	 /* input path id -> output path id */
-	uint64_t unpaired;	 /* the input's capture.unpaired */
 };
 
 static int in_window(const struct reel_slice_opts *o, const struct reel_op *op)
@@ -65,17 +63,6 @@ static int is_dup(unsigned type)
 {
 	return type == REEL_OP_DUP || type == REEL_OP_DUP2 || type == REEL_OP_DUP3 ||
 	       type == REEL_OP_FCNTL_DUPFD;
-}
-
-/* A request's identity in its process: io_uring ring fd or libaio context, and its id. */
-static uint64_t async_key(const struct reel_op *op)
-{
-	uint64_t h = (uint64_t)op->pid * 0x9e3779b97f4a7c15ULL;
-
-	h ^= op->ctx + 0x632be59bd9b4e019ULL + (h << 6) + (h >> 2);
-	h ^= op->aux + 0x8cb92ba72f3d8dd7ULL + (h << 6) + (h >> 2);
-	h ^= (op->type == REEL_OP_AIO_SUBMIT || op->type == REEL_OP_AIO_COMPLETE);
-	return h;
 }
 
 /* ---- pass 1: the state the ops before the window leave ---- */
@@ -212,25 +199,6 @@ static int state__fds(struct slice_state *s, const struct reel_op *op)
 	return 0;
 }
 
-static int state__async(struct slice_state *s, const struct reel_op *op)
-{
-	uint64_t *v;
-
-	if (op->type == REEL_OP_AIO_SUBMIT || op->type == REEL_OP_URING_SUBMIT) {
-		if (op->ret < 0) /* refused: never in flight */
-			return 0;
-		v = cvt_map__put(&s->inflight, async_key(op), NULL);
-		if (!v)
-			return -ENOMEM;
-		(*v)++;
-	} else if (op->type == REEL_OP_AIO_COMPLETE || op->type == REEL_OP_URING_COMPLETE) {
-		v = cvt_map__get(&s->inflight, async_key(op));
-		if (v && *v && !--*v)
-			cvt_map__del(&s->inflight, async_key(op));
-	}
-	return 0;
-}
-
 /* The fds an op in the window uses (the copies' second one too). */
 static int state__mark_used(struct slice_state *s, const struct reel_op *op)
 {
@@ -321,7 +289,6 @@ static int slice__learn(struct slice_state *s, struct reel_reader *r,
 			*v |= (uint64_t)op.path << 32; /* a listed fd: its file, now known */
 		err = err ?: state__fds(s, &op);
 		err = err ?: state__sizes(s, &op);
-		err = err ?: state__async(s, &op);
 	}
 	return err;
 }
@@ -378,9 +345,7 @@ static int slice__head(struct slice_state *s, struct reel_reader *r, struct reel
 		const char *k, *v;
 
 		reel_reader__meta_at(r, i, &k, &v);
-		/* the slice's own count goes in its footer (slice__run) */
-		if (strcmp(k, REEL_META_CAPTURE_UNPAIRED))
-			err = reel_writer__meta(w, k, v);
+		err = reel_writer__meta(w, k, v);
 	}
 	for (size_t i = 0; !err && i < sizeof(keys) / sizeof(keys[0]); i++) {
 		const char *v = reel_reader__meta(r, keys[i]);
@@ -456,23 +421,12 @@ static int slice__copy(struct slice_state *s, struct reel_reader *r, struct reel
 	int n, err = 0;
 
 	while (!err && (n = reel_reader__next(r, &op)) != 0) {
-		uint64_t *v;
-
 		if (n < 0) {
 			damage__note(r, res);
 			continue;
 		}
 		if (!in_window(s->o, &op))
 			continue;
-		if (op.type == REEL_OP_AIO_COMPLETE || op.type == REEL_OP_URING_COMPLETE) {
-			v = cvt_map__get(&s->inflight, async_key(&op));
-			if (v && *v) { /* submitted before the window */
-				if (!--*v)
-					cvt_map__del(&s->inflight, async_key(&op));
-				res->unpaired++;
-				continue;
-			}
-		}
 		err = slice__path(s, r, w, &op.path);
 		err = err ?: slice__path(s, r, w, &op.path2);
 		if (err)
@@ -502,13 +456,9 @@ int reel_slice__run(const char *trace, struct reel_writer *w, const struct reel_
 	cvt_map__init(&s.used);
 	cvt_map__init(&s.sizes);
 	cvt_map__init(&s.presize);
-	cvt_map__init(&s.inflight);
 	cvt_map__init(&s.wpath);
 	err = reel_reader__open(trace, &r);
 	if (!err) {
-		const char *u = reel_reader__meta(r, REEL_META_CAPTURE_UNPAIRED);
-
-		s.unpaired = u ? strtoull(u, NULL, 10) : 0;
 		err = slice__learn(&s, r, res);
 		reel_reader__close(r);
 		r = NULL;
@@ -519,8 +469,6 @@ int reel_slice__run(const char *trace, struct reel_writer *w, const struct reel_
 	err = err ?: reel_reader__open(trace, &r);
 	err = err ?: slice__head(&s, r, w, res);
 	err = err ?: slice__copy(&s, r, w, res);
-	if (!err && (res->unpaired || s.unpaired))
-		err = meta__u64(w, REEL_META_CAPTURE_UNPAIRED, s.unpaired + res->unpaired);
 	if (!res->damaged)
 		res->damaged = damaged;
 	reel_reader__close(r);
@@ -528,7 +476,6 @@ int reel_slice__run(const char *trace, struct reel_writer *w, const struct reel_
 	cvt_map__free(&s.used);
 	cvt_map__free(&s.sizes);
 	cvt_map__free(&s.presize);
-	cvt_map__free(&s.inflight);
 	cvt_map__free(&s.wpath);
 	return err;
 }
