@@ -71,6 +71,18 @@ static void stroke(FILE *out, size_t run, const char *width)
 		fprintf(out, " stroke-dasharray=\"%s\"", dashes[(run / NCOLOURS) % 4]);
 }
 
+/* A legend entry's start: run r's line sample, its number and label; the caller closes the
+ * <span> after what it adds. */
+static void legend_run(FILE *out, const struct report *rep, size_t r)
+{
+	fputs("<span><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"34\" height=\"10\">"
+	      "<line x1=\"2\" x2=\"32\" y1=\"5\" y2=\"5\"",
+	      out);
+	stroke(out, r, "3");
+	fprintf(out, "/></svg>#%zu ", r);
+	report_fmt__html_str(out, rep->runs[r].label);
+}
+
 static void cdf_path(FILE *out, const struct axis *a, const struct hist *h, size_t run)
 {
 	uint32_t it = 0;
@@ -205,12 +217,7 @@ static void plot(FILE *out, const struct report *rep, const struct hist *const *
 	}
 	fputs("<div class=\"legend\">", out);
 	for (size_t r = 0; r < rep->nruns; r++) {
-		fputs("<span><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"34\" height=\"10\">"
-		      "<line x1=\"2\" x2=\"32\" y1=\"5\" y2=\"5\"",
-		      out);
-		stroke(out, r, "3");
-		fprintf(out, "/></svg>#%zu ", r);
-		report_fmt__html_str(out, rep->runs[r].label);
+		legend_run(out, rep, r);
 		if (hists[r] && hists[r]->n)
 			fprintf(out, " (%llu ops, p50 %s)", (unsigned long long)hists[r]->n,
 				report_fmt__dur(hist__quantile(hists[r], 0.5), b, sizeof(b)));
@@ -453,12 +460,7 @@ static void timeline_plot(FILE *out, const struct report *rep)
 #undef TL_Y
 	fputs("</svg>\n<div class=\"legend\">", out);
 	for (size_t r = 0; r < rep->nruns; r++) {
-		fputs("<span><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"34\" height=\"10\">"
-		      "<line x1=\"2\" x2=\"32\" y1=\"5\" y2=\"5\"",
-		      out);
-		stroke(out, r, "3");
-		fprintf(out, "/></svg>#%zu ", r);
-		report_fmt__html_str(out, rep->runs[r].label);
+		legend_run(out, rep, r);
 		fputs("</span>\n", out);
 	}
 	fputs("</div></div>\n", out);
