@@ -141,6 +141,8 @@ static int state__sizes(struct slice_state *s, const struct reel_op *op)
 			cvt_map__del(&s->sizes, op->path);
 			return size__set(s, op->path2, size);
 		}
+		if (op->path2) /* replaced by a file of unknown size */
+			cvt_map__del(&s->sizes, op->path2);
 		return 0;
 	case REEL_OP_UNLINK:
 	case REEL_OP_UNLINKAT:
@@ -152,6 +154,12 @@ static int state__sizes(struct slice_state *s, const struct reel_op *op)
 	}
 }
 
+/* a regular file, or not known not to be one (an import may not know) */
+static int maybe_file(const struct reel_op *op)
+{
+	return op->fd_kind == REEL_FD_REG || op->fd_kind == REEL_FD_UNKNOWN;
+}
+
 static int state__fds(struct slice_state *s, const struct reel_op *op)
 {
 	uint64_t *v;
@@ -161,7 +169,7 @@ static int state__fds(struct slice_state *s, const struct reel_op *op)
 	else if (op->type == REEL_OP_CLOSE && op->ret != -EBADF)
 		cvt_map__del(&s->presize, cvt_key2(op->pid, (uint32_t)op->fd));
 
-	if (is_open(op->type) && op->ret >= 0 && op->fd_kind == REEL_FD_REG) {
+	if (is_open(op->type) && op->ret >= 0 && maybe_file(op)) {
 		v = cvt_map__put(&s->fds, cvt_key2(op->pid, (uint32_t)op->ret), NULL);
 		if (!v)
 			return -ENOMEM;
@@ -189,7 +197,7 @@ static int state__fds(struct slice_state *s, const struct reel_op *op)
 		return 0;
 	}
 	/* an fd used before any open of it: held from before the capture (or inherited) */
-	if (op->fd >= 0 && op->path && op->fd_kind == REEL_FD_REG && !reel_op__has_path(op->type) &&
+	if (op->fd >= 0 && op->path && maybe_file(op) && !reel_op__has_path(op->type) &&
 	    !cvt_map__get(&s->fds, cvt_key2(op->pid, (uint32_t)op->fd))) {
 		v = cvt_map__put(&s->fds, cvt_key2(op->pid, (uint32_t)op->fd), NULL);
 		if (!v)
