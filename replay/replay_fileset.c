@@ -26,7 +26,8 @@
  * a directory later): it cannot have existed before the capture.
  * access(X_OK) that succeeded makes the file executable.
  * Size of an existing file: at least the furthest byte read from it (read-type ops by ret,
- * async reads, mmap by length), the size an lseek(SEEK_END) returned, and the position of the
+ * async reads, mmap by length, up to the size the fd's open said the file had: a mapping may
+ * run past the end), the size an lseek(SEEK_END) returned, and the position of the
  * first O_APPEND write, or of the first write at the fd's position (write, writev) through an
  * fd opened before the capture, whose flags the trace does not have: an O_APPEND log (Redis's
  * AOF) writes at its end, and a file written in sequence had its bytes before the position
@@ -106,6 +107,9 @@ struct scan {
 	/* (pid, fd) -> size of the file open there before the capture (REEL_META_CAPTURE_FD_SIZES),
 	 * until the first op on that fd */
 	struct replay_u64map presize;
+	/* (pid, fd) -> the file's size when the fd was opened, + 1 (the open's aux), when said:
+	 * how much of the file a mapping through it could have read */
+	struct replay_u64map opensz;
 	struct replay_fileset *fs;
 	struct reel_reader *r;
 };
@@ -449,6 +453,11 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 				replay_u64map__put(&s->fds, fdkey(op->pid, (int32_t)op->ret),
 						   op->path | (uint64_t) !!(op->flags & O_APPEND)
 								  << 32);
+			if (op->aux)
+				replay_u64map__put(&s->opensz, fdkey(op->pid, (int32_t)op->ret),
+						   op->aux);
+			else
+				replay_u64map__del(&s->opensz, fdkey(op->pid, (int32_t)op->ret));
 		} else if (op->ret == -EEXIST && (op->flags & O_EXCL)) {
 			decide(pi, 0, REPLAY_F_FILE);
 		} else {
@@ -457,6 +466,7 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		break;
 	case REEL_OP_CLOSE:
 		replay_u64map__del(&s->fds, fdkey(op->pid, op->fd));
+		replay_u64map__del(&s->opensz, fdkey(op->pid, op->fd));
 		break;
 	case REEL_OP_DUP:
 	case REEL_OP_DUP2:
@@ -466,6 +476,15 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		if (id && op->ret >= 0)
 			replay_u64map__put(&s->fds, fdkey(op->pid, (int32_t)op->ret),
 					   id | (uint64_t)append << 32);
+		if (op->ret >= 0 && op->ret != op->fd) {
+			uint64_t *sz = replay_u64map__get(&s->opensz, fdkey(op->pid, op->fd));
+
+			if (sz)
+				replay_u64map__put(&s->opensz, fdkey(op->pid, (int32_t)op->ret),
+						   *sz);
+			else
+				replay_u64map__del(&s->opensz, fdkey(op->pid, (int32_t)op->ret));
+		}
 		break;
 	case REEL_OP_STAT:
 	case REEL_OP_LSTAT:
@@ -608,8 +627,16 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 			s->fs->unnamed_listings = 1;
 		break;
 	case REEL_OP_MMAP:
-		if (op->fd >= 0 && (id = fd_path(s, op, &append)))
-			extent(pinfo(s, id), op->offset + op->len);
+		/* a mapping may run past the end of the file (LMDB maps its whole map size):
+		 * what lies past the size the open said could not be read through it */
+		if (op->fd >= 0 && (id = fd_path(s, op, &append))) {
+			uint64_t end = op->offset + op->len,
+				 *sz = replay_u64map__get(&s->opensz, fdkey(op->pid, op->fd));
+
+			if (sz && end > *sz - 1)
+				end = *sz - 1;
+			extent(pinfo(s, id), end);
+		}
 		break;
 	case REEL_OP_AIO_SUBMIT:
 	case REEL_OP_URING_SUBMIT:
@@ -1295,6 +1322,7 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	replay_u64map__free(&s.fds);
 	free(s.renames);
 	replay_u64map__free(&s.presize);
+	replay_u64map__free(&s.opensz);
 	replay_u64map__free(&s.tidset);
 	free(s.tfirst);
 	free(s.tlast);
