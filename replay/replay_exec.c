@@ -5,10 +5,10 @@
  * Every data op replays as its positioned form at the offset the trace recorded (read ->
  * pread64, readv -> preadv with one iovec, write -> pwrite64 ...), so that no file position
  * has to be kept in step between threads. Path ops resolve beneath the target root (see
- * replay_map.c); the stat family and access never follow a symlink in the last component
- * (the prepared tree has none, and one planted there must not lead out); the calls that do
- * follow it (chmod, chown, utimensat, linkat AT_SYMLINK_FOLLOW) follow it beneath the root,
- * through an O_PATH fd. Copies are positioned on both sides too. Original fds map to replay
+ * replay_map.c); the calls that follow a symlink in the last component (stat, access and
+ * their *at forms without AT_SYMLINK_NOFOLLOW, chmod, chown, utimensat, linkat
+ * AT_SYMLINK_FOLLOW) follow it beneath the root, through an O_PATH fd, so that one planted
+ * there cannot lead out. Copies are positioned on both sides too. Original fds map to replay
  * fds per process; an fd the replay never saw opened (opened before the capture) is opened
  * lazily from the path the op carries. Only the main syscall is timed.
  */
@@ -431,6 +431,61 @@ static int path__parent(struct rworker *w, const struct ritem *it, const struct 
 	return pfd;
 }
 
+static int exec__refused(struct rworker *w, const struct ritem *it, const struct rpath *p);
+
+/* stat, access and the *at forms without AT_SYMLINK_NOFOLLOW follow a last symlink */
+static int stat__follows(const struct reel_op *op)
+{
+	switch (op->type) {
+	case REEL_OP_STAT:
+	case REEL_OP_ACCESS:
+		return 1;
+	case REEL_OP_NEWFSTATAT:
+	case REEL_OP_STATX:
+	case REEL_OP_FACCESSAT:
+		return !(op->flags & AT_SYMLINK_NOFOLLOW);
+	default:
+		return 0;
+	}
+}
+
+/*
+ * A stat or access that follows a last symlink: what the link leads to, opened O_PATH beneath
+ * the root (one leading out is refused, as an open through it is; a dangling one fails as the
+ * original did) and looked at through that fd. A stat is timed on from the lookup that found
+ * the symlink; an access, which cannot tell one, from the open, which does the lookup the
+ * original call did (as chmod's is).
+ */
+static int stat__through(struct rworker *w, const struct ritem *it, struct reel_op *res)
+{
+	const struct reel_op *op = &it->op;
+	int access = op->type == REEL_OP_ACCESS || op->type == REEL_OP_FACCESSAT, fd;
+	struct statx stx;
+	struct stat st;
+	long r;
+
+	if (access)
+		res->start_ns = worker__now(w);
+	fd = rpath__open(w, it->p1, O_PATH, 0);
+	if (fd == -EXDEV)
+		return exec__refused(w, it, it->p1);
+	if (fd < 0) {
+		res->end_ns = worker__now(w);
+		res->ret = fd;
+		return 0;
+	}
+	if (access)
+		r = syscall(SYS_faccessat2, fd, "", (int)(op->mode & 7), AT_EMPTY_PATH);
+	else if (op->type == REEL_OP_STATX)
+		r = statx(fd, "", AT_EMPTY_PATH, op->mode ? op->mode : STATX_BASIC_STATS, &stx);
+	else
+		r = fstat(fd, &st);
+	res->ret = r < 0 ? -errno : r;
+	res->end_ns = worker__now(w);
+	close(fd);
+	return 0;
+}
+
 static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op *res)
 {
 	const struct reel_op *op = &it->op;
@@ -457,13 +512,20 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 	case REEL_OP_LSTAT:
 	case REEL_OP_NEWFSTATAT:
 		r = TIMED(res, fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW));
+		if (!r && S_ISLNK(st.st_mode) && stat__follows(op))
+			return stat__through(w, it, res);
 		break;
 	case REEL_OP_STATX:
 		r = TIMED(res, statx(pfd, base, AT_SYMLINK_NOFOLLOW,
-				     op->mode ? op->mode : STATX_BASIC_STATS, &stx));
+				     (op->mode ? op->mode : STATX_BASIC_STATS) | STATX_TYPE, &stx));
+		if (!r && S_ISLNK(stx.stx_mode) && stat__follows(op))
+			return stat__through(w, it, res);
 		break;
 	case REEL_OP_ACCESS:
 	case REEL_OP_FACCESSAT:
+		/* no symlink in the target: nothing to follow, one call as the original's */
+		if (w->run->fs->symlinks && stat__follows(op))
+			return stat__through(w, it, res);
 		r = TIMED(res, syscall(SYS_faccessat2, pfd, base, (int)(op->mode & 7),
 				       AT_SYMLINK_NOFOLLOW));
 		break;
