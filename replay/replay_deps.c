@@ -816,6 +816,21 @@ static void disp__names(struct ritem *it)
 	}
 }
 
+/*
+ * The first op of a process on fd, one it did not open in the trace (got from its parent across
+ * a fork, which the trace does not record, or open before the capture): the replay opens the
+ * fd's file by the path the op carries (exec__fd_of), a use of that name, after another
+ * thread's op that made it. sort --compress-program makes each temp file O_EXCL and forks a
+ * compressor that writes it as its stdout: that child's dup2 of the fd waits for the open.
+ */
+static void disp__inherited(struct deptrack *dt, uint32_t pid, int64_t fd, const struct rpath *p,
+			    uint32_t self, uint64_t seq, struct depset *ds)
+{
+	if (fd < 0 || !p || replay_u64map__get(&dt->idx, key_fd(pid, fd)))
+		return;
+	dt__use(dt, key_path(p), self, seq, ds);
+}
+
 void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 {
 	const struct reel_op *op = &it->op;
@@ -838,6 +853,10 @@ void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 		dt__struct(dt, it->p1->dkey, self, it->seq, ds);
 	if (p2)
 		dt__struct(dt, p2->dkey, self, it->seq, ds);
+	if (t != REEL_OP_CLOSE && replay_op__on_fd(op))
+		disp__inherited(dt, op->pid, op->fd, it->p1, self, it->seq, ds);
+	if (reel_op__is_copy(t))
+		disp__inherited(dt, op->pid, op->fd2, it->p2, self, it->seq, ds);
 	if (op__is_open(t)) {
 		if (it->p1) {
 			if (open__makes_name(it))
