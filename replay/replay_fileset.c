@@ -628,14 +628,17 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		break;
 	case REEL_OP_MMAP:
 		/* a mapping may run past the end of the file (LMDB maps its whole map size):
-		 * what lies past the size the open said could not be read through it */
+		 * what lies past the size the open said could not be read through it. Nor does
+		 * a mapping read anything itself: of a file an O_CREAT open may have made (its
+		 * size unknown, an import), it tells nothing of bytes there before */
 		if (op->fd >= 0 && (id = fd_path(s, op, &append))) {
 			uint64_t end = op->offset + op->len,
 				 *sz = replay_u64map__get(&s->opensz, fdkey(op->pid, op->fd));
 
 			if (sz && end > *sz - 1)
 				end = *sz - 1;
-			extent(pinfo(s, id), end);
+			if (pinfo(s, id) && pinfo(s, id)->state != P_MAYBE)
+				extent(pinfo(s, id), end);
 		}
 		break;
 	case REEL_OP_AIO_SUBMIT:

@@ -8,8 +8,9 @@
 # the replay's writes left 1 GiB long against the original's 11 MiB (and 8 s of preparing).
 # Checked: a file opened with its size known and mapped past it is prepared that long, a file
 # the application made and mapped is not prepared and ends as long as its writes made it, a
-# file of unknown size at open (aux 0: an import, an older trace) still by the mapping, and a
-# dup'ed fd keeps the size its open said.
+# file of unknown size at open (aux 0: an import, an older trace) still by the mapping, a dup'ed
+# fd keeps the size its open said, and a file an O_CREAT open of unknown size may have made
+# (mdb_load's, imported from strace) is not made to exist by its mapping.
 source "$(dirname "$0")/lib.sh"
 
 mk t <<'SPEC'
@@ -30,6 +31,11 @@ mk t <<'SPEC'
 100 100 1500 1510 close fd=6 path=/dup/f ret=0
 100 100 1600 1610 mmap fd=7 path=/dup/f off=0 len=65536 flags=1 mode=1 aux=0x7f0000300000 ret=0x7f0000300000
 100 100 1700 1710 close fd=7 path=/dup/f ret=0
+100 100 1800 1810 openat fd=-100 path=/imp/data.mdb flags=O_RDWR|O_CREAT mode=0644 ret=8 kind=reg
+100 100 1900 1910 pread64 fd=8 path=/imp/data.mdb off=0 len=152 ret=0
+100 100 2000 2010 pwrite64 fd=8 path=/imp/data.mdb off=0 len=8192 ret=8192
+100 100 2100 2110 mmap fd=8 path=/imp/data.mdb off=0 len=1048576 flags=1 mode=1 aux=0x7f0000400000 ret=0x7f0000400000
+100 100 2200 2210 close fd=8 path=/imp/data.mdb ret=0
 SPEC
 for mode in original think afap; do
 	replay_as_traced $mode "mmap past the end of a file"
@@ -37,5 +43,6 @@ for mode in original think afap; do
 	check_size "$T/tgt/ld/data.mdb" 8192 "$mode: made by the application, then mapped"
 	check_size "$T/tgt/old/f" 65536 "$mode: size unknown at open"
 	check_size "$T/tgt/dup/f" 3000 "$mode: mapped through a dup"
+	check_size "$T/tgt/imp/data.mdb" 8192 "$mode: maybe made by the application, then mapped"
 done
 echo PASS
