@@ -406,7 +406,8 @@ static void say_change(struct report *rep, size_t ri, int k)
 /*
  * One line for the op types that did not change: "reads, writes unchanged on X (...)"; a
  * class with an op type that did change is named "other syncs" (fsync slower, sync_file_range
- * not).
+ * not), and the class of other ops then "the rest of the other ops" (fadvise64 slower, lseek
+ * not), not "other other ops".
  */
 static void say_unchanged(struct report *rep, size_t ri)
 {
@@ -439,11 +440,14 @@ static void say_unchanged(struct report *rep, size_t ri)
 		return;
 	if (nk > 4)
 		snprintf(list + len, sizeof(list) - len, ", and %zu more", nk - 4);
-	for (int cl = 0; cl < REPORT_CLASSES; cl++)
+	for (int cl = 0; cl < REPORT_CLASSES; cl++) {
+		const char *rest = cl == REPORT_CLASS_OTHER ? "the rest of the " : "other ";
+
 		if (seen[cl])
 			clen += snprintf(classes + clen, sizeof(classes) - clen, "%s%s%s",
-					 clen ? ", " : "", changed[cl] ? "other " : "",
+					 clen ? ", " : "", changed[cl] ? rest : "",
 					 report_class__name(cl));
+	}
 	say(rep, REPORT_V_SAME, (int)ri, -1, 1, "%s unchanged on %s (%s)%s", classes, run->label,
 	    list,
 	    reads && cached && !changed[REPORT_CLASS_READ]
