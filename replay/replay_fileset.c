@@ -80,6 +80,7 @@ struct pinfo {
 	uint32_t content;     /* symlink: the path id of its content */
 	uint32_t pre_content; /* a symlink there before the capture: what readlink read of it */
 	uint8_t followed;     /* opened or stat'd by this name: what it leads to was there */
+	uint8_t pre_followed; /* so before the application made it a symlink: REPLAY_F_* found */
 	uint8_t gone;	      /* removed, renamed away or made again: another may be there */
 	uint8_t dir_changed;  /* in fs->dirs_changed */
 	uint8_t cut;	      /* cut by this name, or renamed to one that is (cuts__mark) */
@@ -449,6 +450,8 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 				pi->through_kind = kind;
 			if (pi)
 				pi->followed = 1;
+			if (pi && !pi->symlink && !pi->gone)
+				pi->pre_followed = kind;
 			if (op->path)
 				replay_u64map__put(&s->fds, fdkey(op->pid, (int32_t)op->ret),
 						   op->path | (uint64_t) !!(op->flags & O_APPEND)
@@ -496,8 +499,11 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		if (pi && op->ret == 0 && (op->mode & X_OK))
 			pi->exec = 1;
 		if (pi && op->ret == 0 && op->type != REEL_OP_LSTAT &&
-		    !(op->flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)))
+		    !(op->flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))) {
 			pi->followed = 1;
+			if (!pi->symlink && !pi->gone && !pi->pre_followed)
+				pi->pre_followed = REPLAY_F_FILE; /* a stat tells no kind */
+		}
 		break;
 	case REEL_OP_UNLINK:
 	case REEL_OP_UNLINKAT:
@@ -1129,6 +1135,23 @@ static int through__links(struct scan *s, struct reel_reader *r, const struct re
 					   pi->symlink ? pi->through : pi->size,
 					   pi->symlink ? 0 : pi->exec, NULL);
 		}
+	}
+	/* one there before, followed, then made again by the application: what the old one led
+	 * to was there too (the loop above follows the application's content) */
+	for (uint32_t id = 1; id < s->np && !err; id++) {
+		const char *p = reel_reader__path(r, id);
+		struct pinfo *pi = &s->p[id];
+		uint64_t *tv;
+
+		if (!p || !pi->symlink || !pi->disk || !pi->pre_followed ||
+		    replay_linkpath__resolve(pi->at ? pi->at : p,
+					     reel_reader__path(r, pi->pre_content), 1, "", to,
+					     sizeof(to)))
+			continue;
+		tv = replay_u64map__get(ids, str__key(to));
+		if ((tv && s->p[*tv].state != P_UNKNOWN) || below_created(created, to))
+			continue;
+		err = through__add(s, ids, fs, m, dirs, &done, to, pi->pre_followed, 0, 0, NULL);
 	}
 	replay_strset__free(&done);
 	return err;
