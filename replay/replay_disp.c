@@ -178,7 +178,7 @@ static int disp__nonfile(struct disp *d, const struct reel_op *op, const struct 
 					   1);
 		return 1;
 	}
-	if (p1 && p1->nonfile)
+	if ((p1 && p1->nonfile) || replay_op__copy_net_err(op))
 		return 1;
 	if (op->type == REEL_OP_MMAP && op->fd < 0)
 		return 1;

@@ -63,6 +63,9 @@ int replay_linkpath__disk(const struct replay_mapper *m, const char *link, const
 /* The op works on its fd (fd ops, fstat via newfstatat/statx AT_EMPTY_PATH, futimens...),
  * not on a path. */
 int replay_op__on_fd(const struct reel_op *op);
+/* A sendfile to a non-file that failed with its destination's error (EAGAIN of a full
+ * socket...): it moved nothing, and is left out as non-file I/O. */
+int replay_op__copy_net_err(const struct reel_op *op);
 
 /* ---- replay_fileset.c: what the trace says existed before the capture ---- */
 

@@ -216,6 +216,7 @@ static int path_id_is_pseudo(struct collect *c, uint32_t id)
  * or /dev, which replay leaves out too (their fd's kind is a regular file or a directory:
  * /proc/self/stat, getdents of /sys/devices). Counted in the original, they were measured
  * against a replay that has none of them: fio's 162 getdents of /sys were "not replayed".
+ * So is a sendfile that failed with its destination's error (replay_op__copy_net_err).
  */
 static int is_nonfile(struct collect *c, const struct reel_op *op)
 {
@@ -228,6 +229,8 @@ static int is_nonfile(struct collect *c, const struct reel_op *op)
 	default:
 		break;
 	}
+	if (replay_op__copy_net_err(op))
+		return 1;
 	if (op->path)
 		return path_id_is_pseudo(c, op->path);
 	return replay_op__on_fd(op) && op->fd >= 0 &&
