@@ -26,10 +26,16 @@
 #include "replay_run.h"
 
 #define BUF_MAX (256u << 20)
+/*
+ * Not O_APPEND: every write goes where the trace says it landed (pwrite at its offset, which
+ * O_APPEND would ignore). An fd inherited over fork is reopened by its path (the trace has
+ * no forks), so nginx's workers wrote their error log lines at their offsets while the
+ * master's, through its own O_APPEND open, went to whatever end the file had when they ran:
+ * replayed with the threads' order apart, the master's last lines landed under theirs.
+ */
 #define OPEN_FLAGS_OK                                                                              \
-	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_DSYNC |     \
-	 O_SYNC | O_DIRECT | O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME | O_PATH |         \
-	 __O_TMPFILE)
+	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_NONBLOCK | O_DSYNC | O_SYNC |       \
+	 O_DIRECT | O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME | O_PATH | __O_TMPFILE)
 
 int replay_op__on_fd(const struct reel_op *op)
 {
