@@ -480,6 +480,10 @@ static int measure(struct collect *c, const struct reel_op *op, unsigned kind, u
 	run->class_ns[report_kind__class(kind)] += lat;
 	if (run->tl_ns && (err = report_tl__add(run, start, kind, lat)))
 		return err;
+	if (op->type == REEL_OP_SENDFILE && op->mode != REEL_FD_REG) {
+		run->net_copies++;
+		run->net_copy_ns += lat;
+	}
 	if (op->ret > 0 && report_kind__class(kind) == REPORT_CLASS_READ)
 		run->bytes_read += (uint64_t)op->ret;
 	/* a copy is classed as a read (report_kind.c); into a file, it writes its bytes too */

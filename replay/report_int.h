@@ -120,6 +120,9 @@ struct report_run {
 	uint64_t io_ns; /* sum of all measured latencies */
 	uint64_t class_ns[REPORT_CLASSES];
 	uint64_t bytes_read, bytes_written;
+	/* sendfiles into sockets, pipes (a destination not a file): the original's times
+	 * include the network's, a replay's (into /dev/null) the reading side only */
+	uint64_t net_copies, net_copy_ns;
 
 	struct report_kind kinds[REPORT_KINDS];
 	struct hist gap; /* per-thread start-to-start gap between ops */

@@ -559,6 +559,19 @@ static void judge_fidelity(struct report *rep, size_t ri)
 		    "the capture lost %s events (ring buffer full): the original's distributions "
 		    "miss those ops",
 		    v);
+	if (!ri && run->net_copies && run->io_ns) {
+		char a[32];
+
+		/* nginx serving files with sendfile: 99% of its I/O time, most of it the TCP
+		 * stack's, and "119x faster" on a replay that moved the bytes into /dev/null */
+		say(rep, REPORT_V_NOTE, 0, -1, 0,
+		    "%llu sendfile%s went to sockets or pipes (%s, %.0f%% of the original's I/O "
+		    "time): the original's times include the network's; a replay moves their bytes "
+		    "into /dev/null, so its times are the reading side only",
+		    (unsigned long long)run->net_copies, run->net_copies == 1 ? "" : "s",
+		    report_fmt__dur(run->net_copy_ns, a, sizeof(a)),
+		    100.0 * (double)run->net_copy_ns / (double)run->io_ns);
+	}
 	if (run->damaged)
 		say(rep, REPORT_V_NOTE, (int)ri, -1, 0, "%s: %s is damaged at byte %llu: %s",
 		    ri ? run->label : "original", run->path,
