@@ -69,6 +69,12 @@ enum ioreel_sys_flags {
 	 * ret bytes, not NUL-terminated. Read at exit, NUL-terminated, sent as path 1 (len1).
 	 */
 	IOREEL_SYS_LINKBUF = 1 << 23,
+	/*
+	 * write, writev: through an O_APPEND fd the kernel writes at i_size under the inode's
+	 * lock and moves f_pos past what it wrote; the write landed at f_pos at exit less ret.
+	 * The i_size at entry is stale when another writer grew the file meanwhile.
+	 */
+	IOREEL_SYS_POS_MOVES = 1 << 24,
 };
 
 struct ioreel_sys_info {
@@ -91,7 +97,7 @@ struct ioreel_sys_event {
 	__u64 start_ns; /* bpf_ktime_get_ns() at sys_enter */
 	__u64 end_ns;	/* at sys_exit */
 	__u64 pos;	/* file->f_pos of the fd argument at entry */
-	__u64 isize;	/* its inode's i_size at entry (O_APPEND writes) */
+	__u64 isize;	/* its inode's i_size at entry; O_APPEND writes: where they landed */
 	__u32 f_flags;	/* its file->f_flags */
 	__u16 len0;	/* bytes of path 0 (with NUL) or of the raw array, at data[0] */
 	__u16 len1;	/* bytes of path 1 (with NUL), at data[len0] */
