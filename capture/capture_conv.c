@@ -258,6 +258,14 @@ static uint32_t arg_path(struct conv_ctx *x, int dirfd, const char *rel, char *b
 
 static uint32_t fd_path(struct conv_ctx *x, int fd)
 {
+	/*
+	 * EBADF: the fd was not open when the op ran (or not for that access: then the capture
+	 * knows it). /proc, asked now, names whatever took the number since: fd_torture's reads
+	 * on fds close_range had closed were named after files opened later on those numbers,
+	 * whenever the capture ran behind the application.
+	 */
+	if (x->ev->ret == -EBADF)
+		return path_id(x->c, capture_proc__fd_path_seen(x->p, fd, x->ev->start_ns));
 	return path_id(x->c, capture_proc__fd_path_at(x->p, fd, x->ev->start_ns));
 }
 

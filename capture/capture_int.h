@@ -126,6 +126,9 @@ int capture_proc__resolve(struct capture_proc *p, int dirfd, const char *rel, ch
 const char *capture_proc__fd_path(struct capture_proc *p, int fd);
 /* Path of fd as seen by an op that entered at enter_ns (before the fd's binding: the previous). */
 const char *capture_proc__fd_path_at(struct capture_proc *p, int fd, uint64_t enter_ns);
+/* As capture_proc__fd_path_at(), from the fds the capture has seen only, never /proc: for an
+ * op that failed with EBADF, whose fd was not open then (its number may hold a file now) */
+const char *capture_proc__fd_path_seen(struct capture_proc *p, int fd, uint64_t enter_ns);
 
 /* ---- capture_procfs.c ---- */
 

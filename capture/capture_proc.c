@@ -380,6 +380,15 @@ const char *capture_proc__fd_path_at(struct capture_proc *p, int fd, uint64_t en
 	return capture_proc__fd_path(p, fd);
 }
 
+const char *capture_proc__fd_path_seen(struct capture_proc *p, int fd, uint64_t enter_ns)
+{
+	struct capture_fd *f = fd_slot(p, fd);
+
+	if (!f || (!f->open && !f->closed_ns))
+		return NULL;
+	return capture_proc__fd_path_at(p, fd, enter_ns);
+}
+
 void capture_proc__close(struct capture_proc *p, int fd)
 {
 	if (fd < 0 || fd >= p->ft->nfds)
