@@ -863,6 +863,7 @@ static int exec__copy(struct rworker *w, const struct ritem *it, struct reel_op 
 	const struct reel_op *op = &it->op;
 	off_t off_in = (off_t)op->offset, off_out = (off_t)op->aux;
 	int in, out, to_file = 1;
+	size_t count;
 
 	in = exec__fd(w, it, 0);
 	if (in < 0)
@@ -886,8 +887,8 @@ static int exec__copy(struct rworker *w, const struct ritem *it, struct reel_op 
 	}
 	/* into /dev/null, as much as the network took: a socket that was full took part of
 	 * what was asked (nginx: 6 % of its sendfiles), the next call asked for the rest */
-	res->ret = TIMED(res, sendfile(out, in, &off_in,
-				       !to_file && op->ret >= 0 ? (size_t)op->ret : op->len));
+	count = !to_file && op->ret >= 0 ? (size_t)op->ret : op->len;
+	res->ret = TIMED(res, sendfile(out, in, &off_in, count));
 	return 0;
 }
 
