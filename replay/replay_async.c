@@ -12,16 +12,21 @@
  * completions as they come and stamps them. Reaped only when the trace's completion was due,
  * no request could look faster than the original's (on tmpfs a 16 KiB io_uring write took
  * the original's 640 us), and one finished meanwhile was stamped with the time it was found.
+ * For io_uring the thread at a completion record waits in the kernel and takes completions
+ * itself, and a submitting thread those its submission brought, the reaper then taking only
+ * those that come while no thread does (actx__take).
  * A context is shared by the threads of its process: a mutex guards the submissions and the
  * requests' table; the reaper waits for completions without it.
  */
 #include <errno.h>
 #include <linux/aio_abi.h>
 #include <linux/io_uring.h>
+#include <poll.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "replay_run.h"
 
@@ -69,7 +74,22 @@ struct ractx {
 	 */
 	atomic_uint waiters;
 	atomic_ulong reaped;
-	int parked; /* the reaper sleeps on work (under lock) */
+	/* the reaper sleeps on work: set under lock before it looks at inflight (seq_cst), so
+	 * that a submitter that raised inflight and sees it unset need not wake it */
+	atomic_int parked;
+	/*
+	 * io_uring: the thread at a completion record waits in the kernel itself and takes the
+	 * completions (actx__take): through the reaper, each cost two wake-ups (the kernel's,
+	 * the reaper's). The reaper then waits on efd, which the kernel signals for each
+	 * completion unless the taker turned it off (so that it is not woken for nothing).
+	 * cq_busy: a thread takes the completions (the only one: the CQ has one head);
+	 * cq_missed: another found it busy, the holder looks again before it leaves.
+	 * efd -1: the reaper takes them all, as for libaio.
+	 */
+	int efd;
+	atomic_int cq_busy;
+	atomic_int cq_missed;
+	int submit_holds; /* the submitting thread holds cq_busy (under lock: make_room) */
 	/* requests whose id a later submit took while they were in flight, with no completion
 	 * record left to free them: freed once reaped, or at the end */
 	struct areq *orphans;
@@ -99,9 +119,89 @@ static void actx__mark(struct ractx *c, int n)
 }
 
 /*
+ * Takes the completions posted, first waiting for one up to wait when not NULL (with the
+ * kernel's signals to efd off meanwhile), and wakes the threads waiting on cond if any:
+ * count, or -EBUSY when another thread takes them (it looks again before it leaves: none is
+ * left behind), or -errno. Without c->lock. held: the caller holds cq_busy already, with
+ * the signals off (async__submit).
+ */
+static int actx__take(struct ractx *c, const struct timespec *wait, int held)
+{
+	int total = 0, n = 0, quiet = held;
+
+	for (;;) {
+		if (!held && atomic_exchange(&c->cq_busy, 1)) {
+			atomic_store(&c->cq_missed, 1);
+			if (atomic_exchange(&c->cq_busy, 1)) {
+				n = -EBUSY;
+				break;
+			}
+		}
+		held = 0;
+		n = c->eng.ops->getevents(&c->eng, 0, ACTX_DEPTH, NULL);
+		if (!n && wait) {
+			if (!quiet)
+				c->eng.ops->notify(&c->eng, 0);
+			quiet = 1;
+			n = c->eng.ops->getevents(&c->eng, 1, ACTX_DEPTH, wait);
+		}
+		if (n > 0) {
+			actx__mark(c, n);
+			total += n;
+		}
+		if (quiet) {
+			c->eng.ops->notify(&c->eng, 1);
+			quiet = 0;
+			/* those posted while they were off, that the kernel did not signal */
+			atomic_thread_fence(memory_order_seq_cst);
+			if (n >= 0) {
+				n = c->eng.ops->getevents(&c->eng, 0, ACTX_DEPTH, NULL);
+				if (n > 0) {
+					actx__mark(c, n);
+					total += n;
+				}
+			}
+		}
+		atomic_store(&c->cq_busy, 0);
+		if (n < 0 || !atomic_exchange(&c->cq_missed, 0))
+			break;
+		wait = NULL;
+	}
+	if (total > 0 && atomic_load(&c->waiters)) {
+		/* under the lock: a waiter counted is in its wait or sees reaped */
+		pthread_mutex_lock(&c->lock);
+		pthread_cond_broadcast(&c->cond);
+		pthread_mutex_unlock(&c->lock);
+	}
+	return total ? total : n;
+}
+
+/*
+ * The reaper's wait for io_uring completions: efd's signal, or 1 ms; then it takes them. The
+ * 1 ms bounds how late one is taken whose signal was lost: the kernel reads the switch
+ * after it posts a completion, with no barrier between, so one posted as a taker turns the
+ * signals back on may go unsignalled and unseen by the taker's last look (never seen here).
+ */
+static int actx__reaper_take(struct ractx *c)
+{
+	struct timespec ms = {0, 1000000};
+	struct pollfd pfd = {.fd = c->efd, .events = POLLIN};
+	uint64_t v;
+	int n;
+
+	/* its count back to 0, for the next completion to signal it again */
+	if (ppoll(&pfd, 1, &ms, NULL) > 0 && read(c->efd, &v, sizeof(v)) != sizeof(v))
+		v = 0;
+	n = actx__take(c, NULL, 0);
+	/* another thread takes them: it is not idle */
+	return n == -EBUSY ? 1 : n;
+}
+
+/*
  * The reaper thread waits for completions in the kernel 1 ms at a time (so that it sees
- * stop), and marks them without c->lock. Only after a whole 1 ms without any, and with
- * nothing in flight, does it park until a submission (it polled every 1 ms: a thousand
+ * stop), and marks them without c->lock (io_uring: on efd, see actx__reaper_take). Only
+ * after a whole 1 ms without any, and with nothing in flight, does it park until a
+ * submission (it polled every 1 ms: a thousand
  * wake-ups a second per context through a replay's idle stretches). It parked as soon as
  * nothing was in flight, so at a high rate nearly every submission had to wake it through
  * the condvar before the kernel could wake it again for the completion.
@@ -112,24 +212,30 @@ static void *actx__reaper(void *arg)
 	struct timespec ms = {0, 1000000};
 
 	while (!atomic_load(&c->stop)) {
-		int n = c->eng.ops->getevents(&c->eng, 1, ACTX_DEPTH, &ms);
+		int n;
 
-		if (n > 0) {
-			actx__mark(c, n);
-			if (atomic_load(&c->waiters)) {
-				/* under the lock: a waiter counted is in its wait or sees reaped */
-				pthread_mutex_lock(&c->lock);
-				pthread_cond_broadcast(&c->cond);
-				pthread_mutex_unlock(&c->lock);
+		if (c->efd >= 0) {
+			n = actx__reaper_take(c);
+		} else {
+			n = c->eng.ops->getevents(&c->eng, 1, ACTX_DEPTH, &ms);
+			if (n > 0) {
+				actx__mark(c, n);
+				if (atomic_load(&c->waiters)) {
+					/* under the lock: a waiter counted is in its wait or sees
+					 * reaped */
+					pthread_mutex_lock(&c->lock);
+					pthread_cond_broadcast(&c->cond);
+					pthread_mutex_unlock(&c->lock);
+				}
 			}
+		}
+		if (n > 0)
 			continue;
-		}
 		pthread_mutex_lock(&c->lock);
-		while (!atomic_load(&c->inflight) && !atomic_load(&c->stop)) {
-			c->parked = 1;
+		atomic_store(&c->parked, 1);
+		while (!atomic_load(&c->inflight) && !atomic_load(&c->stop))
 			pthread_cond_wait(&c->work, &c->lock);
-		}
-		c->parked = 0;
+		atomic_store(&c->parked, 0);
 		pthread_mutex_unlock(&c->lock);
 	}
 	return NULL;
@@ -176,9 +282,18 @@ static struct ractx *actx__get(struct run *run, const struct reel_op *op, int is
 		c->run = run;
 		c->ok = !replay_engine__init(
 		    &c->eng, is_uring ? REPLAY_ENGINE_URING : REPLAY_ENGINE_AIO, ACTX_DEPTH);
-		/* without its thread, the waiters reap in turn (actx__reap) */
+		c->efd = -1;
+		if (c->ok && c->eng.reap_apart && c->eng.ops->notify_fd) {
+			int fd = c->eng.ops->notify_fd(&c->eng);
+
+			c->efd = fd < 0 ? -1 : fd;
+		}
+		/* without its thread, the waiters reap in turn (actx__reap), none of them
+		 * taking completions apart from that (efd) */
 		c->reaping = c->ok && c->eng.reap_apart &&
 			     !pthread_create(&c->reaper, NULL, actx__reaper, c);
+		if (!c->reaping)
+			c->efd = -1;
 		replay_u64map__put(&run->actx, key, (uintptr_t)c);
 	}
 	pthread_mutex_unlock(&run->lock);
@@ -221,12 +336,20 @@ int async__kind(const struct reel_op *op)
 
 /* waits up to 1 ms for a request of c to complete; under c->lock. With the reaper thread it
  * waits for its word, unless a request was reaped since the caller read seen (c->reaped),
- * before it looked; else it reaps itself. */
-static int actx__reap(struct ractx *c, unsigned long seen)
+ * before it looked; or, self and the context's completions its own to take (efd), in the
+ * kernel, without c->lock, unless another thread takes them. Else it reaps itself. */
+static int actx__reap(struct ractx *c, unsigned long seen, int self)
 {
 	struct timespec ms = {0, 1000000};
 	int n;
 
+	if (c->reaping && self && c->efd >= 0) {
+		pthread_mutex_unlock(&c->lock);
+		n = actx__take(c, &ms, 0);
+		pthread_mutex_lock(&c->lock);
+		if (n != -EBUSY)
+			return n;
+	}
 	if (c->reaping) {
 		struct timespec until;
 
@@ -261,7 +384,21 @@ static int actx__make_room(void *ctx)
 {
 	struct ractx *c = ctx;
 	unsigned long seen = atomic_load(&c->reaped);
-	int idle = !atomic_load(&c->inflight), n = actx__reap(c, seen);
+	int idle = !atomic_load(&c->inflight), n;
+
+	if (c->submit_holds) {
+		/* no other thread can take them meanwhile: it does */
+		struct timespec ms = {0, 1000000};
+
+		n = c->eng.ops->getevents(&c->eng, 1, ACTX_DEPTH, &ms);
+		if (n > 0) {
+			actx__mark(c, n);
+			if (atomic_load(&c->waiters))
+				pthread_cond_broadcast(&c->cond);
+		}
+	} else {
+		n = actx__reap(c, seen, 0);
+	}
 
 	if (n < 0 && n != -ETIME && n != -EINTR)
 		return n;
@@ -276,6 +413,7 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 	struct ractx *c;
 	struct areq *rq;
 	uint64_t *v;
+	int took = 0;
 
 	if (kind < 0 || (kind == REPLAY_IO_NOP && !is_uring)) {
 		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
@@ -311,10 +449,20 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 	rq->any = !!(it->flags & ITEM_ASYNC_ANY);
 	rq->aux = op->aux;
 	rq->subop = op->subop;
+	/*
+	 * The completions its submission brings (on tmpfs a read completes in it) are for this
+	 * thread to take after it, not for the reaper, that the kernel would wake for each
+	 */
+	if (c->efd >= 0 && !atomic_exchange(&c->cq_busy, 1)) {
+		took = 1;
+		c->eng.ops->notify(&c->eng, 0);
+	}
 	pthread_mutex_lock(&c->lock);
 	rq->submit_ns = replay_now_ns();
 	rq->t0 = w->run->t0;
+	c->submit_holds = took;
 	r = replay_engine__submit(&c->eng, &rq->io, actx__make_room, c);
+	c->submit_holds = 0;
 	if (r) {
 		/* nothing of it is left with the engine (see commit): kept, without its buffer,
 		 * for its completion record to say it failed */
@@ -323,7 +471,7 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 		rq->io.ret = r;
 		atomic_store(&rq->done, 1);
 		rq->refused = 1;
-	} else if (!atomic_fetch_add(&c->inflight, 1) && c->parked) {
+	} else if (!atomic_fetch_add(&c->inflight, 1) && !took && atomic_load(&c->parked)) {
 		/* (the reaper may have taken it already, inflight then wrapping for a moment:
 		 * harmless, it parks only on 0 seen under the lock this thread holds) */
 		pthread_cond_signal(&c->work);
@@ -342,6 +490,17 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 	}
 	replay_u64map__put(&c->reqs, op->aux, (uintptr_t)rq);
 	pthread_mutex_unlock(&c->lock);
+	/* (an error of the CQ's, if any, is for the reaper and the completion records to meet) */
+	if (took) {
+		actx__take(c, NULL, 1);
+		/* the reaper is woken only for what did not complete in the submission: in
+		 * flight, it is to be taken as it comes while this thread is away */
+		if (atomic_load(&c->inflight) && atomic_load(&c->parked)) {
+			pthread_mutex_lock(&c->lock);
+			pthread_cond_signal(&c->work);
+			pthread_mutex_unlock(&c->lock);
+		}
+	}
 	if (r) {
 		*ret = r;
 		return 0;
@@ -432,7 +591,7 @@ int async__complete(struct rworker *w, const struct ritem *it, struct reel_op *r
 			pthread_mutex_unlock(&c->lock);
 			break;
 		}
-		int n = actx__reap(c, seen);
+		int n = actx__reap(c, seen, 1);
 
 		pthread_mutex_unlock(&c->lock);
 		if (n < 0 && n != -ETIME && n != -EINTR) {
@@ -486,7 +645,7 @@ int async__wait(struct rworker *w, const struct ritem *it)
 			pthread_mutex_unlock(&c->lock);
 			return 0;
 		}
-		n = actx__reap(c, seen);
+		n = actx__reap(c, seen, 1);
 		pthread_mutex_unlock(&c->lock);
 		if (n < 0 && n != -ETIME && n != -EINTR)
 			return n;

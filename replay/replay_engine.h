@@ -52,6 +52,15 @@ struct replay_engine_ops {
 			 const struct timespec *t);
 	struct replay_io *(*event)(struct replay_engine *e, unsigned i);
 	void (*cleanup)(struct replay_engine *e);
+	/*
+	 * Optional (io_uring). notify_fd: an eventfd the kernel signals as completions come
+	 * (created on the first call; fd or -errno), for a thread to wait for them without
+	 * taking them, so that another may take them; notify(e, 0) stops those signals (a
+	 * thread waiting for completions in getevents itself does not need them), notify(e, 1)
+	 * starts them again.
+	 */
+	int (*notify_fd)(struct replay_engine *e);
+	void (*notify)(struct replay_engine *e, int on);
 };
 
 struct replay_engine {

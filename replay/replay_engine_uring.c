@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <liburing.h>
 #include <stdlib.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "replay_engine.h"
 #include "replay_int.h"
@@ -11,6 +13,7 @@ struct uring_priv {
 	struct io_uring ring;
 	struct replay_io **ev;
 	unsigned queued;
+	int efd; /* notify_fd's, or -1 */
 };
 
 static int uring__init(struct replay_engine *e, unsigned depth)
@@ -31,6 +34,7 @@ static int uring__init(struct replay_engine *e, unsigned depth)
 		free(p);
 		return r;
 	}
+	p->efd = -1;
 	e->priv = p;
 	/* waiting with a timeout enters with to_submit 0 (the SQ untouched) only given
 	 * IORING_FEAT_EXT_ARG (5.11): before, liburing queues a timeout SQE of its own */
@@ -156,6 +160,33 @@ static struct replay_io *uring__event(struct replay_engine *e, unsigned i)
 	return ((struct uring_priv *)e->priv)->ev[i];
 }
 
+static int uring__notify_fd(struct replay_engine *e)
+{
+	struct uring_priv *p = e->priv;
+	int fd, r;
+
+	if (p->efd >= 0)
+		return p->efd;
+	/* the switch (IORING_CQ_EVENTFD_DISABLED, 5.8) lives in the CQ ring's flags */
+	if (!p->ring.cq.kflags)
+		return -EOPNOTSUPP;
+	fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	r = io_uring_register_eventfd(&p->ring, fd);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	p->efd = fd;
+	return fd;
+}
+
+static void uring__notify(struct replay_engine *e, int on)
+{
+	io_uring_cq_eventfd_toggle(&((struct uring_priv *)e->priv)->ring, on);
+}
+
 static void uring__cleanup(struct replay_engine *e)
 {
 	struct uring_priv *p = e->priv;
@@ -163,6 +194,8 @@ static void uring__cleanup(struct replay_engine *e)
 	if (!p)
 		return;
 	io_uring_queue_exit(&p->ring);
+	if (p->efd >= 0)
+		close(p->efd);
 	free(p->ev);
 	free(p);
 	e->priv = NULL;
@@ -176,4 +209,6 @@ const struct replay_engine_ops replay_engine_uring = {
     .getevents = uring__getevents,
     .event = uring__event,
     .cleanup = uring__cleanup,
+    .notify_fd = uring__notify_fd,
+    .notify = uring__notify,
 };
