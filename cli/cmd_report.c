@@ -39,11 +39,12 @@ static void usage(FILE *out)
 	    "                 top files\n"
 	    "  --top N        files in the hot-files section and in --by file (default 5)\n"
 	    "  --timeline[=INTERVAL]\n"
-	    "                 also, per INTERVAL of each run's own clock (default: about 20\n"
+	    "                 also, per INTERVAL of each run's own clock (default: 8 to 20\n"
 	    "                 over the original), the ops that started in it and the p50/p99\n"
 	    "                 of the class with most of the original's I/O time (JSON: every\n"
 	    "                 class): when a run was slow, and whether a replay with original\n"
-	    "                 timing was slow then too. INTERVAL: 1.5 (s), 500ms, 2m\n"
+	    "                 timing was slow then too. INTERVAL (after '=', not a space):\n"
+	    "                 1.5 (s), 500ms, 2m\n"
 	    "  -h, --help     this text\n"
 	    "\n"
 	    "EXAMPLES:\n"
@@ -127,7 +128,7 @@ int cmd_report(int argc, char **argv)
 				       opts.timeline_ns < 1000)) {
 				fprintf(stderr,
 					"ioreel: failed to parse --timeline: '%s' is not an interval "
-					"of 1us or more (1.5, 500ms, 2m)\n",
+					"from 1us to 9e9 s (1.5, 500ms, 2m)\n",
 					optarg);
 				return 2;
 			}

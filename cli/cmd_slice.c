@@ -2,6 +2,7 @@
 /* cmd_slice.c - "ioreel slice TRACE --from T --to T -o OUT": a time window of a trace. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -28,8 +29,9 @@ static void slice_usage(FILE *out)
 		"capture.fd_flags and capture.fd_sizes). An async request (libaio, io_uring)\n"
 		"goes with its submission: in the slice whole when submitted in the window.\n"
 		"Times are from the start of TRACE, in seconds, or with a unit: ns, us, ms, s,\n"
-		"m (1.5, 1500ms, 2m). 'ioreel info TRACE' shows its duration, and 'ioreel\n"
-		"report TRACE --timeline' when it was slow.\n\n"
+		"m (1.5, 1500ms, 2m): 'ioreel report TRACE --timeline' shows when it was\n"
+		"slow, 'ioreel dump' each op's start_ns. OUT is written whole or not at all\n"
+		"(an empty window writes nothing).\n\n"
 		"options:\n"
 		"  -o, --output OUT      the slice (required; not TRACE itself)\n"
 		"  -f, --from T          window start (default 0)\n"
@@ -51,6 +53,33 @@ static int same_file(const char *out, const char *in)
 	       (!stat(out, &a) && !stat(in, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino);
 }
 
+/*
+ * TRACE must be a file that can be read twice (the slice takes two passes), and OUT, when
+ * it is there, a regular file the slice may replace: never a device or a directory.
+ * Returns 0, or the exit status after saying why.
+ */
+static int check_paths(const char *trace, const char *out)
+{
+	struct stat st;
+
+	if (stat(trace, &st)) {
+		fprintf(stderr, "ioreel: failed to open %s: %s\n", trace, strerror(errno));
+		return 1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "ioreel: failed to slice %s: not a regular file (a slice reads "
+				"TRACE twice: save a pipe's trace to a file first)\n",
+			trace);
+		return 2;
+	}
+	if (!stat(out, &st) && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "ioreel: failed to slice: %s is there and not a regular file\n",
+			out);
+		return 2;
+	}
+	return 0;
+}
+
 static int bad_time(const char *opt, const char *arg)
 {
 	fprintf(stderr, "ioreel: failed to slice: %s '%s' is not a time (1.5, 1500ms, 2m)\n",
@@ -69,9 +98,11 @@ int cmd_slice(int argc, char **argv)
 	uint64_t dur = 0;
 	int have_to = 0, have_dur = 0;
 	struct reel_slice_result res;
+	struct reel_slice *sl;
 	struct reel_writer *w;
 	const char *out = NULL;
-	int c, err, cerr;
+	char source[PATH_MAX], tmp[PATH_MAX + 8];
+	int c, fd, err, cerr = 0;
 
 	while ((c = getopt_long(argc, argv, "o:f:t:d:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -120,45 +151,61 @@ int cmd_slice(int argc, char **argv)
 		fprintf(stderr, "ioreel: failed to slice: OUT must not be TRACE itself\n");
 		return 2;
 	}
-	{
-		struct reel_reader *r;
+	err = check_paths(o.source, out);
+	if (err)
+		return err;
+	if (!realpath(o.source, source))
+		snprintf(source, sizeof(source), "%s", o.source);
+	o.source = source;
 
-		/* the input first: a missing or foreign file leaves no empty OUT behind */
-		err = reel_reader__open(o.source, &r);
-		if (err) {
-			fprintf(stderr, "ioreel: failed to open %s: %s\n", o.source,
-				reel_strerror(err));
-			return 1;
-		}
-		reel_reader__close(r);
-	}
-	err = reel_writer__open(out, NULL, &w);
+	/* pass 1, before anything is created: an empty window leaves nothing behind */
+	err = reel_slice__open(o.source, &o, &sl, &res);
 	if (err) {
-		fprintf(stderr, "ioreel: failed to create %s: %s\n", out, reel_strerror(err));
+		fprintf(stderr, "ioreel: failed to slice %s: %s\n", o.source, reel_strerror(err));
 		return 1;
 	}
-	err = reel_slice__run(o.source, w, &o, &res);
-	cerr = reel_writer__close(w);
-	if (err || cerr) {
-		fprintf(stderr, "ioreel: failed to slice %s into %s: %s\n", o.source, out,
-			reel_strerror(err ? err : cerr));
-		unlink(out);
-		return 1;
-	}
-	if (!res.ops_out) {
+	if (!res.ops_window) {
+		char what[320] = "", lost[256];
+
+		if (res.damaged)
+			snprintf(what, sizeof(what), "; it is damaged at byte %" PRIu64 ": %s",
+				 res.damage.first_offset,
+				 reel_damage_sum__describe(&res.damage, lost, sizeof(lost)));
 		fprintf(stderr,
 			"ioreel: failed to slice %s: no op started between %.6f s and %.6f s (its "
-			"ops start from 0 to %.6f s)\n",
+			"ops start from %.6f to %.6f s%s)\n",
 			o.source, o.from_ns / 1e9, o.to_ns == UINT64_MAX ? INFINITY : o.to_ns / 1e9,
-			res.last_start_ns / 1e9);
-		unlink(out);
+			res.first_start_ns / 1e9, res.last_start_ns / 1e9, what);
+		reel_slice__close(sl);
+		return 1;
+	}
+	/* written beside OUT, renamed over it once whole: a failure leaves OUT as it was */
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", out);
+	fd = mkstemp(tmp);
+	if (fd < 0 || (close(fd), 0)) {
+		fprintf(stderr, "ioreel: failed to create %s: %s\n", tmp, strerror(errno));
+		reel_slice__close(sl);
+		return 1;
+	}
+	err = reel_writer__open(tmp, NULL, &w);
+	if (!err) {
+		err = reel_slice__write(sl, w, &res);
+		cerr = reel_writer__close(w);
+		err = err ?: cerr;
+	}
+	reel_slice__close(sl);
+	if (!err && rename(tmp, out))
+		err = -errno;
+	if (err) {
+		fprintf(stderr, "ioreel: failed to slice %s into %s: %s\n", o.source, out,
+			reel_strerror(err));
+		unlink(tmp);
 		return 1;
 	}
 	fprintf(stderr,
 		"ioreel: wrote %s: %" PRIu64 " of %" PRIu64 " ops, %.6f s to %.6f s of %s; %" PRIu64
 		" fd(s) open at the start carried\n",
-		out, res.ops_out, res.ops_in, o.from_ns / 1e9,
-		(o.to_ns == UINT64_MAX ? res.last_start_ns : o.to_ns) / 1e9, o.source,
+		out, res.ops_out, res.ops_in, o.from_ns / 1e9, res.to_ns / 1e9, o.source,
 		res.fds_carried);
 	if (res.damaged) {
 		char what[256];

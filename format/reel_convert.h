@@ -126,30 +126,40 @@ void reel_fio__print_left_out(const struct reel_fio_result *res, FILE *out);
 /* ---- slice: a time window of a trace, as a trace of its own ---- */
 
 struct reel_slice_opts {
-	uint64_t from_ns; /* the window, in the input's times: ops that started in [from, to) */
-	uint64_t to_ns;
+	uint64_t from_ns; /* the window, in the input's times: ops that started in [from, to); */
+	uint64_t to_ns;	  /* UINT64_MAX: to the end */
 	const char *source; /* the input's name, for the slice.of meta */
 };
 
 struct reel_slice_result {
-	uint64_t ops_in;      /* ops read */
-	uint64_t last_start_ns; /* the latest op start read: the input's span */
-	uint64_t ops_out;     /* ops written */
-	uint64_t fds_carried; /* fds open at the window's start that ops in it use */
-	uint64_t damaged;     /* damaged regions met */
+	uint64_t ops_in;	 /* ops read */
+	uint64_t ops_window;	 /* of them, started in the window (pass 1) */
+	uint64_t first_start_ns; /* the earliest and latest op start read: the input's span */
+	uint64_t last_start_ns;
+	uint64_t to_ns;		 /* the window's end, an open one made the input's */
+	uint64_t ops_out;	 /* ops written */
+	uint64_t fds_carried;	 /* fds open at the window's start that ops in it use and whose
+				    flags or size the head gives */
+	uint64_t damaged;	 /* damaged regions met */
 	struct reel_damage_sum damage;
 };
 
 /*
- * Writes to w the ops of the trace at path that started in the window, times moved so
- * that the window starts at 0, with the input's meta and what a recorder attaching at the
- * window's start would have found: the fds open then (capture.fd_flags, capture.fd_sizes).
- * An async request goes with its submission, its completion record too. Reads the input
- * twice. Damage is reported in res, not as an error: the slice holds every
- * op that could be read. -EINVAL when from >= to.
+ * A time window of the trace at path, as a trace of its own: its ops that started in the
+ * window, times moved so that the window starts at 0, with the input's meta and what a
+ * recorder attaching at the window's start would have found: the fds open then
+ * (capture.fd_flags, capture.fd_sizes). An async request goes with its submission, its
+ * completion record too. reel_slice__open reads the input once to learn that state and
+ * counts the window's ops (res->ops_window), so that a caller can refuse an empty window
+ * before creating anything; reel_slice__write reads it again and writes the slice to w.
+ * Damage is reported in res, not as an error: the slice holds every op that could be read.
+ * -EINVAL when from >= to.
  */
-int reel_slice__run(const char *path, struct reel_writer *w, const struct reel_slice_opts *o,
-		    struct reel_slice_result *res);
+struct reel_slice;
+int reel_slice__open(const char *path, const struct reel_slice_opts *o, struct reel_slice **out,
+		     struct reel_slice_result *res);
+int reel_slice__write(struct reel_slice *sl, struct reel_writer *w, struct reel_slice_result *res);
+void reel_slice__close(struct reel_slice *sl);
 
 #ifdef __cplusplus
 }

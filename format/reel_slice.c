@@ -27,22 +27,25 @@
 
 /* the open flags that change what an fd's I/O costs: those a replay reopens it with */
 #define SLICE_FD_OFLAGS (O_DIRECT | O_DSYNC | O_SYNC)
-#define SLICE_SIZE_UNKNOWN UINT64_MAX
 #define FALLOC_KEEP_SIZE 0x01
 #define FALLOC_COLLAPSE_RANGE 0x08
 #define FALLOC_INSERT_RANGE 0x20
+#define SLICE_RENAME_EXCHANGE 0x2
 
-/* An fd open at the window's start, as the value of fds: path id and open flags. */
-static uint64_t fd_val(uint32_t path, uint32_t flags)
-{
-	return (uint64_t)path << 32 | (flags & SLICE_FD_OFLAGS);
-}
+#define FD_KEY(pid, fd) cvt_key2((pid), (uint32_t)(fd))
+
+/* An fd open at the window's start: its file's name now, and its open flags that count. */
+struct slice_fd {
+	char *name; /* NULL: not known */
+	uint32_t flags;
+};
 
 struct slice_state {
 	const struct reel_slice_opts *o;
-	struct cvt_map fds;	 /* (pid, fd) -> fd_val: open at the window's start */
+	struct reel_reader *r;	 /* pass 1's: path ids to names */
+	struct cvt_map fds;	 /* (pid, fd) -> struct slice_fd *: open at the window's start */
 	struct cvt_map used;	 /* (pid, fd) -> 1: used by an op in the window */
-	struct cvt_map sizes;	 /* path id -> size at the window's start (lower bound) */
+	struct cvt_map sizes;	 /* name_key -> size at the window's start (a lower bound) */
 	struct cvt_map presize;	 /* (pid, fd) -> size + 1: the input's capture.fd_sizes, while
 				    the fd stays open and no op has named its file */
 	struct cvt_map wpath;	 /* input path id -> output path id */
@@ -65,144 +68,269 @@ static int is_dup(unsigned type)
 	       type == REEL_OP_FCNTL_DUPFD;
 }
 
-/* ---- pass 1: the state the ops before the window leave ---- */
-
-static int size__set(struct slice_state *s, uint32_t path, uint64_t size)
-{
-	uint64_t *v;
-
-	if (!path)
-		return 0;
-	v = cvt_map__put(&s->sizes, path, NULL);
-	if (!v)
-		return -ENOMEM;
-	*v = size;
-	return 0;
-}
-
-/* The file reaches at least end: known sizes grow, unknown ones get a lower bound. */
-static int size__reach(struct slice_state *s, uint32_t path, uint64_t end)
-{
-	uint64_t *v;
-	int created = 0;
-
-	if (!path)
-		return 0;
-	v = cvt_map__put(&s->sizes, path, &created);
-	if (!v)
-		return -ENOMEM;
-	if (created || *v == SLICE_SIZE_UNKNOWN || end > *v)
-		*v = end;
-	return 0;
-}
-
-static int state__sizes(struct slice_state *s, const struct reel_op *op)
-{
-	uint64_t *v;
-
-	if (op->ret < 0)
-		return 0;
-	if (is_open(op->type))
-		return op->aux ? size__set(s, op->path, op->aux - 1) : 0;
-	switch (cvt_op_dir(op, 0)) {
-	case 'w':
-		return op->ret > 0 ? size__reach(s, op->path, op->offset + (uint64_t)op->ret) : 0;
-	default:
-		break;
-	}
-	switch (op->type) {
-	case REEL_OP_TRUNCATE:
-	case REEL_OP_FTRUNCATE:
-		return size__set(s, op->path, op->len);
-	case REEL_OP_FALLOCATE:
-		v = op->path ? cvt_map__get(&s->sizes, op->path) : NULL;
-		if (op->mode & FALLOC_KEEP_SIZE)
-			return 0;
-		if (op->mode & (FALLOC_COLLAPSE_RANGE | FALLOC_INSERT_RANGE)) {
-			if (v && *v != SLICE_SIZE_UNKNOWN)
-				*v = op->mode & FALLOC_INSERT_RANGE ? *v + op->len
-				     : *v > op->len		    ? *v - op->len
-								    : 0;
-			return 0;
-		}
-		return size__reach(s, op->path, op->offset + op->len);
-	case REEL_OP_COPY_FILE_RANGE:
-	case REEL_OP_SENDFILE:
-		return reel_op__copy_writes(op) && op->ret > 0
-			   ? size__reach(s, op->path2, op->aux + (uint64_t)op->ret)
-			   : 0;
-	case REEL_OP_RENAME:
-	case REEL_OP_RENAMEAT:
-	case REEL_OP_RENAMEAT2:
-		v = op->path ? cvt_map__get(&s->sizes, op->path) : NULL;
-		if (v && op->path2) {
-			uint64_t size = *v;
-
-			cvt_map__del(&s->sizes, op->path);
-			return size__set(s, op->path2, size);
-		}
-		if (op->path2) /* replaced by a file of unknown size */
-			cvt_map__del(&s->sizes, op->path2);
-		return 0;
-	case REEL_OP_UNLINK:
-	case REEL_OP_UNLINKAT:
-		if (op->path)
-			cvt_map__del(&s->sizes, op->path);
-		return 0;
-	default:
-		return 0;
-	}
-}
-
 /* a regular file, or not known not to be one (an import may not know) */
 static int maybe_file(const struct reel_op *op)
 {
 	return op->fd_kind == REEL_FD_REG || op->fd_kind == REEL_FD_UNKNOWN;
 }
 
-static int state__fds(struct slice_state *s, const struct reel_op *op)
+/*
+ * Sizes are kept by name, not by path id: a directory renamed moves the files below it to
+ * names the trace may never spell out, and an fd open on one of them must still find its
+ * size under the new name. FNV-1a, 64 bits: a collision among a trace's names is unlikely
+ * enough (2^-64 a pair) to cost at worst one file's prepared size.
+ */
+static uint64_t name_key(const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 0x100000001b3ULL;
+	return h ? h : 1;
+}
+
+static const char *name_of(const struct slice_state *s, uint32_t id)
+{
+	return id ? reel_reader__path(s->r, id) : NULL;
+}
+
+/* ---- pass 1: the state the ops before the window leave ---- */
+
+static int size__set(struct slice_state *s, const char *name, uint64_t size)
 {
 	uint64_t *v;
 
-	if ((is_open(op->type) || is_dup(op->type)) && op->ret >= 0)
-		cvt_map__del(&s->presize, cvt_key2(op->pid, (uint32_t)op->ret));
-	else if (op->type == REEL_OP_CLOSE && op->ret != -EBADF)
-		cvt_map__del(&s->presize, cvt_key2(op->pid, (uint32_t)op->fd));
-
-	if (is_open(op->type) && op->ret >= 0 && maybe_file(op)) {
-		v = cvt_map__put(&s->fds, cvt_key2(op->pid, (uint32_t)op->ret), NULL);
-		if (!v)
-			return -ENOMEM;
-		*v = fd_val(op->path, op->flags);
+	if (!name)
 		return 0;
-	}
-	if (is_open(op->type) && op->ret >= 0) /* a directory, a device: not a file to size */
-		return cvt_map__del(&s->fds, cvt_key2(op->pid, (uint32_t)op->ret)), 0;
-	if (is_dup(op->type) && op->ret >= 0) {
-		uint64_t *old = cvt_map__get(&s->fds, cvt_key2(op->pid, (uint32_t)op->fd));
-		uint64_t val = old ? *old : 0;
+	v = cvt_map__put(&s->sizes, name_key(name), NULL);
+	if (!v)
+		return -ENOMEM;
+	*v = size;
+	return 0;
+}
 
-		if (!old) {
-			cvt_map__del(&s->fds, cvt_key2(op->pid, (uint32_t)op->ret));
+/* The file reaches at least end: a known size grows, an unknown one gets a lower bound. */
+static int size__reach(struct slice_state *s, const char *name, uint64_t end)
+{
+	uint64_t *v;
+	int created = 0;
+
+	if (!name)
+		return 0;
+	v = cvt_map__put(&s->sizes, name_key(name), &created);
+	if (!v)
+		return -ENOMEM;
+	if (created || end > *v)
+		*v = end;
+	return 0;
+}
+
+/* The file called from is called to now; to's former file, if any, is gone (or, with
+ * exchange, called from). */
+static int size__move(struct slice_state *s, const char *from, const char *to, int exchange)
+{
+	uint64_t *vf = cvt_map__get(&s->sizes, name_key(from));
+	uint64_t *vt = cvt_map__get(&s->sizes, name_key(to));
+	uint64_t sf = vf ? *vf : 0, st = vt ? *vt : 0;
+	int had_f = vf != NULL, had_t = vt != NULL, err = 0;
+
+	cvt_map__del(&s->sizes, name_key(from));
+	cvt_map__del(&s->sizes, name_key(to));
+	if (had_f)
+		err = size__set(s, to, sf);
+	if (!err && exchange && had_t)
+		err = size__set(s, from, st);
+	return err;
+}
+
+/* name with its leading old replaced by new, when name is old or below it; else NULL */
+static char *name_moved(const char *name, const char *old, const char *new)
+{
+	size_t n = strlen(old);
+	char *out;
+
+	if (strncmp(name, old, n) || (name[n] && name[n] != '/'))
+		return NULL;
+	out = malloc(strlen(new) + strlen(name + n) + 1);
+	if (out)
+		strcat(strcpy(out, new), name + n);
+	return out;
+}
+
+/*
+ * A rename of old to new (a file, or a directory with files below it): the open fds follow
+ * their files, and so do those files' sizes. With RENAME_EXCHANGE the two swap.
+ */
+static int state__rename(struct slice_state *s, const char *old, const char *new, int exchange)
+{
+	uint64_t key, val;
+	int err = size__move(s, old, new, exchange);
+
+	for (size_t i = 0; !err && cvt_map__next(&s->fds, &i, &key, &val);) {
+		struct slice_fd *f = (struct slice_fd *)(uintptr_t)val;
+		char *moved;
+		int below;
+
+		if (!f->name)
+			continue;
+		moved = name_moved(f->name, old, new);
+		if (!moved && exchange)
+			moved = name_moved(f->name, new, old);
+		if (!moved) {
+			if (errno == ENOMEM)
+				err = -ENOMEM;
+			continue;
+		}
+		below = strcmp(f->name, old) && strcmp(f->name, new);
+		if (below) /* the name itself moved above: its file's size goes with it */
+			err = size__move(s, f->name, moved, 0);
+		free(f->name);
+		f->name = moved;
+	}
+	return err;
+}
+
+static int state__sizes(struct slice_state *s, const struct reel_op *op)
+{
+	const char *name = name_of(s, op->path);
+	uint64_t *v;
+
+	if (op->ret < 0)
+		return 0;
+	if (is_open(op->type) && op->aux)
+		return size__set(s, name, op->aux - 1);
+	if (is_open(op->type)) /* size unknown (an import): O_TRUNC empties the file still */
+		return op->flags & O_TRUNC && (op->flags & O_ACCMODE) != O_RDONLY
+			   ? size__set(s, name, 0)
+			   : 0;
+	if (cvt_op_dir(op, 0) == 'w')
+		return op->ret > 0 ? size__reach(s, name, op->offset + (uint64_t)op->ret) : 0;
+	switch (op->type) {
+	case REEL_OP_TRUNCATE:
+	case REEL_OP_FTRUNCATE:
+		return size__set(s, name, op->len);
+	case REEL_OP_FALLOCATE:
+		if (op->mode & FALLOC_KEEP_SIZE)
+			return 0;
+		if (op->mode & (FALLOC_COLLAPSE_RANGE | FALLOC_INSERT_RANGE)) {
+			v = name ? cvt_map__get(&s->sizes, name_key(name)) : NULL;
+			if (v)
+				*v = op->mode & FALLOC_INSERT_RANGE ? *v + op->len
+				     : *v > op->len		    ? *v - op->len
+								    : 0;
 			return 0;
 		}
-		v = cvt_map__put(&s->fds, cvt_key2(op->pid, (uint32_t)op->ret), NULL);
-		if (!v)
-			return -ENOMEM;
-		*v = val;
+		return size__reach(s, name, op->offset + op->len);
+	case REEL_OP_COPY_FILE_RANGE:
+	case REEL_OP_SENDFILE:
+		return reel_op__copy_writes(op) && op->ret > 0
+			   ? size__reach(s, name_of(s, op->path2), op->aux + (uint64_t)op->ret)
+			   : 0;
+	case REEL_OP_RENAME:
+	case REEL_OP_RENAMEAT:
+	case REEL_OP_RENAMEAT2:
+		return name && name_of(s, op->path2)
+			   ? state__rename(s, name, name_of(s, op->path2),
+					   op->type == REEL_OP_RENAMEAT2 &&
+					       op->flags & SLICE_RENAME_EXCHANGE)
+			   : 0;
+	case REEL_OP_UNLINK:
+	case REEL_OP_UNLINKAT:
+		if (name)
+			cvt_map__del(&s->sizes, name_key(name));
+		return 0;
+	default:
 		return 0;
 	}
-	if (op->type == REEL_OP_CLOSE && op->ret != -EBADF) {
-		cvt_map__del(&s->fds, cvt_key2(op->pid, (uint32_t)op->fd));
+}
+
+/* ---- the fds open at the window's start ---- */
+
+static void fd__del(struct slice_state *s, uint64_t key)
+{
+	uint64_t *v = cvt_map__get(&s->fds, key);
+
+	if (!v)
+		return;
+	free(((struct slice_fd *)(uintptr_t)*v)->name);
+	free((void *)(uintptr_t)*v);
+	cvt_map__del(&s->fds, key);
+}
+
+/* (pid, fd) is open on the file called name (NULL: unknown) with flags. */
+static int fd__set(struct slice_state *s, uint64_t key, const char *name, uint32_t flags)
+{
+	struct slice_fd *f = calloc(1, sizeof(*f));
+	uint64_t *v;
+
+	if (!f || (name && !(f->name = strdup(name)))) {
+		free(f);
+		return -ENOMEM;
+	}
+	f->flags = flags & SLICE_FD_OFLAGS;
+	fd__del(s, key);
+	v = cvt_map__put(&s->fds, key, NULL);
+	if (!v) {
+		free(f->name);
+		free(f);
+		return -ENOMEM;
+	}
+	*v = (uintptr_t)f;
+	return 0;
+}
+
+static struct slice_fd *fd__get(const struct slice_state *s, uint64_t key)
+{
+	uint64_t *v = cvt_map__get(&s->fds, key);
+
+	return v ? (struct slice_fd *)(uintptr_t)*v : NULL;
+}
+
+static int state__fds(struct slice_state *s, const struct reel_op *op)
+{
+	uint64_t key = FD_KEY(op->pid, op->fd);
+	struct slice_fd *f;
+
+	if ((is_open(op->type) || is_dup(op->type)) && op->ret >= 0)
+		cvt_map__del(&s->presize, FD_KEY(op->pid, op->ret));
+	else if (op->type == REEL_OP_CLOSE && op->ret != -EBADF)
+		cvt_map__del(&s->presize, key);
+
+	if (is_open(op->type) && op->ret >= 0) {
+		if (!maybe_file(op)) { /* a directory, a device: not a file to size */
+			fd__del(s, FD_KEY(op->pid, op->ret));
+			return 0;
+		}
+		return fd__set(s, FD_KEY(op->pid, op->ret), name_of(s, op->path), op->flags);
+	}
+	if (is_dup(op->type) && op->ret >= 0) {
+		f = fd__get(s, key);
+		if (!f) {
+			fd__del(s, FD_KEY(op->pid, op->ret));
+			return 0;
+		}
+		return fd__set(s, FD_KEY(op->pid, op->ret), f->name, f->flags);
+	}
+	if (op->type == REEL_OP_CLOSE) {
+		if (op->ret != -EBADF)
+			fd__del(s, key);
 		return 0;
 	}
-	/* an fd used before any open of it: held from before the capture (or inherited) */
-	if (op->fd >= 0 && op->path && maybe_file(op) && !reel_op__has_path(op->type) &&
-	    !cvt_map__get(&s->fds, cvt_key2(op->pid, (uint32_t)op->fd))) {
-		v = cvt_map__put(&s->fds, cvt_key2(op->pid, (uint32_t)op->fd), NULL);
-		if (!v)
+	if (op->fd < 0 || !op->path || reel_op__has_path(op->type))
+		return 0;
+	/* an op on an fd names its file as it is called now: an fd used before any open of it
+	 * (held from before the capture, or inherited) is learnt so; a known one follows the
+	 * name the recorder saw (it may know of a rename this pass did not) */
+	f = fd__get(s, key);
+	if (!f)
+		return maybe_file(op) ? fd__set(s, key, name_of(s, op->path), 0) : 0;
+	if (!f->name || strcmp(f->name, name_of(s, op->path))) {
+		char *name = strdup(name_of(s, op->path));
+
+		if (!name)
 			return -ENOMEM;
-		*v = fd_val(op->path, 0);
+		free(f->name);
+		f->name = name;
 	}
 	return 0;
 }
@@ -215,23 +343,24 @@ static int state__mark_used(struct slice_state *s, const struct reel_op *op)
 	for (int i = 0; i < 2; i++) {
 		if (fds[i] < 0)
 			continue;
-		if (!cvt_map__put(&s->used, cvt_key2(op->pid, (uint32_t)fds[i]), NULL))
+		if (!cvt_map__put(&s->used, FD_KEY(op->pid, fds[i]), NULL))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
 /*
- * The input's own list of fds open before its capture ("PID:FD:N ...", N in base) into m,
- * keyed (pid, fd): with flags (capture.fd_flags), the value is an fd's (fd_val); else
- * (capture.fd_sizes) the size + 1.
+ * The input's own list of fds open before its capture ("PID:FD:N ...", N in base): with
+ * flags (capture.fd_flags), each becomes an fd of unknown name; else (capture.fd_sizes) its
+ * size + 1 goes into presize, and the fd is made known too.
  */
-static int state__load_fd_list(struct cvt_map *m, const char *list, int flags)
+static int state__load_fd_list(struct slice_state *s, const char *list, int flags)
 {
 	while (list && *list) {
 		char *end;
 		unsigned long pid = strtoul(list, &end, 10), fd, n;
-		uint64_t *v;
+		uint64_t key, *v;
+		int err = 0;
 
 		if (*end != ':')
 			break;
@@ -239,10 +368,19 @@ static int state__load_fd_list(struct cvt_map *m, const char *list, int flags)
 		if (*end != ':')
 			break;
 		n = strtoul(end + 1, &end, flags ? 8 : 10);
-		v = cvt_map__put(m, cvt_key2((uint32_t)pid, (uint32_t)fd), NULL);
-		if (!v)
-			return -ENOMEM;
-		*v = flags ? fd_val(0, (uint32_t)n) : n + 1;
+		key = FD_KEY((uint32_t)pid, fd);
+		if (flags) {
+			err = fd__set(s, key, NULL, (uint32_t)n);
+		} else {
+			v = cvt_map__put(&s->presize, key, NULL);
+			if (!v)
+				return -ENOMEM;
+			*v = n + 1;
+			if (!fd__get(s, key))
+				err = fd__set(s, key, NULL, 0);
+		}
+		if (err)
+			return err;
 		list = end + strspn(end, " ");
 	}
 	return 0;
@@ -258,17 +396,13 @@ static int slice__learn(struct slice_state *s, struct reel_reader *r,
 			struct reel_slice_result *res)
 {
 	struct reel_op op;
-	uint64_t key, val;
-	int n, err = 0;
+	int n, err;
 
-	err = state__load_fd_list(&s->fds, reel_reader__meta(r, REEL_META_CAPTURE_FD_FLAGS), 1);
-	err = err ?: state__load_fd_list(&s->presize,
-					 reel_reader__meta(r, REEL_META_CAPTURE_FD_SIZES), 0);
-	for (size_t i = 0; !err && cvt_map__next(&s->presize, &i, &key, &val);)
-		if (!cvt_map__put(&s->fds, key, NULL)) /* a sized fd without flags: 0 */
-			err = -ENOMEM;
+	s->r = r;
+	err = state__load_fd_list(s, reel_reader__meta(r, REEL_META_CAPTURE_FD_FLAGS), 1);
+	err = err ?: state__load_fd_list(s, reel_reader__meta(r, REEL_META_CAPTURE_FD_SIZES), 0);
 	while (!err && (n = reel_reader__next(r, &op)) != 0) {
-		uint64_t *v, *pv;
+		uint64_t *pv;
 
 		if (n < 0) {
 			damage__note(r, res);
@@ -277,27 +411,28 @@ static int slice__learn(struct slice_state *s, struct reel_reader *r,
 		res->ops_in++;
 		if (op.start_ns > res->last_start_ns)
 			res->last_start_ns = op.start_ns;
+		if (op.start_ns < res->first_start_ns || res->ops_in == 1)
+			res->first_start_ns = op.start_ns;
 		if (in_window(s->o, &op)) {
+			res->ops_window++;
 			err = state__mark_used(s, &op);
 			continue;
 		}
 		if (op.start_ns >= s->o->to_ns)
 			continue;
-		/* before the window: the first op naming a pre-capture fd's file sizes it */
+		/* before the window: the first op naming a listed fd's file sizes it */
 		pv = op.fd >= 0 && op.path && !reel_op__has_path(op.type)
-			 ? cvt_map__get(&s->presize, cvt_key2(op.pid, (uint32_t)op.fd))
+			 ? cvt_map__get(&s->presize, FD_KEY(op.pid, op.fd))
 			 : NULL;
 		if (pv) {
-			if (!cvt_map__get(&s->sizes, op.path))
-				err = size__set(s, op.path, *pv - 1);
-			cvt_map__del(&s->presize, cvt_key2(op.pid, (uint32_t)op.fd));
+			if (!cvt_map__get(&s->sizes, name_key(name_of(s, op.path))))
+				err = size__set(s, name_of(s, op.path), *pv - 1);
+			cvt_map__del(&s->presize, FD_KEY(op.pid, op.fd));
 		}
-		v = op.fd >= 0 ? cvt_map__get(&s->fds, cvt_key2(op.pid, (uint32_t)op.fd)) : NULL;
-		if (v && !(*v >> 32) && op.path && !reel_op__has_path(op.type))
-			*v |= (uint64_t)op.path << 32; /* a listed fd: its file, now known */
 		err = err ?: state__fds(s, &op);
 		err = err ?: state__sizes(s, &op);
 	}
+	s->r = NULL;
 	return err;
 }
 
@@ -362,15 +497,17 @@ static int slice__head(struct slice_state *s, struct reel_reader *r, struct reel
 			err = meta__u64(w, keys[i], strtoull(v, NULL, 10) + s->o->from_ns);
 	}
 	for (size_t i = 0; !err && cvt_map__next(&s->fds, &i, &key, &val);) {
-		uint64_t *size = val >> 32 ? cvt_map__get(&s->sizes, val >> 32) : NULL;
+		const struct slice_fd *f = (const struct slice_fd *)(uintptr_t)val;
+		uint64_t *size = f->name ? cvt_map__get(&s->sizes, name_key(f->name)) : NULL;
 		uint64_t *listed = cvt_map__get(&s->presize, key);
 
 		if (!cvt_map__get(&s->used, key))
 			continue;
-		res->fds_carried++;
-		if (val & SLICE_FD_OFLAGS)
-			err = list__add(&flags, &flen, &fcap, key, val & SLICE_FD_OFLAGS, 1);
-		if (!err && size && *size != SLICE_SIZE_UNKNOWN)
+		if (size || listed || f->flags)
+			res->fds_carried++;
+		if (f->flags)
+			err = list__add(&flags, &flen, &fcap, key, f->flags, 1);
+		if (!err && size)
 			err = list__add(&sizes, &slen, &scap, key, *size, 0);
 		else if (!err && listed) /* its file not named before the window */
 			err = list__add(&sizes, &slen, &scap, key, *listed - 1, 0);
@@ -440,7 +577,8 @@ static int slice__copy(struct slice_state *s, struct reel_reader *r, struct reel
 		if (err)
 			break;
 		op.start_ns -= s->o->from_ns;
-		op.end_ns = op.end_ns > s->o->from_ns ? op.end_ns - s->o->from_ns : 0;
+		op.end_ns = op.end_ns > s->o->from_ns ? op.end_ns - s->o->from_ns : 0; /* end < start:
+											  damage */
 		if (op.sched_ns)
 			op.sched_ns = op.sched_ns > s->o->from_ns ? op.sched_ns - s->o->from_ns : 0;
 		err = reel_writer__add(w, &op);
@@ -449,41 +587,86 @@ static int slice__copy(struct slice_state *s, struct reel_reader *r, struct reel
 	return err;
 }
 
-int reel_slice__run(const char *trace, struct reel_writer *w, const struct reel_slice_opts *o,
-		    struct reel_slice_result *res)
+struct reel_slice {
+	struct slice_state s;
+	struct reel_slice_opts o;
+	char *path;
+	uint64_t damaged; /* pass 1's damaged regions: pass 2 meets the same */
+};
+
+void reel_slice__close(struct reel_slice *sl)
 {
-	struct slice_state s = {.o = o};
-	struct reel_reader *r = NULL;
-	uint64_t damaged;
+	uint64_t key, val;
+
+	if (!sl)
+		return;
+	for (size_t i = 0; cvt_map__next(&sl->s.fds, &i, &key, &val);) {
+		free(((struct slice_fd *)(uintptr_t)val)->name);
+		free((void *)(uintptr_t)val);
+	}
+	cvt_map__free(&sl->s.fds);
+	cvt_map__free(&sl->s.used);
+	cvt_map__free(&sl->s.sizes);
+	cvt_map__free(&sl->s.presize);
+	cvt_map__free(&sl->s.wpath);
+	free(sl->path);
+	free(sl);
+}
+
+int reel_slice__open(const char *path, const struct reel_slice_opts *o, struct reel_slice **out,
+		     struct reel_slice_result *res)
+{
+	struct reel_slice *sl;
+	struct reel_reader *r;
 	int err;
 
 	memset(res, 0, sizeof(*res));
+	*out = NULL;
 	if (o->from_ns >= o->to_ns)
 		return -EINVAL;
-	cvt_map__init(&s.fds);
-	cvt_map__init(&s.used);
-	cvt_map__init(&s.sizes);
-	cvt_map__init(&s.presize);
-	cvt_map__init(&s.wpath);
-	err = reel_reader__open(trace, &r);
-	if (!err) {
-		err = slice__learn(&s, r, res);
-		reel_reader__close(r);
-		r = NULL;
+	sl = calloc(1, sizeof(*sl));
+	if (!sl || !(sl->path = strdup(path))) {
+		free(sl);
+		return -ENOMEM;
 	}
-	/* the second pass meets the same damage: counted once, with its own summary */
-	damaged = res->damaged;
+	sl->o = *o;
+	sl->s.o = &sl->o;
+	cvt_map__init(&sl->s.fds);
+	cvt_map__init(&sl->s.used);
+	cvt_map__init(&sl->s.sizes);
+	cvt_map__init(&sl->s.presize);
+	cvt_map__init(&sl->s.wpath);
+	err = reel_reader__open(path, &r);
+	if (!err) {
+		err = slice__learn(&sl->s, r, res);
+		reel_reader__close(r);
+	}
+	if (err) {
+		reel_slice__close(sl);
+		return err;
+	}
+	/* an open end: the input's, so that slice.to_ns says where the slice really ends */
+	if (sl->o.to_ns == UINT64_MAX && res->ops_in && res->last_start_ns >= sl->o.from_ns)
+		sl->o.to_ns = res->last_start_ns + 1;
+	res->to_ns = sl->o.to_ns;
+	sl->damaged = res->damaged;
+	*out = sl;
+	return 0;
+}
+
+int reel_slice__write(struct reel_slice *sl, struct reel_writer *w, struct reel_slice_result *res)
+{
+	struct reel_reader *r;
+	int err;
+
 	res->damaged = 0;
-	err = err ?: reel_reader__open(trace, &r);
-	err = err ?: slice__head(&s, r, w, res);
-	err = err ?: slice__copy(&s, r, w, res);
+	err = reel_reader__open(sl->path, &r);
+	if (err)
+		return err;
+	err = slice__head(&sl->s, r, w, res);
+	err = err ?: slice__copy(&sl->s, r, w, res);
 	if (!res->damaged)
-		res->damaged = damaged;
+		res->damaged = sl->damaged;
 	reel_reader__close(r);
-	cvt_map__free(&s.fds);
-	cvt_map__free(&s.used);
-	cvt_map__free(&s.sizes);
-	cvt_map__free(&s.presize);
-	cvt_map__free(&s.wpath);
 	return err;
 }

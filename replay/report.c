@@ -102,24 +102,27 @@ static int same_label(const struct report *rep, size_t i)
 }
 
 /*
- * Replays of one target with other engines or timings (the usual way to compare them) were
- * all labelled with the target alone: the table's rows and the verdict's sentences ("replay
- * on /var/tmp/t fell behind") could not be told apart. Such runs get their engine and
- * timing, and when those are the same too, their number.
+ * The trace's span, for the automatic timeline interval, which must be known before a run's
+ * ops are read: its footer's totals, or, without a whole footer (a recording cut short), a
+ * pass over its ops (decoding alone: ~0.1 us an op).
  */
-/* The trace's span from its footer's totals (a whole trace), else 1000 s: the automatic
- * timeline's interval must be known before its ops are read, in one pass. */
 static uint64_t trace_span(const char *trace)
 {
 	const struct reel_totals *t;
 	struct reel_reader *r;
-	uint64_t span = 1000000000000ULL;
+	struct reel_op op;
+	uint64_t span = 0, damaged = 0;
+	int n;
 
 	if (reel_reader__open(trace, &r))
-		return span;
+		return 1000000000ULL; /* the report says why it cannot read it */
 	t = reel_reader__totals(r);
 	if (t && t->last_end_ns > 0)
 		span = t->last_end_ns;
+	else
+		while ((n = reel_reader__next(r, &op)) != 0 && (n > 0 || ++damaged < 1000000))
+			if (n > 0 && op.end_ns > span)
+				span = op.end_ns;
 	reel_reader__close(r);
 	return span;
 }
@@ -138,6 +141,12 @@ static void label__add(char *label, size_t size, const char *fmt, ...)
 		snprintf(label + len, size - len, "%s", add);
 }
 
+/*
+ * Replays of one target with other engines or timings (the usual way to compare them) were
+ * all labelled with the target alone: the table's rows and the verdict's sentences ("replay
+ * on /var/tmp/t fell behind") could not be told apart. Such runs get their engine and
+ * timing, and when those are the same too, their number.
+ */
 static void unique_labels(struct report *rep)
 {
 	char dup[64] = {0}; /* runs whose label another run has, before any is changed */

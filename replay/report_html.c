@@ -374,7 +374,8 @@ static void hot_table(FILE *out, const struct report *rep)
 }
 
 /* --timeline: the dominant class's p99 (solid) and p50 (dotted) per interval, every run on
- * one plot: linear time across, log latency up; an interval without such ops breaks the line */
+ * one plot: linear time across, log latency up, a step per interval; an interval without
+ * such ops breaks the line */
 static void timeline_plot(FILE *out, const struct report *rep)
 {
 	enum report_class cls = report_tl__class(rep);
@@ -449,8 +450,12 @@ static void timeline_plot(FILE *out, const struct report *rep)
 					pen = 0;
 					continue;
 				}
-				fprintf(out, "%c%.1f %.1f ", pen ? 'L' : 'M', TL_X(i * step + step / 2),
-					TL_Y(hist__quantile(h, q ? 0.5 : 0.99)));
+				/* a step across the interval: a lone one (an afap run's, over in one
+				 * interval) is a segment, not an invisible point */
+				double y = TL_Y(hist__quantile(h, q ? 0.5 : 0.99));
+
+				fprintf(out, "%c%.1f %.1f L%.1f %.1f ", pen ? 'L' : 'M', TL_X(i * step), y,
+					TL_X((i + 1) * step), y);
 				pen = 1;
 			}
 			fputs("\"/>\n", out);
@@ -461,6 +466,9 @@ static void timeline_plot(FILE *out, const struct report *rep)
 	fputs("</svg>\n<div class=\"legend\">", out);
 	for (size_t r = 0; r < rep->nruns; r++) {
 		legend_run(out, rep, r);
+		if (rep->runs[r].tl_beyond)
+			fprintf(out, " (%llu ops after the last of %d intervals, not shown)",
+				(unsigned long long)rep->runs[r].tl_beyond, REPORT_TL_MAX);
 		fputs("</span>\n", out);
 	}
 	fputs("</div></div>\n", out);

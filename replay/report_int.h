@@ -192,7 +192,7 @@ double report_run__async_depth(const struct report_run *run); /* async requests 
 struct report_file *report_run__file(const struct report_run *run, const char *path);
 
 /* report_timeline.c */
-uint64_t report_tl__auto(uint64_t span_ns); /* an interval for about 20 over span */
+uint64_t report_tl__auto(uint64_t span_ns); /* a round interval, 8 to 20 over span */
 int report_tl__add(struct report_run *run, uint64_t start, unsigned kind, uint64_t lat);
 void report_tl__free(struct report_run *run);
 size_t report_tl__len(const struct report *rep);		 /* intervals with ops in any run */

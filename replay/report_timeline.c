@@ -15,10 +15,11 @@
 
 #include "report_int.h"
 
-/* intervals the automatic choice aims at over the original's span */
+/* intervals the automatic choice aims at over the original's span, at most */
 #define TL_AUTO_INTERVALS 20
 
-/* The interval for about TL_AUTO_INTERVALS over span: 1, 2 or 5 times a power of ten. */
+/* The interval for TL_AUTO_INTERVALS or fewer (8 at least) over span: the smallest 1, 2 or 5
+ * times a power of ten that is long enough, so that rows start at round times. */
 uint64_t report_tl__auto(uint64_t span_ns)
 {
 	uint64_t want = span_ns / TL_AUTO_INTERVALS, p = 1000; /* never below 1 µs */

@@ -111,9 +111,31 @@ check_size "$wal" 16777216 "the WAL segment, written in place in the slice"
 "$IOREEL" slice "$T/t.reel" --from 1x -o "$T/e.reel" 2>"$T/err"
 [ $? = 2 ] && grep -q "'1x' is not a time" "$T/err" || fail "bad time: $(cat "$T/err")"
 "$IOREEL" slice "$T/t.reel" --from 1s -o "$T/e.reel" 2>"$T/err"
-[ $? = 1 ] && grep -q "no op started between 1.000000 s and inf s (its ops start from 0 to 0.025000 s)" \
+[ $? = 1 ] && grep -q "no op started between 1.000000 s and inf s (its ops start from 0.000100 to 0.025000 s)" \
 	"$T/err" || fail "window past the end: $(cat "$T/err")"
 [ ! -e "$T/e.reel" ] || fail "an empty slice left behind"
+# a failed slice leaves OUT as it was; OUT that is not a regular file, or TRACE a pipe, refused
+cp "$T/t.reel" "$T/keep.reel"
+"$IOREEL" slice "$T/t.reel" --from 1s -o "$T/keep.reel" 2>/dev/null
+cmp -s "$T/t.reel" "$T/keep.reel" || fail "a failed slice changed the OUT that was there"
+mknod "$T/null" c 1 3 && {
+	"$IOREEL" slice "$T/t.reel" --from 1s -o "$T/null" 2>"$T/err"
+	[ $? = 2 ] && [ -c "$T/null" ] && grep -q "is there and not a regular file" "$T/err" ||
+		fail "OUT a device: $(cat "$T/err")"
+}
+"$IOREEL" slice <(cat "$T/t.reel") -o "$T/e.reel" 2>"$T/err"
+[ $? = 2 ] && grep -q "not a regular file (a slice reads TRACE twice" "$T/err" ||
+	fail "TRACE a pipe: $(cat "$T/err")"
+# times: seconds by default, ms/us/ns/m units, no negative, infinite or overlong ones
+"$IOREEL" slice "$T/t.reel" --from 0.01 --to 20000us -o "$T/u.reel" 2>/dev/null &&
+	cmp -s <("$IOREEL" dump "$T/u.reel") <("$IOREEL" dump "$T/s.reel") ||
+	fail "--from 0.01 --to 20000us is not the 10ms..20ms slice"
+for bad in -1 inf nan 1e10 5x 2h; do
+	"$IOREEL" slice "$T/t.reel" --from "$bad" -o "$T/e.reel" 2>/dev/null
+	[ $? = 2 ] || fail "--from $bad accepted"
+done
+"$IOREEL" slice "$T/t.reel" --to 0.0005m -o "$T/m.reel" 2>"$T/err" &&
+	grep -q "of 20 ops, 0.000000 s to 0.030000 s" "$T/err" || fail "--to 0.0005m: $(cat "$T/err")"
 "$IOREEL" slice "$T/t.reel" -o "$T/t.reel" 2>"$T/err"
 [ $? = 2 ] && grep -q "OUT must not be TRACE itself" "$T/err" || fail "slice onto itself"
 
@@ -124,4 +146,46 @@ head -c $((sz / 2)) "$PG" >"$T/cut.reel"
 [ $? = 1 ] && grep -q "cut.reel is damaged at byte" "$T/err" || fail "damaged: $(cat "$T/err")"
 n=$("$IOREEL" info "$T/c.reel" 2>/dev/null | awk '$1 == "ops" && $2 ~ /^[0-9]+$/ { print $2 }')
 [ "${n:-0}" -gt 10000 ] || fail "damaged: the slice kept ${n:-0} ops"
+# sizes at the window's start followed through renames and truncations before it (the
+# replay of the slice must leave each file as long as the replay of the whole trace does):
+# a file renamed while open, a file whose directory was renamed, two files exchanged
+# (RENAME_EXCHANGE), and an O_TRUNC open of unknown size (an import's)
+{
+	echo "200 200 100 110 openat path=/e/a flags=O_RDWR|O_CREAT mode=0644 ret=3 aux=1"
+	echo "200 200 200 210 pwrite64 fd=3 path=/e/a off=0 len=65536 ret=65536"
+	echo "200 200 300 310 rename path=/e/a path2=/e/b ret=0"
+	echo "200 200 400 410 mkdir path=/e/x mode=0755 ret=0"
+	echo "200 200 500 510 openat path=/e/x/f flags=O_RDWR|O_CREAT mode=0644 ret=4 aux=1"
+	echo "200 200 600 610 pwrite64 fd=4 path=/e/x/f off=0 len=65536 ret=65536"
+	echo "200 200 700 710 rename path=/e/x path2=/e/y ret=0"
+	echo "200 200 800 810 pwrite64 fd=4 path=/e/y/f off=65536 len=65536 ret=65536"
+	echo "200 200 900 910 openat path=/e/c flags=O_RDWR|O_CREAT mode=0644 ret=5 aux=1"
+	echo "200 200 1000 1010 pwrite64 fd=5 path=/e/c off=0 len=65536 ret=65536"
+	echo "200 200 1100 1110 openat path=/e/d flags=O_RDWR|O_CREAT mode=0644 ret=6 aux=1"
+	echo "200 200 1200 1210 pwrite64 fd=6 path=/e/d off=0 len=8192 ret=8192"
+	echo "200 200 1300 1310 renameat2 fd=-100 fd2=-100 path=/e/c path2=/e/d flags=2 ret=0"
+	echo "200 200 1400 1410 openat path=/e/g flags=O_RDWR|O_CREAT mode=0644 ret=7"
+	echo "200 200 1500 1510 pwrite64 fd=7 path=/e/g off=0 len=65536 ret=65536"
+	echo "200 200 1600 1610 close fd=7 path=/e/g ret=0"
+	echo "200 200 1700 1710 openat path=/e/g flags=O_RDWR|O_TRUNC ret=7"
+	# the window: 10 ms ..
+	echo "200 200 10000 10010 pwrite64 fd=3 path=/e/b off=0 len=4096 ret=4096"
+	echo "200 200 10100 10110 pwrite64 fd=4 path=/e/y/f off=0 len=4096 ret=4096"
+	echo "200 200 10200 10210 pwrite64 fd=5 path=/e/d off=0 len=4096 ret=4096"
+	echo "200 200 10300 10310 pwrite64 fd=6 path=/e/c off=0 len=4096 ret=4096"
+	echo "200 200 10400 10410 pwrite64 fd=7 path=/e/g off=0 len=4096 ret=4096"
+} | mk t2
+"$IOREEL" slice "$T/t2.reel" --from 10ms -o "$T/s2.reel" 2>"$T/err" || fail "slice t2: $(cat "$T/err")"
+sizes=$("$IOREEL" info "$T/s2.reel" | sed -n 's/^  capture.fd_sizes  *//p' | tr ' ' '\n' | sort | tr '\n' ' ')
+[ "$sizes" = "200:3:65536 200:4:131072 200:5:65536 200:6:8192 200:7:0 " ] ||
+	fail "t2 capture.fd_sizes: '$sizes'"
+rm -rf "$T/tgt"
+"$IOREEL" replay "$T/s2.reel" --target "$T/tgt" --timing afap -o "$T/r.reel" >"$T/out" 2>&1 ||
+	fail "replay of the t2 slice: $(cat "$T/out")"
+grep -q "outcomes differing from the original: 0" "$T/out" || fail "t2 slice: $(cat "$T/out")"
+check_size "$T/tgt/e/b" 65536 "a file renamed while open"
+check_size "$T/tgt/e/y/f" 131072 "a file whose directory was renamed while it was open"
+check_size "$T/tgt/e/d" 65536 "the 64 KiB file exchanged to the name d"
+check_size "$T/tgt/e/c" 8192 "the 8 KiB file exchanged to the name c"
+check_size "$T/tgt/e/g" 4096 "a file cut by an O_TRUNC open of unknown size"
 echo "ok: slice"
