@@ -576,9 +576,9 @@ static int slice__copy(struct slice_state *s, struct reel_reader *r, struct reel
 		err = err ?: slice__path(s, r, w, &op.path2);
 		if (err)
 			break;
+		/* an end before the start (a damaged record) stays a time, not a wrap to 2^64 */
 		op.start_ns -= s->o->from_ns;
-		op.end_ns = op.end_ns > s->o->from_ns ? op.end_ns - s->o->from_ns : 0; /* end < start:
-											  damage */
+		op.end_ns = op.end_ns > s->o->from_ns ? op.end_ns - s->o->from_ns : 0;
 		if (op.sched_ns)
 			op.sched_ns = op.sched_ns > s->o->from_ns ? op.sched_ns - s->o->from_ns : 0;
 		err = reel_writer__add(w, &op);
