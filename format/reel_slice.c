@@ -173,6 +173,7 @@ static int state__rename(struct slice_state *s, const char *old, const char *new
 
 		if (!f->name)
 			continue;
+		errno = 0; /* name_moved's NULL: not below, or (ENOMEM) no memory */
 		moved = name_moved(f->name, old, new);
 		if (!moved && exchange)
 			moved = name_moved(f->name, new, old);
@@ -182,7 +183,9 @@ static int state__rename(struct slice_state *s, const char *old, const char *new
 			continue;
 		}
 		below = strcmp(f->name, old) && strcmp(f->name, new);
-		if (below) /* the name itself moved above: its file's size goes with it */
+		/* moved by a directory above: its file's size goes with it (once: another fd
+		 * on the same file finds it moved already) */
+		if (below && cvt_map__get(&s->sizes, name_key(f->name)))
 			err = size__move(s, f->name, moved, 0);
 		free(f->name);
 		f->name = moved;

@@ -148,7 +148,7 @@ n=$("$IOREEL" info "$T/c.reel" 2>/dev/null | awk '$1 == "ops" && $2 ~ /^[0-9]+$/
 [ "${n:-0}" -gt 10000 ] || fail "damaged: the slice kept ${n:-0} ops"
 # sizes at the window's start followed through renames and truncations before it (the
 # replay of the slice must leave each file as long as the replay of the whole trace does):
-# a file renamed while open, a file whose directory was renamed, two files exchanged
+# a file renamed while open, a file whose directory was renamed (open on two fds), two files exchanged
 # (RENAME_EXCHANGE), and an O_TRUNC open of unknown size (an import's)
 {
 	echo "200 200 100 110 openat path=/e/a flags=O_RDWR|O_CREAT mode=0644 ret=3 aux=1"
@@ -157,8 +157,9 @@ n=$("$IOREEL" info "$T/c.reel" 2>/dev/null | awk '$1 == "ops" && $2 ~ /^[0-9]+$/
 	echo "200 200 400 410 mkdir path=/e/x mode=0755 ret=0"
 	echo "200 200 500 510 openat path=/e/x/f flags=O_RDWR|O_CREAT mode=0644 ret=4 aux=1"
 	echo "200 200 600 610 pwrite64 fd=4 path=/e/x/f off=0 len=65536 ret=65536"
-	echo "200 200 700 710 rename path=/e/x path2=/e/y ret=0"
-	echo "200 200 800 810 pwrite64 fd=4 path=/e/y/f off=65536 len=65536 ret=65536"
+	echo "200 200 650 660 dup fd=4 path=/e/x/f ret=8"
+	echo "200 200 700 710 pwrite64 fd=8 path=/e/x/f off=65536 len=65536 ret=65536"
+	echo "200 200 800 810 rename path=/e/x path2=/e/y ret=0"
 	echo "200 200 900 910 openat path=/e/c flags=O_RDWR|O_CREAT mode=0644 ret=5 aux=1"
 	echo "200 200 1000 1010 pwrite64 fd=5 path=/e/c off=0 len=65536 ret=65536"
 	echo "200 200 1100 1110 openat path=/e/d flags=O_RDWR|O_CREAT mode=0644 ret=6 aux=1"
@@ -171,13 +172,14 @@ n=$("$IOREEL" info "$T/c.reel" 2>/dev/null | awk '$1 == "ops" && $2 ~ /^[0-9]+$/
 	# the window: 10 ms ..
 	echo "200 200 10000 10010 pwrite64 fd=3 path=/e/b off=0 len=4096 ret=4096"
 	echo "200 200 10100 10110 pwrite64 fd=4 path=/e/y/f off=0 len=4096 ret=4096"
+	echo "200 200 10150 10160 pread64 fd=8 path=/e/y/f off=126976 len=4096 ret=4096"
 	echo "200 200 10200 10210 pwrite64 fd=5 path=/e/d off=0 len=4096 ret=4096"
 	echo "200 200 10300 10310 pwrite64 fd=6 path=/e/c off=0 len=4096 ret=4096"
 	echo "200 200 10400 10410 pwrite64 fd=7 path=/e/g off=0 len=4096 ret=4096"
 } | mk t2
 "$IOREEL" slice "$T/t2.reel" --from 10ms -o "$T/s2.reel" 2>"$T/err" || fail "slice t2: $(cat "$T/err")"
 sizes=$("$IOREEL" info "$T/s2.reel" | sed -n 's/^  capture.fd_sizes  *//p' | tr ' ' '\n' | sort | tr '\n' ' ')
-[ "$sizes" = "200:3:65536 200:4:131072 200:5:65536 200:6:8192 200:7:0 " ] ||
+[ "$sizes" = "200:3:65536 200:4:131072 200:5:65536 200:6:8192 200:7:0 200:8:131072 " ] ||
 	fail "t2 capture.fd_sizes: '$sizes'"
 rm -rf "$T/tgt"
 "$IOREEL" replay "$T/s2.reel" --target "$T/tgt" --timing afap -o "$T/r.reel" >"$T/out" 2>&1 ||
