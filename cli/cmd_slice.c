@@ -103,6 +103,7 @@ int cmd_slice(int argc, char **argv)
 	const char *out = NULL;
 	char source[PATH_MAX], tmp[PATH_MAX + 8];
 	int c, fd, err, cerr = 0;
+	mode_t mask;
 
 	while ((c = getopt_long(argc, argv, "o:f:t:d:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -182,11 +183,15 @@ int cmd_slice(int argc, char **argv)
 	/* written beside OUT, renamed over it once whole: a failure leaves OUT as it was */
 	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", out);
 	fd = mkstemp(tmp);
-	if (fd < 0 || (close(fd), 0)) {
+	if (fd < 0) {
 		fprintf(stderr, "ioreel: failed to create %s: %s\n", tmp, strerror(errno));
 		reel_slice__close(sl);
 		return 1;
 	}
+	mask = umask(0); /* mkstemp makes it 0600: the mode any new file would get instead */
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	close(fd);
 	err = reel_writer__open(tmp, NULL, &w);
 	if (!err) {
 		err = reel_slice__write(sl, w, &res);
