@@ -67,8 +67,9 @@ static int check_paths(const char *trace, const char *out)
 		return 1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		fprintf(stderr, "ioreel: failed to slice %s: not a regular file (a slice reads "
-				"TRACE twice: save a pipe's trace to a file first)\n",
+		fprintf(stderr,
+			"ioreel: failed to slice %s: not a regular file (a slice reads "
+			"TRACE twice: save a pipe's trace to a file first)\n",
 			trace);
 		return 2;
 	}
@@ -82,8 +83,8 @@ static int check_paths(const char *trace, const char *out)
 
 static int bad_time(const char *opt, const char *arg)
 {
-	fprintf(stderr, "ioreel: failed to slice: %s '%s' is not a time (1.5, 1500ms, 2m)\n",
-		opt, arg);
+	fprintf(stderr, "ioreel: failed to slice: %s '%s' is not a time (1.5, 1500ms, 2m)\n", opt,
+		arg);
 	return 2;
 }
 
@@ -215,8 +216,9 @@ int cmd_slice(int argc, char **argv)
 	if (res.damaged) {
 		char what[256];
 
-		fprintf(stderr, "ioreel: %s is damaged at byte %" PRIu64 " (%" PRIu64
-				" region(s)): %s; the slice holds every op that could be read\n",
+		fprintf(stderr,
+			"ioreel: %s is damaged at byte %" PRIu64 " (%" PRIu64
+			" region(s)): %s; the slice holds every op that could be read\n",
 			o.source, res.damage.first_offset, res.damaged,
 			reel_damage_sum__describe(&res.damage, what, sizeof(what)));
 		return 1;

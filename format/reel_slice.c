@@ -42,13 +42,13 @@ struct slice_fd {
 
 struct slice_state {
 	const struct reel_slice_opts *o;
-	struct reel_reader *r;	 /* pass 1's: path ids to names */
-	struct cvt_map fds;	 /* (pid, fd) -> struct slice_fd *: open at the window's start */
-	struct cvt_map used;	 /* (pid, fd) -> 1: used by an op in the window */
-	struct cvt_map sizes;	 /* name_key -> size at the window's start (a lower bound) */
-	struct cvt_map presize;	 /* (pid, fd) -> size + 1: the input's capture.fd_sizes, while
-				    the fd stays open and no op has named its file */
-	struct cvt_map wpath;	 /* input path id -> output path id */
+	struct reel_reader *r;	/* pass 1's: path ids to names */
+	struct cvt_map fds;	/* (pid, fd) -> struct slice_fd *: open at the window's start */
+	struct cvt_map used;	/* (pid, fd) -> 1: used by an op in the window */
+	struct cvt_map sizes;	/* name_key -> size at the window's start (a lower bound) */
+	struct cvt_map presize; /* (pid, fd) -> size + 1: the input's capture.fd_sizes, while
+				   the fd stays open and no op has named its file */
+	struct cvt_map wpath;	/* input path id -> output path id */
 };
 
 static int in_window(const struct reel_slice_opts *o, const struct reel_op *op)
@@ -395,8 +395,7 @@ static void damage__note(struct reel_reader *r, struct reel_slice_result *res)
 	reel_reader__damage_sum(r, &res->damage);
 }
 
-static int slice__learn(struct slice_state *s, struct reel_reader *r,
-			struct reel_slice_result *res)
+static int slice__learn(struct slice_state *s, struct reel_reader *r, struct reel_slice_result *res)
 {
 	struct reel_op op;
 	int n, err;
