@@ -646,6 +646,11 @@ static void disp__extent(struct disp *d, struct ritem *it, uint32_t self, struct
 	} else if (t >= REEL_OP_WRITE && t <= REEL_OP_PWRITEV2) {
 		if (op->ret)
 			disp__wrote(d, p, end, self, it->seq, 0, ds);
+	} else if (t == REEL_OP_LSEEK && op->mode == SEEK_END && !op->offset) {
+		/* a length check (a database's "how many blocks"): it saw what the writes of
+		 * other threads before it had made the file, as a read of the last byte would */
+		if (p->ext && (uint64_t)op->ret > p->base)
+			disp__read_after(d, p, (uint64_t)op->ret, self, ds);
 	} else {
 		disp__resize(d, it, self, ds);
 	}

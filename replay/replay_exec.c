@@ -144,7 +144,7 @@ void exec__fail(struct run *run, enum replay_fail_kind k, const struct reel_op *
 		s->fail_example[k][n][sizeof(s->fail_example[k][n]) - 1] = '\0';
 	}
 	/* unreplayable ops are named as they happen: the first few, then only counted */
-	if (run->o->notice && k >= REPLAY_FAIL_UNKNOWN_FD && n < 5) {
+	if (run->o->notice && k >= REPLAY_FAIL_UNKNOWN_FD && k <= REPLAY_FAIL_REFUSED && n < 5) {
 		char msg[400];
 
 		snprintf(msg, sizeof(msg), "cannot replay %s%s", line,

@@ -213,6 +213,7 @@ static const char *const fail_names[REPLAY_FAIL__COUNT] = {
     [REPLAY_FAIL_UNKNOWN_FD] = "not replayed: unknown fd, or its open failed in the replay",
     [REPLAY_FAIL_UNSUPPORTED] = "not replayed: unsupported",
     [REPLAY_FAIL_REFUSED] = "not replayed: path escapes the target",
+    [REPLAY_FAIL_LENGTH] = "lseek(SEEK_END) found its file another length",
 };
 
 /* Where the trace is damaged and what that cost the replay: ops, or only the footer. */
@@ -306,9 +307,13 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 		if (k == REPLAY_FAIL_UNKNOWN_FD) {
 			fprintf(out, "  ops not replayed: ");
 			nfail = 0;
-			for (int j = k; j < REPLAY_FAIL__COUNT; j++)
+			for (int j = k; j <= REPLAY_FAIL_REFUSED; j++)
 				nfail += s->fail[j];
 			fprintf(out, "%llu\n", (unsigned long long)nfail);
+		} else if (k == REPLAY_FAIL_LENGTH && s->fail[k]) {
+			fprintf(out, "  length checks that saw another length: %llu (a write of "
+				     "another thread after the check is not ordered after it)\n",
+				(unsigned long long)s->fail[k]);
 		} else if (k == 0) {
 			nfail = 0;
 			for (int j = 0; j < REPLAY_FAIL_UNKNOWN_FD; j++)

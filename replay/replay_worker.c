@@ -361,6 +361,10 @@ static void worker__check(struct rworker *w, const struct reel_op *res, int64_t 
 		  is_async_complete(res->type)) &&
 		 res->ret < orig)
 		k = REPLAY_FAIL_SHORT;
+	/* the offset from the end is the file's length then: another one means the file set
+	 * or an earlier op left the file unlike the original's, which nothing else may show */
+	else if (res->type == REEL_OP_LSEEK && res->mode == SEEK_END && res->ret != orig)
+		k = REPLAY_FAIL_LENGTH;
 	else
 		return;
 	errname(a, sizeof(a), orig);
