@@ -964,16 +964,20 @@ static int exec__data_async(struct rworker *w, const struct ritem *it, struct re
 		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1, "request too large");
 		return -(1 + REPLAY_FAIL_UNSUPPORTED);
 	}
-	if (!f->io.buf || f->io.len < op->len) {
+	if (!f->io.buf || f->cap < op->len) {
 		size_t sz = (op->len + 4095) & ~(size_t)4095;
 
+		if (!sz)
+			sz = 4096;
 		free(f->io.buf);
 		f->io.buf = NULL;
-		if (posix_memalign(&f->io.buf, 4096, sz ? sz : 4096)) {
+		f->cap = 0;
+		if (posix_memalign(&f->io.buf, 4096, sz)) {
 			exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1, "out of memory");
 			return -(1 + REPLAY_FAIL_UNSUPPORTED);
 		}
-		memset(f->io.buf, 0x5a, sz ? sz : 4096);
+		memset(f->io.buf, 0x5a, sz);
+		f->cap = sz;
 	}
 	f->io.kind = reel_op__is_read(op->type) ? REPLAY_IO_READ : REPLAY_IO_WRITE;
 	f->io.fd = fd;

@@ -177,6 +177,7 @@ struct rbatch {
 /* One async request of --engine io_uring|libaio for a sync op, in issue order. */
 struct rinflight {
 	struct replay_io io;
+	size_t cap; /* io.buf's size: io.len is the request's, smaller or not */
 	struct reel_op res;
 	uint64_t seq;
 	int64_t orig_ret;
