@@ -23,7 +23,10 @@
  * those the application made itself, and, for a path that was absent, those above it not
  * known to exist (the error then stays ENOENT, not ENOTDIR or success). Nothing below a name
  * the application made is prepared (made by mkdir, or by a rename, or made a file first and
- * a directory later): it cannot have existed before the capture.
+ * a directory later): it cannot have existed before the capture. Nor a name first seen after
+ * a directory above it was removed, renamed away or replaced: the directory it was found in
+ * then was one the application made again (borg's lock directory, found at a slice's start,
+ * removed, then made again by a rename with a new file in it).
  * access(X_OK) that succeeded makes the file executable.
  * Size of an existing file: at least the furthest byte read from it (read-type ops by ret,
  * async reads, mmap by length, up to the size the fd's open said the file had: a mapping may
@@ -92,8 +95,10 @@ struct pinfo {
 	uint64_t size;
 	uint64_t written_hwm;
 	uint64_t written_lo; /* the lowest byte the application wrote, when written */
-	uint64_t presize; /* its size when the capture began, when the recorder says */
-	uint8_t seen;	  /* an op named it: a later open's size may be one the application made */
+	uint64_t presize;    /* its size when the capture began, when the recorder says */
+	uint8_t seen;	   /* an op named it: a later open's size may be one the application made */
+	uint64_t first_op; /* the number of the first op that named it, from 1 */
+	uint64_t gone_op;  /* the number of the op after which it was first gone (0: never) */
 };
 
 struct scan {
@@ -113,6 +118,7 @@ struct scan {
 	struct replay_u64map opensz;
 	struct replay_fileset *fs;
 	struct reel_reader *r;
+	uint64_t nops;
 };
 
 static struct pinfo *pinfo(struct scan *s, uint32_t id)
@@ -680,14 +686,21 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 static void scan__op(struct scan *s, const struct reel_op *op)
 {
 	struct pinfo *pi;
+	uint32_t ids[2] = {op->path, op->path2};
 
+	s->nops++;
+	for (int i = 0; i < 2; i++)
+		if ((pi = pinfo(s, ids[i])) && !pi->first_op)
+			pi->first_op = s->nops;
 	scan__op_(s, op);
-	pi = pinfo(s, op->path);
-	if (pi)
+	for (int i = 0; i < 2; i++) {
+		pi = pinfo(s, ids[i]);
+		if (!pi)
+			continue;
 		pi->seen = 1;
-	pi = pinfo(s, op->path2);
-	if (pi)
-		pi->seen = 1;
+		if (pi->gone && !pi->gone_op)
+			pi->gone_op = s->nops;
+	}
 }
 
 static int fs__add(struct replay_fileset *fs, const struct replay_mapper *m, const char *path,
@@ -846,6 +859,40 @@ static size_t max_live(const uint64_t *first, uint64_t *last, size_t n)
 static uint64_t str__key(const char *p)
 {
 	return replay_hash__key('S', replay_hash__bytes(p, strlen(p)), 0);
+}
+
+/*
+ * A name seen to exist, first named after a directory above it was gone (removed, renamed
+ * away, replaced): found in a directory the application made again, so made by it too.
+ */
+static void made_again__mark(struct scan *s, struct reel_reader *r, const struct replay_u64map *ids)
+{
+	char buf[PATH_MAX], *slash;
+
+	for (uint32_t id = 1; id < s->np; id++) {
+		struct pinfo *pi = &s->p[id];
+		const char *p;
+
+		if (pi->state != P_EXISTED || !pi->first_op || !(p = reel_reader__path(r, id)) ||
+		    strlen(p) >= sizeof(buf))
+			continue;
+		strcpy(buf, p);
+		while ((slash = strrchr(buf, '/')) && slash != buf) {
+			uint64_t *v;
+
+			*slash = '\0';
+			v = replay_u64map__get(ids, str__key(buf));
+			if (!v || *v >= s->np)
+				continue;
+			/* only one that was there: below one the application made (a symlink:
+			 * through__links) nothing is prepared anyway (below_created) */
+			if (s->p[*v].state == P_EXISTED && !s->p[*v].symlink && s->p[*v].gone_op &&
+			    s->p[*v].gone_op < pi->first_op) {
+				pi->state = P_CREATED;
+				break;
+			}
+		}
+	}
 }
 
 /* The symlink the application made at p or above it: its path id, 0 if none; *len its length */
@@ -1255,6 +1302,8 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 		if (p && !replay_path__is_nonfile(p) && (rule = replay_mapper__rule(m, p)) >= 0)
 			fs->map_hits[rule]++;
 	}
+	if (!err)
+		made_again__mark(&s, r, &ids);
 	if (!err)
 		err = prelinks__plan(&s, r, m);
 	if (!err)
