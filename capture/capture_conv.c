@@ -64,6 +64,13 @@ static unsigned kind_from_raw(unsigned raw, bool found)
 	switch (raw) {
 	case 8:
 		return REEL_FD_REG;
+	case 10:
+		/*
+		 * a symlink itself, opened O_PATH | O_NOFOLLOW (borg extract fstats and closes
+		 * each one it made so): a name of the tree like a file's, as strace's import has
+		 * it; the format has no kind of its own for it
+		 */
+		return REEL_FD_REG;
 	case 4:
 		return REEL_FD_DIR;
 	case 6:
