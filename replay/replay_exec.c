@@ -459,6 +459,15 @@ static int path__parent(struct rworker *w, const struct ritem *it, const struct 
 	return pfd;
 }
 
+/* A lookup (the parent, or an O_PATH open of the file) failed: the op fails as the
+ * original's would have (ENOENT, ENOTDIR, ELOOP), timed up to here. */
+static int exec__lookup_failed(struct rworker *w, struct reel_op *res, int err)
+{
+	res->end_ns = worker__now(w);
+	res->ret = err;
+	return 0;
+}
+
 static int exec__refused(struct rworker *w, const struct ritem *it, const struct rpath *p);
 
 /* stat, access and the *at forms without AT_SYMLINK_NOFOLLOW follow a last symlink */
@@ -497,11 +506,8 @@ static int stat__through(struct rworker *w, const struct ritem *it, struct reel_
 	fd = rpath__open(w, it->p1, O_PATH, 0);
 	if (fd == -EXDEV)
 		return exec__refused(w, it, it->p1);
-	if (fd < 0) {
-		res->end_ns = worker__now(w);
-		res->ret = fd;
-		return 0;
-	}
+	if (fd < 0)
+		return exec__lookup_failed(w, res, fd);
 	if (access)
 		r = syscall(SYS_faccessat2, fd, "", (int)(op->mode & 7), AT_EMPTY_PATH);
 	else if (op->type == REEL_OP_STATX)
@@ -529,12 +535,8 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 	pfd = path__parent(w, it, it->p1, &base);
 	if (pfd == PARENT_REFUSED)
 		return -(1 + REPLAY_FAIL_REFUSED);
-	if (pfd < 0) {
-		/* the parent is missing: the op fails as it would have (ENOENT, ENOTDIR) */
-		res->end_ns = worker__now(w);
-		res->ret = pfd;
-		return 0;
-	}
+	if (pfd < 0) /* the parent is missing */
+		return exec__lookup_failed(w, res, pfd);
 	switch (op->type) {
 	case REEL_OP_STAT:
 	case REEL_OP_LSTAT:
@@ -697,11 +699,8 @@ static int exec__link(struct rworker *w, const struct ritem *it, struct reel_op 
 		return -(1 + REPLAY_FAIL_REFUSED);
 	if (ofd == -EXDEV)
 		return exec__refused(w, it, it->p1);
-	if (ofd < 0) {
-		res->end_ns = worker__now(w);
-		res->ret = ofd;
-		return 0;
-	}
+	if (ofd < 0)
+		return exec__lookup_failed(w, res, ofd);
 	pfd2 = path__parent(w, it, it->p2, &base2);
 	if (pfd2 == PARENT_REFUSED) {
 		if (follow)
@@ -795,11 +794,8 @@ static int exec__attr_path(struct rworker *w, const struct ritem *it, struct ree
 	fd = rpath__open(w, it->p1, O_PATH | (attr__nofollow(op) ? O_NOFOLLOW : 0), 0);
 	if (fd == -EXDEV)
 		return exec__refused(w, it, it->p1);
-	if (fd < 0) {
-		res->end_ns = worker__now(w);
-		res->ret = fd;
-		return 0;
-	}
+	if (fd < 0)
+		return exec__lookup_failed(w, res, fd);
 	res->ret = attr__on_path_fd(op, fd);
 	res->end_ns = worker__now(w);
 	close(fd);
