@@ -24,14 +24,8 @@ mk t <<'SPEC'
 1 1 24 25 fsync fd=3 ret=0 kind=dir
 1 1 26 27 close fd=3 ret=0 kind=dir
 SPEC
-"$IOREEL" replay "$T/t.reel" --target "$T/tgt" -o "$T/r.reel" >"$T/out" 2>&1 ||
-	fail "replay: $(cat "$T/out")"
-grep -q "outcomes differing from the original: 0" "$T/out" || {
-	cat "$T/out"
-	fail "an outcome differs"
-}
+replay_as_traced original "an outcome differs"
 grep -q "ops not replayed: 0" "$T/out" || fail "ops not replayed: $(cat "$T/out")"
-check_same_ops "$T/t.reel" "$T/r.reel" >/dev/null
 for d in tmp d e; do
 	[ -d "$T/tgt/m/$d" ] || fail "m/$d not prepared as a directory: $(cat "$T/tgt/.ioreel-prepared")"
 done

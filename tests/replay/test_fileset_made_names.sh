@@ -31,13 +31,7 @@ mk t <<'SPEC'
 1 1 44 45 rename path=/m/d path2=/m/c ret=0
 1 1 46 47 stat path=/m/c/h ret=0
 SPEC
-"$IOREEL" replay "$T/t.reel" --target "$T/tgt" -o "$T/r.reel" >"$T/out" 2>&1 ||
-	fail "replay: $(cat "$T/out")"
-grep -q "outcomes differing from the original: 0" "$T/out" || {
-	cat "$T/out"
-	fail "an outcome differs"
-}
-check_same_ops "$T/t.reel" "$T/r.reel" >/dev/null
+replay_as_traced original "an outcome differs"
 m="$T/tgt/.ioreel-prepared"
 for p in m/new m/n m/c; do
 	! grep -q " $p\(/\|\$\)" "$m" || fail "$p prepared: $(cat "$m")"
