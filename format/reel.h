@@ -193,6 +193,12 @@ const char *reel_fd_kind__name(unsigned kind); /* "reg", "dir", "blk", ... */
 /* regular files open before the capture and their sizes then: "PID:FD:SIZE" (decimal),
  * space-separated; in the head */
 #define REEL_META_CAPTURE_FD_SIZES "capture.fd_sizes"
+/*
+ * The next "PID:FD:N" entry of such a list (N in base: 8 for capture.fd_flags, 10 for
+ * capture.fd_sizes): 1 with the fields set and *list moved past it, 0 at the end. Entries
+ * that do not parse are skipped, so that a reader does without them as without the list.
+ */
+int reel_meta__fd_entry(const char **list, uint32_t *pid, uint32_t *fd, uint64_t *n, int base);
 /* a time window of another trace (ioreel slice): its path, and the window in its times */
 #define REEL_META_SLICE_OF "slice.of"
 #define REEL_META_SLICE_FROM_NS "slice.from_ns"

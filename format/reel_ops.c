@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Op type names and classes, fd kind names, error names (FORMAT.md, "Op types", "Errors"). */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reel.h"
@@ -190,4 +191,37 @@ const char *reel_strerror(int err)
 		/* strerror() has a static buffer only for unknown values; known ones are const. */
 		return err < REEL_E_BASE ? strerror(err) : "unknown ioreel error";
 	}
+}
+
+int reel_meta__fd_entry(const char **list, uint32_t *pid, uint32_t *fd, uint64_t *n, int base)
+{
+	const char *s = *list;
+
+	while (s && *s) {
+		unsigned long long p, f, v = 0;
+		char *end;
+		int ok = 0;
+
+		s += strspn(s, " ");
+		if (!*s)
+			break;
+		p = strtoull(s, &end, 10);
+		if (end != s && *end == ':') {
+			f = strtoull(end + 1, &end, 10);
+			if (*end == ':') {
+				v = strtoull(end + 1, &end, base);
+				ok = (*end == ' ' || !*end) && p <= UINT32_MAX && f <= UINT32_MAX;
+			}
+		}
+		if (ok) {
+			*pid = (uint32_t)p;
+			*fd = (uint32_t)f;
+			*n = v;
+			*list = end;
+			return 1;
+		}
+		s = strchr(s, ' '); /* not an entry: on to the next one */
+	}
+	*list = s;
+	return 0;
 }

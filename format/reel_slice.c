@@ -353,25 +353,19 @@ static int state__mark_used(struct slice_state *s, const struct reel_op *op)
 }
 
 /*
- * The input's own list of fds open before its capture ("PID:FD:N ...", N in base): with
+ * The input's own list of fds open before its capture ("PID:FD:N ..."): with
  * flags (capture.fd_flags), each becomes an fd of unknown name; else (capture.fd_sizes) its
  * size + 1 goes into presize, and the fd is made known too.
  */
 static int state__load_fd_list(struct slice_state *s, const char *list, int flags)
 {
-	while (list && *list) {
-		char *end;
-		unsigned long pid = strtoul(list, &end, 10), fd, n;
-		uint64_t key, *v;
+	uint32_t pid, fd;
+	uint64_t n;
+
+	while (reel_meta__fd_entry(&list, &pid, &fd, &n, flags ? 8 : 10)) {
+		uint64_t key = FD_KEY(pid, fd), *v;
 		int err = 0;
 
-		if (*end != ':')
-			break;
-		fd = strtoul(end + 1, &end, 10);
-		if (*end != ':')
-			break;
-		n = strtoul(end + 1, &end, flags ? 8 : 10);
-		key = FD_KEY((uint32_t)pid, fd);
 		if (flags) {
 			err = fd__set(s, key, NULL, (uint32_t)n);
 		} else {
@@ -384,7 +378,6 @@ static int state__load_fd_list(struct slice_state *s, const char *list, int flag
 		}
 		if (err)
 			return err;
-		list = end + strspn(end, " ");
 	}
 	return 0;
 }

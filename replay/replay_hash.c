@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reel.h"
 #include "replay_hash.h"
 
 static uint64_t mix64(uint64_t x)
@@ -190,23 +191,11 @@ void replay_strset__free(struct replay_strset *s)
 
 int replay_u64map__load_fd_list(struct replay_u64map *m, const char *list, int base)
 {
-	while (list && *list) {
-		unsigned long long pid, fd, n;
-		char *end;
+	uint32_t pid, fd;
+	uint64_t n;
 
-		pid = strtoull(list, &end, 10);
-		if (*end == ':') {
-			fd = strtoull(end + 1, &end, 10);
-			if (*end == ':') {
-				n = strtoull(end + 1, &end, base);
-				if ((*end == ' ' || !*end) && n && pid <= UINT32_MAX && fd <= UINT32_MAX &&
-				    replay_u64map__put(m, pid << 32 | fd, n))
-					return -ENOMEM;
-			}
-		}
-		list = strchr(list, ' ');
-		while (list && *list == ' ')
-			list++;
-	}
+	while (reel_meta__fd_entry(&list, &pid, &fd, &n, base))
+		if (n && replay_u64map__put(m, (uint64_t)pid << 32 | fd, n))
+			return -ENOMEM;
 	return 0;
 }

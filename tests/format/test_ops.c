@@ -80,5 +80,22 @@ int main(void)
 	      reel_crc32c(0, "123456789", 9));
 	CHECK(reel_crc32c(reel_crc32c(0, "1234", 4), "56789", 5) == 0xe3069283U, "crc32c chained");
 	CHECK(reel_crc32c(0, "", 0) == 0, "crc32c of nothing");
+	/* the per-fd meta lists (capture.fd_flags, octal; capture.fd_sizes): entries in order,
+	 * one that does not parse skipped, spaces in any number */
+	{
+		const char *l = " 12:3:40002  bad 7:x:1 13:4:0 99999999999:1:1 14:5:17";
+		uint32_t pid, fd, want[][2] = {{12, 3}, {13, 4}, {14, 5}};
+		uint64_t n, wn[] = {040002, 0, 017};
+		int i = 0;
+
+		while (reel_meta__fd_entry(&l, &pid, &fd, &n, 8)) {
+			CHECK(i < 3 && pid == want[i][0] && fd == want[i][1] && n == wn[i],
+			      "fd entry %d: %u:%u:%llo", i, pid, fd, (unsigned long long)n);
+			i++;
+		}
+		CHECK(i == 3, "%d fd entries, want 3", i);
+		l = NULL;
+		CHECK(!reel_meta__fd_entry(&l, &pid, &fd, &n, 10), "a NULL list has no entry");
+	}
 	return T_PASS;
 }
