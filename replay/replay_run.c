@@ -488,7 +488,7 @@ stop:
 		struct rworker *w = run->workers[i];
 
 		atomic_store(&w->eof, 1);
-		futex_wake(&w->tail);
+		worker__ring(w);
 	}
 	for (uint32_t i = 0; i < atomic_load(&run->nworkers); i++)
 		pthread_join(run->workers[i]->th, NULL);

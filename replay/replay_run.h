@@ -213,6 +213,12 @@ struct rworker {
 	_Alignas(64) _Atomic int prod_wait; /* written rarely: before and after a sleep */
 	_Atomic int cons_wait;
 	_Atomic int eof;
+	/*
+	 * What an idle worker sleeps on: bumped by whoever gives it something to look at (items,
+	 * the end) while it says it waits. Not the tail: the end does not move the tail, and a
+	 * wake-up that came between the worker's last look and its sleep was lost for good.
+	 */
+	_Atomic uint32_t bell;
 
 	/* completion, for the ops of other workers that depend on ours */
 	_Alignas(64) _Atomic uint64_t done_seq;
@@ -336,6 +342,7 @@ uint64_t thread_cpu_ns(void); /* the calling thread's CPU time */
 void futex_wait(_Atomic uint32_t *addr, uint32_t val);
 void futex_wait_ns(_Atomic uint32_t *addr, uint32_t val, uint64_t ns); /* at most ns */
 void futex_wake(_Atomic uint32_t *addr);
+void worker__ring(struct rworker *w); /* wakes the worker if it sleeps for items (bell) */
 
 /* replay_stage.c */
 void stage__test_knob(struct run *run); /* IOREEL_TEST_SEGMENT */

@@ -234,7 +234,7 @@ uint32_t stage__run(struct disp *d)
 		/* seq_cst: the pair of queue__peek's cons_wait store and tail load */
 		atomic_store(&w->tail, w->ptail);
 		if (atomic_load(&w->cons_wait))
-			futex_wake(&w->tail);
+			worker__ring(w);
 	}
 	/* from here on the workers' tails are theirs to cut */
 	atomic_store(&run->seg_open, 1);

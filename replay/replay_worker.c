@@ -101,7 +101,17 @@ void queue__push(struct rworker *w, const struct ritem *it)
 	       offsetof(struct ritem, deps) + it->ndeps * sizeof(it->deps[0]));
 	atomic_store(&w->tail, t + 1);
 	if (atomic_load(&w->cons_wait))
-		futex_wake(&w->tail);
+		worker__ring(w);
+}
+
+/*
+ * After a seq_cst store of what the worker waits for (tail, eof), seen waiting: the bell
+ * moves, so a worker between its last look and its sleep does not sleep (queue__peek).
+ */
+void worker__ring(struct rworker *w)
+{
+	atomic_fetch_add(&w->bell, 1);
+	futex_wake(&w->bell);
 }
 
 /* the item at h: in the queue, or staged the worker's next one in the segment */
@@ -111,12 +121,32 @@ static struct ritem *queue__slot(struct rworker *w, uint32_t h)
 }
 
 /*
+ * IOREEL_TEST_IDLE_DELAY_MS=N, for tests only: an idle worker pauses N ms between its last
+ * look at the queue and its sleep, the window in which a wake-up must not be lost.
+ */
+static void test__idle_delay(void)
+{
+	static int ms = -1;
+
+	if (ms < 0) {
+		const char *v = getenv("IOREEL_TEST_IDLE_DELAY_MS");
+
+		ms = v ? atoi(v) : 0;
+	}
+	if (ms > 0) {
+		struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+/*
  * The next item, left in its slot until queue__advance (no copy of it): NULL at the end of
  * this thread's ops. *waited: the queue was empty (the op was not ready before now).
  */
 static struct ritem *queue__peek(struct rworker *w, uint32_t *tail, int *waited)
 {
-	uint32_t h = atomic_load_explicit(&w->head, memory_order_relaxed), t;
+	uint32_t h = atomic_load_explicit(&w->head, memory_order_relaxed), t, bell;
 	unsigned spins = 0;
 
 	*waited = 0;
@@ -147,9 +177,12 @@ static struct ritem *queue__peek(struct rworker *w, uint32_t *tail, int *waited)
 			__builtin_ia32_pause();
 			continue;
 		}
+		bell = atomic_load(&w->bell);
 		atomic_store(&w->cons_wait, 1);
-		if (atomic_load(&w->tail) == h && !atomic_load(&w->eof))
-			futex_wait(&w->tail, t);
+		if (atomic_load(&w->tail) == h && !atomic_load(&w->eof)) {
+			test__idle_delay();
+			futex_wait(&w->bell, bell);
+		}
 		atomic_store(&w->cons_wait, 0);
 	}
 	w->tail_seen = t;
