@@ -6,6 +6,7 @@
 
 #include "replay_engine.h"
 #include "replay_int.h"
+#include "replay_sys.h"
 
 struct sync_priv {
 	struct replay_io **done, **out;
@@ -39,16 +40,16 @@ static int sync__queue(struct replay_engine *e, struct replay_io *io)
 		return -EBUSY;
 	switch (io->kind) {
 	case REPLAY_IO_READ:
-		r = pread(io->fd, io->buf, io->len, (off_t)io->off);
+		r = sys_pread(io->fd, io->buf, io->len, (off_t)io->off);
 		break;
 	case REPLAY_IO_WRITE:
-		r = pwrite(io->fd, io->buf, io->len, (off_t)io->off);
+		r = sys_pwrite(io->fd, io->buf, io->len, (off_t)io->off);
 		break;
 	case REPLAY_IO_FSYNC:
-		r = fsync(io->fd);
+		r = sys_fsync(io->fd);
 		break;
 	case REPLAY_IO_FDSYNC:
-		r = fdatasync(io->fd);
+		r = sys_fdatasync(io->fd);
 		break;
 	default:
 		r = 0;

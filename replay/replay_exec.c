@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "replay_run.h"
+#include "replay_sys.h"
 
 #define BUF_MAX (256u << 20)
 /*
@@ -183,23 +184,19 @@ static int rpath__open(struct rworker *w, const struct rpath *p, int flags, mode
 	return replay_path__open(w->run->m->roots[p->root].fd, p->rel, flags, mode);
 }
 
-/* The replay fd for the original fd ofd (the op's fd or fd2); opens p, its file, when the fd
- * predates the capture. */
-static int exec__fd_of(struct rworker *w, const struct ritem *it, int32_t ofd,
-		       const struct rpath *p, int for_write)
+/* exec__fd_of for an fd the replay does not have open (yet): v is its slot's value */
+static __attribute__((noinline)) int exec__fd_of_slow(struct rworker *w, const struct ritem *it,
+						       int32_t ofd, int32_t v,
+						       const struct rpath *p, int for_write)
 {
 	const struct reel_op *op = &it->op;
 	uint64_t *oflags;
-	int32_t v;
 	int fd, extra;
 
 	if (ofd < 0 || ofd >= RUN_FD_MAX) {
 		exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, p, "fd out of range");
 		return -EBADF;
 	}
-	v = atomic_load(rpid__slot(w->rp, ofd));
-	if (v >= 0)
-		return v;
 	if (v == RFD_FAILED) {
 		/* the open that made it failed (counted as an outcome that differs); the ops on
 		 * its fd are not replayed, and counted as such: the totals must add up */
@@ -250,6 +247,18 @@ static int exec__fd_of(struct rworker *w, const struct ritem *it, int32_t ofd,
 		return v >= 0 ? v : -EBADF;
 	}
 	return fd;
+}
+
+/*
+ * The replay fd for the original fd ofd (the op's fd or fd2); opens p, its file, when the fd
+ * predates the capture. Inline for the usual case, an fd open already: once per data op.
+ */
+static inline int exec__fd_of(struct rworker *w, const struct ritem *it, int32_t ofd,
+			      const struct rpath *p, int for_write)
+{
+	int32_t v = ofd >= 0 && ofd < RUN_FD_MAX ? atomic_load(rpid__slot(w->rp, ofd)) : -1;
+
+	return v >= 0 ? v : exec__fd_of_slow(w, it, ofd, v, p, for_write);
 }
 
 /* The replay fd for op->fd; opens the op's path when the fd predates the capture. */
@@ -903,25 +912,25 @@ static int exec__data(struct rworker *w, const struct ritem *it, struct reel_op 
 	switch (op->type) {
 	case REEL_OP_READ:
 	case REEL_OP_PREAD64:
-		r = TIMED(res, pread(fd, w->buf, op->len, (off_t)op->offset));
+		r = TIMED(res, sys_pread(fd, w->buf, op->len, (off_t)op->offset));
 		break;
 	case REEL_OP_READV:
 	case REEL_OP_PREADV:
-		r = TIMED(res, preadv(fd, &iov, 1, (off_t)op->offset));
+		r = TIMED(res, sys_preadv(fd, &iov, 1, (off_t)op->offset));
 		break;
 	case REEL_OP_PREADV2:
-		r = TIMED(res, preadv2(fd, &iov, 1, (off_t)op->offset, (int)op->flags));
+		r = TIMED(res, sys_preadv2(fd, &iov, 1, (off_t)op->offset, (int)op->flags));
 		break;
 	case REEL_OP_WRITE:
 	case REEL_OP_PWRITE64:
-		r = TIMED(res, pwrite(fd, w->buf, op->len, (off_t)op->offset));
+		r = TIMED(res, sys_pwrite(fd, w->buf, op->len, (off_t)op->offset));
 		break;
 	case REEL_OP_WRITEV:
 	case REEL_OP_PWRITEV:
-		r = TIMED(res, pwritev(fd, &iov, 1, (off_t)op->offset));
+		r = TIMED(res, sys_pwritev(fd, &iov, 1, (off_t)op->offset));
 		break;
 	default: /* PWRITEV2 */
-		r = TIMED(res, pwritev2(fd, &iov, 1, (off_t)op->offset, (int)op->flags));
+		r = TIMED(res, sys_pwritev2(fd, &iov, 1, (off_t)op->offset, (int)op->flags));
 		break;
 	}
 	res->ret = r;
@@ -1156,10 +1165,10 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 				ret = TIMED(res, lseek(fd, (off_t)op->offset, (int)op->mode));
 			break;
 		case REEL_OP_FSYNC:
-			ret = TIMED(res, fsync(fd));
+			ret = TIMED(res, sys_fsync(fd));
 			break;
 		case REEL_OP_FDATASYNC:
-			ret = TIMED(res, fdatasync(fd));
+			ret = TIMED(res, sys_fdatasync(fd));
 			break;
 		case REEL_OP_SYNC_FILE_RANGE:
 			ret = TIMED(
