@@ -557,11 +557,12 @@ static void disp__async_reaped(struct disp *d, uint64_t sseq, uint32_t self, uin
 	free(aw);
 }
 
-/* ops besides reads and writes that read, lengthen, cut, replace or move a file */
-static void disp__resize(struct disp *d, struct ritem *it, uint32_t self, struct depset *ds)
+/* ops besides reads and writes that read, lengthen, cut, replace or move a file: p (and p2,
+ * a rename's or link's new name, a copy's destination) as disp__extent found them */
+static void disp__resize(struct disp *d, struct ritem *it, struct rpath *p, struct rpath *p2,
+			 uint32_t self, struct depset *ds)
 {
 	const struct reel_op *op = &it->op;
-	struct rpath *p = path__own(it->p1), *p2 = path__own(it->p2);
 	uint64_t n = op->ret > 0 ? (uint64_t)op->ret : 0;
 
 	switch (op->type) {
@@ -618,6 +619,21 @@ static void disp__resize(struct disp *d, struct ritem *it, uint32_t self, struct
 	}
 }
 
+static const struct rpath *disp__fd_name(const struct disp *d, uint32_t pid, int64_t fd);
+
+/*
+ * The file of an op's fd when the op carries no path (FORMAT.md lets a writer leave it out):
+ * the one the fd was opened by, which the file-set scan also went by. NULL: a path op, or no
+ * name known (replay_fileset.c sets unnamed_fd_ops when the trace has such ops).
+ */
+static const struct rpath *disp__fd_file(const struct disp *d, const struct reel_op *op,
+					 int64_t fd)
+{
+	if (!d->run->fs->unnamed_fd_ops || fd < 0 || !replay_op__on_fd(op))
+		return NULL;
+	return disp__fd_name(d, op->pid, fd);
+}
+
 /*
  * Data order across threads (replay_extent.c): a read waits for the write of another thread
  * that made its file as long as it read, a write that makes a file longer for the last cut of
@@ -632,7 +648,7 @@ static void disp__resize(struct disp *d, struct ritem *it, uint32_t self, struct
 static void disp__extent(struct disp *d, struct ritem *it, uint32_t self, struct depset *ds)
 {
 	const struct reel_op *op = &it->op;
-	struct rpath *p = path__own(it->p1);
+	struct rpath *p = path__own(it->p1 ? it->p1 : disp__fd_file(d, op, op->fd));
 	uint64_t end = op->offset + (op->ret > 0 ? (uint64_t)op->ret : 0);
 	unsigned t = op->type;
 
@@ -652,7 +668,10 @@ static void disp__extent(struct disp *d, struct ritem *it, uint32_t self, struct
 		if (p->ext && (uint64_t)op->ret > p->base)
 			disp__read_after(d, p, (uint64_t)op->ret, self, ds);
 	} else {
-		disp__resize(d, it, self, ds);
+		disp__resize(d, it, p,
+			     path__own(it->p2 || !reel_op__is_copy(t) ? it->p2
+								 : disp__fd_file(d, op, op->fd2)),
+			     self, ds);
 	}
 }
 
@@ -694,8 +713,9 @@ static void disp__async_done(struct disp *d, uint64_t key, uint32_t w, uint64_t 
 /*
  * What an fd was opened by (the open's path, or that of the fd it was dup'ed from), for a
  * getdents64 whose op carries no name: ordered by the name of the directory it lists, as one
- * that carries it (disp__deps). Kept only when the trace has such listings (no fd paths: an
- * strace import, a recorder that could not tell them): a file-set scan finding. p NULL: the
+ * that carries it (disp__deps); and for the data order of the ops on an fd that carry no path
+ * (disp__extent). Kept only when the trace has such listings or ops (no fd paths: a writer
+ * that could not tell them, or left them out): a file-set scan finding. p NULL: the
  * fd is closed, or was made by an op that names nothing. An fd the process had before the
  * capture, or got from its parent across a fork (the trace records no forks), has no name
  * here: a listing through it stays unordered, as does one through an fd whose directory was
@@ -703,7 +723,7 @@ static void disp__async_done(struct disp *d, uint64_t key, uint32_t w, uint64_t 
  */
 static void disp__fd_named(struct disp *d, uint32_t pid, int64_t fd, const struct rpath *p)
 {
-	if (!d->run->fs->unnamed_listings)
+	if (!d->run->fs->unnamed_listings && !d->run->fs->unnamed_fd_ops)
 		return;
 	if (p)
 		replay_u64map__put(&d->fdnames, key_fd(pid, fd), (uintptr_t)p);

@@ -196,6 +196,8 @@ static uint32_t fd_path_of(struct scan *s, uint32_t pid, int32_t fd, uint32_t pa
 	*append = 0;
 	if (v) {
 		*append = (int)(*v >> 32);
+		if (!path && (uint32_t)*v)
+			s->fs->unnamed_fd_ops = 1;
 		return (uint32_t)*v;
 	}
 	if (path) {

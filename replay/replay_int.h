@@ -91,6 +91,9 @@ struct replay_fileset {
 	int symlinks;	  /* the trace makes symlinks, or symlinks are prepared */
 	/* a getdents64 whose op carries no directory name: the replay names the fds' files */
 	int unnamed_listings;
+	/* ops on an fd that carry no path where the fd's open named one (FORMAT.md lets a
+	 * writer leave them out): the replay names the fds' files for their data order too */
+	int unnamed_fd_ops;
 	uint64_t nops;
 	struct reel_damage_sum damage; /* of the trace, when nops is 0: why */
 	uint64_t first_start_ns;
