@@ -110,6 +110,17 @@ struct scan {
 	struct replay_u64map fds; /* (pid, fd) -> path id | O_APPEND << 32 */
 	uint32_t *renames;	  /* old, new path id of each rename, in trace order */
 	size_t nrenames, caprenames;
+	uint64_t *rename_at;	       /* each rename's op number (renames[2 * i]'s) */
+	uint32_t *rename_prev;	       /* the rename before it to the same new name, + 1 (0: none) */
+	struct replay_u64map renamed_to; /* new name's path id -> its latest rename, + 1 */
+	int rename_lost;		 /* out of memory: rename_at and renamed_to incomplete */
+	/* files that were in a directory the application renamed, by their names before */
+	struct moved {
+		char *name;
+		uint32_t id; /* the path id that found it, under the new name */
+	} *moved;
+	size_t nmoved, capmoved;
+	struct replay_strset moved_names;
 	/* (pid, fd) -> size of the file open there before the capture (REEL_META_CAPTURE_FD_SIZES),
 	 * until the first op on that fd */
 	struct replay_u64map presize;
@@ -368,6 +379,10 @@ static void scan__rename(struct scan *s, uint32_t id, uint32_t id2)
 {
 	if (!id || !id2)
 		return;
+	uint64_t *v, *at;
+	uint32_t *prev;
+	size_t i = s->nrenames / 2;
+
 	if (s->nrenames + 2 > s->caprenames) {
 		size_t cap = s->caprenames ? s->caprenames * 2 : 64;
 		uint32_t *r = realloc(s->renames, cap * sizeof(*r));
@@ -376,9 +391,24 @@ static void scan__rename(struct scan *s, uint32_t id, uint32_t id2)
 			return; /* the reads before it under id are not kept for a cut by id2 */
 		s->renames = r;
 		s->caprenames = cap;
+		at = realloc(s->rename_at, cap / 2 * sizeof(*at));
+		if (at)
+			s->rename_at = at;
+		prev = at ? realloc(s->rename_prev, cap / 2 * sizeof(*prev)) : NULL;
+		if (prev)
+			s->rename_prev = prev;
+		else
+			s->rename_lost = 1;
 	}
 	s->renames[s->nrenames++] = id;
 	s->renames[s->nrenames++] = id2;
+	if (s->rename_lost)
+		return; /* what was below a renamed directory is not prepared (rename__origin) */
+	s->rename_at[i] = s->nops;
+	v = replay_u64map__get(&s->renamed_to, id2);
+	s->rename_prev[i] = v ? (uint32_t)*v : 0;
+	if (replay_u64map__put(&s->renamed_to, id2, i + 1) < 0)
+		s->rename_lost = 1;
 }
 
 /*
@@ -897,6 +927,182 @@ static void made_again__mark(struct scan *s, struct reel_reader *r, const struct
 	}
 }
 
+/* ---- what was in a directory the application renamed ---- */
+
+/* q (a name before the capture) prepared as path id found it; once per name */
+static int moved__add(struct scan *s, const char *q, uint32_t id)
+{
+	int r = replay_strset__add(&s->moved_names, q);
+
+	if (r <= 0)
+		return r < 0 ? -ENOMEM : 0;
+	if (s->nmoved == s->capmoved) {
+		size_t cap = s->capmoved ? s->capmoved * 2 : 16;
+		struct moved *m = realloc(s->moved, cap * sizeof(*m));
+
+		if (!m)
+			return -ENOMEM;
+		s->moved = m;
+		s->capmoved = cap;
+	}
+	s->moved[s->nmoved].name = strdup(q);
+	s->moved[s->nmoved].id = id;
+	return s->moved[s->nmoved++].name ? 0 : -ENOMEM;
+}
+
+/* the latest rename to name id before op t: its index + 1, 0 if none */
+static size_t rename__to_before(const struct scan *s, uint32_t id, uint64_t t)
+{
+	uint64_t *v = replay_u64map__get(&s->renamed_to, id);
+
+	for (size_t i = v ? *v : 0; i; i = s->rename_prev[i - 1])
+		if (s->rename_at[i - 1] < t)
+			return i;
+	return 0;
+}
+
+/*
+ * p, first named at op *t and found there, below a name the application made: where it was
+ * before the capture when that name is a directory a rename moved there (mv olddir newdir,
+ * then the files in it used by their new names), through chains of renames. In out, with *t
+ * the op of the first of those renames: 1. 2: a name on the way the trace named before the
+ * rename that moved it, and found there (its own entry, whatever it is, stands for it). 0: not
+ * below such a directory, below one made otherwise (mkdir, a file made a directory), the
+ * application's under a name on the way, or too long. A directory made again under the
+ * new name between the rename and p (removed, then made by mkdir) is not told apart: p is
+ * then prepared under the old name as well, where the application did not use it.
+ */
+static int rename__origin(const struct scan *s, struct reel_reader *r,
+			  const struct replay_u64map *ids, const char *p, uint64_t *t, char *out,
+			  size_t outsz)
+{
+	char buf[PATH_MAX], anc[PATH_MAX], *slash;
+	int moved = 0;
+
+	if (strlen(p) >= sizeof(buf))
+		return 0;
+	strcpy(buf, p);
+	for (int hops = 0; hops < 64; hops++) {
+		uint32_t made = 0;
+		const char *old;
+		size_t i;
+		uint64_t *v;
+
+		/* the deepest name above it the application made */
+		strcpy(anc, buf);
+		while (!made && (slash = strrchr(anc, '/')) && slash != anc) {
+			*slash = '\0';
+			v = replay_u64map__get(ids, str__key(anc));
+			if (v && *v < s->np && s->p[*v].state == P_CREATED)
+				made = (uint32_t)*v;
+		}
+		if (!made)
+			break;
+		i = rename__to_before(s, made, *t);
+		old = i ? reel_reader__path(r, s->renames[2 * (i - 1)]) : NULL;
+		if (!old || strlen(old) + strlen(buf) - strlen(anc) >= sizeof(anc))
+			return 0;
+		/* the same below the old name: anc still holds the new one */
+		snprintf(anc, sizeof(anc), "%s%s", old, buf + strlen(anc));
+		strcpy(buf, anc);
+		*t = s->rename_at[i - 1];
+		moved = 1;
+		/* named by it before that rename: there then if found so, else the application's
+		 * (made in the directory under its name then) */
+		v = replay_u64map__get(ids, str__key(buf));
+		if (v && *v < s->np && s->p[*v].first_op && s->p[*v].first_op < *t) {
+			if (s->p[*v].state != P_EXISTED || strlen(buf) >= outsz)
+				return 0;
+			strcpy(out, buf);
+			return 2;
+		}
+	}
+	if (!moved || strlen(buf) >= outsz)
+		return 0;
+	strcpy(out, buf);
+	return 1;
+}
+
+/* what pi found, for qi, the same file by the name it had before */
+static void renamed__merge(struct pinfo *qi, const struct pinfo *pi)
+{
+	if (pi->size > qi->size)
+		qi->size = pi->size;
+	if (!qi->kind)
+		qi->kind = pi->kind;
+	qi->exec |= pi->exec;
+}
+
+/* the name q (a name before the capture) is known to have been there (renamed__collect) */
+static int renamed__known(const struct scan *s, const struct replay_u64map *ids,
+			  const struct replay_strset *dirs, const char *q)
+{
+	uint64_t *v = replay_u64map__get(ids, str__key(q));
+
+	return replay_strset__has(dirs, q) || replay_strset__has(&s->moved_names, q) ||
+	       (v && *v < s->np && s->p[*v].state == P_EXISTED);
+}
+
+/*
+ * The names first found below a directory the application had renamed, where they were
+ * before (rename__origin), as collect_dirs and the file entries do for the others: one found
+ * existing into s->moved with the path id that found it (its size; a directory into dirs),
+ * unless the trace names it by the old name too (then that entry, made as large as both say);
+ * the directories above each, and above one the application made there; above one found
+ * absent, those from the deepest known to exist up (a second pass, when all are known).
+ */
+static int renamed__collect(struct scan *s, struct reel_reader *r,
+			    const struct replay_u64map *ids, struct replay_strset *dirs)
+{
+	char q[PATH_MAX], buf[PATH_MAX], *slash;
+	int err = 0;
+
+	if (!s->nrenames || s->rename_lost)
+		return 0;
+	for (int pass = 0; pass < 2 && !err; pass++) {
+		for (uint32_t id = 1; id < s->np && !err; id++) {
+			struct pinfo *pi = &s->p[id];
+			const char *p = reel_reader__path(r, id);
+			int absent = pi->state == P_ABSENT, known, how;
+			uint64_t t = pi->first_op, *v;
+			struct pinfo *qi;
+
+			if (!p || !pi->state || pi->state == P_MAYBE || absent != pass || !t ||
+			    replay_path__is_nonfile(p) ||
+			    !(how = rename__origin(s, r, ids, p, &t, q, sizeof(q))))
+				continue;
+			v = replay_u64map__get(ids, str__key(q));
+			qi = v && *v < s->np ? &s->p[*v] : NULL;
+			if (how == 2) {
+				if (pi->state == P_EXISTED && qi)
+					renamed__merge(qi, pi);
+				continue;
+			}
+			if (pi->state == P_EXISTED && qi && qi->state != P_EXISTED &&
+			    qi->first_op && qi->first_op < t)
+				continue; /* the application made it, or it was not there */
+			if (pi->state != P_EXISTED) {
+				/* the application's, or absent: only the directories above it */
+			} else if (qi && qi->state == P_EXISTED) {
+				renamed__merge(qi, pi);
+			} else if (pi->kind == REPLAY_F_DIR) {
+				err = replay_strset__add(dirs, q) < 0 ? -ENOMEM : 0;
+			} else {
+				err = moved__add(s, q, id);
+			}
+			strcpy(buf, q);
+			known = !absent;
+			while (!err && (slash = strrchr(buf, '/')) && slash != buf) {
+				*slash = '\0';
+				if (!known && !(known = renamed__known(s, ids, dirs, buf)))
+					continue;
+				err = replay_strset__add(dirs, buf) < 0 ? -ENOMEM : 0;
+			}
+		}
+	}
+	return err;
+}
+
 /* The symlink the application made at p or above it: its path id, 0 if none; *len its length */
 static uint32_t link__above(const struct scan *s, const struct replay_u64map *ids, const char *p,
 			    size_t *len)
@@ -1304,6 +1510,9 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 		if (p && !replay_path__is_nonfile(p) && (rule = replay_mapper__rule(m, p)) >= 0)
 			fs->map_hits[rule]++;
 	}
+	/* before made_again__mark, which takes what is below a rename's new name for made */
+	if (!err)
+		err = renamed__collect(&s, r, &ids, &dirs);
 	if (!err)
 		made_again__mark(&s, r, &ids);
 	if (!err)
@@ -1370,6 +1579,18 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 				      pi->kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE,
 				      pi->kind == REPLAY_F_DIR ? 0 : pi->size, pi->exec);
 	}
+	for (size_t i = 0; i < s.nmoved && !err; i++) {
+		const struct pinfo *pi = &s.p[s.moved[i].id];
+
+		if (replay_strset__has(&dirs, s.moved[i].name))
+			continue; /* a directory: made with the others */
+		if (replay_mapper__overlaps(m, s.moved[i].name)) {
+			snprintf(fs->overlap, sizeof(fs->overlap), "%s", s.moved[i].name);
+			err = -EPERM;
+			break;
+		}
+		err = fs__add(fs, m, s.moved[i].name, REPLAY_F_FILE, pi->size, pi->exec);
+	}
 	if (!err)
 		err = through__links(&s, r, m, &ids, fs, &dirs, &created);
 	if (!err && fs->n)
@@ -1398,6 +1619,13 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	}
 	replay_u64map__free(&s.fds);
 	free(s.renames);
+	free(s.rename_at);
+	free(s.rename_prev);
+	replay_u64map__free(&s.renamed_to);
+	for (size_t i = 0; i < s.nmoved; i++)
+		free(s.moved[i].name);
+	free(s.moved);
+	replay_strset__free(&s.moved_names);
 	replay_u64map__free(&s.presize);
 	replay_u64map__free(&s.opensz);
 	replay_u64map__free(&s.tidset);
