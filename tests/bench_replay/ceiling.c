@@ -4,13 +4,16 @@
  * memory first, issued back to back with pread64/pwrite64 by one thread per trace thread.
  * Nothing is measured or recorded per op; only the loop is timed.
  *
- * usage: ceiling [--prepare|--timed] TRACE TARGET_DIR
+ * usage: ceiling [--prepare|--timed|--raw] TRACE TARGET_DIR
  *   Files are TARGET_DIR + the recorded path; missing or short ones are created and filled
  *   with non-zero data up to the extent the trace touches.
  *   --prepare: only create the files (for peers such as fio that need them in place).
  *   --timed: the replayer's floor: each op timed (two TSC reads) and its start, end and
  *            return value stored in memory, as the least a replayer that measures must do;
- *            the ops are still loaded first, and nothing is decoded or encoded.
+ *            the ops are still loaded first, and nothing is decoded or encoded. Issued with
+ *            syscall(2), as the replayer issues them (replay/replay_sys.h).
+ *   --raw: the plain loop with syscall(2) instead of glibc's pread64/pwrite64, whose
+ *          cancellation-point bookkeeping a plain C loop pays (what that costs).
  * prints: ops=.. ns=.. ops_per_s=.. cpu_ns_per_op=.. (CPU time of the loop threads only)
  *         --timed also between_ns=.. (mean gap from an op's end to the next start, as
  *         bench_stats measures a replay's) and op_ns=.. (the ops' mean time, start to end:
@@ -25,6 +28,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "reel.h"
@@ -38,6 +42,7 @@ struct ceil_thread {
 	uint64_t end_ns;
 	uint64_t cpu_ns; /* user + system time of the loop */
 	int timed;
+	int raw; /* syscall(2), not glibc's wrappers */
 	int err;
 	uint64_t between_ns, nbetween; /* --timed: gaps between ops, as bench_stats counts them */
 	uint64_t op_ps; /* --timed: the ops' own time (start to end), in ps */
@@ -102,6 +107,9 @@ static int prepare(const char *path, uint64_t extent)
 
 static ssize_t issue(const struct ceil_thread *c, const struct rbench_op *o, char *buf)
 {
+	if (c->raw)
+		return syscall(o->is_write ? SYS_pwrite64 : SYS_pread64, c->fds[o->file], buf,
+			       o->len, (off_t)o->offset);
 	return o->is_write ? pwrite(c->fds[o->file], buf, o->len, (off_t)o->offset)
 			   : pread(c->fds[o->file], buf, o->len, (off_t)o->offset);
 }
@@ -190,19 +198,22 @@ int main(int argc, char **argv)
 	pthread_barrier_t go;
 	uint64_t t0, end = 0, cpu = 0, between = 0, nbetween = 0, op_ps = 0;
 	char path[PATH_MAX];
-	int *fds, err, prep_only = 0, timed = 0;
+	int *fds, err, prep_only = 0, timed = 0, raw = 0;
 
-	if (argc == 4 && !strcmp(argv[1], "--prepare")) {
-		prep_only = 1;
-		argv++;
-		argc--;
-	} else if (argc == 4 && !strcmp(argv[1], "--timed")) {
-		timed = 1;
+	if (argc == 4) {
+		if (!strcmp(argv[1], "--prepare"))
+			prep_only = 1;
+		else if (!strcmp(argv[1], "--timed"))
+			timed = raw = 1; /* as the replayer issues them */
+		else if (!strcmp(argv[1], "--raw"))
+			raw = 1;
+		else
+			argc = 0; /* an unknown option */
 		argv++;
 		argc--;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: ceiling [--prepare|--timed] TRACE TARGET_DIR\n");
+		fprintf(stderr, "usage: ceiling [--prepare|--timed|--raw] TRACE TARGET_DIR\n");
 		return 2;
 	}
 	err = rbench_trace__load(argv[1], &t);
@@ -233,7 +244,7 @@ int main(int argc, char **argv)
 	pthread_barrier_init(&go, NULL, (unsigned)t.nthreads + 1);
 	for (size_t i = 0; i < t.nthreads; i++) {
 		ct[i] = (struct ceil_thread){ .th = &t.threads[i], .fds = fds, .go = &go,
-					   .timed = timed };
+					   .timed = timed, .raw = raw };
 		if (pthread_create(&ct[i].pt, NULL, ceil_run, &ct[i])) {
 			fprintf(stderr, "ceiling: failed to start a thread\n");
 			return 1;

@@ -13,7 +13,10 @@
 # range beside ("reps"):
 #   ceiling       ceiling.c: the trace's ops loaded into memory, then issued back to back with
 #                 pread64 by one thread per trace thread; only the loop is timed
-#   timed floor   ceiling.c --timed: the same loop, each op timed with two TSC reads and its
+#   raw ceiling   ceiling.c --raw: the same loop issuing its syscalls with syscall(2), as
+#                 ioreel does (replay/replay_sys.h): without glibc's cancellation-point
+#                 bookkeeping, which the plain loop (the target's ceiling) pays
+#   timed floor   ceiling.c --timed: the raw loop, each op timed with two TSC reads and its
 #                 start, end and return value stored in memory: the least a replayer that
 #                 measures its ops pays, before it reads a trace or writes a result
 #   ioreel afap   ioreel replay --timing afap; ops/s over the replay itself (result trace:
@@ -89,7 +92,7 @@ for thr in 1 2; do
 	T=$S/t$thr.reel
 	"$RBENCH_BIN/gen_trace" --mode afap -o "$T" -t "$thr" -n "$OPS" -s "$SIZE" --seed "$thr" ||
 		rb_fail "gen_trace"
-	CE=() CEC=() FL=() FLC=() IOR=() FIR=() IO=() IOC=() WALL=() FI=() FIC=() WK=() DS=() WR=()
+	CE=() CEC=() CR=() CRC=() FL=() FLC=() IOR=() FIR=() IO=() IOC=() WALL=() FI=() FIC=() WK=() DS=() WR=()
 	NC=() IDL=() NCIDL=() FLB=() IOB=() FLO=() IOO=()
 	# A warm-up run of each, not counted: ioreel prepares the files all three read, and they
 	# have been read before (a page read for the first time since it was written costs more:
@@ -109,6 +112,9 @@ for thr in 1 2; do
 		l=$("$RBENCH_BIN/ceiling" "$T" "$S/tgt") || rb_fail "ceiling"
 		CE+=("$(rb_kv "$l" ops_per_s)")
 		CEC+=("$(awk -v n="$(rb_kv "$l" cpu_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
+		l=$("$RBENCH_BIN/ceiling" --raw "$T" "$S/tgt") || rb_fail "ceiling --raw"
+		CR+=("$(rb_kv "$l" ops_per_s)")
+		CRC+=("$(awk -v n="$(rb_kv "$l" cpu_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
 		l=$("$RBENCH_BIN/ceiling" --timed "$T" "$S/tgt") || rb_fail "ceiling --timed"
 		FL+=("$(rb_kv "$l" ops_per_s)")
 		FLC+=("$(awk -v n="$(rb_kv "$l" cpu_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
@@ -158,11 +164,13 @@ for thr in 1 2; do
 			FI[-1]=${FI[-1]% *}
 		fi
 		echo "threads $thr rep $r: ceiling ${CE[-1]} (${CEC[-1]} us/op)" \
+			"raw ceiling ${CR[-1]} (${CRC[-1]} us/op)" \
 			"timed floor ${FL[-1]} (${FLC[-1]} us/op) ioreel ${IO[-1]}" \
 			"(${IOC[-1]} us/op, wall ${WALL[-1]}) ioreel without cuts ${NC[-1]}" \
 			"fio ${FI[-1]:-} (${FIC[-1]:-} us/op)" >>"$RB_OUT"
 	done
 	# ratios to the ceiling: the median of each repetition's own (rb_paired), its range beside
+	mapfile -t RCR < <(rb_paired CR CE)
 	mapfile -t RFL < <(rb_paired FL CE)
 	mapfile -t RIO < <(rb_paired IO CE)
 	mapfile -t RNC < <(rb_paired NC CE)
@@ -173,8 +181,12 @@ for thr in 1 2; do
 	wall=$(rb_median "${WALL[@]}")
 	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s |' "$thr" "ceiling (pread64 loop)" "$ce" \
 		1.00 "$(rb_median "${CEC[@]}")")"
+	rb_say "$(printf "$ROW the same loop through syscall(2), as ioreel issues them; reps %s" \
+		"$thr" "ceiling, syscall(2)" "$(rb_median "${CR[@]}")" \
+		"$(rb_ratio "$(rb_median "${RCR[@]}")" 1)" "$(rb_median "${CRC[@]}")" \
+		"$(rb_spread "${RCR[@]}")")"
 	rb_say "$(printf "$ROW two clock reads + a stored result per op; %s ns between ops, %s ns per op; reps %s" \
-		"$thr" "timed floor (same loop)" "$(rb_median "${FL[@]}")" \
+		"$thr" "timed floor (raw loop)" "$(rb_median "${FL[@]}")" \
 		"$(rb_ratio "$(rb_median "${RFL[@]}")" 1)" "$(rb_median "${FLC[@]}")" \
 		"$(rb_median "${FLB[@]}")" "$(rb_median "${FLO[@]}")" "$(rb_spread "${RFL[@]}")")"
 	rb_say "$(printf "$ROW reps %s; %s of the timed floor; %s ns between ops, %s ns per op; threads idle %s %%" \
