@@ -377,12 +377,12 @@ static void scan__cut(struct scan *s, uint32_t id, uint64_t ns)
 /* a rename from id to id2: what is kept of the file by id moves to id2 in the replay */
 static void scan__rename(struct scan *s, uint32_t id, uint32_t id2)
 {
-	if (!id || !id2)
-		return;
 	uint64_t *v, *at;
 	uint32_t *prev;
 	size_t i = s->nrenames / 2;
 
+	if (!id || !id2)
+		return;
 	if (s->nrenames + 2 > s->caprenames) {
 		size_t cap = s->caprenames ? s->caprenames * 2 : 64;
 		uint32_t *r = realloc(s->renames, cap * sizeof(*r));
