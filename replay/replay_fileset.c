@@ -23,7 +23,9 @@
  * those the application made itself, and, for a path that was absent, those above it not
  * known to exist (the error then stays ENOENT, not ENOTDIR or success). Nothing below a name
  * the application made is prepared (made by mkdir, or by a rename, or made a file first and
- * a directory later): it cannot have existed before the capture. Nor a name first seen after
+ * a directory later): it cannot have existed before the capture under that name. But what
+ * was found in a directory a rename made was in it before, under its old name, and is
+ * prepared there (rename__origin: mv olddir newdir, then newdir/f read). Nor a name first seen after
  * a directory above it was removed, renamed away or replaced: the directory it was found in
  * then was one the application made again (borg's lock directory, found at a slice's start,
  * removed, then made again by a rename with a new file in it).
