@@ -110,11 +110,12 @@ struct scan {
 	struct pinfo *p;
 	uint32_t np;
 	struct replay_u64map fds; /* (pid, fd) -> path id | O_APPEND << 32 */
-	uint32_t *renames;	  /* old, new path id of each rename, in trace order */
+	/* old, new path id of each rename, in trace order; and (0, path id) of each mkdir */
+	uint32_t *renames;
 	size_t nrenames, caprenames;
-	uint64_t *rename_at;	       /* each rename's op number (renames[2 * i]'s) */
-	uint32_t *rename_prev;	       /* the rename before it to the same new name, + 1 (0: none) */
-	struct replay_u64map renamed_to; /* new name's path id -> its latest rename, + 1 */
+	uint64_t *rename_at;	       /* the op number of each (renames[2 * i], [2 * i + 1]) */
+	uint32_t *rename_prev;	       /* the one before it that made the same name, + 1 (0: none) */
+	struct replay_u64map renamed_to; /* a name's path id -> the latest that made it, + 1 */
 	int rename_lost;		 /* out of memory: rename_at and renamed_to incomplete */
 	/* files that were in a directory the application renamed, by their names before */
 	struct moved {
@@ -376,21 +377,28 @@ static void scan__cut(struct scan *s, uint32_t id, uint64_t ns)
 	}
 }
 
-/* a rename from id to id2: what is kept of the file by id moves to id2 in the replay */
-static void scan__rename(struct scan *s, uint32_t id, uint32_t id2)
+/*
+ * A rename from id to id2 (what is kept of the file by id moves to id2 in the replay), or
+ * (id 0) a mkdir of id2: the names that made a directory, for rename__origin.
+ */
+static void scan__made(struct scan *s, uint32_t id, uint32_t id2)
 {
 	uint64_t *v, *at;
 	uint32_t *prev;
 	size_t i = s->nrenames / 2;
 
-	if (!id || !id2)
+	if (!id2)
 		return;
 	if (s->nrenames + 2 > s->caprenames) {
 		size_t cap = s->caprenames ? s->caprenames * 2 : 64;
 		uint32_t *r = realloc(s->renames, cap * sizeof(*r));
 
-		if (!r)
-			return; /* the reads before it under id are not kept for a cut by id2 */
+		if (!r) {
+			/* the reads before it under id are not kept for a cut by id2, and what
+			 * was below a renamed directory is not prepared (rename__origin) */
+			s->rename_lost = 1;
+			return;
+		}
 		s->renames = r;
 		s->caprenames = cap;
 		at = realloc(s->rename_at, cap / 2 * sizeof(*at));
@@ -405,12 +413,18 @@ static void scan__rename(struct scan *s, uint32_t id, uint32_t id2)
 	s->renames[s->nrenames++] = id;
 	s->renames[s->nrenames++] = id2;
 	if (s->rename_lost)
-		return; /* what was below a renamed directory is not prepared (rename__origin) */
+		return;
 	s->rename_at[i] = s->nops;
 	v = replay_u64map__get(&s->renamed_to, id2);
 	s->rename_prev[i] = v ? (uint32_t)*v : 0;
 	if (replay_u64map__put(&s->renamed_to, id2, i + 1) < 0)
 		s->rename_lost = 1;
+}
+
+static void scan__rename(struct scan *s, uint32_t id, uint32_t id2)
+{
+	if (id)
+		scan__made(s, id, id2);
 }
 
 /*
@@ -568,6 +582,7 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		scan__dir_changed(s, op->path);
 		if (op->ret == 0) {
 			mark_created(pi, REPLAY_F_DIR);
+			scan__made(s, 0, op->path);
 			s->fs->mutates = 1;
 		} else if (op->ret == -EEXIST) {
 			decide(pi, 0, REPLAY_F_DIR);
@@ -952,8 +967,8 @@ static int moved__add(struct scan *s, const char *q, uint32_t id)
 	return s->moved[s->nmoved++].name ? 0 : -ENOMEM;
 }
 
-/* the latest rename to name id before op t: its index + 1, 0 if none */
-static size_t rename__to_before(const struct scan *s, uint32_t id, uint64_t t)
+/* the latest rename to name id, or mkdir of it, before op t: its index + 1, 0 if none */
+static size_t made__before(const struct scan *s, uint32_t id, uint64_t t)
 {
 	uint64_t *v = replay_u64map__get(&s->renamed_to, id);
 
@@ -1000,8 +1015,10 @@ static int rename__origin(const struct scan *s, struct reel_reader *r,
 		}
 		if (!made)
 			break;
-		i = rename__to_before(s, made, *t);
-		old = i ? reel_reader__path(r, s->renames[2 * (i - 1)]) : NULL;
+		/* made last by a rename (a mkdir: the application's) */
+		i = made__before(s, made, *t);
+		old = i && s->renames[2 * (i - 1)] ? reel_reader__path(r, s->renames[2 * (i - 1)])
+						   : NULL;
 		if (!old || strlen(old) + strlen(buf) - strlen(anc) >= sizeof(anc))
 			return 0;
 		/* the same below the old name: anc still holds the new one */

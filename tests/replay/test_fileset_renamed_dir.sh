@@ -5,7 +5,9 @@
 # own, so none of it was prepared and each of those ops failed with ENOENT (stress seed 2053).
 # Cases: a file read by its new name; a directory only implied (a file made in it); a chain of
 # two renames; `rm -rf` of a renamed directory; and, left alone, a directory the application
-# made itself, then renamed (nothing of it prepared: an O_EXCL create in it still succeeds).
+# made itself, then renamed (nothing of it prepared: an O_EXCL create in it still succeeds);
+# and a name a rename made as a file, then removed and made again by mkdir: what is made in
+# it is not in the file renamed there (stress seed 3064: that file prepared as a directory).
 source "$(dirname "$0")/lib.sh"
 
 mk t <<'EOF'
@@ -31,6 +33,13 @@ mk t <<'EOF'
 1 1 76 77 rename path=/d/mine path2=/d/mine2 ret=0
 1 1 78 79 openat path=/d/mine2/z flags=O_RDONLY ret=3
 1 1 80 81 close fd=3 ret=0
+1 1 90 91 openat path=/d/pf flags=O_RDONLY ret=3
+1 1 92 93 pread64 fd=3 path=/d/pf off=0 len=10 ret=10
+1 1 94 95 close fd=3 ret=0
+1 1 96 97 rename path=/d/pf path2=/d/slot ret=0
+1 1 98 99 unlink path=/d/slot ret=0
+1 1 100 101 mkdir path=/d/slot mode=0755 ret=0
+1 1 102 103 mkdir path=/d/slot/k mode=0755 ret=0
 EOF
 
 for mode in original afap; do
@@ -41,6 +50,7 @@ for mode in original afap; do
 	check_size "$root/d/c/x/y" 100 "$mode: through two renames"
 	[ ! -e "$root/d/trash" ] && [ ! -e "$root/d/gone" ] || fail "$mode: rm -rf of a renamed directory left it"
 	[ -f "$root/d/mine2/z" ] && [ ! -e "$root/d/mine" ] || fail "$mode: the application's own directory"
+	[ -d "$root/d/slot/k" ] && [ ! -e "$root/d/pf" ] || fail "$mode: a name made again by mkdir"
 	[ ! -e "$root/d/old" ] && [ ! -e "$root/d/a" ] && [ ! -e "$root/d/b" ] ||
 		fail "$mode: old names left behind: $(find "$root/d" | sort)"
 done
