@@ -979,15 +979,12 @@ static size_t made__before(const struct scan *s, uint32_t id, uint64_t t)
 }
 
 /*
- * p, first named at op *t and found there, below a name the application made: where it was
- * before the capture when that name is a directory a rename moved there (mv olddir newdir,
- * then the files in it used by their new names), through chains of renames. In out, with *t
- * the op of the first of those renames: 1. 2: a name on the way the trace named before the
- * rename that moved it, and found there (its own entry, whatever it is, stands for it). 0: not
- * below such a directory, below one made otherwise (mkdir, a file made a directory), the
- * application's under a name on the way, or too long. A directory made again under the
- * new name between the rename and p (removed, then made by mkdir) is not told apart: p is
- * then prepared under the old name as well, where the application did not use it.
+ * p, first named at op *t: where it was before the capture when a directory above it is one a
+ * rename moved there before *t (mv olddir newdir, then the files in it used by their new
+ * names), through chains of renames. In out, with *t the op of the first of those renames: 1.
+ * 2: a name on the way the trace named before the rename that moved it, and found there (its
+ * own entry, whatever it is, stands for it). 0: no such directory above it, or one a mkdir
+ * made last (the application's), the application's under a name on the way, or too long.
  */
 static int rename__origin(const struct scan *s, struct reel_reader *r,
 			  const struct replay_u64map *ids, const char *p, uint64_t *t, char *out,
@@ -1000,25 +997,22 @@ static int rename__origin(const struct scan *s, struct reel_reader *r,
 		return 0;
 	strcpy(buf, p);
 	for (int hops = 0; hops < 64; hops++) {
-		uint32_t made = 0;
 		const char *old;
-		size_t i;
+		size_t i = 0;
 		uint64_t *v;
 
-		/* the deepest name above it the application made */
+		/* the deepest name above it that a rename or a mkdir made before *t: what was
+		 * below it then came with that rename (a mkdir: the application's) */
 		strcpy(anc, buf);
-		while (!made && (slash = strrchr(anc, '/')) && slash != anc) {
+		while (!i && (slash = strrchr(anc, '/')) && slash != anc) {
 			*slash = '\0';
 			v = replay_u64map__get(ids, str__key(anc));
-			if (v && *v < s->np && s->p[*v].state == P_CREATED)
-				made = (uint32_t)*v;
+			if (v && *v < s->np)
+				i = made__before(s, (uint32_t)*v, *t);
 		}
-		if (!made)
+		if (!i)
 			break;
-		/* made last by a rename (a mkdir: the application's) */
-		i = made__before(s, made, *t);
-		old = i && s->renames[2 * (i - 1)] ? reel_reader__path(r, s->renames[2 * (i - 1)])
-						   : NULL;
+		old = s->renames[2 * (i - 1)] ? reel_reader__path(r, s->renames[2 * (i - 1)]) : NULL;
 		if (!old || strlen(old) + strlen(buf) - strlen(anc) >= sizeof(anc))
 			return 0;
 		/* the same below the old name: anc still holds the new one */
