@@ -10,7 +10,8 @@
  * AT_SYMLINK_FOLLOW) follow it beneath the root, through an O_PATH fd, so that one planted
  * there cannot lead out. Copies are positioned on both sides too. Original fds map to replay
  * fds per process; an fd the replay never saw opened (opened before the capture) is opened
- * lazily from the path the op carries. Only the main syscall is timed.
+ * lazily from the path the op carries, or before time 0 when the trace removes or replaces
+ * that name before the fd's first use (replay_run.c). Only the main syscall is timed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -184,14 +185,44 @@ static int rpath__open(struct rworker *w, const struct rpath *p, int flags, mode
 	return replay_path__open(w->run->m->roots[p->root].fd, p->rel, flags, mode);
 }
 
+/* Opens rel beneath rootfd for original fd ofd of pid, one the trace did not open (open before
+ * the capture, or got from a parent); the fd or -errno. */
+int exec__open_found(struct run *run, uint32_t pid, int32_t ofd, int rootfd, const char *rel,
+		     int for_write)
+{
+	uint64_t *oflags = replay_u64map__get(&run->fd_oflags, (uint64_t)pid << 32 | (uint32_t)ofd);
+	int extra = oflags ? (int)(*oflags & (O_DIRECT | O_DSYNC | O_SYNC)) : 0, fd;
+
+	/* the fd's access mode is not in the trace: read-write when the file allows it, so
+	 * that later writes through it (or its dups) work; O_DIRECT and the sync flags are,
+	 * when the capture found the fd open */
+	fd = replay_path__open(rootfd, rel, O_RDWR | extra, 0);
+	if (fd < 0 && fd != -EXDEV && !for_write)
+		fd = replay_path__open(rootfd, rel, O_RDONLY | extra, 0);
+	if (fd == -EINVAL && (extra & O_DIRECT)) {
+		/* the target rejects O_DIRECT: the --direct policy, as for an open (exec__open) */
+		if (run->o->direct_keep) {
+			atomic_fetch_add(&run->direct_failed, 1);
+		} else {
+			extra &= ~O_DIRECT;
+			fd = replay_path__open(rootfd, rel, O_RDWR | extra, 0);
+			if (fd < 0 && fd != -EXDEV && !for_write)
+				fd = replay_path__open(rootfd, rel, O_RDONLY | extra, 0);
+			atomic_fetch_add(&run->direct_dropped, 1);
+		}
+	}
+	if (fd == -EISDIR)
+		fd = replay_path__open(rootfd, rel, O_RDONLY | O_DIRECTORY, 0);
+	return fd;
+}
+
 /* exec__fd_of for an fd the replay does not have open (yet): v is its slot's value */
 static __attribute__((noinline)) int exec__fd_of_slow(struct rworker *w, const struct ritem *it,
 						       int32_t ofd, int32_t v,
 						       const struct rpath *p, int for_write)
 {
 	const struct reel_op *op = &it->op;
-	uint64_t *oflags;
-	int fd, extra;
+	int fd;
 
 	if (ofd < 0 || ofd >= RUN_FD_MAX) {
 		exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, p, "fd out of range");
@@ -211,28 +242,9 @@ static __attribute__((noinline)) int exec__fd_of_slow(struct rworker *w, const s
 				 "trace): not replayed");
 		return -EBADF;
 	}
-	oflags = replay_u64map__get(&w->run->fd_oflags, (uint64_t)op->pid << 32 | (uint32_t)ofd);
-	extra = oflags ? (int)(*oflags & (O_DIRECT | O_DSYNC | O_SYNC)) : 0;
-	/* the fd's access mode is not in the trace: read-write when the file allows it, so
-	 * that later writes through it (or its dups) work; O_DIRECT and the sync flags are,
-	 * when the capture found the fd open */
-	fd = rpath__open(w, p, O_RDWR | extra, 0);
-	if (fd < 0 && fd != -EXDEV && !for_write)
-		fd = rpath__open(w, p, O_RDONLY | extra, 0);
-	if (fd == -EINVAL && (extra & O_DIRECT)) {
-		/* the target rejects O_DIRECT: the --direct policy, as for an open (exec__open) */
-		if (w->run->o->direct_keep) {
-			atomic_fetch_add(&w->run->direct_failed, 1);
-		} else {
-			extra &= ~O_DIRECT;
-			fd = rpath__open(w, p, O_RDWR | extra, 0);
-			if (fd < 0 && fd != -EXDEV && !for_write)
-				fd = rpath__open(w, p, O_RDONLY | extra, 0);
-			atomic_fetch_add(&w->run->direct_dropped, 1);
-		}
-	}
-	if (fd == -EISDIR)
-		fd = rpath__open(w, p, O_RDONLY | O_DIRECTORY, 0);
+	fd = p->err ? p->err
+		    : exec__open_found(w->run, op->pid, ofd, w->run->m->roots[p->root].fd, p->rel,
+				       for_write);
 	if (fd < 0) {
 		exec__fail(w->run, fd == -EXDEV ? REPLAY_FAIL_REFUSED : REPLAY_FAIL_UNKNOWN_FD, op,
 			   p,

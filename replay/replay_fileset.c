@@ -130,6 +130,11 @@ struct scan {
 	/* (pid, fd) -> the file's size when the fd was opened, + 1 (the open's aux), when said:
 	 * how much of the file a mapping through it could have read */
 	struct replay_u64map opensz;
+	/* fds first used after their name went (early__note): pid, fd, path id each; the fds
+	 * the trace did not open that an op has used */
+	uint32_t *early;
+	struct replay_u64map preused;
+	size_t nearly, capearly;
 	struct replay_fileset *fs;
 	struct reel_reader *r;
 	uint64_t nops;
@@ -203,6 +208,35 @@ static uint64_t fdkey(uint32_t pid, int32_t fd)
 /* *append: 1 the fd was opened O_APPEND, FD_PREOPENED opened before the capture, else 0 */
 #define FD_PREOPENED 2
 
+/*
+ * A use of an fd the trace did not open; at its first, by a name that was there before the
+ * capture and that the application has removed or replaced since (Firebird's server unlinks its
+ * lock file, then fstats and closes the fd it held): opened by that name when first used, the
+ * replay would find nothing there, or the new file. Noted, to be opened before time 0.
+ */
+static void early__note(struct scan *s, uint32_t pid, int32_t fd, const struct pinfo *pi,
+			uint32_t path)
+{
+	if (fd < 0 || replay_u64map__get(&s->preused, fdkey(pid, fd)) ||
+	    replay_u64map__put(&s->preused, fdkey(pid, fd), 1) < 0)
+		return; /* not its first use */
+	if (!pi || !pi->gone || pi->state != P_EXISTED || pi->symlink)
+		return;
+	if (s->nearly == s->capearly) {
+		size_t cap = s->capearly ? s->capearly * 2 : 16;
+		uint32_t *e = realloc(s->early, cap * 3 * sizeof(*e));
+
+		if (!e)
+			return; /* opened when first used, as before */
+		s->early = e;
+		s->capearly = cap;
+	}
+	s->early[s->nearly * 3] = pid;
+	s->early[s->nearly * 3 + 1] = (uint32_t)fd;
+	s->early[s->nearly * 3 + 2] = path;
+	s->nearly++;
+}
+
 static uint32_t fd_path_of(struct scan *s, uint32_t pid, int32_t fd, uint32_t path, int *append)
 {
 	uint64_t *v = replay_u64map__get(&s->fds, fdkey(pid, fd));
@@ -218,6 +252,7 @@ static uint32_t fd_path_of(struct scan *s, uint32_t pid, int32_t fd, uint32_t pa
 		struct pinfo *pi = pinfo(s, path);
 
 		set_existed(pi, 0);
+		early__note(s, pid, fd, pi, path);
 		v = replay_u64map__get(&s->presize, fdkey(pid, fd));
 		if (v) {
 			if (pi && *v > pi->presize)
@@ -741,6 +776,11 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 	for (int i = 0; i < 2; i++)
 		if ((pi = pinfo(s, ids[i])) && !pi->first_op)
 			pi->first_op = s->nops;
+	/* any op on an fd the trace did not open (an fstat, an fsync), not only those that
+	 * tell the file set something: its first use opens it in the replay */
+	if (op->path && op->type != REEL_OP_CLOSE && replay_op__on_fd(op) &&
+	    !replay_u64map__get(&s->fds, fdkey(op->pid, op->fd)))
+		early__note(s, op->pid, op->fd, pinfo(s, op->path), op->path);
 	scan__op_(s, op);
 	for (int i = 0; i < 2; i++) {
 		pi = pinfo(s, ids[i]);
@@ -810,6 +850,14 @@ static int fentry__cmp(const void *a, const void *b)
 	if (x->root != y->root)
 		return x->root - y->root;
 	return strcmp(x->rel, y->rel);
+}
+
+static const struct replay_fentry *fs__find(const struct replay_fileset *fs, int root,
+					    const char *rel)
+{
+	struct replay_fentry key = {.rel = (char *)rel, .root = root};
+
+	return fs->n ? bsearch(&key, fs->e, fs->n, sizeof(*fs->e), fentry__cmp) : NULL;
 }
 
 /* Below a directory the application made: could not exist before the capture either. */
@@ -1425,6 +1473,40 @@ static int through__links(struct scan *s, struct reel_reader *r, const struct re
 	return err;
 }
 
+/* The fds early__note found, by the names they are prepared under (fs->e sorted): those whose
+ * file is not prepared (a symlink's, one refused) are opened when first used, as before. */
+static int early__map(struct scan *s, struct reel_reader *r, const struct replay_mapper *m,
+		      struct replay_fileset *fs)
+{
+	char rel[PATH_MAX];
+	int root;
+
+	if (!s->nearly)
+		return 0;
+	fs->early = calloc(s->nearly, sizeof(*fs->early));
+	if (!fs->early)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nearly; i++) {
+		const char *p = reel_reader__path(r, s->early[i * 3 + 2]);
+		const struct replay_fentry *e;
+		struct replay_early_fd *ef = &fs->early[fs->nearly];
+
+		if (!p || replay_mapper__map(m, p, &root, rel, sizeof(rel)))
+			continue;
+		e = fs__find(fs, root, rel);
+		if (!e || e->kind == REPLAY_F_SYMLINK)
+			continue;
+		ef->rel = strdup(rel);
+		if (!ef->rel)
+			return -ENOMEM;
+		ef->pid = s->early[i * 3];
+		ef->fd = (int32_t)s->early[i * 3 + 1];
+		ef->root = root;
+		fs->nearly++;
+	}
+	return 0;
+}
+
 int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 			 struct replay_fileset *fs)
 {
@@ -1608,6 +1690,8 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 		err = through__links(&s, r, m, &ids, fs, &dirs, &created);
 	if (!err && fs->n)
 		qsort(fs->e, fs->n, sizeof(*fs->e), fentry__cmp);
+	if (!err)
+		err = early__map(&s, r, m, fs);
 
 	/* identity: the trace file itself and the mapping, so that another --map re-prepares */
 	if (!err && stat(trace, &st) == 0) {
@@ -1641,6 +1725,8 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	replay_strset__free(&s.moved_names);
 	replay_u64map__free(&s.presize);
 	replay_u64map__free(&s.opensz);
+	replay_u64map__free(&s.preused);
+	free(s.early);
 	replay_u64map__free(&s.tidset);
 	free(s.tfirst);
 	free(s.tlast);
@@ -1652,9 +1738,7 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 
 uint64_t replay_fileset__size(const struct replay_fileset *fs, int root, const char *rel)
 {
-	struct replay_fentry key = {.rel = (char *)rel, .root = root};
-	const struct replay_fentry *e =
-	    fs->n ? bsearch(&key, fs->e, fs->n, sizeof(*fs->e), fentry__cmp) : NULL;
+	const struct replay_fentry *e = fs__find(fs, root, rel);
 
 	return e && e->kind == REPLAY_F_FILE ? e->size : 0;
 }
@@ -1666,6 +1750,9 @@ void replay_fileset__free(struct replay_fileset *fs)
 		free(fs->e[i].content);
 	}
 	free(fs->e);
+	for (size_t i = 0; i < fs->nearly; i++)
+		free(fs->early[i].rel);
+	free(fs->early);
 	free(fs->tids);
 	free(fs->tid_ops);
 	free(fs->map_hits);

@@ -83,9 +83,20 @@ struct replay_fentry {
 	char *content; /* a symlink's, when the trace tells it; NULL: a stand-in */
 };
 
+/* an fd open before the capture (or got from a parent) whose name is removed or replaced
+ * before the fd's first use: opened by that name before the replay's time 0 */
+struct replay_early_fd {
+	uint32_t pid;
+	int32_t fd;
+	int root;
+	char *rel;
+};
+
 struct replay_fileset {
 	struct replay_fentry *e;
 	size_t n, cap;
+	struct replay_early_fd *early;
+	size_t nearly;
 	uint64_t refused; /* paths not prepared: they lead out of the target */
 	int mutates;	  /* creates, deletes, renames or truncates: target changes */
 	int symlinks;	  /* the trace makes symlinks, or symlinks are prepared */

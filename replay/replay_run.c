@@ -352,6 +352,27 @@ static void run__free(struct run *run, struct disp *d)
 }
 
 /* Streams the trace to the workers and waits for them; the result is written meanwhile. */
+/*
+ * The fds the trace did not open whose name goes before their first use (replay_fileset's
+ * early list): opened now, before time 0, while the name still holds the file they had. One
+ * that fails is left to its first use, which fails as it did before, counted.
+ */
+static void run__open_early(struct run *run, const struct replay_fileset *fs)
+{
+	for (size_t i = 0; i < fs->nearly; i++) {
+		const struct replay_early_fd *e = &fs->early[i];
+		struct rpid *rp;
+		int32_t v = RFD_UNKNOWN;
+		int fd;
+
+		if (e->fd < 0 || e->fd >= RUN_FD_MAX || !(rp = run__pid(run, e->pid)))
+			continue;
+		fd = exec__open_found(run, e->pid, e->fd, run->m->roots[e->root].fd, e->rel, 0);
+		if (fd >= 0 && !atomic_compare_exchange_strong(rpid__slot(rp, e->fd), &v, fd))
+			close(fd);
+	}
+}
+
 int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *m,
 		       const struct replay_fileset *fs, struct replay_summary *sum)
 {
@@ -443,6 +464,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		replay_set_error("out of memory");
 		goto out;
 	}
+	run__open_early(run, fs);
 	if (pthread_create(&wth, NULL, writer__main, run)) {
 		err = -EAGAIN;
 		replay_set_error("cannot start the result writer thread");

@@ -385,6 +385,10 @@ void worker__reap(struct rworker *w, unsigned min, uint64_t t_abs);
 /* replay_exec.c */
 struct rpid *run__pid(struct run *run, uint32_t pid);
 _Atomic int32_t *rpid__slot(struct rpid *rp, int fd); /* 0 <= fd < RUN_FD_MAX */
+/* opens rel beneath rootfd as original fd ofd of pid, one the trace did not open: with the
+ * flags the capture found it had (fd_oflags); the fd or -errno */
+int exec__open_found(struct run *run, uint32_t pid, int32_t ofd, int rootfd, const char *rel,
+		     int for_write);
 /* Issues one op; fills res (ret, times). 0 issued, 1 left pending (async engine), 2 issued
  * with an outcome counted already (the completion record of a request whose submission
  * failed: its submit record's check counted it), or -(1 + enum replay_fail_kind) when not
