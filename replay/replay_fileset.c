@@ -265,6 +265,14 @@ static uint32_t fd_path_of(struct scan *s, uint32_t pid, int32_t fd, uint32_t pa
 	return 0;
 }
 
+/* what the op's fd is, as the recorder found it: REPLAY_F_DIR, REPLAY_F_FILE, or 0 */
+static int fd_kind_of(const struct reel_op *op)
+{
+	if (op->fd_kind == REEL_FD_DIR)
+		return REPLAY_F_DIR;
+	return op->fd_kind == REEL_FD_REG ? REPLAY_F_FILE : 0;
+}
+
 static uint32_t fd_path(struct scan *s, const struct reel_op *op, int *append)
 {
 	return fd_path_of(s, op->pid, op->fd, op->path, append);
@@ -759,8 +767,13 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 			if (id)
 				wrote(pinfo(s, id), op->offset, op->ret > 0 ? (uint64_t)op->ret : 0,
 				      append);
-		} else if (op->fd >= 0 && !op->path) {
-			fd_path(s, op, &append);
+		} else if (op->fd >= 0 && (!op->path || replay_op__on_fd(op))) {
+			/* an fstat, fsync, fadvise...: through an fd the trace did not open, it
+			 * tells that its file was there, and its kind (Subversion's commands fstat
+			 * the stderr the shell gave them, and nothing else) */
+			id = fd_path(s, op, &append);
+			if (id && append == FD_PREOPENED)
+				set_existed(pinfo(s, id), fd_kind_of(op));
 		}
 		break;
 	}
