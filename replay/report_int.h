@@ -37,6 +37,7 @@ enum report_class {
 struct report_kind {
 	struct hist lat; /* latency, ns */
 	uint64_t errors; /* ops that returned -errno */
+	uint64_t unreaped; /* async requests of the kind whose completion the trace lacks */
 };
 
 struct report_fkind {
@@ -111,6 +112,10 @@ struct report_run {
 	uint64_t damaged;	       /* damaged regions skipped */
 	struct reel_damage_sum damage; /* what they cost */
 	uint64_t unmatched;	       /* async completions without their submission */
+	/* async requests submitted whose completion the trace does not hold (not measured):
+	 * reaped without a syscall (QEMU's aio=native reads the AIO ring in user space), or in
+	 * flight when the capture ended */
+	uint64_t unreaped;
 	/* the async requests (libaio, io_uring) measured: their number, the sum of their times
 	 * (submission to completion) and the span from the first submission to the last
 	 * completion; sum / span is their mean number in flight (Little's law): the queue
@@ -203,6 +208,8 @@ const char *report_kind__name(unsigned kind, char *buf, size_t len);
 enum report_class report_kind__class(unsigned kind);
 const char *report_class__name(enum report_class c); /* "reads", for sentences */
 const char *report_class__key(enum report_class c);  /* "read", for JSON */
+/* "aio_preadv 20000, aio_pwritev 3": the kinds of a run's requests never completed */
+const char *report_run__unreaped_kinds(const struct report_run *run, char *buf, size_t len);
 
 /* report_map.c */
 int report_map__put(struct report_map *m, const uint64_t k[REPORT_KEY_N], const uint64_t v[2]);

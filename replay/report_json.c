@@ -11,9 +11,11 @@
  *       "meta": { key: value, ... },           the trace's meta (replay.of, replay.targets, ...)
  *       "ops_read", "ops_measured", "ops_nonfile", "errors", "damaged_chunks" (damaged
  *       regions skipped), "damage_ops_lost" (ops they held: a count, or null when unknown),
- *       "async_unmatched", "span_ns", "io_ns", "bytes_read", "bytes_written",
- *       "async_requests", "async_in_flight" (their mean number in flight over the span from
- *       the first submission to the last completion: the queue depth kept; 0 without any),
+ *       "async_unmatched", "async_unreaped" (requests submitted whose completion the trace
+ *       lacks: in no latency, I/O time nor queue depth), "span_ns", "io_ns", "bytes_read",
+ *       "bytes_written", "async_requests", "async_in_flight" (their mean number in flight
+ *       over the span from the first submission to the last completion: the queue depth
+ *       kept; 0 without any),
  *       "class_ns": { "read", "write", "sync", "metadata", "other" },   I/O time by class
  *       "gap_p50_ns",                           median per-thread start-to-start gap
  *       "lateness": null | { "ops", "p50_ns", "p99_ns", "max_ns", "early_ops",
@@ -201,16 +203,16 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 	fprintf(out,
 		"},\n      \"ops_read\": %llu, \"ops_measured\": %llu, \"ops_nonfile\": %llu, "
 		"\"errors\": %llu, \"damaged_chunks\": %llu, \"damage_ops_lost\": %s, "
-		"\"async_unmatched\": %llu,\n"
+		"\"async_unmatched\": %llu, \"async_unreaped\": %llu,\n"
 		"      \"span_ns\": %llu, \"io_ns\": %llu, \"bytes_read\": %llu, "
 		"\"bytes_written\": %llu, \"gap_p50_ns\": %llu, \"async_requests\": %llu, "
 		"\"async_in_flight\": %.2f,\n      \"class_ns\": {",
 		(unsigned long long)r->ops_read, (unsigned long long)r->ops_used,
 		(unsigned long long)r->ops_nonfile, (unsigned long long)r->errors,
 		(unsigned long long)r->damaged, damage_ops_lost(r, lost, sizeof(lost)),
-		(unsigned long long)r->unmatched, (unsigned long long)(r->last_ns - r->first_ns),
-		(unsigned long long)r->io_ns, (unsigned long long)r->bytes_read,
-		(unsigned long long)r->bytes_written,
+		(unsigned long long)r->unmatched, (unsigned long long)r->unreaped,
+		(unsigned long long)(r->last_ns - r->first_ns), (unsigned long long)r->io_ns,
+		(unsigned long long)r->bytes_read, (unsigned long long)r->bytes_written,
 		(unsigned long long)hist__quantile(&r->gap, 0.5), (unsigned long long)r->async_n,
 		report_run__async_depth(r));
 	for (int c = 0; c < REPORT_CLASSES; c++)

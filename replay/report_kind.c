@@ -122,3 +122,19 @@ const char *report_class__key(enum report_class c)
 							 "other"};
 	return c < REPORT_CLASSES ? keys[c] : "?";
 }
+
+const char *report_run__unreaped_kinds(const struct report_run *run, char *buf, size_t len)
+{
+	size_t at = 0;
+	char name[32];
+
+	buf[0] = 0;
+	for (unsigned k = REPORT_KIND_AIO; k < REPORT_KINDS && at < len; k++) {
+		if (!run->kinds[k].unreaped)
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s%s %llu", at ? ", " : "",
+				       report_kind__name(k, name, sizeof(name)),
+				       (unsigned long long)run->kinds[k].unreaped);
+	}
+	return buf;
+}

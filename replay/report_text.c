@@ -147,6 +147,18 @@ static void async_depth(const struct report *rep, const struct report_run *r, FI
 	fputc('\n', out);
 }
 
+/* async requests submitted whose completion the run does not hold: in no row above */
+static void async_unreaped(const struct report_run *r, FILE *out)
+{
+	char kinds[256];
+
+	if (!r->unreaped)
+		return;
+	fprintf(
+	    out, "     %llu async requests with no completion in the trace, not measured (%s)\n",
+	    (unsigned long long)r->unreaped, report_run__unreaped_kinds(r, kinds, sizeof(kinds)));
+}
+
 static void runs(const struct report *rep, FILE *out)
 {
 	char a[32], b[32], c[32], d[32], what[256];
@@ -171,6 +183,7 @@ static void runs(const struct report *rep, FILE *out)
 				(unsigned long long)r->unmatched);
 		fputc('\n', out);
 		async_depth(rep, r, out);
+		async_unreaped(r, out);
 		if (r->is_replay) {
 			const char *speed = report_run__meta(r, REEL_META_REPLAY_SPEED);
 			fprintf(out, "     engine %s, timing %s", r->engine ? r->engine : "?",

@@ -531,6 +531,33 @@ static void judge_replay(struct report *rep, size_t ri)
 	say_unchanged(rep, ri);
 }
 
+/*
+ * The original's async requests with no completion in the trace: unmeasured, they are in no
+ * row, no I/O time and no queue depth. Said first: QEMU with aio=native (libaio, reaped from
+ * the ring in user space, no io_getevents) had its 20,000 reads missing from a report that
+ * read "175 ops measured, 790 us of I/O" without a word about them.
+ */
+static void judge_unreaped(struct report *rep)
+{
+	const struct report_run *o = orig(rep);
+	uint64_t aio = 0, total = o->unreaped + o->async_n;
+	char kinds[256];
+
+	if (!o->unreaped)
+		return;
+	for (unsigned k = REPORT_KIND_AIO; k < REPORT_KIND_URING; k++)
+		aio += o->kinds[k].unreaped;
+	say(rep, REPORT_V_NOTE, 0, -1, 0,
+	    "%llu of the original's %llu async requests have no completion in the trace (%s): "
+	    "%s; their latency is not measured, and they are left out of the I/O time, the "
+	    "tables and the queue depth",
+	    (unsigned long long)o->unreaped, (unsigned long long)total,
+	    report_run__unreaped_kinds(o, kinds, sizeof(kinds)),
+	    aio ? "still in flight when the capture ended, or reaped without io_getevents (from "
+		  "the AIO ring in user space, as QEMU's aio=native does)"
+		: "still in flight when the capture ended");
+}
+
 /* What the original spends its I/O time on, and where. */
 static void judge_original(struct report *rep)
 {
@@ -634,6 +661,7 @@ int report__analyze(struct report *rep)
 	order_rows(rep);
 	if ((err = order_files(rep)))
 		return err;
+	judge_unreaped(rep);
 	judge_original(rep);
 	judge_fidelity(rep, 0);
 	for (size_t r = 1; r < rep->nruns; r++) {
