@@ -14,6 +14,7 @@
 #include <sys/mount.h>
 #include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -396,6 +397,7 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 		ncpu = 1;
 	skel->rodata->wake_bytes = bpf_map__max_entries(skel->maps.events) / 8 / ncpu;
 	fill_sys_flags(skel);
+	skel->rodata->nr_io_getevents = __NR_io_getevents;
 	err = ioreel_bpf__load(skel);
 	if (err)
 		goto cleanup;
