@@ -14,7 +14,8 @@
  * the original's 640 us), and one finished meanwhile was stamped with the time it was found.
  * For io_uring the thread at a completion record waits in the kernel and takes completions
  * itself, and a submitting thread those its submission brought, the reaper then taking only
- * those that come while no thread does (actx__take).
+ * those that come while no thread does (actx__take). For libaio a submitting thread takes
+ * those posted by the end of its io_submit (actx__peek).
  * A context is shared by the threads of its process: a mutex guards the submissions and the
  * requests' table; the reaper waits for completions without it.
  */
@@ -31,6 +32,7 @@
 #include "replay_run.h"
 
 #define ACTX_DEPTH 256
+#define ACTX_PEEK 64 /* completions the submitting thread takes at once (actx__peek) */
 
 struct areq {
 	struct replay_io io;
@@ -375,6 +377,33 @@ static int actx__reap(struct ractx *c, unsigned long seen, int self)
 }
 
 /*
+ * libaio, under c->lock: the completions posted by now, taken by the submitting thread right
+ * after its submission, and stamped then. A buffered request, or one on tmpfs, completes
+ * within io_submit; taken by the reaper thread, woken for it, it was stamped when the reaper
+ * ran: QEMU's 4 KiB reads of its image on tmpfs (aio=native, 1.9 us at p50 from submission
+ * to completion) replayed on tmpfs at 4.75 us, "2.5x slower".
+ */
+static void actx__peek(struct ractx *c)
+{
+	struct replay_io *got[ACTX_PEEK];
+	uint64_t t0 = __atomic_load_n(&c->run->t0, __ATOMIC_RELAXED);
+	int n = c->eng.ops->peek(&c->eng, got, ACTX_PEEK);
+
+	if (n <= 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		struct areq *rq = got[i]->owner;
+
+		rq->t0_done = t0;
+		atomic_store(&rq->done, 1);
+	}
+	atomic_fetch_sub(&c->inflight, (unsigned)n);
+	atomic_fetch_add(&c->reaped, (unsigned long)n);
+	if (atomic_load(&c->waiters))
+		pthread_cond_broadcast(&c->cond);
+}
+
+/*
  * replay_engine__submit's make_room, under c->lock: a context full of completions not reaped
  * yet, as when the trace has more requests in flight than its depth; reaping them (kept for
  * their completion records) makes room. With none in flight (the reaper thread takes them
@@ -471,10 +500,15 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 		rq->io.ret = r;
 		atomic_store(&rq->done, 1);
 		rq->refused = 1;
-	} else if (!atomic_fetch_add(&c->inflight, 1) && !took && atomic_load(&c->parked)) {
+	} else {
+		int was_idle = !atomic_fetch_add(&c->inflight, 1);
+
+		if (c->efd < 0 && c->eng.ops->peek)
+			actx__peek(c);
 		/* (the reaper may have taken it already, inflight then wrapping for a moment:
 		 * harmless, it parks only on 0 seen under the lock this thread holds) */
-		pthread_cond_signal(&c->work);
+		if (was_idle && !took && atomic_load(&c->inflight) && atomic_load(&c->parked))
+			pthread_cond_signal(&c->work);
 	}
 	v = replay_u64map__get(&c->reqs, op->aux);
 	if (v) {

@@ -61,6 +61,12 @@ struct replay_engine_ops {
 	 */
 	int (*notify_fd)(struct replay_engine *e);
 	void (*notify)(struct replay_engine *e, int on);
+	/*
+	 * Optional (libaio). The completions posted, without waiting, into the caller's out[]
+	 * (at most max), not the engine's own events: a thread may take them while another
+	 * waits in getevents. Count or -errno.
+	 */
+	int (*peek)(struct replay_engine *e, struct replay_io **out, unsigned max);
 };
 
 struct replay_engine {

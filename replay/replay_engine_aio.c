@@ -14,6 +14,8 @@
 
 _Static_assert(sizeof(struct iocb) <= sizeof(((struct replay_io *)0)->priv), "iocb fits");
 
+#define AIO_PEEK_MAX 64 /* completions one peek takes, on the caller's stack */
+
 struct aio_priv {
 	io_context_t ctx;
 	struct iocb **pending;
@@ -128,6 +130,30 @@ static int aio__getevents(struct replay_engine *e, unsigned min, unsigned max,
 	return r;
 }
 
+static int aio__peek(struct replay_engine *e, struct replay_io **out, unsigned max)
+{
+	struct aio_priv *p = e->priv;
+	struct io_event events[AIO_PEEK_MAX];
+	struct timespec zero = {0, 0};
+	int r;
+
+	if (max > AIO_PEEK_MAX)
+		max = AIO_PEEK_MAX;
+	do {
+		r = io_getevents(p->ctx, 0, (long)max, events, &zero);
+	} while (r == -EINTR);
+	if (r < 0)
+		return r;
+	for (int i = 0; i < r; i++) {
+		struct replay_io *io = events[i].data;
+
+		io->ret = (int64_t)(long)events[i].res;
+		io->done_ns = replay_now_ns();
+		out[i] = io;
+	}
+	return r;
+}
+
 static struct replay_io *aio__event(struct replay_engine *e, unsigned i)
 {
 	return ((struct aio_priv *)e->priv)->ev[i];
@@ -155,4 +181,5 @@ const struct replay_engine_ops replay_engine_aio = {
     .getevents = aio__getevents,
     .event = aio__event,
     .cleanup = aio__cleanup,
+    .peek = aio__peek,
 };
