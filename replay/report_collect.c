@@ -710,6 +710,14 @@ static int one_op(struct collect *c, const struct reel_op *op)
 	if (err)
 		return err;
 	uint64_t lat = op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0;
+	if (reel_op__is_read(op->type) || reel_op__is_write(op->type)) {
+		if (!run->data_n || op->start_ns < run->data_first)
+			run->data_first = op->start_ns;
+		if (!run->data_n || op->start_ns + lat > run->data_last)
+			run->data_last = op->start_ns + lat;
+		run->data_n++;
+		run->data_ns += lat;
+	}
 	/* An op whose file is its own path (open, stat) is measured before the fd table
 	 * learns the new fd; a close after, so it still finds its file. */
 	err = measure(c, op, op->type, op->start_ns, lat, op->fd);

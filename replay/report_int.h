@@ -121,6 +121,10 @@ struct report_run {
 	 * completion; sum / span is their mean number in flight (Little's law): the queue
 	 * depth a replay kept, beside the original's */
 	uint64_t async_n, async_ns, async_first, async_last;
+	/* the same for the reads and writes (read, pwrite64, ...): their mean number in flight,
+	 * which a replay through an async engine (--engine io_uring, libaio) raises by
+	 * submitting them without waiting */
+	uint64_t data_n, data_ns, data_first, data_last;
 	uint64_t first_ns, last_ns;
 	uint64_t io_ns; /* sum of all measured latencies */
 	uint64_t class_ns[REPORT_CLASSES];
@@ -194,6 +198,8 @@ int report_run__collect(struct report_run *run, const char *path, int by_file);
 void report_run__free(struct report_run *run);
 const char *report_run__meta(const struct report_run *run, const char *key); /* or NULL */
 double report_run__async_depth(const struct report_run *run); /* async requests in flight */
+double report_run__data_depth(const struct report_run *run);  /* reads and writes in flight */
+int report_run__engine_async(const struct report_run *run);   /* replayed through io_uring, libaio */
 struct report_file *report_run__file(const struct report_run *run, const char *path);
 
 /* report_timeline.c */

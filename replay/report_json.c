@@ -15,7 +15,8 @@
  *       lacks: in no latency, I/O time nor queue depth), "span_ns", "io_ns", "bytes_read",
  *       "bytes_written", "async_requests", "async_in_flight" (their mean number in flight
  *       over the span from the first submission to the last completion: the queue depth
- *       kept; 0 without any),
+ *       kept; 0 without any), "data_ops", "data_in_flight" (the same for the reads and
+ *       writes: an async engine's replay raises it),
  *       "class_ns": { "read", "write", "sync", "metadata", "other" },   I/O time by class
  *       "gap_p50_ns",                           median per-thread start-to-start gap
  *       "lateness": null | { "ops", "p50_ns", "p99_ns", "max_ns", "early_ops",
@@ -206,7 +207,8 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 		"\"async_unmatched\": %llu, \"async_unreaped\": %llu,\n"
 		"      \"span_ns\": %llu, \"io_ns\": %llu, \"bytes_read\": %llu, "
 		"\"bytes_written\": %llu, \"gap_p50_ns\": %llu, \"async_requests\": %llu, "
-		"\"async_in_flight\": %.2f,\n      \"class_ns\": {",
+		"\"async_in_flight\": %.2f, \"data_ops\": %llu, \"data_in_flight\": %.2f,\n"
+		"      \"class_ns\": {",
 		(unsigned long long)r->ops_read, (unsigned long long)r->ops_used,
 		(unsigned long long)r->ops_nonfile, (unsigned long long)r->errors,
 		(unsigned long long)r->damaged, damage_ops_lost(r, lost, sizeof(lost)),
@@ -214,7 +216,8 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 		(unsigned long long)(r->last_ns - r->first_ns), (unsigned long long)r->io_ns,
 		(unsigned long long)r->bytes_read, (unsigned long long)r->bytes_written,
 		(unsigned long long)hist__quantile(&r->gap, 0.5), (unsigned long long)r->async_n,
-		report_run__async_depth(r));
+		report_run__async_depth(r), (unsigned long long)r->data_n,
+		report_run__data_depth(r));
 	for (int c = 0; c < REPORT_CLASSES; c++)
 		fprintf(out, "%s\"%s\": %llu", c ? ", " : "", report_class__key(c),
 			(unsigned long long)r->class_ns[c]);

@@ -147,6 +147,21 @@ static void async_depth(const struct report *rep, const struct report_run *r, FI
 	fputc('\n', out);
 }
 
+/* a replay through an async engine: how many of its reads and writes were in flight, beside
+ * the original's (a sync application's are one per thread at most) */
+static void engine_depth(const struct report *rep, const struct report_run *r, FILE *out)
+{
+	const struct report_run *o = &rep->runs[0];
+
+	if (r == o || !r->data_n || !report_run__engine_async(r))
+		return;
+	fprintf(out,
+		"     %llu reads and writes through %s, %.1f in flight on average over their span "
+		"(the original: %.1f)\n",
+		(unsigned long long)r->data_n, r->engine, report_run__data_depth(r),
+		report_run__data_depth(o));
+}
+
 /* async requests submitted whose completion the run does not hold: in no row above */
 static void async_unreaped(const struct report_run *r, FILE *out)
 {
@@ -184,6 +199,7 @@ static void runs(const struct report *rep, FILE *out)
 		fputc('\n', out);
 		async_depth(rep, r, out);
 		async_unreaped(r, out);
+		engine_depth(rep, r, out);
 		if (r->is_replay) {
 			const char *speed = report_run__meta(r, REEL_META_REPLAY_SPEED);
 			fprintf(out, "     engine %s, timing %s", r->engine ? r->engine : "?",
