@@ -981,6 +981,27 @@ static int exec__data_async(struct rworker *w, const struct ritem *it, struct re
 		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1, "request too large");
 		return -(1 + REPLAY_FAIL_UNSUPPORTED);
 	}
+	if ((!f->io.buf || f->cap < op->len) && w->infl_n < RUN_ASYNC_DEPTH - 1) {
+		/*
+		 * The buffer of the slot retired last, free now: the slots go round the ring
+		 * whatever the depth, and each had its own, allocated and filled on first use.
+		 * dd's 64 sequential 1 MiB O_DIRECT writes, one in flight, replayed through
+		 * libaio at 375 us of the worker's CPU per op (64 MiB of buffers made), against
+		 * 45 us with the sync engine, the replay falling 95 ms behind its schedule.
+		 */
+		struct rinflight *prev =
+		    &w->infl[(w->infl_head + RUN_ASYNC_DEPTH - 1) % RUN_ASYNC_DEPTH];
+
+		if (prev->io.buf && prev->cap >= op->len) {
+			void *buf = f->io.buf;
+			size_t cap = f->cap;
+
+			f->io.buf = prev->io.buf;
+			f->cap = prev->cap;
+			prev->io.buf = buf;
+			prev->cap = cap;
+		}
+	}
 	if (!f->io.buf || f->cap < op->len) {
 		size_t sz = (op->len + 4095) & ~(size_t)4095;
 
