@@ -142,6 +142,27 @@ static int info__add(struct info_state *s, const struct reel_op *op)
 	return err;
 }
 
+/*
+ * Async requests submitted (successfully) beyond the completions the trace holds, libaio and
+ * io_uring apart: in flight when the capture ended, or reaped where the recorder could not
+ * see it (fio's userspace_reap). A lower bound when completions came without their
+ * submission (capture.unpaired).
+ */
+static uint64_t info__unreaped(const struct info_state *s)
+{
+	static const unsigned kinds[2][2] = {{REEL_OP_AIO_SUBMIT, REEL_OP_AIO_COMPLETE},
+					     {REEL_OP_URING_SUBMIT, REEL_OP_URING_COMPLETE}};
+	uint64_t n = 0;
+
+	for (int i = 0; i < 2; i++) {
+		uint64_t sub = s->by_type[kinds[i][0]] - s->err_by_type[kinds[i][0]];
+		uint64_t done = s->by_type[kinds[i][1]];
+
+		n += sub > done ? sub - done : 0;
+	}
+	return n;
+}
+
 static bool info__footer_lost(const struct info_state *s)
 {
 	return s->dsum.lost & REEL_LOST_FOOTER;
@@ -183,6 +204,11 @@ static void info__print_text(struct reel_reader *r, struct info_state *s, uint64
 		    out,
 		    "unpaired      %s async completions whose submission the capture did not see\n",
 		    unpaired);
+	if (info__unreaped(s))
+		fprintf(out,
+			"unreaped      %" PRIu64 " async requests submitted with no completion in the "
+			"trace (not measured)\n",
+			info__unreaped(s));
 	if (tot && tot->ops != s->ops)
 		fprintf(out, "footer        says %" PRIu64 " ops\n", tot->ops);
 	else if (!tot && info__footer_lost(s) && !s->dsum.truncated)
@@ -238,6 +264,7 @@ static void info__print_json(struct reel_reader *r, struct info_state *s, uint64
 	else
 		fprintf(out, ",\"lost_events\":null");
 	fprintf(out, ",\"capture_unpaired\":%llu", unpaired ? strtoull(unpaired, NULL, 10) : 0ULL);
+	fprintf(out, ",\"async_unreaped\":%" PRIu64, info__unreaped(s));
 	if (tot)
 		fprintf(out, ",\"footer_ops\":%" PRIu64, tot->ops);
 	else
