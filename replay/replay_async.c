@@ -38,6 +38,7 @@ struct areq {
 	struct replay_io io;
 	uint64_t seq; /* its submit's, in trace order: tells it from a later request of its id */
 	uint64_t submit_ns;
+	uint64_t submit_end; /* when its submission returned: it is not done before, as recorded */
 	uint64_t t0; /* the replay's time 0 then: as fast as possible it moves on by the pauses
 			between segments, which a request in flight across one must not count */
 	uint64_t t0_done; /* and when it was reaped */
@@ -383,7 +384,7 @@ static int actx__reap(struct ractx *c, unsigned long seen, int self)
  * ran: QEMU's 4 KiB reads of its image on tmpfs (aio=native, 1.9 us at p50 from submission
  * to completion) replayed on tmpfs at 4.75 us, "2.5x slower".
  */
-static void actx__peek(struct ractx *c)
+static void actx__peek(struct ractx *c, uint64_t at)
 {
 	struct replay_io *got[ACTX_PEEK];
 	uint64_t t0 = __atomic_load_n(&c->run->t0, __ATOMIC_RELAXED);
@@ -394,6 +395,10 @@ static void actx__peek(struct ractx *c)
 	for (int i = 0; i < n; i++) {
 		struct areq *rq = got[i]->owner;
 
+		/* done by the submission's end, found a moment after it: stamped then, so that
+		 * the thread's records stay in order (a completion ends no sooner than the
+		 * submit record before it) */
+		got[i]->done_ns = at;
 		rq->t0_done = t0;
 		atomic_store(&rq->done, 1);
 	}
@@ -434,7 +439,8 @@ static int actx__make_room(void *ctx)
 	return !idle;
 }
 
-int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns)
+int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns,
+		  uint64_t *end_ns)
 {
 	const struct reel_op *op = &it->op;
 	int is_uring = op->type == REEL_OP_URING_SUBMIT;
@@ -491,6 +497,8 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 	rq->t0 = w->run->t0;
 	c->submit_holds = took;
 	r = replay_engine__submit(&c->eng, &rq->io, actx__make_room, c);
+	*end_ns = replay_now_ns();
+	rq->submit_end = *end_ns;
 	c->submit_holds = 0;
 	if (r) {
 		/* nothing of it is left with the engine (see commit): kept, without its buffer,
@@ -504,7 +512,7 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 		int was_idle = !atomic_fetch_add(&c->inflight, 1);
 
 		if (c->efd < 0 && c->eng.ops->peek)
-			actx__peek(c);
+			actx__peek(c, *end_ns);
 		/* (the reaper may have taken it already, inflight then wrapping for a moment:
 		 * harmless, it parks only on 0 seen under the lock this thread holds) */
 		if (was_idle && !took && atomic_load(&c->inflight) && atomic_load(&c->parked))
@@ -646,8 +654,16 @@ int async__complete(struct rworker *w, const struct ritem *it, struct reel_op *r
 	/* on the timeline of now: time 0 moved on by the pauses since the submission, and
 	 * since the completion */
 	*submit_ns = rq->submit_ns + (w->run->t0 - rq->t0);
-	if (rq->io.done_ns)
-		*done_ns = rq->io.done_ns + (w->run->t0 - rq->t0_done);
+	if (rq->io.done_ns) {
+		/* a request that completes within its io_submit can be taken by the reaper,
+		 * waiting in io_getevents, before the submitting thread has stamped the
+		 * submission's end: its completion record then ended before its submit record,
+		 * the thread's records out of order */
+		uint64_t done = rq->io.done_ns + (w->run->t0 - rq->t0_done);
+		uint64_t sub_end = rq->submit_end + (w->run->t0 - rq->t0);
+
+		*done_ns = done > sub_end ? done : sub_end;
+	}
 	areq__free(rq);
 	return 0;
 }

@@ -408,8 +408,11 @@ int exec__msync(struct rworker *w, const struct ritem *it, struct reel_op *res);
 
 /* replay_async.c: the trace's own async ops (AIO_*, URING_*) */
 int async__kind(const struct reel_op *op); /* a submit's REPLAY_IO_*, -1: not supported */
-int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns);
-/* *submit_ns: when the request was submitted (a completion record's start, FORMAT.md) */
+int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns,
+		  uint64_t *end_ns);
+/* *submit_ns: when the request was submitted (a completion record's start, FORMAT.md);
+ * *end_ns: when its submission returned (set when it got that far), no later than the
+ * completions it brought are stamped */
 /* *done_ns: when the request really completed (set when known), as *submit_ns on the
  * timeline of now. 2: the replay's submission of the request failed (res->ret: its error),
  * which its submit record counted already. res: the result record, its ret set; its aux,
