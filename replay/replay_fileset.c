@@ -187,6 +187,11 @@ static void decide(struct pinfo *pi, int ret, int kind)
 		pi->state = P_ABSENT;
 }
 
+static int is_access_check(uint16_t type)
+{
+	return type == REEL_OP_ACCESS || type == REEL_OP_FACCESSAT;
+}
+
 static void mark_created(struct pinfo *pi, int kind)
 {
 	if (!pi)
@@ -593,7 +598,9 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 	case REEL_OP_ACCESS:
 	case REEL_OP_FACCESSAT:
 		decide(pi, ret, 0);
-		if (pi && op->ret == 0 && (op->mode & X_OK))
+		/* only an access check's mode asks X_OK; a statx's is its mask, whose bit 0
+		 * (STATX_TYPE) every statx sets */
+		if (pi && op->ret == 0 && is_access_check(op->type) && (op->mode & X_OK))
 			pi->exec = 1;
 		if (pi && op->ret == 0 && op->type != REEL_OP_LSTAT &&
 		    !(op->flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))) {

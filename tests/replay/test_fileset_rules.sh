@@ -20,6 +20,8 @@ mk t <<'SPEC'
 1 1 26 27 write fd=7 off=3333 len=10 ret=10
 # access(X_OK) that succeeded: executable
 1 1 30 31 access path=/r/tool mode=1 ret=0
+# a statx's mode is its mask (STATX_TYPE is bit 0, as X_OK is): no exec bit from it
+1 1 36 37 statx path=/r/statted mode=0xfff ret=0
 # only stat'ed, with another path below: a directory
 1 1 32 33 stat path=/r/sub ret=0
 1 1 34 35 stat path=/r/sub/f ret=0
@@ -44,5 +46,7 @@ has "f 0 r/sub/f"
 hasnt "r/gone"
 hasnt "r/made/"
 [ -x "$T/tgt/r/tool" ] || fail "r/tool not executable"
+has "f 0 r/statted"
+[ ! -x "$T/tgt/r/statted" ] || fail "r/statted made executable by a statx's mask"
 [ -d "$T/tgt/r/made" ] || fail "the replay's mkdir did not run"
 echo PASS
