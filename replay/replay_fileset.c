@@ -44,6 +44,8 @@
  * (REEL_META_CAPTURE_FD_SIZES). Likewise a file written whose first op in the trace is an
  * open that says its size (aux = size + 1): the size it had before the capture; a later
  * open's may be one the application made, and a file only read is not made that long.
+ * A name a rename or a link gave to a file there before the capture reads that file: its
+ * reads tell the old name's extent, until the name is cut or made anew (origin).
  * Copies (copy_file_range, sendfile) read their source like a read and write a file
  * destination like a write. link, symlink: the new name is the application's; a link's old
  * name, and the targets of chmod, chown, utimensat and readlink, existed as a stat's do. A
@@ -101,6 +103,9 @@ struct pinfo {
 	uint8_t seen;	   /* an op named it: a later open's size may be one the application made */
 	uint64_t first_op; /* the number of the first op that named it, from 1 */
 	uint64_t gone_op;  /* the number of the op after which it was first gone (0: never) */
+	/* a name a rename or a link gave to a file there before the capture: that file's path
+	 * id, which its reads by this name tell the extent of (0: none) */
+	uint32_t origin;
 };
 
 struct scan {
@@ -202,6 +207,36 @@ static void mark_created(struct pinfo *pi, int kind)
 		pi->kind = kind;
 	pi->app_owned = 1;
 	pi->gone = 1; /* what was there, if anything, is replaced */
+	pi->origin = 0;
+}
+
+/* the path id of the file there before the capture that id names now, if it names one */
+static uint32_t origin_of(struct scan *s, uint32_t id)
+{
+	const struct pinfo *pi = pinfo(s, id);
+
+	if (!pi)
+		return 0;
+	if (pi->origin)
+		return pi->origin;
+	return pi->state == P_EXISTED || pi->state == P_MAYBE ? id : 0;
+}
+
+/*
+ * id2 was just made (mark_created) by a rename or a link of the file origin names: what a
+ * read by id2 finds is that file's, until id2 is cut, written or made anew (rustc's
+ * incremental build links its cached objects into place, and the linker reads them there)
+ */
+static void origin__set(struct scan *s, uint32_t id2, uint32_t origin)
+{
+	struct pinfo *p2 = pinfo(s, id2);
+
+	if (!p2 || !origin || origin == id2)
+		return;
+	p2->origin = origin;
+	p2->app_owned = 0;
+	p2->written = 0;
+	p2->written_lo = p2->written_hwm = 0;
 }
 
 static uint64_t fdkey(uint32_t pid, int32_t fd)
@@ -283,7 +318,7 @@ static uint32_t fd_path(struct scan *s, const struct reel_op *op, int *append)
 	return fd_path_of(s, op->pid, op->fd, op->path, append);
 }
 
-static void extent(struct pinfo *pi, uint64_t end)
+static void extent(struct scan *s, struct pinfo *pi, uint64_t end)
 {
 	/* read through a symlink the application made: what it leads to was read */
 	if (pi && pi->symlink) {
@@ -293,6 +328,12 @@ static void extent(struct pinfo *pi, uint64_t end)
 	}
 	if (!pi || pi->app_owned)
 		return;
+	if (pi->origin) {
+		if (pi->written && end <= pi->written_hwm && end > pi->written_lo)
+			end = pi->written_lo;
+		extent(s, &s->p[pi->origin], end);
+		return;
+	}
 	if (pi->state == P_MAYBE && end <= pi->written_hwm)
 		return;
 	if (pi->state == P_MAYBE || pi->state == P_UNKNOWN)
@@ -342,7 +383,7 @@ static void scan__copy(struct scan *s, const struct reel_op *op)
 	uint32_t id = fd_path(s, op, &append);
 
 	if (id)
-		extent(pinfo(s, id), n ? op->offset + n : 0);
+		extent(s, pinfo(s, id), n ? op->offset + n : 0);
 	if (!reel_op__copy_writes(op) || op->fd2 < 0)
 		return;
 	id = fd_path_of(s, op->pid, op->fd2, op->path2, &append);
@@ -369,15 +410,21 @@ static void scan__link(struct scan *s, const struct reel_op *op, struct pinfo *p
 			pi->content = op->path2;
 		}
 	} else {
+		uint32_t id = op->path, origin;
+
 		if (op->type == REEL_OP_LINKAT && (op->flags & AT_EMPTY_PATH) && op->fd >= 0)
-			pi = pinfo(s, fd_path(s, op, &append));
+			id = fd_path(s, op, &append);
 		else
 			decide(pi, op->ret == -EEXIST ? 0 : ret, 0);
+		origin = op->ret == 0 ? origin_of(s, id) : 0;
 		p2 = pinfo(s, op->path2);
-		if (op->ret == 0)
+		pi = pinfo(s, id); /* p2's may have moved the table */
+		if (op->ret == 0) {
 			mark_created(p2, pi ? pi->kind : 0);
-		else if (op->ret == -EEXIST)
+			origin__set(s, op->path2, origin);
+		} else if (op->ret == -EEXIST) {
 			decide(p2, 0, 0);
+		}
 	}
 	if (op->ret == 0)
 		s->fs->mutates = 1;
@@ -533,7 +580,7 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 				else if (op->fd_kind == REEL_FD_REG)
 					pi->kind = REPLAY_F_FILE;
 			}
-			if (pi && pi->state != P_CREATED && (op->flags & O_TRUNC))
+			if (pi && (pi->state != P_CREATED || pi->origin) && (op->flags & O_TRUNC))
 				pi->app_owned = 1;
 			/*
 			 * Its size when opened (aux - 1, the recorder's): the size before the
@@ -614,16 +661,20 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		if (op->flags & AT_REMOVEDIR)
 			scan__dir_changed(s, op->path);
 		decide(pi, ret, (op->flags & AT_REMOVEDIR) ? REPLAY_F_DIR : REPLAY_F_FILE);
-		if (op->ret == 0 && pi)
+		if (op->ret == 0 && pi) {
 			pi->gone = 1;
+			pi->origin = 0;
+		}
 		if (op->ret == 0)
 			s->fs->mutates = 1;
 		break;
 	case REEL_OP_RMDIR:
 		scan__dir_changed(s, op->path);
 		decide(pi, ret, REPLAY_F_DIR);
-		if (op->ret == 0 && pi)
+		if (op->ret == 0 && pi) {
 			pi->gone = 1;
+			pi->origin = 0;
+		}
 		if (op->ret == 0)
 			s->fs->mutates = 1;
 		break;
@@ -645,10 +696,15 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		scan__dir_changed(s, op->path2);
 		decide(pi, ret, 0);
 		if (op->ret == 0) {
+			uint32_t origin =
+			    (op->flags & RENAME_EXCHANGE) ? 0 : origin_of(s, op->path);
+
+			p2 = pinfo(s, op->path2);
+			pi = pinfo(s, op->path); /* p2's may have moved the table */
 			if (pi)
 				pi->gone = 1; /* for RENAME_EXCHANGE too: the other one is there */
-			p2 = pinfo(s, op->path2);
 			mark_created(p2, pi ? pi->kind : 0);
+			origin__set(s, op->path2, origin);
 			s->fs->mutates = 1;
 			scan__rename(s, op->path, op->path2);
 			if (op->flags & RENAME_EXCHANGE)
@@ -727,7 +783,7 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 			struct pinfo *q = pinfo(s, id);
 
 			if (q && !q->written)
-				extent(q, (uint64_t)(op->ret - (int64_t)op->offset));
+				extent(s, q, (uint64_t)(op->ret - (int64_t)op->offset));
 		}
 		break;
 	case REEL_OP_GETDENTS64:
@@ -749,14 +805,14 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 			if (sz && end > *sz - 1)
 				end = *sz - 1;
 			if (pinfo(s, id) && pinfo(s, id)->state != P_MAYBE)
-				extent(pinfo(s, id), end);
+				extent(s, pinfo(s, id), end);
 		}
 		break;
 	case REEL_OP_AIO_SUBMIT:
 	case REEL_OP_URING_SUBMIT:
 		id = fd_path(s, op, &append);
 		if (id && async_is_read(op))
-			extent(pinfo(s, id), op->offset + op->len);
+			extent(s, pinfo(s, id), op->offset + op->len);
 		else if (id && async_is_write(op))
 			wrote(pinfo(s, id), op->offset, op->len, append == 1);
 		break;
@@ -764,9 +820,9 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		if (reel_op__is_read(op->type)) {
 			id = fd_path(s, op, &append);
 			if (id && op->ret > 0)
-				extent(pinfo(s, id), op->offset + (uint64_t)op->ret);
+				extent(s, pinfo(s, id), op->offset + (uint64_t)op->ret);
 			else if (id)
-				extent(pinfo(s, id), 0);
+				extent(s, pinfo(s, id), 0);
 		} else if (reel_op__is_write(op->type)) {
 			id = fd_path(s, op, &append);
 			if (append == FD_PREOPENED)
