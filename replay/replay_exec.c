@@ -541,6 +541,38 @@ static int stat__through(struct rworker *w, const struct ritem *it, struct reel_
 	return 0;
 }
 
+/*
+ * A path op whose path the kernel could not read: the original failed with EFAULT before
+ * looking anything up, and the trace has no path (Rust's std probes for statx with a NULL
+ * path at a program's first metadata call). The same call with a NULL path fails the same
+ * way, touching no file; other ops without a path stay unsupported.
+ */
+static int exec__unreadable_path(struct rworker *w, const struct reel_op *op, struct reel_op *res)
+{
+	struct statx stx;
+	struct stat st;
+
+	switch (op->type) {
+	case REEL_OP_STATX:
+		res->ret =
+		    TIMED(res, syscall(SYS_statx, AT_FDCWD, NULL, 0, STATX_BASIC_STATS, &stx));
+		break;
+	case REEL_OP_STAT:
+	case REEL_OP_LSTAT:
+	case REEL_OP_NEWFSTATAT:
+		res->ret = TIMED(res, syscall(SYS_newfstatat, AT_FDCWD, NULL, &st, 0));
+		break;
+	case REEL_OP_ACCESS:
+	case REEL_OP_FACCESSAT:
+		res->ret = TIMED(res, syscall(SYS_faccessat2, AT_FDCWD, NULL, 0, 0));
+		break;
+	default:
+		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, NULL, "path op without a path");
+		return -(1 + REPLAY_FAIL_UNSUPPORTED);
+	}
+	return 0;
+}
+
 static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op *res)
 {
 	const struct reel_op *op = &it->op;
@@ -1118,6 +1150,8 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	case REEL_OP_SYMLINKAT:
 	case REEL_OP_READLINK:
 	case REEL_OP_READLINKAT:
+		if (!it->p1 && op->ret == -EFAULT)
+			return exec__unreadable_path(w, op, res);
 		if (!it->p1)
 			break;
 		return exec__path(w, it, res);

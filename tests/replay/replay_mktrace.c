@@ -54,6 +54,7 @@ static const struct {
     {"EXDEV", EXDEV},
     {"ENOMEM", ENOMEM},
     {"ENAMETOOLONG", ENAMETOOLONG},
+    {"EFAULT", EFAULT},
 };
 
 static long num(const char *s)
