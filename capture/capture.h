@@ -41,6 +41,8 @@ struct capture_stats {
 	uint64_t xattr_ops;	/* setxattr/removexattr that succeeded: counted, not recorded */
 	uint64_t async_read;	/* bytes async requests read (not in totals: syscalls only) */
 	uint64_t async_written; /* and wrote */
+	uint64_t shared_wmaps;	/* shared writable file mappings: stores through them unseen */
+	uint64_t wmap_bytes;	/* their length */
 	uint64_t trace_bytes;	/* size of the written trace */
 	struct reel_totals totals;
 	double seconds;		/* capture duration */

@@ -166,6 +166,10 @@ static int emit(struct capture_conv *c, const struct reel_op *op)
 		else if (dir == 'w')
 			c->async_written += (uint64_t)op->ret;
 	}
+	if (reel_op__maps_shared_writable(op)) {
+		c->shared_wmaps++;
+		c->wmap_bytes += op->len;
+	}
 
 	if (err && !c->err)
 		c->err = err;

@@ -172,6 +172,8 @@ struct capture_conv {
 	uint64_t lost_items; /* aio/iovec items beyond what the BPF side copies */
 	uint64_t unpaired;   /* completions whose submission was not seen */
 	uint64_t xattr_ops;  /* setxattr/removexattr that succeeded: counted, not recorded */
+	/* shared writable file mappings and their bytes: stores through them are no syscall */
+	uint64_t shared_wmaps, wmap_bytes;
 	/* bytes of async completions (the writer's totals count syscalls' only) */
 	uint64_t async_read, async_written;
 	int err;	     /* first writer error */

@@ -530,6 +530,8 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	st->xattr_ops = conv.xattr_ops;
 	st->async_read = conv.async_read;
 	st->async_written = conv.async_written;
+	st->shared_wmaps = conv.shared_wmaps;
+	st->wmap_bytes = conv.wmap_bytes;
 	st->totals = *reel_writer__totals(w);
 	{
 		int ferr = capture__footer_meta(w, st);

@@ -107,6 +107,12 @@ static void summary(const struct capture_opts *o, const struct capture_stats *st
 		(unsigned long long)(t->bytes_read + st->async_read),
 		(unsigned long long)(t->bytes_written + st->async_written),
 		(unsigned long long)st->nonfile_ops);
+	if (st->shared_wmaps)
+		fprintf(stderr,
+			"  %llu shared writable file mappings (%llu bytes): what the application "
+			"stored through them is no syscall, so neither recorded nor in the bytes "
+			"written, and a replay does not write it\n",
+			(unsigned long long)st->shared_wmaps, (unsigned long long)st->wmap_bytes);
 	if (!st->uring)
 		fprintf(stderr, "  io_uring tracepoints unavailable: io_uring requests not seen\n");
 	if (st->lost_items)

@@ -170,6 +170,10 @@ int reel_op__is_copy(unsigned type);		 /* copy_file_range, sendfile: fd -> fd2 *
 /* a copy op whose destination is a file (copy_file_range; sendfile to a regular file): its
  * bytes count as written as well as read */
 int reel_op__copy_writes(const struct reel_op *op);
+/* a successful mmap of a file, shared and writable: what the application stores through it
+ * reaches the file without a syscall, so it is in no trace (the Go and GNU linkers write
+ * their output so) */
+int reel_op__maps_shared_writable(const struct reel_op *op);
 const char *reel_fd_kind__name(unsigned kind); /* "reg", "dir", "blk", ... */
 
 /* Well-known meta keys (FORMAT.md, "Meta"). Values are UTF-8 strings. */

@@ -24,6 +24,8 @@ struct info_state {
 	uint64_t err_by_type[REEL_OP__COUNT + 1];
 	uint64_t bytes_read;
 	uint64_t bytes_written;
+	uint64_t shared_wmaps;	    /* shared writable file mappings: stores through them unseen */
+	uint64_t shared_wmap_bytes; /* their length */
 	uint64_t first_start;
 	uint64_t last_end;
 	struct cvt_map pids;  /* pid -> 1 */
@@ -113,6 +115,10 @@ static int info__add(struct info_state *s, const struct reel_op *op)
 		s->bytes_read += op->ret;
 	if ((dir == 'w' || reel_op__copy_writes(op)) && op->ret > 0)
 		s->bytes_written += op->ret;
+	if (reel_op__maps_shared_writable(op)) {
+		s->shared_wmaps++;
+		s->shared_wmap_bytes += op->len;
+	}
 	err = info__fd_track(s, op);
 	if (err)
 		return err;
@@ -192,6 +198,11 @@ static void info__print_text(struct reel_reader *r, struct info_state *s, uint64
 	fprintf(out, "ops           %" PRIu64 "\n", s->ops);
 	fprintf(out, "bytes read    %" PRIu64 "\n", s->bytes_read);
 	fprintf(out, "bytes written %" PRIu64 "\n", s->bytes_written);
+	if (s->shared_wmaps)
+		fprintf(out,
+			"mapped        %" PRIu64 " shared writable file mappings, %" PRIu64
+			" bytes: what was stored through them is in no op, nor in bytes written\n",
+			s->shared_wmaps, s->shared_wmap_bytes);
 	fprintf(out, "processes     %zu\n", s->pids.len);
 	fprintf(out, "threads       %zu\n", s->tids.len);
 	fprintf(out, "files         %zu (file set %" PRIu64 " bytes)\n", s->files.len, set_bytes);
@@ -257,6 +268,8 @@ static void info__print_json(struct reel_reader *r, struct info_state *s, uint64
 		dur, s->ops ? s->first_start : 0, s->last_end, s->ops);
 	fprintf(out, ",\"bytes_read\":%" PRIu64 ",\"bytes_written\":%" PRIu64, s->bytes_read,
 		s->bytes_written);
+	fprintf(out, ",\"shared_writable_maps\":%" PRIu64 ",\"shared_writable_map_bytes\":%" PRIu64,
+		s->shared_wmaps, s->shared_wmap_bytes);
 	fprintf(out, ",\"processes\":%zu,\"threads\":%zu,\"files\":%zu,\"file_set_bytes\":%" PRIu64,
 		s->pids.len, s->tids.len, s->files.len, set_bytes);
 	if (lost || !info__footer_lost(s))

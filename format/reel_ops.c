@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "reel.h"
 
@@ -153,6 +154,16 @@ int reel_op__copy_writes(const struct reel_op *op)
 	/* sendfile's mode holds the fd kind of its destination (FORMAT.md) */
 	return op->type == REEL_OP_COPY_FILE_RANGE ||
 	       (op->type == REEL_OP_SENDFILE && op->mode == REEL_FD_REG);
+}
+
+int reel_op__maps_shared_writable(const struct reel_op *op)
+{
+	uint32_t type = op->flags & MAP_TYPE;
+
+	/* mmap: flags MAP_*, mode PROT_*, ret the address (FORMAT.md) */
+	return op->type == REEL_OP_MMAP && op->ret >= 0 && op->fd >= 0 &&
+	       (op->fd_kind == REEL_FD_REG || op->fd_kind == REEL_FD_UNKNOWN) &&
+	       (op->mode & PROT_WRITE) && (type == MAP_SHARED || type == MAP_SHARED_VALIDATE);
 }
 
 static const char *const kind_names[] = {
