@@ -1492,6 +1492,32 @@ static int through__add(const struct scan *s, const struct replay_u64map *ids,
 	return fs__add(fs, m, path, kind, kind == REPLAY_F_DIR ? 0 : size, exec);
 }
 
+/*
+ * Every name above a path the trace says something of (found, made, found absent): a name
+ * that existed with one below it was a directory, whatever else told its kind (an open below
+ * a file fails with ENOTDIR), as collect_dirs has it for names not below a symlink.
+ */
+static int names_above(const struct scan *s, struct reel_reader *r, struct replay_strset *above)
+{
+	char buf[PATH_MAX], *slash;
+
+	for (uint32_t id = 1; id < s->np; id++) {
+		const char *p = reel_reader__path(r, id);
+
+		if (!p || s->p[id].state == P_UNKNOWN || strlen(p) >= sizeof(buf))
+			continue;
+		strcpy(buf, p);
+		while ((slash = strrchr(buf, '/')) && slash != buf) {
+			*slash = '\0';
+			if (replay_strset__has(above, buf))
+				break;
+			if (replay_strset__add(above, buf) < 0)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 /* Used through the symlink itself (opened, stat'd, read): its destination was there. */
 static int link__followed(const struct pinfo *pi)
 {
@@ -1512,9 +1538,9 @@ static int through__links(struct scan *s, struct reel_reader *r, const struct re
 			  const struct replay_u64map *ids, struct replay_fileset *fs,
 			  struct replay_strset *dirs, const struct replay_strset *created)
 {
-	struct replay_strset done = {0};
+	struct replay_strset done = {0}, above = {0};
 	char to[PATH_MAX];
-	int err = 0;
+	int err = names_above(s, r, &above);
 
 	/* symlinks below one, where they really lie (prelinks__place), first */
 	for (uint32_t id = 1; id < s->np && !err; id++) {
@@ -1546,6 +1572,8 @@ static int through__links(struct scan *s, struct reel_reader *r, const struct re
 			if ((tv && s->p[*tv].state != P_UNKNOWN) || below_created(created, to))
 				continue;
 			kind = pi->symlink ? pi->through_kind : pi->kind;
+			if (!kind && !pi->symlink && replay_strset__has(&above, p))
+				kind = REPLAY_F_DIR;
 			err = through__add(s, ids, fs, m, dirs, &done, to,
 					   kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE,
 					   pi->symlink ? pi->through : pi->size,
@@ -1570,6 +1598,7 @@ static int through__links(struct scan *s, struct reel_reader *r, const struct re
 		err = through__add(s, ids, fs, m, dirs, &done, to, pi->pre_followed, 0, 0, NULL);
 	}
 	replay_strset__free(&done);
+	replay_strset__free(&above);
 	return err;
 }
 
