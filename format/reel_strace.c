@@ -76,13 +76,46 @@ static int st_pending_put(struct st_state *s, uint64_t tid, uint64_t ts, const c
 		*v = (uintptr_t)p;
 	}
 	free(p->text);
+	st_ofd_put(p->closed); /* one that never resumed */
+	p->closed = NULL;
 	p->text = strdup(text);
 	p->ts = ts;
 	return p->text ? 0 : -ENOMEM;
 }
 
-/* Joins a resumed line to its first half: malloc'd text, *ts = the first half's time. */
-static char *st_pending_take(struct st_state *s, uint64_t tid, const char *rest, uint64_t *ts)
+/*
+ * A close left unfinished has already taken its fd out of the table: the kernel frees the
+ * number as close enters, and another thread's open may get it before the close resumes
+ * (libuv's thread pool does this all the time). Its description is kept for the close op.
+ */
+static void st_pending_close(struct st_state *s, uint64_t tid, const char *text)
+{
+	uint64_t *v = cvt_map__get(&s->pending, tid);
+	struct st_pending *p = v ? (struct st_pending *)(uintptr_t)*v : NULL;
+	struct st_proc *proc;
+	struct st_ofd *o;
+	char *end;
+	long fd;
+
+	if (!p || strncmp(text, "close(", 6))
+		return;
+	fd = strtol(text + 6, &end, 10);
+	if (end == text + 6 || fd < 0 || fd > INT32_MAX)
+		return;
+	proc = st_proc_get(s, st_tgid(s, (uint32_t)tid));
+	o = proc ? st_fd_get(proc, (int)fd, NULL) : NULL;
+	if (!o)
+		return;
+	o->refs++;
+	st_fd_close(proc, (int)fd);
+	st_ofd_put(p->closed);
+	p->closed = o;
+}
+
+/* Joins a resumed line to its first half: malloc'd text, *ts = the first half's time,
+ * *closed = what a close closed as it entered (st_pending_close), the caller's. */
+static char *st_pending_take(struct st_state *s, uint64_t tid, const char *rest, uint64_t *ts,
+			     struct st_ofd **closed)
 {
 	uint64_t *v = cvt_map__get(&s->pending, tid);
 	struct st_pending *p;
@@ -97,6 +130,7 @@ static char *st_pending_take(struct st_state *s, uint64_t tid, const char *rest,
 		strcat(text, rest);
 	}
 	*ts = p->ts;
+	*closed = p->closed;
 	free(p->text);
 	free(p);
 	cvt_map__del(&s->pending, tid);
@@ -110,8 +144,10 @@ static void st_pending_clear(struct st_state *s)
 	for (size_t i = 0; cvt_map__next(&s->pending, &i, &k, &v);) {
 		struct st_pending *p = (struct st_pending *)(uintptr_t)v;
 
-		if (p)
+		if (p) {
 			free(p->text);
+			st_ofd_put(p->closed);
+		}
 		free(p);
 	}
 	cvt_map__free(&s->pending);
@@ -161,9 +197,12 @@ static int st_pass1(struct st_state *s, FILE *in)
 			continue;
 		}
 		if (l.kind == STL_RESUMED) {
+			struct st_ofd *closed = NULL;
+
 			if (!st_is_clone(l.name))
 				continue;
-			text = st_pending_take(s, tid, l.text, &ts);
+			text = st_pending_take(s, tid, l.text, &ts, &closed);
+			st_ofd_put(closed); /* none: this pass keeps no fd table */
 		} else if (l.kind == STL_CALL &&
 			   (!strncmp(l.text, "clone", 5) || !strncmp(l.text, "fork(", 5) ||
 			    !strncmp(l.text, "vfork(", 6))) {
@@ -378,9 +417,11 @@ static int st_pass2(struct st_state *s, FILE *in)
 		}
 		s->tid = st_line_tid(s, &l);
 		if (l.kind == STL_EXIT) {
+			struct st_ofd *closed = NULL;
 			uint64_t now;
 
-			free(st_pending_take(s, s->tid, "", &now));
+			free(st_pending_take(s, s->tid, "", &now, &closed));
+			st_ofd_put(closed);
 			cvt_map__del(&s->live, s->tid);
 			continue;
 		}
@@ -392,11 +433,13 @@ static int st_pass2(struct st_state *s, FILE *in)
 			continue;
 		if (l.kind == STL_UNFINISHED) {
 			err = st_pending_put(s, s->tid, l.ts_ns, l.text);
+			if (!err)
+				st_pending_close(s, s->tid, l.text);
 			continue;
 		}
 		ts = l.ts_ns;
 		if (l.kind == STL_RESUMED) {
-			text = st_pending_take(s, s->tid, l.text, &ts);
+			text = st_pending_take(s, s->tid, l.text, &ts, &s->closed);
 			if (!text) {
 				s->st->unmatched++;
 				continue;
@@ -411,6 +454,8 @@ static int st_pass2(struct st_state *s, FILE *in)
 		if (stl_parse_call(text, &c)) {
 			st_bad(s, lineno);
 			free(text);
+			st_ofd_put(s->closed);
+			s->closed = NULL;
 			continue;
 		}
 		s->tgid = st_tgid(s, s->tid);
@@ -428,6 +473,9 @@ static int st_pass2(struct st_state *s, FILE *in)
 		if (s->end < s->start)
 			s->end = s->start;
 		err = st_dispatch(s, &c);
+		/* a close that did not take it (its arguments unread) */
+		st_ofd_put(s->closed);
+		s->closed = NULL;
 		if (err == -EINVAL) {
 			/* a call we know with arguments we cannot read: one bad line */
 			st_bad(s, lineno);

@@ -26,7 +26,7 @@ uint32_t st_tgid(struct st_state *s, uint32_t tid)
 
 /* ---- processes, fds, open file descriptions ---- */
 
-static void st_ofd_put(struct st_ofd *o)
+void st_ofd_put(struct st_ofd *o)
 {
 	if (o && --o->refs <= 0) {
 		free(o->name);

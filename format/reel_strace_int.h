@@ -71,6 +71,10 @@ struct st_proc {
 struct st_pending {
 	uint64_t ts;
 	char *text;
+	/* a close left unfinished: the description it closed, taken out of the fd table as the
+	 * call entered (the kernel frees the number then: an open may reuse it before the close
+	 * resumes) */
+	struct st_ofd *closed;
 };
 
 struct st_aio {
@@ -102,6 +106,7 @@ struct st_state {
 	uint32_t tgid, tid;
 	uint64_t start, end;
 	struct st_proc *proc;
+	struct st_ofd *closed; /* a close resuming: the description it entered with (pending) */
 };
 
 /* reel_strace_fd.c: processes, their fd tables and cwds, paths, file sizes, emitting ops */
@@ -111,6 +116,7 @@ int st_emit(struct st_state *s, struct reel_op *op, int kind);
 int st_emit_any(struct st_state *s, struct reel_op *op, int kind);
 struct st_ofd *st_fd_arg(struct st_state *s, char *arg, int *fd, int *err);
 void st_fd_close(struct st_proc *p, int fd);
+void st_ofd_put(struct st_ofd *o);
 struct st_ofd *st_fd_get(struct st_proc *p, int fd, int *cloexec);
 int st_fd_set(struct st_proc *p, int fd, struct st_ofd *o, int cloexec);
 struct st_fdtab *st_fdtab_new(void);

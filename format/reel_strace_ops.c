@@ -88,9 +88,24 @@ int st_do_open(struct st_state *s, struct stl_call *c, int type)
 int st_do_close(struct st_state *s, struct stl_call *c)
 {
 	struct reel_op op;
-	int fd, err;
-	struct st_ofd *o = st_fd_arg(s, c->args[0], &fd, &err);
+	int fd, err, hint;
+	char *ann;
+	struct st_ofd *o;
 
+	/* resumed: its description left the fd table as it entered (st_pending_close); the
+	 * number may hold another file by now */
+	if (s->closed) {
+		o = s->closed;
+		s->closed = NULL;
+		if (stl_fd_arg(c->args[0], &fd, &ann, &hint))
+			fd = -1;
+		st_op_init(s, &op, REEL_OP_CLOSE, c);
+		st_op_fd(&op, fd, o);
+		err = st_emit(s, &op, o->kind);
+		st_ofd_put(o);
+		return err;
+	}
+	o = st_fd_arg(s, c->args[0], &fd, &err);
 	if (err)
 		return err;
 	st_op_init(s, &op, REEL_OP_CLOSE, c);
