@@ -569,6 +569,8 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 			else if ((op->flags & O_CREAT) && pi && pi->state == P_UNKNOWN &&
 				 !(op->aux > 1 && !(op->flags & O_TRUNC)))
 				pi->state = P_MAYBE;
+			else if ((op->flags & O_CREAT) && pi && pi->state == P_ABSENT)
+				mark_created(pi, kind); /* found absent before: made by this open */
 			else
 				decide(pi, 0, kind);
 			/* an earlier op (a stat) said it was there, not what it was: the open says
