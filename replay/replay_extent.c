@@ -303,9 +303,12 @@ void extent__truncate(struct rpath *p, uint64_t len, uint32_t w, uint64_t seq)
 		extent__grow(p, len, w, seq);
 		return;
 	}
+	/* one to the length the file has is a cut too: run after a later lengthening by
+	 * another thread, it would cut that away (the Go linker's threads ftruncate their
+	 * output to one length, then to a longer one) */
+	p->cut.w = w;
+	p->cut.seq = seq;
 	if (len < p->reach) {
-		p->cut.w = w;
-		p->cut.seq = seq;
 		list__cut(p->writers, len);
 		list__cut(p->readers, len);
 	}
