@@ -1186,13 +1186,16 @@ static int rename__origin(const struct scan *s, struct reel_reader *r,
 	return 1;
 }
 
-/* what pi found, for qi, the same file by the name it had before */
+/*
+ * What pi found, for qi, the same file by the name it had before, which the trace names too:
+ * its size, not its kind, which qi's own ops (and the names below it) tell as well, and
+ * which a guess under the new name (a mkdir failing with EEXIST) would turn (stress seed
+ * 3305: a file prepared as a directory).
+ */
 static void renamed__merge(struct pinfo *qi, const struct pinfo *pi)
 {
 	if (pi->size > qi->size)
 		qi->size = pi->size;
-	if (!qi->kind)
-		qi->kind = pi->kind;
 	qi->exec |= pi->exec;
 }
 
