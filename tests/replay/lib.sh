@@ -68,3 +68,17 @@ check_wl_files_replay() {
 	[ "$n" = 60 ] || fail "want 60 preads of in.bin replayed, got $n"
 	! "$IOREEL" dump "$T/r.reel" | grep -q "/proc" || fail "/proc replayed"
 }
+
+# count_big_buffers E: replays $T/t.reel afresh as fast as possible with --engine E, as the
+# trace ran, and prints how many 1 MiB buffers it allocated (the count_memalign shim)
+count_big_buffers() {
+	rm -rf "$T/tgt" "$T/count"
+	COUNT_MEMALIGN_OUT=$T/count LD_PRELOAD=$COUNT_MEMALIGN "$IOREEL" replay "$T/t.reel" \
+		--target "$T/tgt" --engine "$1" --timing afap -o "$T/r.reel" >"$T/out" 2>&1 ||
+		fail "replay, engine $1: $(cat "$T/out")"
+	grep -q "outcomes differing from the original: 0" "$T/out" ||
+		fail "engine $1: outcomes differ: $(cat "$T/out")"
+	check_same_ops "$T/t.reel" "$T/r.reel" >/dev/null
+	[ -s "$T/count" ] || fail "engine $1: the shim counted nothing (not loaded?)"
+	cat "$T/count"
+}

@@ -18,21 +18,9 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}verify_asan_link_order=0
 	done
 	echo "100 100 20000 20010 close fd=3 ret=0"
 } | mk t
-# count E: the 1 MiB buffers a replay with --engine E allocated
-count() {
-	rm -rf "$T/tgt" "$T/count"
-	COUNT_MEMALIGN_OUT=$T/count LD_PRELOAD=$COUNT_MEMALIGN "$IOREEL" replay "$T/t.reel" \
-		--target "$T/tgt" --engine "$1" --timing afap -o "$T/r.reel" >"$T/out" 2>&1 ||
-		fail "replay, engine $1: $(cat "$T/out")"
-	grep -q "outcomes differing from the original: 0" "$T/out" ||
-		fail "engine $1: outcomes differ: $(cat "$T/out")"
-	check_same_ops "$T/t.reel" "$T/r.reel" >/dev/null
-	[ -s "$T/count" ] || fail "engine $1: the shim counted nothing (not loaded?)"
-	cat "$T/count"
-}
 # the rest of the replay (preparing the file set, the sync engine's one buffer) is the base
-base=$(count sync)
-n=$(count io_uring)
+base=$(count_big_buffers sync)
+n=$(count_big_buffers io_uring)
 # (the slots now pass buffers on, so io_uring may make no more than the sync engine's one)
 [ "$n" -ge 1 ] || fail "io_uring allocated no 1 MiB buffer ($n, sync $base): shim missed it"
 [ $((n - base)) -le 64 ] ||

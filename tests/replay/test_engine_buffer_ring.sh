@@ -18,20 +18,8 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}verify_asan_link_order=0
 	done
 	echo "100 100 20000 20010 close fd=3 ret=0"
 } | mk t
-# count E: the 1 MiB buffers a replay with --engine E allocated
-count() {
-	rm -rf "$T/tgt" "$T/count"
-	COUNT_MEMALIGN_OUT=$T/count LD_PRELOAD=$COUNT_MEMALIGN "$IOREEL" replay "$T/t.reel" \
-		--target "$T/tgt" --engine "$1" --timing afap -o "$T/r.reel" >"$T/out" 2>&1 ||
-		fail "replay, engine $1: $(cat "$T/out")"
-	grep -q "outcomes differing from the original: 0" "$T/out" ||
-		fail "engine $1: outcomes differ: $(cat "$T/out")"
-	check_same_ops "$T/t.reel" "$T/r.reel" >/dev/null
-	[ -s "$T/count" ] || fail "engine $1: the shim counted nothing (not loaded?)"
-	cat "$T/count"
-}
-base=$(count sync)
-n=$(count libaio)
+base=$(count_big_buffers sync)
+n=$(count_big_buffers libaio)
 echo "1 MiB buffers: libaio $n, sync $base"
 [ $((n - base)) -le 2 ] ||
 	fail "libaio: $((n - base)) buffers of 1 MiB for 300 requests one at a time (1 or 2 expected)"
