@@ -101,6 +101,7 @@ struct pinfo {
 	uint64_t written_lo; /* the lowest byte the application wrote, when written */
 	uint64_t presize;    /* its size when the capture began, when the recorder says */
 	uint8_t seen;	   /* an op named it: a later open's size may be one the application made */
+	uint8_t came_back; /* in a directory renamed away and back: there before (rename__origin) */
 	uint64_t first_op; /* the number of the first op that named it, from 1 */
 	uint64_t gone_op;  /* the number of the op after which it was first gone (0: never) */
 	/* a name a rename or a link gave to a file there before the capture: that file's path
@@ -1072,8 +1073,8 @@ static void made_again__mark(struct scan *s, struct reel_reader *r, const struct
 		struct pinfo *pi = &s->p[id];
 		const char *p;
 
-		if (pi->state != P_EXISTED || !pi->first_op || !(p = reel_reader__path(r, id)) ||
-		    strlen(p) >= sizeof(buf))
+		if (pi->state != P_EXISTED || !pi->first_op || pi->came_back ||
+		    !(p = reel_reader__path(r, id)) || strlen(p) >= sizeof(buf))
 			continue;
 		strcpy(buf, p);
 		while ((slash = strrchr(buf, '/')) && slash != buf) {
@@ -1249,6 +1250,8 @@ static int renamed__collect(struct scan *s, struct reel_reader *r,
 				continue; /* the application made it, or it was not there */
 			if (pi->state != P_EXISTED) {
 				/* the application's, or absent: only the directories above it */
+			} else if (qi == pi) {
+				pi->came_back = 1; /* its directory went away and came back */
 			} else if (qi && qi->state == P_EXISTED) {
 				renamed__merge(qi, pi);
 			} else if (pi->kind == REPLAY_F_DIR) {

@@ -7,7 +7,8 @@
 # two renames; `rm -rf` of a renamed directory; and, left alone, a directory the application
 # made itself, then renamed (nothing of it prepared: an O_EXCL create in it still succeeds);
 # and a name a rename made as a file, then removed and made again by mkdir: what is made in
-# it is not in the file renamed there (stress seed 3064: that file prepared as a directory).
+# it is not in the file renamed there (stress seed 3064: that file prepared as a directory);
+# a directory renamed away and back, then a file in it read.
 source "$(dirname "$0")/lib.sh"
 
 mk t <<'EOF'
@@ -40,6 +41,11 @@ mk t <<'EOF'
 1 1 98 99 unlink path=/d/slot ret=0
 1 1 100 101 mkdir path=/d/slot mode=0755 ret=0
 1 1 102 103 mkdir path=/d/slot/k mode=0755 ret=0
+1 1 110 111 rename path=/d/rt path2=/d/rt2 ret=0
+1 1 112 113 rename path=/d/rt2 path2=/d/rt ret=0
+1 1 114 115 openat path=/d/rt/f flags=O_RDONLY ret=3
+1 1 116 117 read fd=3 path=/d/rt/f off=0 len=300 ret=300
+1 1 118 119 close fd=3 ret=0
 EOF
 
 for mode in original afap; do
@@ -51,6 +57,7 @@ for mode in original afap; do
 	[ ! -e "$root/d/trash" ] && [ ! -e "$root/d/gone" ] || fail "$mode: rm -rf of a renamed directory left it"
 	[ -f "$root/d/mine2/z" ] && [ ! -e "$root/d/mine" ] || fail "$mode: the application's own directory"
 	[ -d "$root/d/slot/k" ] && [ ! -e "$root/d/pf" ] || fail "$mode: a name made again by mkdir"
+	check_size "$root/d/rt/f" 300 "$mode: in a directory renamed away and back"
 	[ ! -e "$root/d/old" ] && [ ! -e "$root/d/a" ] && [ ! -e "$root/d/b" ] ||
 		fail "$mode: old names left behind: $(find "$root/d" | sort)"
 done
