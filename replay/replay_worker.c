@@ -126,12 +126,14 @@ static struct ritem *queue__slot(struct rworker *w, uint32_t h)
  */
 static void test__idle_delay(void)
 {
-	static int ms = -1;
+	static _Atomic int knob = -1; /* read by every worker: set once, the same by each */
+	int ms = atomic_load_explicit(&knob, memory_order_relaxed);
 
 	if (ms < 0) {
 		const char *v = getenv("IOREEL_TEST_IDLE_DELAY_MS");
 
 		ms = v ? atoi(v) : 0;
+		atomic_store_explicit(&knob, ms, memory_order_relaxed);
 	}
 	if (ms > 0) {
 		struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
