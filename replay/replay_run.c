@@ -351,7 +351,6 @@ static void run__free(struct run *run, struct disp *d)
 	free(d->wpaths);
 }
 
-/* Streams the trace to the workers and waits for them; the result is written meanwhile. */
 /*
  * The fds the trace did not open whose name goes before their first use (replay_fileset's
  * early list): opened now, before time 0, while the name still holds the file they had. One
@@ -373,6 +372,7 @@ static void run__open_early(struct run *run, const struct replay_fileset *fs)
 	}
 }
 
+/* Streams the trace to the workers and waits for them; the result is written meanwhile. */
 int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *m,
 		       const struct replay_fileset *fs, struct replay_summary *sum)
 {
