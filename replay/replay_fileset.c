@@ -107,6 +107,10 @@ struct pinfo {
 	/* a name a rename or a link gave to a file there before the capture: that file's path
 	 * id, which its reads by this name tell the extent of (0: none) */
 	uint32_t origin;
+	uint8_t remade;	  /* made anew by the application since the capture began */
+	/* when first made anew, the file there before the capture, untouched by the application
+	 * (P_EXISTED, not cut or written): fds opened before still read it (FDV_GEN0) */
+	uint8_t pre_live;
 };
 
 struct scan {
@@ -202,6 +206,10 @@ static void mark_created(struct pinfo *pi, int kind)
 {
 	if (!pi)
 		return;
+	if (!pi->remade)
+		pi->pre_live = pi->state == P_EXISTED && !pi->app_owned && !pi->written &&
+			       !pi->origin && !pi->symlink;
+	pi->remade = 1;
 	if (pi->state == P_UNKNOWN || pi->state == P_ABSENT)
 		pi->state = P_CREATED;
 	if (kind && !pi->kind)
@@ -245,6 +253,15 @@ static uint64_t fdkey(uint32_t pid, int32_t fd)
 	return (uint64_t)pid << 32 | (uint32_t)fd;
 }
 
+/*
+ * Values of the fds map: the path id, O_APPEND (or FD_PREOPENED) << 32, and FDV_GEN0 for an
+ * fd opened while its name still led to the file there before the capture. Made anew since
+ * (renamed over, removed and created again: a log rotated under its reader), the name leads
+ * to the application's file, but such an fd still reads the old one (fd__extent).
+ */
+#define FDV_APPEND(v) ((int)(((v) >> 32) & 3))
+#define FDV_GEN0 (1ULL << 34)
+
 /* path id of an fd, falling back to the path the op carries for it (fd older than capture) */
 /* *append: 1 the fd was opened O_APPEND, FD_PREOPENED opened before the capture, else 0 */
 #define FD_PREOPENED 2
@@ -284,7 +301,7 @@ static uint32_t fd_path_of(struct scan *s, uint32_t pid, int32_t fd, uint32_t pa
 
 	*append = 0;
 	if (v) {
-		*append = (int)(*v >> 32);
+		*append = FDV_APPEND(*v);
 		if (!path && (uint32_t)*v)
 			s->fs->unnamed_fd_ops = 1;
 		return (uint32_t)*v;
@@ -347,6 +364,39 @@ static void extent(struct scan *s, struct pinfo *pi, uint64_t end)
 		pi->size = end;
 }
 
+/* an fd opened before its name was made anew: it reads (or writes) the file there before */
+static int fd__reads_old(struct scan *s, const struct reel_op *op, const struct pinfo *pi)
+{
+	const uint64_t *v = replay_u64map__get(&s->fds, fdkey(op->pid, op->fd));
+
+	/* one the trace did not open was opened before the capture */
+	return pi && pi->remade && (!v || (*v & FDV_GEN0));
+}
+
+/* a read through op's fd of the file id names, up to end */
+static void fd__extent(struct scan *s, const struct reel_op *op, uint32_t id, uint64_t end)
+{
+	struct pinfo *pi = pinfo(s, id);
+
+	if (!fd__reads_old(s, op, pi)) {
+		extent(s, pi, end);
+		return;
+	}
+	if (pi->pre_live && end > pi->size)
+		pi->size = end;
+}
+
+/* a write or cut through op's fd of the file id names: of the old one when fd__reads_old */
+static struct pinfo *fd__changes(struct scan *s, const struct reel_op *op, uint32_t id)
+{
+	struct pinfo *pi = pinfo(s, id);
+
+	if (!fd__reads_old(s, op, pi))
+		return pi;
+	pi->pre_live = 0; /* its bytes are the application's from then on */
+	return NULL;
+}
+
 static void wrote(struct pinfo *pi, uint64_t off, uint64_t len, int append)
 {
 	if (!pi)
@@ -384,7 +434,7 @@ static void scan__copy(struct scan *s, const struct reel_op *op)
 	uint32_t id = fd_path(s, op, &append);
 
 	if (id)
-		extent(s, pinfo(s, id), n ? op->offset + n : 0);
+		fd__extent(s, op, id, n ? op->offset + n : 0);
 	if (!reel_op__copy_writes(op) || op->fd2 < 0)
 		return;
 	id = fd_path_of(s, op->pid, op->fd2, op->path2, &append);
@@ -606,8 +656,9 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 				pi->pre_followed = kind;
 			if (op->path)
 				replay_u64map__put(&s->fds, fdkey(op->pid, (int32_t)op->ret),
-						   op->path | (uint64_t) !!(op->flags & O_APPEND)
-								  << 32);
+						   op->path |
+						       (uint64_t) !!(op->flags & O_APPEND) << 32 |
+						       (pi && !pi->remade ? FDV_GEN0 : 0));
 			if (op->aux)
 				replay_u64map__put(&s->opensz, fdkey(op->pid, (int32_t)op->ret),
 						   op->aux);
@@ -628,9 +679,13 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 	case REEL_OP_DUP3:
 	case REEL_OP_FCNTL_DUPFD:
 		id = fd_path(s, op, &append);
-		if (id && op->ret >= 0)
+		if (id && op->ret >= 0) {
+			const uint64_t *v = replay_u64map__get(&s->fds, fdkey(op->pid, op->fd));
+
+			/* one the trace did not open was opened before the capture: GEN0 */
 			replay_u64map__put(&s->fds, fdkey(op->pid, (int32_t)op->ret),
-					   id | (uint64_t)append << 32);
+					   v ? *v : id | (uint64_t)append << 32 | FDV_GEN0);
+		}
 		if (op->ret >= 0 && op->ret != op->fd) {
 			uint64_t *sz = replay_u64map__get(&s->opensz, fdkey(op->pid, op->fd));
 
@@ -728,9 +783,11 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		if (op->ret == 0 && id) {
 			/* the length is the application's from then on: the bytes read after it
 			 * tell nothing of the one the file had (an inserted range moved them up) */
-			if (op->type == REEL_OP_FTRUNCATE ||
-			    (op->mode & (FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE)))
-				pinfo(s, id)->app_owned = 1;
+			struct pinfo *f = fd__changes(s, op, id);
+
+			if (f && (op->type == REEL_OP_FTRUNCATE ||
+				  (op->mode & (FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE))))
+				f->app_owned = 1;
 			s->fs->mutates = 1;
 		}
 		/* the replay cuts by the path the op carries, the open's when it carries none */
@@ -784,9 +841,12 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		id = fd_path(s, op, &append);
 		if (id && op->mode == SEEK_END && op->ret >= 0) {
 			struct pinfo *q = pinfo(s, id);
+			uint64_t end = (uint64_t)(op->ret - (int64_t)op->offset);
 
-			if (q && !q->written)
-				extent(s, q, (uint64_t)(op->ret - (int64_t)op->offset));
+			if (fd__reads_old(s, op, q))
+				fd__extent(s, op, id, end);
+			else if (q && !q->written)
+				extent(s, q, end);
 		}
 		break;
 	case REEL_OP_GETDENTS64:
@@ -808,31 +868,30 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 			if (sz && end > *sz - 1)
 				end = *sz - 1;
 			if (pinfo(s, id) && pinfo(s, id)->state != P_MAYBE)
-				extent(s, pinfo(s, id), end);
+				fd__extent(s, op, id, end);
 		}
 		break;
 	case REEL_OP_AIO_SUBMIT:
 	case REEL_OP_URING_SUBMIT:
 		id = fd_path(s, op, &append);
 		if (id && async_is_read(op))
-			extent(s, pinfo(s, id), op->offset + op->len);
+			fd__extent(s, op, id, op->offset + op->len);
 		else if (id && async_is_write(op))
-			wrote(pinfo(s, id), op->offset, op->len, append == 1);
+			wrote(fd__changes(s, op, id), op->offset, op->len, append == 1);
 		break;
 	default:
 		if (reel_op__is_read(op->type)) {
 			id = fd_path(s, op, &append);
-			if (id && op->ret > 0)
-				extent(s, pinfo(s, id), op->offset + (uint64_t)op->ret);
-			else if (id)
-				extent(s, pinfo(s, id), 0);
+			if (id)
+				fd__extent(s, op, id,
+					   op->ret > 0 ? op->offset + (uint64_t)op->ret : 0);
 		} else if (reel_op__is_write(op->type)) {
 			id = fd_path(s, op, &append);
 			if (append == FD_PREOPENED)
 				append = op->type == REEL_OP_WRITE || op->type == REEL_OP_WRITEV;
 			if (id)
-				wrote(pinfo(s, id), op->offset, op->ret > 0 ? (uint64_t)op->ret : 0,
-				      append);
+				wrote(fd__changes(s, op, id), op->offset,
+				      op->ret > 0 ? (uint64_t)op->ret : 0, append);
 		} else if (op->fd >= 0 && (!op->path || replay_op__on_fd(op))) {
 			/* an fstat, fsync, fadvise...: through an fd the trace did not open, it
 			 * tells that its file was there, and its kind (Subversion's commands fstat

@@ -19,14 +19,12 @@ source "$(dirname "$0")/lib.sh"
 # - rmdir_listed_unnamed: getdents64 on a directory's fd is ordered before another thread's
 #   rmdir of it (and after, where it fails) by the directory's name the op carries, or else
 #   the one the fd was opened by: not through an fd opened by a name the directory has left;
-# - unknown_dir, file_then_dir, mkdir_eexist_file, reads_after_remake: the file-set scan
-#   prepares a directory that was there as a file when no op names anything below it nor
-#   tells it is one (only stat'd, then renamed or removed); prepares a directory where a
-#   file was (there before, or first opened with O_CREAT without O_EXCL) when a directory
-#   made there later holds paths; takes a name whose first op is a failed mkdir (EEXIST)
-#   for a directory; counts the bytes read through an fd opened before the name was made
-#   anew (renamed over, created again) for the new file, not for the one read.
-AVOID=rmdir_listed_unnamed,unknown_dir,file_then_dir,mkdir_eexist_file,reads_after_remake
+# - unknown_dir, file_then_dir, mkdir_eexist_file: the file-set scan prepares a directory
+#   that was there as a file when no op names anything below it nor tells it is one (only
+#   stat'd, then renamed or removed); prepares a directory where a file was (there before,
+#   or first opened with O_CREAT without O_EXCL) when a directory made there later holds
+#   paths; takes a name whose first op is a failed mkdir (EEXIST) for a directory.
+AVOID=rmdir_listed_unnamed,unknown_dir,file_then_dir,mkdir_eexist_file
 # 2043: reads of bytes another process added, through fds whose ops carry no path; 2053:
 # files in a directory renamed before they are used
 SEEDS=${STRESS_SEEDS:-"1 3 5 9 11 17 24 30 34 37 48 53 2043 2053"}
