@@ -46,6 +46,8 @@
  * open's may be one the application made, and a file only read is not made that long.
  * A name a rename or a link gave to a file there before the capture reads that file: its
  * reads tell the old name's extent, until the name is cut or made anew (origin).
+ * An fd opened before its name was made anew (renamed over, removed and created again) still
+ * reads the old file: its reads tell that file's extent, not the new one's (FDV_GEN0).
  * Copies (copy_file_range, sendfile) read their source like a read and write a file
  * destination like a write. link, symlink: the new name is the application's; a link's old
  * name, and the targets of chmod, chown, utimensat and readlink, existed as a stat's do. A
