@@ -240,6 +240,36 @@ static __always_inline __u8 fd_kind_size(struct task_struct *task, __u64 fd, __u
 }
 
 /* Byte count of iovec array iov[n] in user memory (at most IOREEL_REQ_IOV_MAX entries). */
+/*
+ * What a stat-family call that succeeded returned, from the buffer it filled: the kind
+ * (S_IFMT >> 12, 0 when the buffer cannot be read) and the size. A name only stat'd before
+ * it is renamed or removed is known for a directory or a file (the replay's file set).
+ */
+static __always_inline __u8 stat_kind_size(const __u64 *args, __u32 flags, __u64 *size)
+{
+	__u32 mode = 0;
+	__u16 xmode = 0;
+	__s64 sz = 0;
+
+	if (flags & IOREEL_SYS_STATX4) {
+		const char *b = (const char *)args[4];
+
+		if (bpf_probe_read_user(&xmode, sizeof(xmode), b + offsetof(struct statx, stx_mode)) ||
+		    bpf_probe_read_user(size, sizeof(*size), b + offsetof(struct statx, stx_size)))
+			return 0;
+		return (xmode & S_IFMT) >> 12;
+	}
+	{
+		const char *b = (const char *)args[flags & IOREEL_SYS_STAT1 ? 1 : 2];
+
+		if (bpf_probe_read_user(&mode, sizeof(mode), b + offsetof(struct stat, st_mode)) ||
+		    bpf_probe_read_user(&sz, sizeof(sz), b + offsetof(struct stat, st_size)))
+			return 0;
+	}
+	*size = sz > 0 ? (__u64)sz : 0;
+	return (mode & S_IFMT) >> 12;
+}
+
 static __always_inline __u64 iov_bytes(__u64 iov, __u64 n)
 {
 	__u64 sum = 0, len;
@@ -689,6 +719,8 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 		ev->hdr.size = sizeof(fev);
 		if ((flags & IOREEL_SYS_RETFD) && ret >= 0)
 			ev->ret_kind = fd_kind(task, ret);
+		if ((flags & IOREEL_SYS_STAT1) && ret == 0) /* fstat */
+			ev->ret_kind = stat_kind_size(ev->args, flags, &ev->ret_size);
 		send(&fev, sizeof(fev));
 		return 0;
 	}
@@ -820,6 +852,8 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	 */
 	if ((flags & IOREEL_SYS_RETFD) && ret >= 0)
 		ev->ret_kind = fd_kind_size(task, ret, &ev->ret_size);
+	if ((flags & (IOREEL_SYS_STAT1 | IOREEL_SYS_STAT2 | IOREEL_SYS_STATX4)) && ret == 0)
+		ev->ret_kind = stat_kind_size(ev->args, flags, &ev->ret_size);
 
 	if (total > IOREEL_DATA_MAX)
 		total = IOREEL_DATA_MAX;

@@ -75,6 +75,14 @@ enum ioreel_sys_flags {
 	 * The i_size at entry is stale when another writer grew the file meanwhile.
 	 */
 	IOREEL_SYS_POS_MOVES = 1 << 24,
+	/*
+	 * The stat family: the buffer the kernel filled, a struct stat at args[1] (stat, lstat)
+	 * or args[2] (newfstatat), a struct statx at args[4]. Read at exit when it succeeded:
+	 * the kind and size found go to ret_kind and ret_size.
+	 */
+	IOREEL_SYS_STAT1 = 1 << 25,
+	IOREEL_SYS_STAT2 = 1 << 26,
+	IOREEL_SYS_STATX4 = 1 << 27,
 };
 
 struct ioreel_sys_info {
@@ -106,7 +114,8 @@ struct ioreel_sys_event {
 	__u16 items;	/* aio/iovec items copied into data */
 	__u32 lost_items; /* aio/iovec items beyond IOREEL_*_MAX */
 	/* open family: the returned fd's inode i_size at exit, which for a file that was there
-	 * is its size before the application wrote it (0 for other syscalls) */
+	 * is its size before the application wrote it; the stat family: the size it returned
+	 * (ret_kind: S_IFMT >> 12 of the mode it returned); 0 for other syscalls */
 	__u64 ret_size;
 	char data[IOREEL_DATA_MAX];
 };

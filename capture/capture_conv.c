@@ -344,6 +344,19 @@ static int conv_data(struct conv_ctx *x, struct reel_op *op)
 	return emit(x->c, op);
 }
 
+/*
+ * The stat family, when it succeeded: what it found (S_IFMT >> 12 of the mode it returned)
+ * into subop, its size + 1 into aux (FORMAT.md; 0: unknown, as in older traces). The
+ * recorder reads them from the caller's buffer (IOREEL_SYS_STAT1, STAT2, STATX4).
+ */
+static void stat_result(const struct ioreel_sys_event *ev, struct reel_op *op)
+{
+	if (ev->ret != 0 || !ev->ret_kind)
+		return;
+	op->subop = ev->ret_kind;
+	op->aux = ev->ret_size + 1;
+}
+
 static void track_open(struct conv_ctx *x, struct reel_op *op, const char *abs, uint32_t flags)
 {
 	const struct ioreel_sys_event *ev = x->ev;
@@ -682,6 +695,7 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 			op.len = a[2];
 			op.mode = a[3];
 		}
+		stat_result(ev, &op); /* fstat */
 		emit(c, &op);
 		break;
 	case __NR_stat:
@@ -689,6 +703,7 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 	case __NR_unlink:
 	case __NR_rmdir:
 		op.path = arg_path(x, AT_FDCWD, x->path0, abs0, sizeof(abs0));
+		stat_result(ev, &op);
 		emit(c, &op);
 		break;
 	case __NR_access:
@@ -706,11 +721,13 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 		/* glibc's fstat(fd) is newfstatat(fd, "", buf, AT_EMPTY_PATH) (FORMAT.md) */
 		if (empty_path(x, op.flags))
 			op.type = REEL_OP_FSTAT;
+		stat_result(ev, &op);
 		conv_at(x, &op, (int)a[0], empty_path(x, op.flags), abs0, sizeof(abs0));
 		break;
 	case __NR_statx:
 		op.flags = a[2];
 		op.mode = a[3];
+		stat_result(ev, &op);
 		conv_at(x, &op, (int)a[0], empty_path(x, op.flags), abs0, sizeof(abs0));
 		break;
 	case __NR_faccessat:

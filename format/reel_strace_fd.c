@@ -388,6 +388,37 @@ void st_size_from_stat(struct st_state *s, uint32_t path, const char *buf)
 		st_size_set(s, path, strtoull(v, NULL, 0));
 }
 
+/*
+ * What a stat-family call that succeeded found, as a recording has it (FORMAT.md, "The
+ * stat family"): the type of st_mode= or stx_mode= (S_IFREG|0644) into subop, the size
+ * + 1 into aux. A log that does not show them (strace -e raw, a struct cut short) leaves 0.
+ */
+void st_stat_result(struct reel_op *op, const char *buf)
+{
+	static const struct {
+		const char *name;
+		uint8_t bits;
+	} types[] = {{"S_IFREG", 8}, {"S_IFDIR", 4},  {"S_IFLNK", 10}, {"S_IFIFO", 1},
+		     {"S_IFCHR", 2}, {"S_IFBLK", 6}, {"S_IFSOCK", 12}};
+	const char *mode = stl_field(buf, "st_mode"), *size = stl_field(buf, "st_size");
+
+	if (!mode)
+		mode = stl_field(buf, "stx_mode");
+	if (!size)
+		size = stl_field(buf, "stx_size");
+	if (!mode || !size)
+		return;
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		size_t n = strlen(types[i].name);
+
+		if (!strncmp(mode, types[i].name, n) && (mode[n] == '|' || mode[n] == ',')) {
+			op->subop = types[i].bits;
+			op->aux = strtoull(size, NULL, 0) + 1;
+			return;
+		}
+	}
+}
+
 /* ---- emitting ops ---- */
 
 void st_op_init(struct st_state *s, struct reel_op *op, int type, const struct stl_call *c)

@@ -133,6 +133,7 @@ void st_proc_free(struct st_proc *p);
 struct st_proc *st_proc_get(struct st_state *s, uint32_t tgid);
 char *st_resolve(struct st_state *s, int dirfd, const char *dirann, const char *path);
 void st_size_from_stat(struct st_state *s, uint32_t path, const char *buf);
+void st_stat_result(struct reel_op *op, const char *buf);
 void st_size_grow(struct st_state *s, uint32_t path, uint64_t end);
 void st_size_set(struct st_state *s, uint32_t path, uint64_t size);
 uint64_t *st_size_slot(struct st_state *s, uint32_t path);

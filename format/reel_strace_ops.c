@@ -287,6 +287,8 @@ int st_do_fdop(struct st_state *s, struct stl_call *c, int type)
 		op.ctx = st_id_arg(st_arg(c, 2));
 		break;
 	case REEL_OP_FSTAT:
+		if (c->ret == 0)
+			st_stat_result(&op, st_arg(c, 1));
 		if (o && c->ret == 0) {
 			st_size_from_stat(s, o->path, st_arg(c, 1));
 			if (strstr(st_arg(c, 1), "S_IFDIR"))
@@ -495,14 +497,17 @@ int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di, int p
 			return err;
 	}
 	if (c->ret == 0) {
+		const char *buf = type == REEL_OP_STAT || type == REEL_OP_LSTAT ? st_arg(c, 1)
+				  : type == REEL_OP_NEWFSTATAT ? st_arg(c, 2)
+				  : type == REEL_OP_STATX      ? st_arg(c, 4)
+							       : NULL;
+
 		if (type == REEL_OP_TRUNCATE)
 			st_size_set(s, op.path, op.len);
-		else if (type == REEL_OP_STAT || type == REEL_OP_LSTAT)
-			st_size_from_stat(s, op.path, st_arg(c, 1));
-		else if (type == REEL_OP_NEWFSTATAT)
-			st_size_from_stat(s, op.path, st_arg(c, 2));
-		else if (type == REEL_OP_STATX)
-			st_size_from_stat(s, op.path, st_arg(c, 4));
+		if (buf) {
+			st_size_from_stat(s, op.path, buf);
+			st_stat_result(&op, buf);
+		}
 	}
 	return st_emit(s, &op, kind);
 }

@@ -13,12 +13,14 @@
  *    the open says the file was not empty (aux = size + 1 > 1, without O_TRUNC: git's
  *    reflog appends);
  *  - stat/lstat/newfstatat/statx/access/faccessat, unlink, rmdir, truncate, a rename's old
- *    name that succeeded, mkdir failing with EEXIST, O_EXCL failing with EEXIST: existed;
+ *    name that succeeded, mkdir failing with EEXIST, O_EXCL failing with EEXIST: existed
+ *    (a stat that recorded what it found, a directory or a file: as that, stat_kind);
  *  - an op failing with ENOENT: did not exist (nothing prepared).
- * When an op that tells no kind (a stat) decided that it existed, a later open that
- * succeeded tells it (a directory: O_DIRECTORY or O_TMPFILE, or its fd is one; a file: its
- * fd is one), unless the name was removed, renamed away or made again in between.
- * An existing path of unknown kind (only stat'd, say) is a directory when other traced paths
+ * When an op that tells no kind (an access, a stat of an older trace or an import) decided
+ * that it existed, a later stat that tells it, or an open that succeeded, tells it (a
+ * directory: O_DIRECTORY or O_TMPFILE, or its fd is one; a file: its fd is one), unless
+ * the name was removed, renamed away or made again in between.
+ * An existing path of unknown kind (only accessed, say) is a directory when other traced paths
  * lie below it, else a file. Every ancestor directory of a traced path is prepared, except
  * those the application made itself, and, for a path that was absent, those above it not
  * known to exist (the error then stays ENOENT, not ENOTDIR or success). Nothing below a name
@@ -197,6 +199,18 @@ static void decide(struct pinfo *pi, int ret, int kind)
 		set_existed(pi, kind);
 	else if (ret == -ENOENT)
 		pi->state = P_ABSENT;
+}
+
+/*
+ * What a stat found (FORMAT.md, "The stat family": subop, S_IFMT >> 12), as REPLAY_F_*; 0
+ * when it does not say (an older trace, an import, an access check), or found a symlink
+ * itself (lstat), which the file set prepares only with a content a readlink told.
+ */
+static int stat_kind(const struct reel_op *op)
+{
+	if (op->type == REEL_OP_ACCESS || op->type == REEL_OP_FACCESSAT || op->ret != 0)
+		return 0;
+	return op->subop == 4 ? REPLAY_F_DIR : op->subop == 8 ? REPLAY_F_FILE : 0;
 }
 
 static int is_access_check(uint16_t type)
@@ -704,7 +718,15 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 	case REEL_OP_STATX:
 	case REEL_OP_ACCESS:
 	case REEL_OP_FACCESSAT:
-		decide(pi, ret, 0);
+		kind = stat_kind(op);
+		decide(pi, ret, kind);
+		/* an earlier op (an access) said it was there, not what it was: this one does */
+		if (pi && kind && pi->state == P_EXISTED && !pi->kind && !pi->gone && !pi->symlink)
+			pi->kind = kind;
+		/* its size before the capture, as an open's first sight of it tells (aux) */
+		if (pi && kind == REPLAY_F_FILE && !pi->seen && op->aux > 1 &&
+		    op->aux - 1 > pi->presize)
+			pi->presize = op->aux - 1;
 		/* only an access check's mode asks X_OK; a statx's is its mask, whose bit 0
 		 * (STATX_TYPE) every statx sets */
 		if (pi && op->ret == 0 && is_access_check(op->type) && (op->mode & X_OK))
@@ -712,8 +734,9 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		if (pi && op->ret == 0 && op->type != REEL_OP_LSTAT &&
 		    !(op->flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))) {
 			pi->followed = 1;
+			/* a stat from an older writer or an import tells no kind: a file */
 			if (!pi->symlink && !pi->gone && !pi->pre_followed)
-				pi->pre_followed = REPLAY_F_FILE; /* a stat tells no kind */
+				pi->pre_followed = kind ? kind : REPLAY_F_FILE;
 		}
 		break;
 	case REEL_OP_UNLINK:
