@@ -439,6 +439,7 @@ static void disp__emptied(struct disp *d, struct rpath *p, uint32_t self, uint64
 {
 	disp__cut(d, p, 0, self, ds);
 	extent__reset(p);
+	p->unlinked = 0;
 	p->cut.w = self;
 	p->cut.seq = seq;
 }
@@ -569,6 +570,10 @@ static void disp__resize(struct disp *d, struct ritem *it, struct rpath *p, stru
 	case REEL_OP_OPEN:
 	case REEL_OP_OPENAT:
 	case REEL_OP_OPENAT2:
+		if (p->unlinked && (op->flags & O_CREAT)) { /* a new file by that name */
+			extent__reset(p);
+			p->unlinked = 0;
+		}
 		if (op->flags & O_TRUNC)
 			disp__emptied(d, p, self, it->seq, ds);
 		else if (op->flags & O_EXCL)
@@ -579,13 +584,19 @@ static void disp__resize(struct disp *d, struct ritem *it, struct rpath *p, stru
 		break;
 	case REEL_OP_UNLINK:
 	case REEL_OP_UNLINKAT:
-		extent__reset(p);
+		/*
+		 * Until the name is made again, an op that names it is through an fd opened
+		 * before, on the file removed: its extent stays for them (another thread's read
+		 * of what a write had made the file, after the unlink, still waits for it)
+		 */
+		p->unlinked = 1;
 		break;
 	case REEL_OP_RENAME:
 	case REEL_OP_RENAMEAT:
 	case REEL_OP_RENAMEAT2:
 		if (p2) {
 			extent__move(p, p2, !!(op->flags & RENAME_EXCHANGE));
+			p2->unlinked = 0;
 			disp__writers_added(d, p2);
 			disp__writers_added(d, p);
 		}

@@ -21,12 +21,15 @@
  * points forward and cannot deadlock; the read only waits a little longer than it had to.
  *
  * Lengths change: a truncate cuts the writes that reached beyond it down to its length (one
- * that lengthens the file counts as a write); an O_TRUNC open, a create or an unlink leaves a
- * new empty file by that name; a rename moves the extent to the new name. A write that makes
+ * that lengthens the file counts as a write); an O_TRUNC open or a create leaves a new empty
+ * file by that name; a rename moves the extent to the new name. An unlink leaves it where it
+ * is until the name is made again (rpath.unlinked): the ops that name it meanwhile are through
+ * fds opened before, on the file removed. A write that makes
  * the file longer again waits for the last truncate (or O_TRUNC open, creat) of another
  * thread (cut): run first, its bytes would be cut away from the reads that wait for it. An fd keeps
- * the path it was opened by in the trace, so its ops after a rename or an unlink look at the new
- * file of that name: a read then waits for a write it did not need, or for none.
+ * the path it was opened by in the trace, so its ops after a rename, or after the name was made
+ * again, look at the new file of that name: a read then waits for a write it did not need, or
+ * for none.
  *
  * The other way round, a cut waits for the writes of other threads before it that reached
  * beyond its new length, lengthening or not: run after it, any of them would make the file

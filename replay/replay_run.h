@@ -75,6 +75,9 @@ struct rpath {
 				   * waits for those that reached beyond it */
 	struct rwriters *readers; /* the same of reads, kept only when cut_later */
 	uint8_t cut_later; /* the trace cuts the file by this name, or by one it is renamed to */
+	/* unlinked by this name, not made again since: its ops are through fds opened before,
+	 * on the file removed, whose extent stays until the name is made again (disp__resize) */
+	uint8_t unlinked;
 	uint64_t cut_last_ns; /* then the end of the last such cut, in the trace */
 	/* no directory above it (its parent included) is made, moved or removed by the trace:
 	 * only ops on this very name make it exist or not */

@@ -757,6 +757,12 @@ class Gen:
         kv = {"fd": -100} if op in ("newfstatat", "statx") else {}
         if op == "access":
             kv["mode"] = 0
+        elif n.kind in ("d", "f"):
+            # what it found (FORMAT.md, "The stat family"): the scan knows the kind then,
+            # as an O_DIRECTORY open tells it
+            kv["subop"] = 4 if n.kind == "d" else 8
+            if n.kind == "d":
+                self.dir_named.add(p)
         self.emit(th, op, res, **kv, path=p, ret=0)
         return True
 
