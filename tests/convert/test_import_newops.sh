@@ -181,8 +181,9 @@ want = [
     # not followed: the magic link itself, a /proc path, no file (left out)
     # AT_EMPTY_PATH with a path: cleared, a lookup of the path
     dict(op="fchmodat", fd=-100, path=a, mode=0o600),
-    dict(op="newfstatat", fd=-100, path=a, flags=0x100),
-    dict(op="statx", fd=-100, path=a, mode=0xfff),  # the mask, STATX_ALL
+    # what they found (FORMAT.md, "The stat family"): a regular file of 130 bytes
+    dict(op="newfstatat", fd=-100, path=a, flags=0x100, subop=8, aux=131),
+    dict(op="statx", fd=-100, path=a, mode=0xfff, subop=8, aux=131),  # mode: the mask
     dict(op="fchownat", fd=-100, path=a),
     dict(op="utimensat", fd=-100, path=a),
     dict(op="linkat", fd=-100, fd2=-100, path=a, path2="/w/a2"),
