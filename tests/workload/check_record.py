@@ -32,6 +32,7 @@ import bisect
 import difflib
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -419,10 +420,23 @@ def record_command(a, trace, wl_cmd):
         cmd = [a.ioreel, "record", "-o", trace, "-p", str(wl.pid)]
         print("+ " + " ".join(cmd))
         rec = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        # "record -p" says nothing when its probes are attached: give it time
-        time.sleep(a.attach_wait)
-        if rec.poll() is not None:
-            return rec.returncode, rec.stdout.read(), []
+        # the workload goes on once record says it is attached ("recording to", printed
+        # when its probes are in and the fds read from /proc): a fixed wait ran out on a
+        # loaded machine, where loading the probes alone took 2 s, and the workload had
+        # exited before record looked for it
+        head, deadline = "", time.monotonic() + a.attach_wait
+        while "recording to" not in head and time.monotonic() < deadline:
+            if not select.select([rec.stdout], [], [], deadline - time.monotonic())[0]:
+                break
+            line = rec.stdout.readline()
+            if not line:
+                break
+            head += line
+        if rec.poll() is not None or "recording to" not in head:
+            if rec.poll() is None:
+                rec.send_signal(signal.SIGINT)
+            return rec.wait(), head + rec.stdout.read(), ["record -p: not attached after "
+                                                           "%.0f s" % a.attach_wait]
         os.kill(wl.pid, signal.SIGUSR1)
         if wl.wait() != 0:
             problems.append("workload: exited %d under record -p" % wl.returncode)
@@ -433,7 +447,7 @@ def record_command(a, trace, wl_cmd):
                             "had exited")
             rec.send_signal(signal.SIGINT)
             out, _ = rec.communicate(timeout=60)
-        return rec.returncode, out, problems
+        return rec.returncode, head + out, problems
     finally:
         if wl.poll() is None:
             wl.kill()
@@ -513,8 +527,8 @@ def main():
     r.add_argument("--keep", action="store_true", help="keep log and trace even on success")
     r.add_argument("--attach", action="store_true",
                    help="attach with record -p to the running workload instead of -- CMD")
-    r.add_argument("--attach-wait", type=float, default=2.0,
-                   help="seconds to let record -p attach before the workload goes on")
+    r.add_argument("--attach-wait", type=float, default=60.0,
+                   help="seconds record -p may take to attach before the check gives up")
     v = sub.add_parser("coverage")
     v.add_argument("--log", required=True)
     a = p.parse_args()
