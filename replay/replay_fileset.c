@@ -687,6 +687,12 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		}
 		break;
 	case REEL_OP_CLOSE:
+		/* an fd the trace did not open was open on its file when the capture began: a
+		 * name nothing decided before was there (Prometheus closes a block's files, then
+		 * renames its directory away and removes them by the new name). Not set_existed:
+		 * a child's close of an fd its parent opened O_CREAT leaves that open's guess */
+		if (op->path && op->ret == 0 && !replay_u64map__get(&s->fds, fdkey(op->pid, op->fd)))
+			decide(pi, 0, fd_kind_of(op));
 		replay_u64map__del(&s->fds, fdkey(op->pid, op->fd));
 		replay_u64map__del(&s->opensz, fdkey(op->pid, op->fd));
 		break;
