@@ -1734,6 +1734,50 @@ static int early__map(struct scan *s, struct reel_reader *r, const struct replay
 	return 0;
 }
 
+/* the two names of a rename lie under --map destinations on different file systems */
+static int cross_fs(const struct replay_mapper *m, const char *a, const char *b)
+{
+	char rel[PATH_MAX];
+	struct stat sa, sb;
+	int ra, rb;
+
+	if (replay_mapper__map(m, a, &ra, rel, sizeof(rel)) ||
+	    replay_mapper__map(m, b, &rb, rel, sizeof(rel)) || ra == rb)
+		return 0;
+	return !fstat(m->roots[ra].fd, &sa) && !fstat(m->roots[rb].fd, &sb) &&
+	       sa.st_dev != sb.st_dev;
+}
+
+/*
+ * Renames that --map puts across file systems (etcd makes its WAL directory as wal.tmp and
+ * renames it to wal: with the WAL mapped to a RAM disk, that rename fails EXDEV, and the
+ * WAL's ops after it with it): counted, the first named, for a notice before the replay
+ */
+static int cross__collect(const struct scan *s, struct reel_reader *r,
+			  const struct replay_mapper *m, struct replay_fileset *fs)
+{
+	if (m->n_roots < 2)
+		return 0;
+	for (size_t i = 0; i + 1 < s->nrenames; i += 2) {
+		const char *a, *b;
+
+		if (!s->renames[i]) /* a mkdir */
+			continue;
+		a = reel_reader__path(r, s->renames[i]);
+		b = reel_reader__path(r, s->renames[i + 1]);
+		if (!a || !b || replay_path__is_nonfile(a) || replay_path__is_nonfile(b) ||
+		    !cross_fs(m, a, b))
+			continue;
+		if (!fs->cross_renames++) {
+			fs->cross_from = strdup(a);
+			fs->cross_to = strdup(b);
+			if (!fs->cross_from || !fs->cross_to)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 			 struct replay_fileset *fs)
 {
@@ -1832,6 +1876,8 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 		if (p && !replay_path__is_nonfile(p) && (rule = replay_mapper__rule(m, p)) >= 0)
 			fs->map_hits[rule]++;
 	}
+	if (!err)
+		err = cross__collect(&s, r, m, fs);
 	/* before made_again__mark, which takes what is below a rename's new name for made */
 	if (!err)
 		err = renamed__collect(&s, r, &ids, &dirs);
@@ -1983,6 +2029,8 @@ void replay_fileset__free(struct replay_fileset *fs)
 	free(fs->tids);
 	free(fs->tid_ops);
 	free(fs->map_hits);
+	free(fs->cross_from);
+	free(fs->cross_to);
 	replay_u64map__free(&fs->dirs_changed);
 	replay_u64map__free(&fs->cut_names);
 	memset(fs, 0, sizeof(*fs));

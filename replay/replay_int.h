@@ -125,6 +125,10 @@ struct replay_fileset {
 	struct replay_u64map cut_names;
 	char overlap[4096]; /* a traced path the target overlaps, when refused */
 	uint64_t *map_hits; /* per --map rule: the trace's paths it maps (those replayed) */
+	/* renames from under one --map destination to under another on another file system:
+	 * the replay's fail EXDEV; how many, and the first one's names */
+	uint64_t cross_renames;
+	char *cross_from, *cross_to;
 	char identity[512]; /* trace identity + map rules, for the manifest */
 };
 

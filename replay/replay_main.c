@@ -154,6 +154,19 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 		       "nothing is replayed under %s",
 		       rule, o->maps[i].to);
 	}
+	if (fs.cross_renames) {
+		char what[64], first[2 * PATH_MAX + 8];
+
+		snprintf(what, sizeof(what), "%llu rename%s of the trace go%s",
+			 (unsigned long long)fs.cross_renames, fs.cross_renames == 1 ? "" : "s",
+			 fs.cross_renames == 1 ? "es" : "");
+		snprintf(first, sizeof(first), "%s -> %s", fs.cross_from, fs.cross_to);
+		notice(o,
+		       "%s from under one --map destination to under another on "
+		       "another file system, where a rename fails EXDEV, and ops that need the "
+		       "new name with it (%s); map a directory that holds both names",
+		       what, first);
+	}
 	err = replay_prepare__run(&m, &fs, o->fresh, &prep, err_msg, sizeof(err_msg));
 	if (err) {
 		replay_set_error("%s", err_msg[0] ? err_msg : strerror(-err));
