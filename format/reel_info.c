@@ -5,8 +5,10 @@
  * summarise on small machines.
  *
  * "Files" are the distinct paths of ops that succeeded (a failed open of a name on $PATH did
- * not touch a file). The file set size is, summed over those files, the furthest byte a
- * read, write or fallocate reached: what a replay must prepare at least.
+ * not touch a file). "Reached" (JSON: file_set_bytes) is, summed over those files, the
+ * furthest byte a read, write or fallocate reached: the files the application made included,
+ * so more than a replay prepares (only what was there before the capture, replay_fileset.c)
+ * when it made or grew files.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -205,7 +207,7 @@ static void info__print_text(struct reel_reader *r, struct info_state *s, uint64
 			s->shared_wmaps, s->shared_wmap_bytes);
 	fprintf(out, "processes     %zu\n", s->pids.len);
 	fprintf(out, "threads       %zu\n", s->tids.len);
-	fprintf(out, "files         %zu (file set %" PRIu64 " bytes)\n", s->files.len, set_bytes);
+	fprintf(out, "files         %zu (reached %" PRIu64 " bytes)\n", s->files.len, set_bytes);
 	/* lost_events is written at the end: without the footer it is not known to be 0 */
 	if (!lost)
 		lost = info__footer_lost(s) ? "unknown (the footer is lost)" : "0";

@@ -37,7 +37,7 @@ for k, v in {"host": "testhost", "kernel": "6.18.0-test", "command": "app --x",
 sys.exit(fail)
 PY
 for re in '^duration +0\.000049 s$' '^ops +9$' '^bytes read +4196$' '^threads +3$' \
-	'^files +4 \(file set 12288 bytes\)$' '^lost events +7$' '^  write +1  \(1 failed\)$' \
+	'^files +4 \(reached 12288 bytes\)$' '^lost events +7$' '^  write +1  \(1 failed\)$' \
 	'^  host +testhost$'; do
 	grep -Eq "$re" "$dir/info.txt" || { echo "FAIL: text has no line $re"; cat "$dir/info.txt"; exit 1; }
 done
@@ -49,7 +49,7 @@ done
 "$IOREEL" info "$dir/v.reel" > "$dir/v.txt" || { echo "FAIL: info v11"; exit 1; }
 for re in '^bytes read +5606$' '^bytes written +5096$' '^  copy_file_range +2  \(1 failed\)$' \
 	'^  sendfile +2$' '^  symlink +1$' '^  readlink +1$' \
-	'^files +3 \(file set 9492 bytes\)$'; do
+	'^files +3 \(reached 9492 bytes\)$'; do
 	grep -Eq "$re" "$dir/v.txt" || { echo "FAIL: v11 text has no line $re"; cat "$dir/v.txt"; exit 1; }
 done
 echo PASS
