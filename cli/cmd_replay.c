@@ -82,6 +82,7 @@ static void usage(FILE *out)
 	    "File set: before replaying, every file and directory the application found (read,\n"
 	    "opened without O_CREAT, stat'ed...) is created under the target, each file at least\n"
 	    "as large as the furthest byte read from it and filled with non-zero data (no holes);\n"
+	    "one it wrote, cut, removed or replaced as large as it was, when the trace says;\n"
 	    "files the application created are left for the replay to create. The set is\n"
 	    "recorded in TARGET/.ioreel-prepared and reused by the next replay of the same trace\n"
 	    "(\"reusing prepared file set\") unless a replay changed it (created, deleted,\n"

@@ -1853,13 +1853,19 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 		err = 0; /* a trace cut short (crash, still being written): use what is there */
 	if (!err)
 		fs->max_live = max_live(s.tfirst, s.tlast, fs->ntids);
-	/* A file written that was there before: as long as it was then, so that writes in place
-	 * stay in place. Only written ones: a file only read needs its bytes read, and a large
-	 * one open for a few reads would cost its whole size to prepare. */
+	/*
+	 * A file there before that the application wrote, cut, removed, replaced or renamed: as
+	 * long as it was then (when an open or a stat said it first), so that writes in place
+	 * stay in place and an unlink, a truncate or a rename over it frees as many blocks as in
+	 * the original (ext4: ms for a large file, us for an empty one). Not a file only read:
+	 * its bytes read are all it needs, and a large one open for a few reads would cost its
+	 * whole size to prepare.
+	 */
 	for (uint32_t id = 1; id < s.np; id++) {
 		struct pinfo *pi = &s.p[id];
+		int changed = pi->written || pi->app_owned || pi->gone || pi->remade;
 
-		if (pi->presize > pi->size && pi->written && pi->state == P_EXISTED && !pi->symlink)
+		if (pi->presize > pi->size && changed && pi->state == P_EXISTED && !pi->symlink)
 			pi->size = pi->presize;
 	}
 	if (!err)
