@@ -112,8 +112,8 @@ struct pinfo {
 	 * id, which its reads by this name tell the extent of (0: none) */
 	uint32_t origin;
 	uint8_t remade;	  /* made anew by the application since the capture began */
-	/* when first made anew, the file there before the capture, untouched by the application
-	 * (P_EXISTED, not cut or written): fds opened before still read it (FDV_GEN0) */
+	/* when first made anew, the file there before the capture, not cut by the application
+	 * (P_EXISTED): fds opened before still read it (FDV_GEN0) */
 	uint8_t pre_live;
 };
 
@@ -223,8 +223,8 @@ static void mark_created(struct pinfo *pi, int kind)
 	if (!pi)
 		return;
 	if (!pi->remade)
-		pi->pre_live = pi->state == P_EXISTED && !pi->app_owned && !pi->written &&
-			       !pi->origin && !pi->symlink;
+		pi->pre_live = pi->state == P_EXISTED && !pi->app_owned && !pi->origin &&
+			       !pi->symlink;
 	pi->remade = 1;
 	if (pi->state == P_UNKNOWN || pi->state == P_ABSENT)
 		pi->state = P_CREATED;
@@ -398,18 +398,29 @@ static void fd__extent(struct scan *s, const struct reel_op *op, uint32_t id, ui
 		extent(s, pi, end);
 		return;
 	}
+	/*
+	 * Every byte read counts, even below what the application wrote to it: the replay does
+	 * not order these reads after the writes through other such fds (replay_deps.c,
+	 * disp__fd_detached), so the bytes must be there; a file prepared longer than it was
+	 * is seen only by a length check (lseek SEEK_END), which the summary counts apart.
+	 */
 	if (pi->pre_live && end > pi->size)
 		pi->size = end;
 }
 
-/* a write or cut through op's fd of the file id names: of the old one when fd__reads_old */
-static struct pinfo *fd__changes(struct scan *s, const struct reel_op *op, uint32_t id)
+/*
+ * The file a write (cut: a truncate, a collapsed or inserted range) through op's fd of the
+ * file id names changes: NULL when it is the old one (fd__reads_old), whose size a cut makes
+ * the application's: its reads after tell nothing of it.
+ */
+static struct pinfo *fd__changes(struct scan *s, const struct reel_op *op, uint32_t id, int cut)
 {
 	struct pinfo *pi = pinfo(s, id);
 
 	if (!fd__reads_old(s, op, pi))
 		return pi;
-	pi->pre_live = 0; /* its bytes are the application's from then on */
+	if (cut)
+		pi->pre_live = 0;
 	return NULL;
 }
 
@@ -814,10 +825,11 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		if (op->ret == 0 && id) {
 			/* the length is the application's from then on: the bytes read after it
 			 * tell nothing of the one the file had (an inserted range moved them up) */
-			struct pinfo *f = fd__changes(s, op, id);
+			int cut = op->type == REEL_OP_FTRUNCATE ||
+				  (op->mode & (FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE));
+			struct pinfo *f = fd__changes(s, op, id, cut);
 
-			if (f && (op->type == REEL_OP_FTRUNCATE ||
-				  (op->mode & (FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE))))
+			if (f && cut)
 				f->app_owned = 1;
 			s->fs->mutates = 1;
 		}
@@ -908,7 +920,7 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		if (id && async_is_read(op))
 			fd__extent(s, op, id, op->offset + op->len);
 		else if (id && async_is_write(op))
-			wrote(fd__changes(s, op, id), op->offset, op->len, append == 1);
+			wrote(fd__changes(s, op, id, 0), op->offset, op->len, append == 1);
 		break;
 	default:
 		if (reel_op__is_read(op->type)) {
@@ -921,7 +933,7 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 			if (append == FD_PREOPENED)
 				append = op->type == REEL_OP_WRITE || op->type == REEL_OP_WRITEV;
 			if (id)
-				wrote(fd__changes(s, op, id), op->offset,
+				wrote(fd__changes(s, op, id, 0), op->offset,
 				      op->ret > 0 ? (uint64_t)op->ret : 0, append);
 		} else if (op->fd >= 0 && (!op->path || replay_op__on_fd(op))) {
 			/* an fstat, fsync, fadvise...: through an fd the trace did not open, it
