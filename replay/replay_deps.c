@@ -852,6 +852,52 @@ static void disp__names(struct ritem *it)
 	}
 }
 
+/* the op looks its path up to the end, through a symlink there (the kernel follows it) */
+static int op__follows_link(const struct reel_op *op)
+{
+	switch (op->type) {
+	case REEL_OP_STAT:
+	case REEL_OP_ACCESS:
+	case REEL_OP_TRUNCATE:
+	case REEL_OP_CHMOD:
+	case REEL_OP_CHOWN:
+	case REEL_OP_CREAT:
+		return 1;
+	case REEL_OP_OPEN:
+	case REEL_OP_OPENAT:
+	case REEL_OP_OPENAT2:
+		/* O_CREAT|O_EXCL fails on a symlink, dangling or not */
+		return !(op->flags & O_NOFOLLOW) &&
+		       (op->flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL);
+	case REEL_OP_NEWFSTATAT:
+	case REEL_OP_STATX:
+	case REEL_OP_FACCESSAT:
+	case REEL_OP_FCHMODAT:
+	case REEL_OP_FCHOWNAT:
+	case REEL_OP_UTIMENSAT:
+		return !(op->flags & AT_SYMLINK_NOFOLLOW);
+	default:
+		return 0;
+	}
+}
+
+/*
+ * An op that follows a symlink the trace knows is an op on the path it leads to as well:
+ * after another thread's unlink, rename or create of that path, as an op by that name is.
+ */
+static void disp__through_link(struct deptrack *dt, const struct ritem *it, int structural,
+			       uint32_t self, struct depset *ds)
+{
+	const struct rpath *to = it->p1 ? it->p1->lto : NULL;
+
+	if (!to || replay_op__on_fd(&it->op) || !op__follows_link(&it->op))
+		return;
+	if (structural)
+		dt__struct(dt, key_path(to), self, it->seq, ds);
+	else
+		dt__use(dt, key_path(to), self, it->seq, ds);
+}
+
 /*
  * The first op of a process on fd, one it did not open in the trace (got from its parent across
  * a fork, which the trace does not record, or open before the capture): the replay opens the
@@ -899,6 +945,7 @@ void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 				dt__struct(dt, key_path(it->p1), self, it->seq, ds);
 			else
 				dt__use(dt, key_path(it->p1), self, it->seq, ds);
+			disp__through_link(dt, it, open__makes_name(it), self, ds);
 		}
 		if (op->ret >= 0) {
 			dt__struct(dt, key_fd(op->pid, op->ret), self, it->seq, ds);
@@ -966,6 +1013,7 @@ void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 			dt__struct(dt, key_path(it->p1), self, it->seq, ds);
 		else
 			dt__use(dt, key_path(it->p1), self, it->seq, ds);
+		disp__through_link(dt, it, t == REEL_OP_TRUNCATE, self, ds);
 		if (p2)
 			dt__struct(dt, key_path(p2), self, it->seq, ds);
 	} else if (op->fd >= 0) {

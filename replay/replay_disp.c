@@ -137,6 +137,15 @@ static struct rpath *disp__path(struct disp *d, uint32_t id)
 	reel_writer__path(d->run->w, s, &p->wid);
 	pthread_mutex_unlock(&d->run->wlock);
 	replay_u64map__put(&d->paths, id, (uintptr_t)p);
+	/* after the put: what it leads to is never a link itself (link__follow goes on to it) */
+	{
+		uint64_t *lv = d->run->fs->links_to.n
+				   ? replay_u64map__get(&d->run->fs->links_to,
+							replay_hash__bytes(s, strlen(s)))
+				   : NULL;
+
+		p->lto = lv ? disp__path(d, (uint32_t)*lv) : NULL;
+	}
 	return p;
 }
 

@@ -1712,6 +1712,32 @@ static int through__links(struct scan *s, struct reel_reader *r, const struct re
 	return err;
 }
 
+/*
+ * fs->links_to: where each symlink the trace knows leads, when that is a path of the trace.
+ * Ordered by name alone, a stat through a link ran before another thread's unlink of the file
+ * it leads to (borgbackup after a script step that deleted files: as fast as possible the
+ * stat of the link succeeded where it had found it dangling).
+ */
+static int links__note(const struct scan *s, struct reel_reader *r,
+		       const struct replay_u64map *ids, struct replay_fileset *fs)
+{
+	char to[PATH_MAX];
+
+	for (uint32_t id = 1; id < s->np; id++) {
+		const struct pinfo *pi = &s->p[id];
+		const char *p = reel_reader__path(r, id);
+		uint64_t *tv;
+
+		if (!p || !(pi->symlink || pi->disk) || link__follow(s, r, ids, id, "", to, sizeof(to)))
+			continue;
+		tv = replay_u64map__get(ids, str__key(to));
+		if (tv && *tv != id &&
+		    replay_u64map__put(&fs->links_to, replay_hash__bytes(p, strlen(p)), *tv))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* The fds early__note found, by the names they are prepared under (fs->e sorted): those whose
  * file is not prepared (a symlink's, one refused) are opened when first used, as before. */
 static int early__map(struct scan *s, struct reel_reader *r, const struct replay_mapper *m,
@@ -1979,6 +2005,8 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	}
 	if (!err)
 		err = through__links(&s, r, m, &ids, fs, &dirs, &created);
+	if (!err)
+		err = links__note(&s, r, &ids, fs);
 	if (!err && fs->n)
 		qsort(fs->e, fs->n, sizeof(*fs->e), fentry__cmp);
 	if (!err)
@@ -2050,6 +2078,7 @@ void replay_fileset__free(struct replay_fileset *fs)
 	free(fs->cross_from);
 	free(fs->cross_to);
 	replay_u64map__free(&fs->dirs_changed);
+	replay_u64map__free(&fs->links_to);
 	replay_u64map__free(&fs->cut_names);
 	memset(fs, 0, sizeof(*fs));
 }

@@ -118,6 +118,11 @@ struct replay_fileset {
 	 * symlink), by replay_hash__bytes of the traced path: the replay orders the path ops
 	 * below them after those, not only the ops right below */
 	struct replay_u64map dirs_changed;
+	/* symlinks the trace knows the content of (made by the application, or there before and
+	 * readlink'ed), by replay_hash__bytes of the link's traced path: the path id of the
+	 * traced path they finally lead to, so that an op that follows one is ordered as an op on
+	 * that path too (only those that lead to a path of the trace) */
+	struct replay_u64map links_to;
 	/* names the trace cuts a file by (truncate, ftruncate, an O_TRUNC open, creat, a
 	 * collapsed range), or renames a file to before it is cut by that name, by
 	 * replay_hash__bytes: the replay keeps the reads of those files, for the cuts to wait

@@ -65,6 +65,9 @@ struct rpath {
 	 * (replay_fileset's dirs_changed); NULL: none, as for most paths */
 	uint64_t *akeys;
 	uint32_t nakeys;
+	/* a symlink the trace knows: the path it finally leads to (replay_fileset's links_to),
+	 * whose ops an op that follows the link is ordered with; NULL: none, as for most paths */
+	struct rpath *lto;
 	/* the dispatcher's alone: how far the file reaches (replay_extent.c) */
 	uint64_t base;	  /* bytes no write of the trace made: as prepared, or as a truncate left */
 	uint64_t reach;	  /* bytes it has: base, or the end of the furthest write */
