@@ -10,11 +10,16 @@
  *
  * There is no munmap in the trace: a new mapping replaces the ones of its process whose
  * original ranges it overlaps (the original address space cannot hold both), and past
- * MMAP_BUDGET of address space the oldest mapping is unmapped (the notice says so).
+ * MMAP_BUDGET of address space, or half of vm.max_map_count mappings, the oldest mapping is
+ * unmapped (the notice says so): the replay holds the mappings of every process of the trace
+ * in one address space, where the kernel refuses more than vm.max_map_count (squid's curl
+ * clients: 97,569 mmaps of shared libraries by ~700 processes, one in eight failed ENOMEM).
+ * The other half is the replayer's own (thread stacks, buffers, rings).
  * Everything left is unmapped when the replay ends. A mapping in use by an msync is unmapped
  * by its last user.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -22,6 +27,7 @@
 #include "replay_run.h"
 
 #define MMAP_BUDGET (64ULL << 30)
+#define MMAP_MAX_COUNT_DEFAULT 65530 /* vm.max_map_count's default, when it cannot be read */
 #define MMAP_FLAGS_OK                                                                              \
 	(MAP_TYPE | MAP_POPULATE | MAP_NORESERVE | MAP_NONBLOCK | MAP_LOCKED | MAP_SYNC)
 
@@ -38,8 +44,21 @@ struct rmaps {
 	struct rmap **m; /* oldest first */
 	size_t n, cap;
 	uint64_t bytes;
+	size_t max_n; /* the most mappings kept: half of vm.max_map_count */
 	int evicted;
 };
+
+static size_t mmaps__max_count(void)
+{
+	FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+	unsigned long long v = 0;
+
+	if (!f || fscanf(f, "%llu", &v) != 1 || v < 2)
+		v = MMAP_MAX_COUNT_DEFAULT;
+	if (f)
+		fclose(f);
+	return (size_t)(v / 2);
+}
 
 int mmaps__init(struct run *run)
 {
@@ -48,6 +67,7 @@ int mmaps__init(struct run *run)
 	if (!t)
 		return -ENOMEM;
 	pthread_mutex_init(&t->lock, NULL);
+	t->max_n = mmaps__max_count();
 	run->maps = t;
 	return 0;
 }
@@ -113,7 +133,7 @@ static int rmaps__add(struct run *run, uint32_t pid, uint64_t orig, uint64_t len
 		if (o->pid == pid && o->orig < orig + len && orig < o->orig + o->len)
 			rmap__drop(t, i);
 	}
-	while (t->n && t->bytes + len > MMAP_BUDGET) {
+	while (t->n && (t->bytes + len > MMAP_BUDGET || t->n >= t->max_n)) {
 		rmap__drop(t, 0);
 		evicted = !t->evicted;
 		t->evicted = 1;
@@ -134,8 +154,9 @@ static int rmaps__add(struct run *run, uint32_t pid, uint64_t orig, uint64_t len
 	t->bytes += len;
 	pthread_mutex_unlock(&t->lock);
 	if (evicted && run->o->notice)
-		run->o->notice(run->o->cb_ctx, "mappings exceed 64 GiB of address space (no munmap "
-					       "in the trace): the oldest are unmapped");
+		run->o->notice(run->o->cb_ctx,
+			       "mappings exceed 64 GiB of address space or half of vm.max_map_count "
+			       "(no munmap in the trace): the oldest are unmapped");
 	return 0;
 }
 
