@@ -23,7 +23,8 @@ Only what the replay can reproduce is generated (README, "What ioreel does not r
    trace never names (the replay cannot prepare it);
  - a symlink leads to a file in its own directory that its maker has looked up itself, and
    that name stays as it is from then on (the replay orders an op through a symlink after
-   the symlink, not after what it leads to).
+   what it leads to as well, but this model and stress_check.py follow names, not links:
+   tests/replay/test_deps_symlink_target.sh covers that order).
 
 Features a known limitation or bug needs left out are named by --avoid (see AVOIDABLE).
 Times: the ops of all threads are laid out one after the other, then an op whose later
