@@ -854,8 +854,13 @@ class Gen:
         if r.random() < 0.1:
             p = self.missing(th)
             q = self.fresh_name(r.choice(self.dirs(th)))
+            q_new = q not in self.first
             self.emit(th, "rename", self.res_path(p, "s") + self.res_path(q, "s") +
                       [(("D", p), "s"), (("D", q), "s")], path=p, path2=q, ret="-ENOENT")
+            if q_new:
+                # the missing source failed it: the scan learns nothing of q, whose first
+                # op is still to come (an O_CREAT open there makes it a file first)
+                del self.first[q]
             return True
         dirmove = r.random() < 0.2 and "dir_rename" not in self.avoid
         if dirmove:
