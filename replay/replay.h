@@ -134,6 +134,8 @@ struct replay_summary {
 	/* segments cut short once a worker ran out, and the ops they carried over */
 	uint64_t seg_cuts, carried;
 	uint64_t seg_straggler_cuts; /* of seg_cuts: cut for a thread far behind the others */
+	/* ops that waited for ops of other threads they are kept after: count, ns, longest */
+	uint64_t order_waits, order_wait_ns, order_wait_max;
 	struct replay_pct lateness;
 	struct replay_pct lat[REEL_OP__COUNT];
 	/* preparation */

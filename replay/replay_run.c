@@ -253,10 +253,15 @@ static void run__summary(struct run *run, struct replay_summary *s)
 	s->direct_failed = atomic_load(&run->direct_failed);
 	s->threads = atomic_load(&run->nworkers);
 	s->ops_issued = 0;
+	s->order_waits = s->order_wait_ns = s->order_wait_max = 0;
 	for (uint32_t i = 0; i < s->threads; i++) {
 		struct rworker *w = run->workers[i];
 
 		s->ops_issued += w->issued;
+		s->order_waits += w->order_waits;
+		s->order_wait_ns += w->order_wait_ns;
+		if (w->order_wait_max > s->order_wait_max)
+			s->order_wait_max = w->order_wait_max;
 		if (w->last_end > last_end)
 			last_end = w->last_end;
 	}
@@ -539,6 +544,9 @@ stop:
 	meta__u64(run->w, "replay.nonfile_ops", sum->ops_nonfile);
 	meta__u64(run->w, "replay.cpu_ns.workers", sum->cpu_workers_ns);
 	meta__u64(run->w, "replay.cpu_ns.dispatch", sum->cpu_dispatch_ns);
+	meta__u64(run->w, "replay.order_waits", sum->order_waits);
+	meta__u64(run->w, "replay.order_wait_ns", sum->order_wait_ns);
+	meta__u64(run->w, "replay.order_wait_max_ns", sum->order_wait_max);
 	if (run->staged) {
 		meta__u64(run->w, "replay.segments", sum->segments);
 		meta__u64(run->w, "replay.paused_ns", sum->paused_ns);

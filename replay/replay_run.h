@@ -243,6 +243,9 @@ struct rworker {
 	int have_prev;
 	struct rbatch *out; /* results not yet handed to the writer thread */
 	uint64_t ndone, issued;
+	/* ops that waited for ops of other threads they are kept after (worker__wait_deps):
+	 * how many, the time in all, the longest; the report's wake-up lateness holds them */
+	uint64_t order_waits, order_wait_ns, order_wait_max;
 	/* replay_clock.c: TSC clock (afap), anchored on CLOCK_MONOTONIC */
 	int use_tsc;
 	uint64_t tsc0, ns0, tsc_last;

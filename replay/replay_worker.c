@@ -585,13 +585,31 @@ static void worker__prefetch(const struct rworker *w, const struct reel_op *next
 			__builtin_prefetch((const char *)next_res + l, 1);
 }
 
-/* Waits for the ops the item depends on. -1: the segment was cut short first (dep__wait). */
+/*
+ * Waits for the ops the item depends on. -1: the segment was cut short first (dep__wait).
+ * A wait for one not done yet is counted (order_waits): the report's wake-up lateness holds
+ * it, where the op waited for another thread's, maybe slow on the target.
+ */
 static int worker__wait_deps(struct rworker *w, const struct ritem *it)
 {
+	uint64_t t0 = 0, t;
+
 	worker__drain(w); /* our pending ops may be what the others wait for */
-	for (unsigned i = 0; i < it->ndeps; i++)
-		if (dep__wait(w->run, &it->deps[i]))
+	for (unsigned i = 0; i < it->ndeps; i++) {
+		const struct rdep *d = &it->deps[i];
+
+		if (!t0 && atomic_load(&w->run->workers[d->w]->done_seq) < d->seq)
+			t0 = replay_now_ns();
+		if (dep__wait(w->run, d))
 			return -1;
+	}
+	if (t0) {
+		t = replay_now_ns() - t0;
+		w->order_waits++;
+		w->order_wait_ns += t;
+		if (t > w->order_wait_max)
+			w->order_wait_max = t;
+	}
 	return 0;
 }
 
