@@ -603,8 +603,13 @@ static void disp__resize(struct disp *d, struct ritem *it, struct rpath *p, stru
 		break;
 	case REEL_OP_TRUNCATE:
 	case REEL_OP_FTRUNCATE:
-		if (op->len > p->reach) { /* a lengthening one: as a write */
+		if (op->len > p->reach) {
+			/* a lengthening one: as a write, and a cut for the later lengthenings of
+			 * other threads, which it would cut away if run after them (Kyoto
+			 * Cabinet's main thread sizes its new file, its workers grow it on) */
 			disp__wrote(d, p, op->len, self, it->seq, 0, ds);
+			p->cut.w = self;
+			p->cut.seq = it->seq;
 			break;
 		}
 		if (op->len < p->reach)

@@ -72,8 +72,8 @@ struct rpath {
 	uint64_t base;	  /* bytes no write of the trace made: as prepared, or as a truncate left */
 	uint64_t reach;	  /* bytes it has: base, or the end of the furthest write */
 	struct rext *ext; /* the writes that made it longer than base; NULL: none yet */
-	struct rdep cut;  /* the last op that made it shorter (seq 0: none): writes that
-			   * make it longer again wait for it */
+	struct rdep cut;  /* the last op that made it shorter or set its length (a truncate,
+			   * longer too; seq 0: none): writes that make it longer wait for it */
 	struct rwriters *writers; /* each worker's last write since the cut: the next cut
 				   * waits for those that reached beyond it */
 	struct rwriters *readers; /* the same of reads, kept only when cut_later */
