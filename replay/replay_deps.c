@@ -676,6 +676,8 @@ static void disp__extent(struct disp *d, struct ritem *it, uint32_t self, struct
 		if (op->ret)
 			disp__read(d, p, end, self, it->seq);
 	} else if (t >= REEL_OP_WRITE && t <= REEL_OP_PWRITEV2) {
+		if (op->ret && end > p->reach)
+			it->flags |= ITEM_GROWS;
 		if (op->ret)
 			disp__wrote(d, p, end, self, it->seq, 0, ds);
 	} else if (t == REEL_OP_LSEEK && op->mode == SEEK_END && !op->offset) {

@@ -140,8 +140,11 @@ enum { ITEM_HANDOVER = 0, ITEM_ASYNC_WAIT = 1 };
  * ITEM_ASYNC_ANY: an async submit whose request no other op waits for (a read or a write
  * within the file's length, of a file the trace does not cut after it): its completion record
  * may take another such request's completion instead (async__complete).
+ * ITEM_GROWS: a write that makes its file longer than the trace had made it: submitted
+ * through an async engine, a later read of its own thread that starts below its end waits
+ * for it, overlapping or not (worker__own_conflict).
  */
-enum { ITEM_RELEASED = 1, ITEM_ASYNC_ANY = 2 };
+enum { ITEM_RELEASED = 1, ITEM_ASYNC_ANY = 2, ITEM_GROWS = 4 };
 
 struct ritem {
 	struct reel_op op;
@@ -189,7 +192,8 @@ struct rinflight {
 	int64_t orig_ret;
 	const struct rpath *p;
 	int done;
-	int skip; /* not issued: only its place in the order */
+	int skip;  /* not issued: only its place in the order */
+	int grows; /* a write that makes its file longer (ITEM_GROWS) */
 };
 
 struct rworker {

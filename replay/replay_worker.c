@@ -489,7 +489,9 @@ void worker__drain(struct rworker *w)
 }
 
 /* an in-flight request of this worker (not yet done) on the item's file whose bytes overlap
- * the item's, one of the two a write; by the path, or the fd when there is no path */
+ * the item's, one of the two a write, or a write that makes the file longer past the start
+ * of the item, a read (of the hole below it, or of its bytes); by the path, or the fd when
+ * there is no path */
 static int worker__own_conflict(const struct rworker *w, const struct ritem *it)
 {
 	const struct reel_op *op = &it->op;
@@ -503,6 +505,8 @@ static int worker__own_conflict(const struct rworker *w, const struct ritem *it)
 		if (it->p1 ? f->p != it->p1 : (r->fd != op->fd || r->pid != op->pid))
 			continue;
 		if (r->offset < op->offset + op->len && op->offset < r->offset + r->len)
+			return 1;
+		if (f->grows && op->offset < r->offset + r->len && reel_op__is_read(op->type))
 			return 1;
 	}
 	return 0;
@@ -706,6 +710,7 @@ static void *worker__main(void *arg)
 			f->orig_ret = op->ret;
 			f->p = it->p1;
 			f->skip = 0;
+			f->grows = !!(it->flags & ITEM_GROWS);
 		} else {
 			/* r == 2: its outcome is counted already; checked against itself */
 			worker__finish(w, res, r == 2 ? res->ret : op->ret, it->p1, it->seq,
