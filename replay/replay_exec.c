@@ -1068,6 +1068,49 @@ static int exec__data_async(struct rworker *w, const struct ritem *it, struct re
 	return 1;
 }
 
+/*
+ * sync(2), recorded as a syncfs with no fd: every file system's sync. The replay syncs the
+ * file systems of its targets, each once, the storage it measures: never the others', which
+ * are no part of the comparison (and may be another job's). Root fds are O_PATH, which
+ * syncfs refuses: each is opened for it, untimed.
+ */
+static int exec__sync_all(struct rworker *w, struct reel_op *res)
+{
+	const struct replay_mapper *m = w->run->m;
+	int fds[REPLAY_MAX_ROOTS], n = 0;
+	dev_t devs[REPLAY_MAX_ROOTS];
+	long ret = 0;
+
+	for (int i = 0; i < m->n_roots; i++) {
+		int fd = openat(m->roots[i].fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		struct stat st;
+		int seen = 0;
+
+		if (fd < 0) {
+			ret = -errno;
+			continue;
+		}
+		if (fstat(fd, &st) == 0)
+			for (int j = 0; j < n && !seen; j++)
+				seen = devs[j] == st.st_dev;
+		if (seen) {
+			close(fd);
+			continue;
+		}
+		devs[n] = st.st_dev;
+		fds[n++] = fd;
+	}
+	res->start_ns = worker__now(w);
+	for (int i = 0; i < n; i++)
+		if (syncfs(fds[i]) < 0 && !ret)
+			ret = -errno;
+	res->end_ns = worker__now(w);
+	for (int i = 0; i < n; i++)
+		close(fds[i]);
+	res->ret = ret;
+	return 0;
+}
+
 int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 {
 	const struct reel_op *op = &it->op;
@@ -1209,6 +1252,10 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		return exec__mmap(w, it, res);
 	case REEL_OP_MSYNC:
 		return exec__msync(w, it, res);
+	case REEL_OP_SYNCFS:
+		if (op->fd < 0)
+			return exec__sync_all(w, res);
+		/* fallthrough */
 	default:
 		if (op->type >= REEL_OP__COUNT)
 			break;
