@@ -803,6 +803,11 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 		op.path = fd_path(x, op.fd);
 		emit(c, &op);
 		break;
+	case __NR_sync:
+		/* every file system's sync: a syncfs with no fd, of no file (Kyoto Cabinet's
+		 * directory database makes its transactions durable so) */
+		emit(c, &op);
+		break;
 	case __NR_msync:
 		op.aux = a[0];
 		op.len = a[1];

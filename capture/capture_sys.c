@@ -32,6 +32,8 @@ static const struct capture_sysdef sysdefs[] = {
 	{ __NR_fdatasync, REEL_OP_FDATASYNC, T | F(FD0) },
 	{ __NR_sync_file_range, REEL_OP_SYNC_FILE_RANGE, T | F(FD0) },
 	{ __NR_syncfs, REEL_OP_SYNCFS, T | F(FD0) },
+	/* sync(2): a syncfs of every file system, recorded as a syncfs with no fd (fd -1) */
+	{ __NR_sync, REEL_OP_SYNCFS, T },
 	{ __NR_stat, REEL_OP_STAT, T | F(PATH0) | F(STAT1) },
 	{ __NR_lstat, REEL_OP_LSTAT, T | F(PATH0) | F(STAT1) },
 	{ __NR_newfstatat, REEL_OP_NEWFSTATAT, T | F(PATH1) | F(FDATCWD) | F(FD0) | F(STAT2) },
