@@ -348,6 +348,8 @@ static int st_dispatch(struct st_state *s, struct stl_call *c)
 		return c->nargs >= 1 ? st_do_munmap(s, c) : -EINVAL;
 	if (!strcmp(n, "msync"))
 		return c->nargs >= 3 ? st_do_msync(s, c) : -EINVAL;
+	if (!strcmp(n, "sync"))
+		return st_do_sync_all(s, c);
 	if (!strcmp(n, "io_submit"))
 		return c->nargs >= 3 ? st_do_io_submit(s, c) : -EINVAL;
 	if (!strcmp(n, "io_getevents") || !strcmp(n, "io_pgetevents"))

@@ -154,6 +154,7 @@ int st_do_io_submit(struct st_state *s, struct stl_call *c);
 int st_do_lseek(struct st_state *s, struct stl_call *c);
 int st_do_mmap(struct st_state *s, struct stl_call *c);
 int st_do_msync(struct st_state *s, struct stl_call *c);
+int st_do_sync_all(struct st_state *s, struct stl_call *c);
 int st_do_munmap(struct st_state *s, struct stl_call *c);
 int st_do_open(struct st_state *s, struct stl_call *c, int type);
 int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di, int pi);

@@ -828,6 +828,15 @@ int st_do_munmap(struct st_state *s, struct stl_call *c)
 	return 0;
 }
 
+/* sync(2): every file system's sync, a syncfs with no fd (fd -1), as the recorder has it */
+int st_do_sync_all(struct st_state *s, struct stl_call *c)
+{
+	struct reel_op op;
+
+	st_op_init(s, &op, REEL_OP_SYNCFS, c);
+	return st_emit_any(s, &op, REEL_FD_UNKNOWN);
+}
+
 int st_do_msync(struct st_state *s, struct stl_call *c)
 {
 	struct reel_op op;
