@@ -590,11 +590,13 @@ static void disp__resize(struct disp *d, struct ritem *it, struct rpath *p, stru
 		 * of what a write had made the file, after the unlink, still waits for it)
 		 */
 		p->unlinked = 1;
+		p->gone_seq = it->seq;
 		break;
 	case REEL_OP_RENAME:
 	case REEL_OP_RENAMEAT:
 	case REEL_OP_RENAMEAT2:
 		if (p2) {
+			p->gone_seq = p2->gone_seq = it->seq;
 			extent__move(p, p2, !!(op->flags & RENAME_EXCHANGE));
 			p2->unlinked = 0;
 			disp__writers_added(d, p2);
@@ -638,6 +640,27 @@ static void disp__resize(struct disp *d, struct ritem *it, struct rpath *p, stru
 static const struct rpath *disp__fd_name(const struct disp *d, uint32_t pid, int64_t fd);
 
 /*
+ * An op on an fd opened (or dup'ed to) before its file's name was taken away: its file is no
+ * longer the one by that name, whose extent it must leave alone (Tokyo Cabinet's optimize
+ * unlinks the database, renames the rebuilt one over it, then ftruncates the old one through
+ * its fd to its old length, longer than the new file: taken for a lengthening of the new one,
+ * the writes of other threads that later made that one so long were not, and reads of their
+ * bytes waited for none of them).
+ */
+static int disp__fd_detached(const struct disp *d, const struct reel_op *op,
+			     const struct rpath *p)
+{
+	const uint64_t *v;
+	const struct kent *k;
+
+	if (!p->gone_seq || !replay_op__on_fd(op) ||
+	    !(v = replay_u64map__get(&d->dt.idx, key_fd(op->pid, op->fd))))
+		return 0;
+	k = &d->dt.k[*v];
+	return k->sw && k->sseq < p->gone_seq;
+}
+
+/*
  * The file of an op's fd when the op carries no path (FORMAT.md lets a writer leave it out):
  * the one the fd was opened by, which the file-set scan also went by. NULL: a path op, or no
  * name known (replay_fileset.c sets unnamed_fd_ops when the trace has such ops).
@@ -668,7 +691,7 @@ static void disp__extent(struct disp *d, struct ritem *it, uint32_t self, struct
 	uint64_t end = op->offset + (op->ret > 0 ? (uint64_t)op->ret : 0);
 	unsigned t = op->type;
 
-	if (!p || op->ret < 0)
+	if (!p || op->ret < 0 || (!p->unlinked && disp__fd_detached(d, op, p)))
 		return;
 	if (t >= REEL_OP_READ && t <= REEL_OP_PREADV2) {
 		if (p->ext && end > p->base && op->ret)

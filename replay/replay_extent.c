@@ -27,9 +27,9 @@
  * fds opened before, on the file removed. A write that makes
  * the file longer again waits for the last truncate (or O_TRUNC open, creat) of another
  * thread (cut): run first, its bytes would be cut away from the reads that wait for it. An fd keeps
- * the path it was opened by in the trace, so its ops after a rename, or after the name was made
- * again, look at the new file of that name: a read then waits for a write it did not need, or
- * for none.
+ * the path it was opened by in the trace; its ops after that name was renamed from or over, or
+ * made again after an unlink, are on another file than the one by that name now, and leave
+ * its extent alone (disp__fd_detached): their own reads and writes are then not ordered.
  *
  * The other way round, a cut waits for the writes of other threads before it that reached
  * beyond its new length, lengthening or not: run after it, any of them would make the file

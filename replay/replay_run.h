@@ -77,6 +77,9 @@ struct rpath {
 	struct rwriters *writers; /* each worker's last write since the cut: the next cut
 				   * waits for those that reached beyond it */
 	struct rwriters *readers; /* the same of reads, kept only when cut_later */
+	uint64_t gone_seq; /* the last op that took the file by this name away (an unlink, a
+			    * rename from or onto it; 0: none): an fd opened before it is on
+			    * another file, whose ops leave this one's extent alone */
 	uint8_t cut_later; /* the trace cuts the file by this name, or by one it is renamed to */
 	/* unlinked by this name, not made again since: its ops are through fds opened before,
 	 * on the file removed, whose extent stays until the name is made again (disp__resize) */
