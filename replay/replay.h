@@ -102,8 +102,9 @@ enum replay_fail_kind {
 	REPLAY_FAIL_UNKNOWN_FD,	   /* fd not known to the replay and no path to open */
 	REPLAY_FAIL_UNSUPPORTED,   /* op type the replay does not issue */
 	REPLAY_FAIL_REFUSED,	   /* path escapes the target (.., symlink): not issued */
-	/* counted on its own line: lseek(SEEK_END) found the file another length, as another
-	 * thread's write that came after the check in the original ran before it */
+	/* counted on its own line: lseek(SEEK_END), or a read that reached the end of its
+	 * file, found the file another length, as another thread's write that came after the
+	 * check in the original ran before it */
 	REPLAY_FAIL_LENGTH,
 	REPLAY_FAIL__COUNT
 };

@@ -226,7 +226,8 @@ static const char *const fail_names[REPLAY_FAIL__COUNT] = {
     [REPLAY_FAIL_UNKNOWN_FD] = "not replayed: unknown fd, or its open failed in the replay",
     [REPLAY_FAIL_UNSUPPORTED] = "not replayed: unsupported",
     [REPLAY_FAIL_REFUSED] = "not replayed: path escapes the target",
-    [REPLAY_FAIL_LENGTH] = "lseek(SEEK_END) found its file another length",
+    [REPLAY_FAIL_LENGTH] = "lseek(SEEK_END), or a read that reached the end, found its file "
+			   "another length",
 };
 
 /* Where the trace is damaged and what that cost the replay: ops, or only the footer. */

@@ -400,6 +400,10 @@ static void worker__check(struct rworker *w, const struct reel_op *res, int64_t 
 	 * or an earlier op left the file unlike the original's, which nothing else may show */
 	else if (res->type == REEL_OP_LSEEK && res->mode == SEEK_END && res->ret != orig)
 		k = REPLAY_FAIL_LENGTH;
+	/* so is a read that found the end of its file (short of its ask): longer in the replay,
+	 * a write of another thread that came after it ran first, as for a check */
+	else if (reel_op__is_read(res->type) && orig < (int64_t)res->len && res->ret > orig)
+		k = REPLAY_FAIL_LENGTH;
 	else
 		return;
 	errname(a, sizeof(a), orig);
