@@ -573,13 +573,18 @@ static void disp__resize(struct disp *d, struct ritem *it, struct rpath *p, stru
 		if (p->unlinked && (op->flags & O_CREAT)) { /* a new file by that name */
 			extent__reset(p);
 			p->unlinked = 0;
+			p->arrive_seq = it->seq;
 		}
 		if (op->flags & O_TRUNC)
 			disp__emptied(d, p, self, it->seq, ds);
 		else if (op->flags & O_EXCL)
 			extent__reset(p);
+		if (op->flags & O_EXCL)
+			p->arrive_seq = it->seq;
 		break;
 	case REEL_OP_CREAT:
+		if (p->unlinked)
+			p->arrive_seq = it->seq;
 		disp__emptied(d, p, self, it->seq, ds);
 		break;
 	case REEL_OP_UNLINK:
@@ -597,6 +602,12 @@ static void disp__resize(struct disp *d, struct ritem *it, struct rpath *p, stru
 	case REEL_OP_RENAMEAT2:
 		if (p2) {
 			p->gone_seq = p2->gone_seq = it->seq;
+			p->moved_to = p2;
+			p->moved_seq = p2->arrive_seq = it->seq;
+			if (op->flags & RENAME_EXCHANGE) {
+				p2->moved_to = p;
+				p2->moved_seq = p->arrive_seq = it->seq;
+			}
 			extent__move(p, p2, !!(op->flags & RENAME_EXCHANGE));
 			p2->unlinked = 0;
 			disp__writers_added(d, p2);
@@ -661,6 +672,29 @@ static int disp__fd_detached(const struct disp *d, const struct reel_op *op,
 }
 
 /*
+ * Where the file an fd opened by p before p's last gone_seq is now, when renames took it
+ * there (a file renamed away while a thread holds it open: its reads still wait for the
+ * writes that made it long, kept under its new name): NULL when it was removed and the name
+ * made again, or replaced by a rename onto the name, as far as the trace says.
+ */
+static struct rpath *path__moved(struct rpath *p)
+{
+	uint64_t at = p->gone_seq;
+
+	for (int hops = 0; hops < 64; hops++) {
+		struct rpath *q = p->moved_to;
+
+		if (!q || p->moved_seq != at || q->arrive_seq != at)
+			return NULL; /* it left p otherwise, or another file came to q since */
+		if (q->gone_seq == at || q->unlinked)
+			return q; /* still there, or removed by that name, which was not made again */
+		p = q;
+		at = q->gone_seq; /* moved on, if a rename took it (else: replaced) */
+	}
+	return NULL;
+}
+
+/*
  * The file of an op's fd when the op carries no path (FORMAT.md lets a writer leave it out):
  * the one the fd was opened by, which the file-set scan also went by. NULL: a path op, or no
  * name known (replay_fileset.c sets unnamed_fd_ops when the trace has such ops).
@@ -691,7 +725,10 @@ static void disp__extent(struct disp *d, struct ritem *it, uint32_t self, struct
 	uint64_t end = op->offset + (op->ret > 0 ? (uint64_t)op->ret : 0);
 	unsigned t = op->type;
 
-	if (!p || op->ret < 0 || (!p->unlinked && disp__fd_detached(d, op, p)))
+	if (!p || op->ret < 0)
+		return;
+	/* an fd on a file its name lost: the file's extent where renames took it, if anywhere */
+	if (!p->unlinked && disp__fd_detached(d, op, p) && !(p = path__moved(p)))
 		return;
 	if (t >= REEL_OP_READ && t <= REEL_OP_PREADV2) {
 		if (p->ext && end > p->base && op->ret)

@@ -28,8 +28,9 @@
  * the file longer again waits for the last truncate (or O_TRUNC open, creat) of another
  * thread (cut): run first, its bytes would be cut away from the reads that wait for it. An fd keeps
  * the path it was opened by in the trace; its ops after that name was renamed from or over, or
- * made again after an unlink, are on another file than the one by that name now, and leave
- * its extent alone (disp__fd_detached): their own reads and writes are then not ordered.
+ * made again after an unlink, are on another file than the one by that name now (replay_deps.c,
+ * disp__fd_detached): on the file renames took to another name, whose extent they use
+ * (path__moved), else their own reads and writes are not ordered and leave extents alone.
  *
  * The other way round, a cut waits for the writes of other threads before it that reached
  * beyond its new length, lengthening or not: run after it, any of them would make the file

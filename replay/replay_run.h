@@ -80,6 +80,11 @@ struct rpath {
 	uint64_t gone_seq; /* the last op that took the file by this name away (an unlink, a
 			    * rename from or onto it; 0: none): an fd opened before it is on
 			    * another file, whose ops leave this one's extent alone */
+	/* where a rename took this name's file (moved_seq: that rename), and when the file by
+	 * this name came by a rename or a create (0: there before): an fd's file is followed
+	 * through renames (path__moved) */
+	struct rpath *moved_to;
+	uint64_t moved_seq, arrive_seq;
 	uint8_t cut_later; /* the trace cuts the file by this name, or by one it is renamed to */
 	/* unlinked by this name, not made again since: its ops are through fds opened before,
 	 * on the file removed, whose extent stays until the name is made again (disp__resize) */
