@@ -89,6 +89,7 @@ struct pinfo {
 	uint8_t symlink;      /* made by the application with symlink(): what lies below is its */
 	uint32_t linklen;     /* readlink read this many bytes of it, before anything else told */
 	uint32_t content;     /* symlink: the path id of its content */
+	uint64_t link_op;     /* symlink: the number of the op that last made it one */
 	uint32_t pre_content; /* a symlink there before the capture: what readlink read of it */
 	uint8_t followed;     /* opened or stat'd by this name: what it leads to was there */
 	uint8_t pre_followed; /* so before the application made it a symlink: REPLAY_F_* found */
@@ -486,6 +487,7 @@ static void scan__link(struct scan *s, const struct reel_op *op, struct pinfo *p
 		if (pi && op->ret == 0) {
 			pi->symlink = 1;
 			pi->content = op->path2;
+			pi->link_op = s->nops;
 		}
 	} else {
 		uint32_t id = op->path, origin;
@@ -1374,9 +1376,26 @@ static int renamed__collect(struct scan *s, struct reel_reader *r,
 	return err;
 }
 
-/* The symlink the application made at p or above it: its path id, 0 if none; *len its length */
+/*
+ * The symlink l still stood at op t: no mkdir or rename made its name again (a directory) after
+ * the link was made and before t. What the trace first names below it after that (ln -s p0 n;
+ * rm n; mkdir n; mv olddir n/sub; then n/sub/f read) is in that directory, not where the
+ * link led (stress seed 5334: p0, a file, prepared as a directory).
+ */
+static int link__stood(const struct scan *s, uint32_t l, uint64_t t)
+{
+	size_t i = t ? made__before(s, l, t) : 0;
+
+	return !i || s->rename_at[i - 1] < s->p[l].link_op;
+}
+
+/*
+ * The symlink the application made at p or above it, or one there before whose content the
+ * trace tells, as it stood at op t, the first that named p (0: whenever): its path id, 0 if
+ * none; *len its length
+ */
 static uint32_t link__above(const struct scan *s, const struct replay_u64map *ids, const char *p,
-			    size_t *len)
+			    uint64_t t, size_t *len)
 {
 	char buf[PATH_MAX];
 	uint64_t *v;
@@ -1387,7 +1406,7 @@ static uint32_t link__above(const struct scan *s, const struct replay_u64map *id
 	strcpy(buf, p);
 	do {
 		v = replay_u64map__get(ids, str__key(buf));
-		if (v && (s->p[*v].symlink || s->p[*v].disk)) {
+		if (v && (s->p[*v].symlink || s->p[*v].disk) && link__stood(s, (uint32_t)*v, t)) {
 			*len = strlen(buf);
 			return (uint32_t)*v;
 		}
@@ -1416,7 +1435,7 @@ static int link__follow(const struct scan *s, struct reel_reader *r,
 				  reel_reader__path(r, pre ? lp->pre_content : lp->content), pre,
 				  rest, to, sz))
 			return -1;
-		l = link__above(s, ids, to, &n);
+		l = link__above(s, ids, to, 0, &n);
 		if (!l)
 			return 0;
 		if (strlen(to) >= sizeof(cur))
@@ -1480,7 +1499,7 @@ static int prelinks__place(struct scan *s, struct reel_reader *r, const struct r
 				continue;
 			memcpy(dir, p, (size_t)(base - p));
 			dir[base - p] = '\0';
-			l = link__above(s, ids, dir, &n);
+			l = link__above(s, ids, dir, pi->first_op, &n);
 			if (!l || link__follow(s, r, ids, l, dir + n, to, sizeof(to)))
 				continue;
 			len = snprintf(at, sizeof(at), "%s%s", strcmp(to, "/") ? to : "", base);
@@ -1533,7 +1552,7 @@ static void prelinks__merge(struct scan *s, struct reel_reader *r, const struct 
 
 		if (!p || (s->p[id].state != P_EXISTED && s->p[id].state != P_CREATED))
 			continue;
-		l = link__above(s, ids, p, &n);
+		l = link__above(s, ids, p, s->p[id].first_op, &n);
 		if (l && l != id && s->p[l].disk && !s->p[l].kind)
 			s->p[l].kind = REPLAY_F_DIR;
 	}
@@ -1546,7 +1565,7 @@ static void prelinks__merge(struct scan *s, struct reel_reader *r, const struct 
 
 		if (!p || pi->state != P_EXISTED || pi->symlink)
 			continue;
-		l = link__above(s, ids, p, &n);
+		l = link__above(s, ids, p, s->p[id].first_op, &n);
 		if (!l || !s->p[l].disk || link__follow(s, r, ids, l, p + n, to, sizeof(to)))
 			continue;
 		tv = replay_u64map__get(ids, str__key(to));
@@ -1673,7 +1692,7 @@ static int through__links(struct scan *s, struct reel_reader *r, const struct re
 
 			if (!p || (pi->symlink ? !pi->through_kind : pi->state != P_EXISTED))
 				continue;
-			l = pi->symlink ? id : link__above(s, ids, p, &n);
+			l = pi->symlink ? id : link__above(s, ids, p, pi->first_op, &n);
 			if (!l || (l == id) != self || (self && !link__followed(pi)))
 				continue;
 			if (link__follow(s, r, ids, l, pi->symlink ? "" : p + n, to, sizeof(to)))
