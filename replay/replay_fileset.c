@@ -1535,11 +1535,12 @@ static int prelinks__place(struct scan *s, struct reel_reader *r, const struct r
 }
 
 /*
- * What the application reached through a symlink that was there before is its destination's:
- * when the trace names the destination too (python3 -> python3.11, both used), the
- * destination is prepared as large as read by either name. One the trace does not name is
- * prepared by through__links. A path below such a symlink that existed, or that the
- * application made, says that it led to a directory (that a file made through it needs).
+ * What the application reached through a symlink that was there before, or one it made (cur
+ * -> data.v1, read as cur), is its destination's: when the trace names the destination too
+ * (python3 -> python3.11, both used), the destination is prepared as large as read by either
+ * name. One the trace does not name is prepared by through__links. A path below such a
+ * symlink that existed, or that the application made, says that it led to a directory (that
+ * a file made through it needs).
  */
 static void prelinks__merge(struct scan *s, struct reel_reader *r, const struct replay_u64map *ids)
 {
@@ -1559,14 +1560,17 @@ static void prelinks__merge(struct scan *s, struct reel_reader *r, const struct 
 	for (uint32_t id = 1; id < s->np; id++) {
 		const char *p = reel_reader__path(r, id);
 		struct pinfo *pi = &s->p[id], *d;
-		uint64_t *tv;
+		/* the application's link itself: what was read through it (through) */
+		int self = pi->symlink && pi->through_kind;
+		uint64_t *tv, size = self ? pi->through : pi->size;
+		int kind = self ? pi->through_kind : pi->kind;
 		size_t n = 0;
 		uint32_t l;
 
-		if (!p || pi->state != P_EXISTED || pi->symlink)
+		if (!p || (!self && (pi->state != P_EXISTED || pi->symlink)))
 			continue;
-		l = link__above(s, ids, p, s->p[id].first_op, &n);
-		if (!l || !s->p[l].disk || link__follow(s, r, ids, l, p + n, to, sizeof(to)))
+		l = self ? id : link__above(s, ids, p, s->p[id].first_op, &n);
+		if (!l || link__follow(s, r, ids, l, self ? "" : p + n, to, sizeof(to)))
 			continue;
 		tv = replay_u64map__get(ids, str__key(to));
 		if (!tv || *tv == id)
@@ -1575,9 +1579,9 @@ static void prelinks__merge(struct scan *s, struct reel_reader *r, const struct 
 		if (d->state != P_EXISTED || d->app_owned || d->symlink || d->disk)
 			continue;
 		if (!d->kind)
-			d->kind = pi->kind;
-		if (d->kind != REPLAY_F_DIR && pi->size > d->size)
-			d->size = pi->size;
+			d->kind = kind;
+		if (d->kind != REPLAY_F_DIR && size > d->size)
+			d->size = size;
 		d->exec |= pi->exec;
 	}
 }
