@@ -1377,15 +1377,20 @@ static int renamed__collect(struct scan *s, struct reel_reader *r,
 }
 
 /*
- * The symlink l still stood at op t: no mkdir or rename made its name again (a directory) after
- * the link was made and before t. What the trace first names below it after that (ln -s p0 n;
+ * The symlink l stood at op t: the application made it before t, and no mkdir or rename made
+ * its name again (a directory) after the link was made and before t. What the trace first names below it after that (ln -s p0 n;
  * rm n; mkdir n; mv olddir n/sub; then n/sub/f read) is in that directory, not where the
  * link led (stress seed 5334: p0, a file, prepared as a directory).
  */
 static int link__stood(const struct scan *s, uint32_t l, uint64_t t)
 {
-	size_t i = t ? made__before(s, l, t) : 0;
+	size_t i;
 
+	/* made after t: what t named below that name was in what stood there then (a directory
+	 * renamed in, its files used, renamed away, then a link made by the name: seed 6100) */
+	if (t && s->p[l].symlink && s->p[l].link_op > t)
+		return 0;
+	i = t ? made__before(s, l, t) : 0;
 	return !i || s->rename_at[i - 1] < s->p[l].link_op;
 }
 
