@@ -239,7 +239,6 @@ static __always_inline __u8 fd_kind_size(struct task_struct *task, __u64 fd, __u
 	return (ino->i_mode & S_IFMT) >> 12;
 }
 
-/* Byte count of iovec array iov[n] in user memory (at most IOREEL_REQ_IOV_MAX entries). */
 /*
  * What a stat-family call that succeeded returned, from the buffer it filled: the kind
  * (S_IFMT >> 12, 0 when the buffer cannot be read) and the size. A name only stat'd before
@@ -270,6 +269,7 @@ static __always_inline __u8 stat_kind_size(const __u64 *args, __u32 flags, __u64
 	return (mode & S_IFMT) >> 12;
 }
 
+/* Byte count of iovec array iov[n] in user memory (at most IOREEL_REQ_IOV_MAX entries). */
 static __always_inline __u64 iov_bytes(__u64 iov, __u64 n)
 {
 	__u64 sum = 0, len;
