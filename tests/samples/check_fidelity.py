@@ -154,10 +154,13 @@ def main():
     if differ:
         bad.append(f"{sum(differ.values())} ops ended differently")
 
-    behind = late["p50_ns"] > LATENESS_P50_MAX_NS
+    # the report's own judgment too (wake-up lateness p99): a CI run's replay with p50 415 us
+    # but p99 30 ms missed the pwrite64 p90 bound (23x) and was not tried again
+    behind = late["p50_ns"] > LATENESS_P50_MAX_NS or late["fell_behind"]
     if behind:
         print(f"note: the replay fell behind its schedule (lateness p50 > "
-              f"{us(LATENESS_P50_MAX_NS)}): the machine was busy")
+              f"{us(LATENESS_P50_MAX_NS)}, or the report says it fell behind): the machine "
+              "was busy")
     for b_ in bad:
         print("FAIL  " + b_)
     if not bad:
