@@ -55,7 +55,7 @@ static int sync__queue(struct replay_engine *e, struct replay_io *io)
 		r = 0;
 		break;
 	}
-	io->ret = r < 0 ? -errno : r;
+	io->ret = r; /* replay_sys.h: -errno itself */
 	io->done_ns = replay_now_ns();
 	p->done[p->n++] = io;
 	return 0;

@@ -106,23 +106,21 @@ struct rpid *run__pid(struct run *run, uint32_t pid)
 	return rp;
 }
 
-_Atomic int32_t *rpid__slot(struct rpid *rp, int fd)
+_Atomic int32_t *rpid__slot_new(struct rpid *rp, int fd)
 {
-	_Atomic int32_t *pg = atomic_load(&rp->page[fd / RUN_FD_PAGE]), *expect = NULL;
+	_Atomic int32_t *pg, *expect = NULL;
 
+	pg = malloc(RUN_FD_PAGE * sizeof(*pg));
 	if (!pg) {
-		pg = malloc(RUN_FD_PAGE * sizeof(*pg));
-		if (!pg) {
-			atomic_store(&rp->spare, RFD_UNKNOWN);
-			return &rp->spare;
-		}
-		for (int i = 0; i < RUN_FD_PAGE; i++)
-			atomic_init(&pg[i], RFD_UNKNOWN);
-		/* another thread of the process may have made it meanwhile: keep one */
-		if (!atomic_compare_exchange_strong(&rp->page[fd / RUN_FD_PAGE], &expect, pg)) {
-			free(pg);
-			pg = expect;
-		}
+		atomic_store(&rp->spare, RFD_UNKNOWN);
+		return &rp->spare;
+	}
+	for (int i = 0; i < RUN_FD_PAGE; i++)
+		atomic_init(&pg[i], RFD_UNKNOWN);
+	/* another thread of the process may have made it meanwhile: keep one */
+	if (!atomic_compare_exchange_strong(&rp->page[fd / RUN_FD_PAGE], &expect, pg)) {
+		free(pg);
+		pg = expect;
 	}
 	return &pg[fd % RUN_FD_PAGE];
 }
@@ -360,6 +358,17 @@ static void fd__set(struct rworker *w, int32_t orig, int fd, int replaces)
 		__r = (long)(expr);                                                                \
 		(res)->end_ns = worker__now(w);                                                    \
 		__r < 0 ? -(long)errno : __r;                                                      \
+	})
+
+/* the same of a replay_sys.h call, which returns -errno itself; the clock read raw around it */
+#define TIMED_SYS(res, expr)                                                                       \
+	({                                                                                         \
+		uint64_t __t0 = worker__tick(w), __t1;                                             \
+		long __r = (long)(expr);                                                           \
+		__t1 = worker__tick(w);                                                            \
+		(res)->start_ns = worker__ns(w, __t0);                                             \
+		(res)->end_ns = worker__ns(w, __t1);                                               \
+		__r;                                                                               \
 	})
 
 static int exec__open(struct rworker *w, const struct ritem *it, struct reel_op *res)
@@ -956,25 +965,25 @@ static int exec__data(struct rworker *w, const struct ritem *it, struct reel_op 
 	switch (op->type) {
 	case REEL_OP_READ:
 	case REEL_OP_PREAD64:
-		r = TIMED(res, sys_pread(fd, w->buf, op->len, (off_t)op->offset));
+		r = TIMED_SYS(res, sys_pread(fd, w->buf, op->len, (off_t)op->offset));
 		break;
 	case REEL_OP_READV:
 	case REEL_OP_PREADV:
-		r = TIMED(res, sys_preadv(fd, &iov, 1, (off_t)op->offset));
+		r = TIMED_SYS(res, sys_preadv(fd, &iov, 1, (off_t)op->offset));
 		break;
 	case REEL_OP_PREADV2:
-		r = TIMED(res, sys_preadv2(fd, &iov, 1, (off_t)op->offset, (int)op->flags));
+		r = TIMED_SYS(res, sys_preadv2(fd, &iov, 1, (off_t)op->offset, (int)op->flags));
 		break;
 	case REEL_OP_WRITE:
 	case REEL_OP_PWRITE64:
-		r = TIMED(res, sys_pwrite(fd, w->buf, op->len, (off_t)op->offset));
+		r = TIMED_SYS(res, sys_pwrite(fd, w->buf, op->len, (off_t)op->offset));
 		break;
 	case REEL_OP_WRITEV:
 	case REEL_OP_PWRITEV:
-		r = TIMED(res, sys_pwritev(fd, &iov, 1, (off_t)op->offset));
+		r = TIMED_SYS(res, sys_pwritev(fd, &iov, 1, (off_t)op->offset));
 		break;
 	default: /* PWRITEV2 */
-		r = TIMED(res, sys_pwritev2(fd, &iov, 1, (off_t)op->offset, (int)op->flags));
+		r = TIMED_SYS(res, sys_pwritev2(fd, &iov, 1, (off_t)op->offset, (int)op->flags));
 		break;
 	}
 	res->ret = r;
@@ -1265,8 +1274,10 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		if (fd < 0)
 			return -(1 + REPLAY_FAIL_UNKNOWN_FD);
 		if (reel_op__is_read(op->type) || reel_op__is_write(op->type)) {
+			/* a directory's read fails EINVAL through libaio, where the thread's
+			 * syscall failed EISDIR: it goes as the syscall */
 			if (w->eng_on && op->type != REEL_OP_PREADV2 &&
-			    op->type != REEL_OP_PWRITEV2)
+			    op->type != REEL_OP_PWRITEV2 && op->fd_kind != REEL_FD_DIR)
 				return exec__data_async(w, it, res, fd);
 			return exec__data(w, it, res, fd);
 		}
@@ -1280,10 +1291,10 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 				ret = TIMED(res, lseek(fd, (off_t)op->offset, (int)op->mode));
 			break;
 		case REEL_OP_FSYNC:
-			ret = TIMED(res, sys_fsync(fd));
+			ret = TIMED_SYS(res, sys_fsync(fd));
 			break;
 		case REEL_OP_FDATASYNC:
-			ret = TIMED(res, sys_fdatasync(fd));
+			ret = TIMED_SYS(res, sys_fdatasync(fd));
 			break;
 		case REEL_OP_SYNC_FILE_RANGE:
 			ret = TIMED(

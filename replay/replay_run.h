@@ -385,18 +385,31 @@ extern uint64_t replay_tsc_mult;
 void replay_clock__calibrate(void); /* sets replay_tsc_mult, or 0 when the TSC is not usable */
 /* between ops: renews a stale anchor; 1 when it did (times before it used the old one) */
 int replay_clock__anchor(struct rworker *w);
-/* CLOCK_MONOTONIC ns, from the TSC when the worker uses it */
-static inline uint64_t worker__now(struct rworker *w)
+/*
+ * A raw reading of the worker's clock: the TSC when the worker uses it, else CLOCK_MONOTONIC
+ * ns. An op is timed by two raw readings, converted (worker__ns) after the second, so that the
+ * conversion is not inside what is timed.
+ */
+static inline uint64_t worker__tick(const struct rworker *w)
 {
-	uint64_t t;
+	return w->use_tsc ? __rdtsc() : replay_now_ns();
+}
 
+/* CLOCK_MONOTONIC ns of a raw reading, in the order they were taken */
+static inline uint64_t worker__ns(struct rworker *w, uint64_t t)
+{
 	if (!w->use_tsc)
-		return replay_now_ns();
-	t = __rdtsc();
+		return t;
 	w->tsc_last = t;
 	if (t < w->tsc0) /* another CPU's TSC a hair behind: never before the anchor */
 		t = w->tsc0;
 	return w->ns0 + (uint64_t)(((unsigned __int128)(t - w->tsc0) * replay_tsc_mult) >> 32);
+}
+
+/* CLOCK_MONOTONIC ns, from the TSC when the worker uses it */
+static inline uint64_t worker__now(struct rworker *w)
+{
+	return worker__ns(w, worker__tick(w));
 }
 
 /* replay_worker.c: reaps the worker's own requests (--engine io_uring|libaio) and retires, in
@@ -405,7 +418,15 @@ void worker__reap(struct rworker *w, unsigned min, uint64_t t_abs);
 
 /* replay_exec.c */
 struct rpid *run__pid(struct run *run, uint32_t pid);
-_Atomic int32_t *rpid__slot(struct rpid *rp, int fd); /* 0 <= fd < RUN_FD_MAX */
+_Atomic int32_t *rpid__slot_new(struct rpid *rp, int fd); /* rpid__slot, its page not made yet */
+/* the replay fd slot of original fd fd, 0 <= fd < RUN_FD_MAX: inline, once per data op */
+static inline _Atomic int32_t *rpid__slot(struct rpid *rp, int fd)
+{
+	_Atomic int32_t *pg =
+	    atomic_load_explicit(&rp->page[(unsigned)fd / RUN_FD_PAGE], memory_order_acquire);
+
+	return pg ? &pg[(unsigned)fd % RUN_FD_PAGE] : rpid__slot_new(rp, fd);
+}
 /* opens rel beneath rootfd as original fd ofd of pid, one the trace did not open: with the
  * flags the capture found it had (fd_oflags); the fd or -errno */
 int exec__open_found(struct run *run, uint32_t pid, int32_t ofd, int rootfd, const char *rel,
