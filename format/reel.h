@@ -22,7 +22,7 @@ extern "C" {
 #endif
 
 #define REEL_VERSION_MAJOR 1
-#define REEL_VERSION_MINOR 1
+#define REEL_VERSION_MINOR 2
 
 /*
  * Op types. The numeric values are part of the file format (FORMAT.md, "Op types"):
@@ -146,6 +146,9 @@ struct reel_op {
 	uint64_t start_ns; /* entry (async: submission) */
 	uint64_t end_ns;   /* exit (async: completion record's time, = start for submits) */
 	uint64_t sched_ns; /* replay results: when the replayer scheduled the op; else 0 */
+	/* replay results: of the op's lateness (start_ns - sched_ns), the time it waited for
+	 * ops of other threads it is kept after (version 1.2); else 0 */
+	uint64_t wait_ns;
 };
 
 /* Errors beyond errno: damage a decoder must tell apart (FORMAT.md, "Errors"). */

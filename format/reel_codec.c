@@ -604,6 +604,10 @@ int reel_enc__ops(struct reel_enc *e, const struct reel_op *ops, size_t n, struc
 				prev = ops[i].sched_ns;
 			}
 			break;
+		case REEL_COL_WAIT:
+			for (size_t i = 0; i < n; i++)
+				v[i] = ops[i].wait_ns;
+			break;
 		}
 		enc_column(e, col, n, b);
 	}
@@ -742,6 +746,7 @@ static bool dec_any_value(unsigned col)
 	case REEL_COL_AUX:
 	case REEL_COL_CTX:
 	case REEL_COL_SCHED:
+	case REEL_COL_WAIT:
 		return true;
 	default:
 		return false;
@@ -908,6 +913,10 @@ static void dec_apply(struct reel_dec *d, unsigned col, const uint64_t *v, struc
 		}
 		d->prev_sched = prev;
 		break;
+	case REEL_COL_WAIT:
+		for (size_t i = 0; i < count; i++)
+			ops[i].wait_ns = v[i];
+		break;
 	}
 }
 
@@ -938,9 +947,12 @@ static int dec_header(struct reel_dec *d, struct reel_cur *c, size_t n)
 	d->nthreads = nthreads;
 
 	uint64_t ncols = reel_cur__varint(c);
-	if (c->err || ncols < REEL_COL__COUNT || ncols > 256)
+	if (c->err || ncols < REEL_COL_MIN || ncols > 256)
 		return -REEL_E_CORRUPT;
 	struct reel_col_state cs[256];
+	/* the columns a chunk of an older minor version does not have: constant 0 */
+	for (uint64_t k = ncols; k < REEL_COL__COUNT; k++)
+		cs[k] = (struct reel_col_state){.enc = REEL_ENC_CONST, .param = 0, .n = n};
 	size_t size[256];
 	for (uint64_t k = 0; k < ncols; k++) {
 		cs[k].enc = reel_cur__varint(c);

@@ -46,11 +46,12 @@ static void dump_jsonl(struct reel_reader *r, const struct reel_op *op, FILE *ou
 		op->mode, op->subop);
 	fprintf(out, ",\"aux\":%" PRIu64 ",\"ctx\":%" PRIu64 ",\"err\":", op->aux, op->ctx);
 	cvt_json_str(out, op->ret < 0 && op->ret > -4096 ? cvt_errno_name((int)-op->ret) : NULL);
-	fputs("}\n", out);
+	/* last, as in csv: added in version 1.2 */
+	fprintf(out, ",\"wait_ns\":%" PRIu64 "}\n", op->wait_ns);
 }
 
 static const char dump_csv_header[] = "op,pid,tid,start_ns,end_ns,path,fd,offset,len,ret,sched_ns,"
-				      "fd_kind,fd2,path2,flags,mode,subop,aux,ctx,err\n";
+				      "fd_kind,fd2,path2,flags,mode,subop,aux,ctx,err,wait_ns\n";
 
 static void dump_csv(struct reel_reader *r, const struct reel_op *op, FILE *out)
 {
@@ -68,7 +69,8 @@ static void dump_csv(struct reel_reader *r, const struct reel_op *op, FILE *out)
 	fprintf(out, ",%" PRIu32 ",%" PRIu32 ",%u,%" PRIu64 ",%" PRIu64 ",", op->flags, op->mode,
 		op->subop, op->aux, op->ctx);
 	cvt_csv_str(out, err);
-	putc('\n', out);
+	/* last: added in version 1.2, after the columns scripts already count */
+	fprintf(out, ",%" PRIu64 "\n", op->wait_ns);
 }
 
 static const char dump_text_header[] = "      time_us op                    pid/tid     fd       "

@@ -53,8 +53,12 @@ enum reel_col {
 	REEL_COL_AUX,
 	REEL_COL_CTX,
 	REEL_COL_SCHED,
+	REEL_COL_WAIT, /* version 1.2 */
 	REEL_COL__COUNT
 };
+
+/* the columns every chunk has (those of version 1.0); one it lacks is constant 0 */
+#define REEL_COL_MIN (REEL_COL_SCHED + 1)
 
 /* FORMAT.md, "Column encodings" */
 #define REEL_ENC_CONST 0

@@ -158,6 +158,7 @@ int main(int argc, char **argv)
 	CHECK(reel_writer__add(w, &op));
 	op = mk(REEL_OP_FDATASYNC, 100, 101, 3, db, 0, 0, 0, 30000, 50000);
 	op.sched_ns = 29000;
+	op.wait_ns = 700;
 	CHECK(reel_writer__add(w, &op));
 	CHECK(reel_writer__meta(w, REEL_META_LOST_EVENTS, "7"));
 	CHECK(reel_writer__close(w));

@@ -23,7 +23,8 @@ d = sys.argv[1]
 weird = "/data/we\"ird\npath,\u00e9"  # bytes c3 a9 come out as U+00C3 U+00A9
 weird_json = "/data/we\"ird\npath,\u00c3\u00a9"
 keys = ["op", "pid", "tid", "start_ns", "end_ns", "path", "fd", "offset", "len", "ret",
-        "sched_ns", "fd_kind", "fd2", "path2", "flags", "mode", "subop", "aux", "ctx", "err"]
+        "sched_ns", "fd_kind", "fd2", "path2", "flags", "mode", "subop", "aux", "ctx", "err",
+        "wait_ns"]
 want = [
     dict(op="openat", pid=100, tid=100, start_ns=1000, end_ns=3000, path="/data/db", fd=-100,
          offset=0, len=0, ret=3, flags=0o102, mode=0o644),
@@ -41,10 +42,10 @@ want = [
     dict(op="renameat2", pid=200, tid=200, start_ns=27000, end_ns=28000, path="/data/a",
          path2="/data/b", fd=-100, fd2=-100, flags=1),
     dict(op="fdatasync", pid=100, tid=101, start_ns=30000, end_ns=50000, path="/data/db",
-         fd=3, sched_ns=29000),
+         fd=3, sched_ns=29000, wait_ns=700),
 ]
 defaults = dict(offset=0, len=0, ret=0, sched_ns=0, fd_kind="reg", fd2=-1, path2=None,
-                flags=0, mode=0, subop=0, aux=0, ctx=0, err=None)
+                flags=0, mode=0, subop=0, aux=0, ctx=0, err=None, wait_ns=0)
 fail = 0
 lines = open(d + "/t.jsonl", encoding="utf-8").read().splitlines()
 if len(lines) != len(want):

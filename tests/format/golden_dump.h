@@ -84,10 +84,11 @@ static inline int golden_dump(const char *path, FILE *f, int *errs, size_t *nerr
 			"op %s kind=%s subop=%u pid=%u tid=%u fd=%d fd2=%d path=%u(%s) "
 			"path2=%u(%s) flags=%#x mode=%#o off=%" PRIu64 " len=%" PRIu64
 			" aux=%#" PRIx64 " ctx=%#" PRIx64 " ret=%" PRId64 " start=%" PRIu64
-			" end=%" PRIu64 " sched=%" PRIu64 "\n",
+			" end=%" PRIu64 " sched=%" PRIu64 " wait=%" PRIu64 "\n",
 			reel_op__name(o.type), reel_fd_kind__name(o.fd_kind), o.subop, o.pid, o.tid,
 			o.fd, o.fd2, o.path, p ? p : "-", o.path2, p2 ? p2 : "-", o.flags, o.mode,
-			o.offset, o.len, o.aux, o.ctx, o.ret, o.start_ns, o.end_ns, o.sched_ns);
+			o.offset, o.len, o.aux, o.ctx, o.ret, o.start_ns, o.end_ns, o.sched_ns,
+			o.wait_ns);
 	}
 	fprintf(f, "end\n");
 	golden_dump_state(r, f, "final");

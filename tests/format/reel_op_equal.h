@@ -15,7 +15,8 @@ static inline bool t_op_equal(const struct reel_op *a, const struct reel_op *b)
 	       a->path == b->path && a->path2 == b->path2 && a->flags == b->flags &&
 	       a->mode == b->mode && a->offset == b->offset && a->len == b->len &&
 	       a->aux == b->aux && a->ctx == b->ctx && a->ret == b->ret &&
-	       a->start_ns == b->start_ns && a->end_ns == b->end_ns && a->sched_ns == b->sched_ns;
+	       a->start_ns == b->start_ns && a->end_ns == b->end_ns && a->sched_ns == b->sched_ns &&
+	       a->wait_ns == b->wait_ns;
 }
 
 #endif

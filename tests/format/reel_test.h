@@ -78,6 +78,7 @@ static inline void t_rand_op(struct reel_op *op, unsigned type, uint32_t npaths)
 	op->start_ns = t_rand_field(64);
 	op->end_ns = t_rand() % 4 ? op->start_ns + t_rand() % 100000 : t_rand_field(64);
 	op->sched_ns = t_rand() % 2 ? 0 : t_rand_field(64);
+	op->wait_ns = t_rand() % 2 ? 0 : t_rand_field(t_rand() % 2 ? 24 : 64);
 }
 
 static inline void t_op_print(FILE *f, const struct reel_op *o)
@@ -85,10 +86,11 @@ static inline void t_op_print(FILE *f, const struct reel_op *o)
 	fprintf(f,
 		"%s kind=%u subop=%u pid=%u tid=%u fd=%d fd2=%d path=%u path2=%u flags=%#x "
 		"mode=%#o off=%" PRIu64 " len=%" PRIu64 " aux=%#" PRIx64 " ctx=%#" PRIx64
-		" ret=%" PRId64 " start=%" PRIu64 " end=%" PRIu64 " sched=%" PRIu64 "\n",
+		" ret=%" PRId64 " start=%" PRIu64 " end=%" PRIu64 " sched=%" PRIu64
+		" wait=%" PRIu64 "\n",
 		reel_op__name(o->type), o->fd_kind, o->subop, o->pid, o->tid, o->fd, o->fd2,
 		o->path, o->path2, o->flags, o->mode, o->offset, o->len, o->aux, o->ctx, o->ret,
-		o->start_ns, o->end_ns, o->sched_ns);
+		o->start_ns, o->end_ns, o->sched_ns, o->wait_ns);
 }
 
 /* A scratch directory under /dev/shm (or /var/tmp), removed by t_scratch_cleanup. */

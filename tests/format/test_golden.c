@@ -25,8 +25,11 @@ static const struct golden goldens[] = {
     /* minor 1 with a chunk of an unknown type: readable by 1.0, damage since 1.1 (the
      * reader's own minor knows every chunk type), what comes before it still read */
     {"newer-minor.reel", 0, -REEL_E_CORRUPT, 52},
-    {"newer-minor-1.2.reel", 0, 0, 52}, /* newer than this reader: the chunk skipped */
-    {"small-1.1.reel", 0, 0, 68},	/* every op type of version 1.1 */
+    /* minor 2 with an unknown chunk: readable by 1.1, damage since 1.2 */
+    {"newer-minor-1.2.reel", 0, -REEL_E_CORRUPT, 52},
+    {"newer-minor-1.3.reel", 0, 0, 52}, /* newer than this reader: the chunk skipped */
+    {"small-1.1.reel", 0, 0, 68},	/* every op type of version 1.1; 18 columns, wait 0 */
+    {"small-1.2.reel", 0, 0, 68},	/* as a replay result: sched, and wait in column 18 */
 };
 
 int main(int argc, char **argv)

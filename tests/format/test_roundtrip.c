@@ -194,7 +194,8 @@ static void tiny_chunks(const char *dir)
 		t_rand_op(&ops[i], 1 + t_rand() % (REEL_OP__COUNT - 1), 0);
 		/* values of random byte widths: planes of every width, each a short stream */
 		uint64_t *wide[] = {&ops[i].offset,   &ops[i].len,    &ops[i].aux,     &ops[i].ctx,
-				    &ops[i].start_ns, &ops[i].end_ns, &ops[i].sched_ns};
+				    &ops[i].start_ns, &ops[i].end_ns, &ops[i].sched_ns,
+				    &ops[i].wait_ns};
 		for (size_t k = 0; k < sizeof(wide) / sizeof(wide[0]); k++)
 			*wide[k] = t_rand() >> (8 * (t_rand() % 9) % 64);
 		ops[i].ret = (int64_t)(t_rand() >> (8 * (t_rand() % 8)));

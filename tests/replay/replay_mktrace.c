@@ -8,7 +8,8 @@
  *   # comment
  *
  * OP is a syscall name (reel_op__name). Keys: fd fd2 path path2 flags mode off len ret kind
- * aux ctx subop sched (µs, as a replay result's scheduled start). flags: O_* / AT_* names joined with '|', or a number; mode and numbers
+ * aux ctx subop sched (µs, as a replay result's scheduled start) wait (µs, as a replay
+ * result's wait for other threads' ops). flags: O_* / AT_* names joined with '|', or a number; mode and numbers
  * take 0x / 0 prefixes; ret: a number or -ENAME; kind: reg dir sock fifo chr other.
  * Fields not given: fd/fd2 -1, the rest 0, kind reg.
  *   replay_mktrace OUT < spec
@@ -199,6 +200,8 @@ int main(int argc, char **argv)
 				op.subop = (uint8_t)num(v);
 			else if (!strcmp(k, "sched"))
 				op.sched_ns = (uint64_t)num(v) * 1000;
+			else if (!strcmp(k, "wait"))
+				op.wait_ns = (uint64_t)num(v) * 1000;
 			else {
 				fprintf(stderr, "replay_mktrace: line %d: unknown key %s\n", lineno,
 					k);

@@ -120,6 +120,12 @@ static void write_small(const char *path)
 			o.fd = 7;
 			o.ret = type == REEL_OP_STAT ? -ENOENT : 0;
 		}
+		/* since 1.2: as a replay result, scheduled, some ops having waited */
+		if (REEL_VERSION_MINOR >= 2) {
+			o.sched_ns = o.start_ns - t_rand() % 1000;
+			if (type % 5 == 0)
+				o.wait_ns = 1 + t_rand() % 200000;
+		}
 		CHECK(reel_writer__add(w, &o) == 0, "add %u", type);
 	}
 	/* extremes */
@@ -138,7 +144,8 @@ static void write_small(const char *path)
 			    .ret = INT64_MIN,
 			    .start_ns = UINT64_MAX,
 			    .end_ns = 0,
-			    .sched_ns = UINT64_MAX};
+			    .sched_ns = UINT64_MAX,
+			    .wait_ns = REEL_VERSION_MINOR >= 2 ? UINT64_MAX : 0};
 	CHECK(reel_writer__add(w, &x) == 0, "add extreme");
 	x.ret = -EIO;
 	x.start_ns = 0;
@@ -281,6 +288,16 @@ int main(int argc, char **argv)
 			       newer};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		dump(names[i]);
+	/* those of the minor versions between: their dumps as this reader reads them */
+	for (int m = 1; m <= REEL_VERSION_MINOR; m++) {
+		char name[32];
+		snprintf(name, sizeof(name), "small-%d.%d.reel", REEL_VERSION_MAJOR, m);
+		if (m < REEL_VERSION_MINOR && !access(at(name), F_OK))
+			dump(name);
+		snprintf(name, sizeof(name), "newer-minor-%d.%d.reel", REEL_VERSION_MAJOR, m);
+		if (m > 1 && !access(at(name), F_OK))
+			dump(name);
+	}
 	write_ops_seeds(argv[2]);
 	free(b);
 	free(c);
