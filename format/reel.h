@@ -268,6 +268,8 @@ int reel_reader__open_buffer(const void *buf, size_t len, struct reel_reader **o
 int reel_reader__next(struct reel_reader *r, struct reel_op *op);
 /* Byte offset in the file of the last damage reported by next(). */
 uint64_t reel_reader__damage_offset(const struct reel_reader *r);
+/* The file's minor version (a field added in a later one is 0 in an older file). */
+unsigned reel_reader__minor(const struct reel_reader *r);
 
 /* What a damaged region cost the reading (FORMAT.md, "What damage costs"). */
 #define REEL_LOST_META 1U   /* the head meta: host, kernel, command... */

@@ -803,6 +803,11 @@ uint64_t reel_reader__damage_offset(const struct reel_reader *r)
 	return r->damage_off;
 }
 
+unsigned reel_reader__minor(const struct reel_reader *r)
+{
+	return r->minor;
+}
+
 void reel_reader__damage(const struct reel_reader *r, struct reel_damage *d)
 {
 	*d = r->last;

@@ -681,7 +681,7 @@ int async__wait(struct rworker *w, const struct ritem *it)
 
 	if (!c || !c->ok)
 		return 0; /* its submit failed so */
-	for (;;) {
+	for (int waited = 0;; waited = 1) {
 		struct areq *rq;
 		unsigned long seen;
 		uint64_t *v;
@@ -693,7 +693,7 @@ int async__wait(struct rworker *w, const struct ritem *it)
 		rq = v ? (struct areq *)(uintptr_t)*v : NULL;
 		if (!rq || rq->seq != op->offset || atomic_load(&rq->done)) {
 			pthread_mutex_unlock(&c->lock);
-			return 0;
+			return waited;
 		}
 		n = actx__reap(c, seen, 1);
 		pthread_mutex_unlock(&c->lock);

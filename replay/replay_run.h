@@ -258,6 +258,9 @@ struct rworker {
 	/* ops that waited for ops of other threads they are kept after (worker__wait_deps):
 	 * how many, the time in all, the longest; the report's wake-up lateness holds them */
 	uint64_t order_waits, order_wait_ns, order_wait_max;
+	/* the span of such waits since the last op, for the next one's result (wait_ns);
+	 * wait_to 0: none */
+	uint64_t wait_from, wait_to;
 	/* replay_clock.c: TSC clock (afap), anchored on CLOCK_MONOTONIC */
 	int use_tsc;
 	uint64_t tsc0, ns0, tsc_last;
@@ -462,7 +465,8 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
  * (ITEM_ASYNC_ANY) */
 int async__complete(struct rworker *w, const struct ritem *it, struct reel_op *res,
 		    uint64_t *submit_ns, uint64_t *done_ns);
-/* an ITEM_ASYNC_WAIT item: until its request has completed; 0, or -errno reaping failed */
+/* an ITEM_ASYNC_WAIT item: until its request has completed; 1 when it was not yet, 0 when it
+ * was, or -errno reaping failed */
 int async__wait(struct rworker *w, const struct ritem *it);
 void async__free_all(struct run *run);
 

@@ -596,9 +596,34 @@ static void worker__prefetch(const struct rworker *w, const struct reel_op *next
 }
 
 /*
+ * A wait for ops of other threads from a to b, for the next op (or before it, for an item of
+ * no op ahead of it): kept for that op's result (worker__wait_ns).
+ */
+static void worker__waited(struct rworker *w, uint64_t a, uint64_t b)
+{
+	if (!w->wait_to)
+		w->wait_from = a;
+	w->wait_to = b;
+}
+
+/*
+ * The op's wait_ns: of the waits kept since the last op, the part after its schedule, so
+ * within its lateness (an item of no op ahead of it may have waited before that, in time).
+ */
+static uint64_t worker__wait_ns(struct rworker *w, uint64_t sched)
+{
+	uint64_t from = w->wait_from > sched ? w->wait_from : sched;
+	uint64_t ns = w->wait_to > from ? w->wait_to - from : 0;
+
+	w->wait_from = w->wait_to = 0;
+	return ns;
+}
+
+/*
  * Waits for the ops the item depends on. -1: the segment was cut short first (dep__wait).
- * A wait for one not done yet is counted (order_waits): the report's wake-up lateness holds
- * it, where the op waited for another thread's, maybe slow on the target.
+ * A wait for one not done yet is counted (order_waits), and kept for the op's result
+ * (wait_ns): the report tells it from a late wake-up, as it may be the target's (the op
+ * waited for is slow on it).
  */
 static int worker__wait_deps(struct rworker *w, const struct ritem *it)
 {
@@ -614,7 +639,10 @@ static int worker__wait_deps(struct rworker *w, const struct ritem *it)
 			return -1;
 	}
 	if (t0) {
-		t = replay_now_ns() - t0;
+		uint64_t t1 = replay_now_ns();
+
+		worker__waited(w, t0, t1);
+		t = t1 - t0;
 		w->order_waits++;
 		w->order_wait_ns += t;
 		if (t > w->order_wait_max)
@@ -643,8 +671,13 @@ static void *worker__main(void *arg)
 			/* no op: the next item's dependencies beyond its own (disp__put_deps) */
 			if (!run__interrupted(run) && worker__wait_deps(w, it))
 				continue; /* cut short: queue__peek stops here */
-			if (op->subop == ITEM_ASYNC_WAIT && !run__interrupted(run))
-				async__wait(w, it); /* failing, the read comes out short: counted */
+			if (op->subop == ITEM_ASYNC_WAIT && !run__interrupted(run)) {
+				uint64_t t0 = replay_now_ns();
+
+				/* failing, the read comes out short: counted */
+				if (async__wait(w, it) > 0)
+					worker__waited(w, t0, replay_now_ns());
+			}
 			queue__advance(w, tail);
 			continue;
 		}
@@ -706,6 +739,7 @@ static void *worker__main(void *arg)
 		res->path = it->p1 ? it->p1->wid : 0;
 		res->path2 = it->p2 ? it->p2->wid : 0;
 		res->sched_ns = sched;
+		res->wait_ns = worker__wait_ns(w, sched);
 		r = exec__op(w, it, res);
 		end_abs = res->end_ns; /* retiring makes res's times relative to t0 */
 		if (r == 1) {

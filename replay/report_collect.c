@@ -292,11 +292,12 @@ static uint64_t thread_free_at(struct collect *c, const struct reel_op *op)
 }
 
 /*
- * Split an op's lateness in two: the time its thread would still have been busy with its
+ * Split an op's lateness in three: the time its thread would still have been busy with its
  * previous ops past the schedule had each started on time or as soon as its thread was free
- * (backlog: the target was slower than the app's pace, the latencies are real), and the
- * rest (wake-up lateness: the machine or the replayer was late, what makes the latencies
- * doubtful). Not against the thread's real ends: after one late wake-up, each op of a
+ * (backlog: the target was slower than the app's pace, the latencies are real); the time it
+ * then waited for ops of other threads it is kept after (order: the replay's wait_ns; the
+ * target's where those ops were slow on it); and the rest (wake-up lateness: the machine or
+ * the replayer was late, what makes the latencies doubtful). Not against the thread's real ends: after one late wake-up, each op of a
  * thread with little think time ends late and holds up the next, and that delay carried
  * forward would count as the target's slowness (a replay on tmpfs, 100x faster than the
  * original's disk, was said not to keep the app's pace after one 7 ms preemption).
@@ -314,13 +315,20 @@ static int schedule_add_at(struct collect *c, const struct reel_op *op, uint64_t
 		run->early++;
 	if (backlog > late)
 		backlog = late;
+	/* the replay says how long the op waited for ops of other threads; the thread was
+	 * free by then (it waits only once its previous op is done) */
+	uint64_t order = op->wait_ns < late - backlog ? op->wait_ns : late - backlog;
 	if (late > 1000000)
 		run->late_1ms++;
+	if (order)
+		run->order_ops++;
 	int err = hist__add(&run->lateness, late);
 	if (!err)
-		err = hist__add(&run->wake, late - backlog);
+		err = hist__add(&run->wake, late - backlog - order);
 	if (!err)
 		err = hist__add(&run->backlog, backlog);
+	if (!err)
+		err = hist__add(&run->order, order);
 	return err;
 }
 
@@ -804,10 +812,12 @@ int report_run__collect(struct report_run *run, const char *path, int by_file)
 	hist__init(&run->lateness);
 	hist__init(&run->wake);
 	hist__init(&run->backlog);
+	hist__init(&run->order);
 
 	err = reel_reader__open(path, &c.r);
 	if (err)
 		return err;
+	run->has_wait = reel_reader__minor(c.r) >= 2;
 	err = copy_meta(&c);
 	if (!err)
 		err = parse_targets(&c);
@@ -874,6 +884,7 @@ void report_run__free(struct report_run *run)
 	hist__free(&run->lateness);
 	hist__free(&run->wake);
 	hist__free(&run->backlog);
+	hist__free(&run->order);
 	for (size_t i = 0; i < run->nfiles; i++) {
 		struct report_file *f = run->files[i];
 		for (size_t j = 0; j < f->nkinds; j++)

@@ -285,7 +285,8 @@ static void runs_table(FILE *out, const struct report *rep)
 	char a[32], b[32], c[32];
 
 	/* lateness split as in the text's runs, each mark beside the number that earned it:
-	 * backlog (the target's, pace not kept), wake-up (the replayer's, fell behind) */
+	 * backlog (the target's, pace not kept), wake-up (the replayer's, fell behind); the
+	 * waits for other threads' ops, the third part, in the cell's title */
 	fputs("<table><tr><th>run</th><th>file</th><th>engine / timing</th><th>ops</th>"
 	      "<th>I/O time</th><th>span</th><th>failed</th><th>lateness p50 / p99 / max</th>"
 	      "<th>&gt; 1 ms late</th><th>backlog / wake-up p99</th></tr>\n",
@@ -321,7 +322,8 @@ static void runs_table(FILE *out, const struct report *rep)
 				report_fmt__dur(r->lateness.max, c, sizeof(c)),
 				100.0 * (double)r->late_1ms / (double)r->lateness.n);
 		if (r->lateness.n)
-			fprintf(out, "<td>%s%s / %s%s</td>",
+			fprintf(out, "<td title=\"waiting for ops of other threads: p99 %s\">%s%s / %s%s</td>",
+				report_fmt__dur(hist__quantile(&r->order, 0.99), c, sizeof(c)),
 				report_fmt__dur(hist__quantile(&r->backlog, 0.99), a, sizeof(a)),
 				r->backlogged ? " <b>pace not kept</b>" : "",
 				report_fmt__dur(hist__quantile(&r->wake, 0.99), b, sizeof(b)),

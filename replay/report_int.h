@@ -139,8 +139,13 @@ struct report_run {
 	 * the ops that had one: a thread issuing back to back (closed loop, I/O bound) */
 	uint64_t chained, followers;
 	struct hist lateness; /* start - sched, replays only */
-	struct hist wake;     /* start - max(sched, end of the thread's previous op) */
-	struct hist backlog;  /* lateness - wake: the thread was still in its previous op */
+	struct hist wake;     /* start - max(sched, end of the thread's previous op) - order */
+	struct hist backlog;  /* the thread was still in its previous op */
+	/* the rest of the lateness: waiting for ops of other threads it is kept after (the
+	 * result's wait_ns, format 1.2), maybe the target's where those were slow on it */
+	struct hist order;
+	uint64_t order_ops; /* ops that waited so */
+	int has_wait;	    /* the result has wait_ns (format 1.2): order is known */
 	uint64_t early;	      /* ops started before their schedule (counted as lateness 0) */
 	uint64_t late_1ms;
 

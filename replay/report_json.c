@@ -235,14 +235,18 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 		    out,
 		    ", \"fell_behind\": %s, \"backlog_p50_ns\": %llu, \"backlog_p99_ns\": %llu, "
 		    "\"backlog_max_ns\": %llu, \"wake_p50_ns\": %llu, \"wake_p99_ns\": %llu, "
-		    "\"wake_max_ns\": %llu, \"pace_not_kept\": %s}",
+		    "\"wake_max_ns\": %llu, \"order_ops\": %llu, \"order_p50_ns\": %llu, "
+		    "\"order_p99_ns\": %llu, \"order_max_ns\": %llu, \"pace_not_kept\": %s}",
 		    r->fell_behind ? "true" : "false",
 		    (unsigned long long)hist__quantile(&r->backlog, 0.5),
 		    (unsigned long long)hist__quantile(&r->backlog, 0.99),
 		    (unsigned long long)r->backlog.max,
 		    (unsigned long long)hist__quantile(&r->wake, 0.5),
 		    (unsigned long long)hist__quantile(&r->wake, 0.99),
-		    (unsigned long long)r->wake.max, r->backlogged ? "true" : "false");
+		    (unsigned long long)r->wake.max, (unsigned long long)r->order_ops,
+		    (unsigned long long)hist__quantile(&r->order, 0.5),
+		    (unsigned long long)hist__quantile(&r->order, 0.99),
+		    (unsigned long long)r->order.max, r->backlogged ? "true" : "false");
 	} else {
 		fputs("null", out);
 	}

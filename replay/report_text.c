@@ -232,6 +232,13 @@ static void runs(const struct report *rep, FILE *out)
 				report_fmt__dur(hist__quantile(&r->wake, 0.99), c, sizeof(c)),
 				report_fmt__dur(r->wake.max, d, sizeof(d)),
 				r->fell_behind ? " ** FELL BEHIND **" : "");
+		if (r->order_ops)
+			fprintf(out,
+				"       and waiting for ops of other threads they are kept after "
+				"(the target's where those were slow): %llu ops, p99 %s, max %s\n",
+				(unsigned long long)r->order_ops,
+				report_fmt__dur(hist__quantile(&r->order, 0.99), a, sizeof(a)),
+				report_fmt__dur(r->order.max, b, sizeof(b)));
 	}
 	fputc('\n', out);
 }

@@ -295,11 +295,11 @@ static double orig_chained_pct(const struct report *rep)
 }
 
 /*
- * The ops that waited for ops of other threads they are kept after (the result's meta
- * replay.order_waits): that wait is in the wake-up lateness, which cannot tell it apart,
- * and where the op waited for was slow on the target it is the storage's, not the
- * replayer's (Go moves goroutines between threads: in an etcd replay a close counted 351 ms
- * late had waited for a 75 ms ftruncate on another thread).
+ * A result older than format 1.2 (no wait_ns): the ops that waited for ops of other threads
+ * they are kept after (its meta replay.order_waits) are in the wake-up lateness, which cannot
+ * tell them apart, and where the op waited for was slow on the target that wait is the
+ * storage's, not the replayer's (Go moves goroutines between threads: in an etcd replay a
+ * close counted 351 ms late had waited for a 75 ms ftruncate on another thread).
  */
 static void order_waits_note(struct report *rep, const struct report_run *run, size_t ri)
 {
@@ -391,9 +391,22 @@ static void judge_lateness(struct report *rep, size_t ri)
 		    run->label, report_fmt__dur(wake, a, sizeof(a)),
 		    report_fmt__dur((uint64_t)limit, b, sizeof(b)), c,
 		    report_fmt__dur(gap, d, sizeof(d)));
-	if (run->fell_behind)
+	if (run->fell_behind && !run->has_wait)
 		order_waits_note(rep, run, ri);
-	if (!run->fell_behind && !run->backlogged && late_share > LATE_1MS_SHARE) {
+	/* since format 1.2 those waits are counted apart, per op: neither the replayer's nor
+	 * the pace's, they are said when they are as long as a late wake-up would be flagged */
+	int order_said = hist__quantile(&run->order, 0.99) > limit;
+	if (order_said)
+		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
+		    "on %s, %llu ops waited for ops of other threads they are kept after (the open "
+		    "of their fd, a write they read: p99 %s > %s, %s; longest %s): counted apart "
+		    "from the wake-up lateness, that wait is the storage's where the op waited for "
+		    "was slow on it",
+		    run->label, (unsigned long long)run->order_ops,
+		    report_fmt__dur(hist__quantile(&run->order, 0.99), a, sizeof(a)),
+		    report_fmt__dur((uint64_t)limit, b, sizeof(b)), c,
+		    report_fmt__dur(run->order.max, d, sizeof(d)));
+	if (!run->fell_behind && !run->backlogged && !order_said && late_share > LATE_1MS_SHARE) {
 		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
 		    "replay on %s: %.1f%% of ops started more than 1 ms late (lateness p99 %s)",
 		    run->label, late_share * 100, report_fmt__dur(p99, a, sizeof(a)));

@@ -1,0 +1,72 @@
+#!/bin/bash
+# report: lateness an op spent waiting for ops of other threads the replay keeps it after
+# (the result's wait_ns, format 1.2) is counted apart from the wake-up lateness. Two threads:
+#  writer: appends 8 MiB every 10 ms, 100 us in the original, 9 ms in the replay;
+#  reader: 1 ms after each append reads its end: in the replay it waited for the append
+#          (8 ms, wait_ns 7.99 ms), started at once when that ended.
+# Before, the reads' lateness was all wake-up lateness: FELL BEHIND, "its latencies are
+# doubtful", for a replay whose only lateness was the target's slow writes. The same result
+# without the waits (a replayer that woke up 8 ms late) still falls behind.
+# usage: report_order_wait_test.sh IOREEL REPLAY_MKTRACE
+source "$(dirname "$0")/lib.sh"
+report_setup order-wait "$@"
+
+python3 - "$T" <<'PY' || exit 1
+import sys
+d = sys.argv[1]
+orig = ["100 101 0 10 openat path=/db/log flags=O_RDWR|O_CREAT mode=0644 ret=3"]
+rep = ["meta replay.of %s/o.reel" % d, "meta replay.targets /var/tmp/ow",
+       "meta replay.engine sync", "meta replay.timing original",
+       "100 101 0 10 openat path=/db/log flags=O_RDWR|O_CREAT mode=0644 ret=3 sched=0"]
+nowait = list(rep)
+M = 8 << 20
+for i in range(100):
+    t = 1000 + i * 10000
+    w = "pwrite64 fd=3 path=/db/log off=%d len=%d ret=%d" % (i * M, M, M)
+    r = "pread64 fd=3 path=/db/log off=%d len=4096 ret=4096" % ((i + 1) * M - 4096)
+    orig.append("100 101 %d %d %s" % (t, t + 100, w))
+    orig.append("100 102 %d %d %s" % (t + 1000, t + 1020, r))
+    for out, wait in ((rep, 7990), (nowait, 0)):
+        out.append("100 101 %d %d %s sched=%d" % (t, t + 9000, w, t))
+        out.append("100 102 %d %d %s sched=%d wait=%d" % (t + 9005, t + 9025, r, t + 1000, wait))
+open(d + "/o.txt", "w").write("\n".join(orig) + "\n")
+open(d + "/r.txt", "w").write("\n".join(rep) + "\n")
+open(d + "/n.txt", "w").write("\n".join(nowait) + "\n")
+PY
+mk_pair
+"$MKTRACE" "$T/n.reel" <"$T/n.txt" || exit 1
+"$IOREEL" report "$T/o.reel" "$T/r.reel" >"$T/r.out" || exit 1
+"$IOREEL" report --json "$T/o.reel" "$T/r.reel" >"$T/r.json" || exit 1
+"$IOREEL" report "$T/o.reel" "$T/n.reel" >"$T/n.out" || exit 1
+cat "$T/r.out"
+python3 - "$T" <<'PY'
+import json, re, sys
+d = sys.argv[1]
+text, ntext = open(d + "/r.out").read(), open(d + "/n.out").read()
+lat = json.load(open(d + "/r.json"))["runs"][1]["lateness"]
+fails = []
+
+
+def check(cond, what):
+    if not cond:
+        fails.append(what)
+
+
+check(not lat["fell_behind"] and "FELL BEHIND" not in text and "fell behind" not in text,
+      "the waits taken for late wake-ups: %r" % lat)
+check(lat["order_ops"] == 100, "order_ops %d, want 100" % lat["order_ops"])
+check(abs(lat["order_p99_ns"] - 7990000) <= 0.02 * 7990000 and lat["order_max_ns"] >= 7900000,
+      "order wait p99 %d ns, want ~7.99 ms" % lat["order_p99_ns"])
+check(lat["wake_p99_ns"] < 100000, "wake-up lateness p99 %d ns, want ~10 us" % lat["wake_p99_ns"])
+check(re.search(r"^       and waiting for ops of other threads they are kept after .*: 100 ops, "
+                r"p99 7\.[89][0-9]* ms", text, re.M), "text: the order waits' line")
+check(re.search(r"^  - on /var/tmp/ow, 100 ops waited for ops of other threads they are kept "
+                r"after .*p99 7\.[89][0-9]* ms > 1\.00 ms", text, re.M), "text: the order waits' note")
+# without the waits, the same lateness is the replayer's
+check(re.search(r"replay on /var/tmp/ow fell behind its schedule \(wake-up lateness p99 "
+                r"8\.[0-9]+ ms", ntext, re.M), "no waits: want FELL BEHIND at 8 ms")
+check("waiting for ops of other threads" not in ntext, "no waits: no order waits shown")
+for f in fails:
+    print("FAIL:", f)
+sys.exit(1 if fails else 0)
+PY
