@@ -294,13 +294,13 @@ static uint64_t thread_free_at(struct collect *c, const struct reel_op *op)
 /*
  * Split an op's lateness in three: the time its thread would still have been busy with its
  * previous ops past the schedule had each started on time or as soon as its thread was free
- * (backlog: the target was slower than the app's pace, the latencies are real); the time it
- * then waited for ops of other threads it is kept after (order: the replay's wait_ns; the
- * target's where those ops were slow on it); and the rest (wake-up lateness: the machine or
- * the replayer was late, what makes the latencies doubtful). Not against the thread's real ends: after one late wake-up, each op of a
- * thread with little think time ends late and holds up the next, and that delay carried
- * forward would count as the target's slowness (a replay on tmpfs, 100x faster than the
- * original's disk, was said not to keep the app's pace after one 7 ms preemption).
+ * (backlog: the target was slower than the app's pace, the latencies are real); the time it then
+ * waited for ops of other threads it is kept after (order: the replay's wait_ns; the target's
+ * where those ops were slow on it); and the rest (wake-up lateness: the machine or the replayer
+ * was late, what makes the latencies doubtful). Not against the thread's real ends: after one late
+ * wake-up, each op of a thread with little think time ends late and holds up the next, and that
+ * delay carried forward would count as the target's slowness (a replay on tmpfs, 100x faster than
+ * the original's disk, was said not to keep the app's pace after one 7 ms preemption).
  */
 static int schedule_add_at(struct collect *c, const struct reel_op *op, uint64_t free_at)
 {

@@ -322,7 +322,9 @@ static void runs_table(FILE *out, const struct report *rep)
 				report_fmt__dur(r->lateness.max, c, sizeof(c)),
 				100.0 * (double)r->late_1ms / (double)r->lateness.n);
 		if (r->lateness.n)
-			fprintf(out, "<td title=\"waiting for ops of other threads: p99 %s\">%s%s / %s%s</td>",
+			fprintf(out,
+				"<td title=\"waiting for ops of other threads: p99 %s\">"
+				"%s%s / %s%s</td>",
 				report_fmt__dur(hist__quantile(&r->order, 0.99), c, sizeof(c)),
 				report_fmt__dur(hist__quantile(&r->backlog, 0.99), a, sizeof(a)),
 				r->backlogged ? " <b>pace not kept</b>" : "",

@@ -68,7 +68,7 @@ static void build_cols(unsigned minor, const struct reel_op *ops, size_t n, bool
 	CHECK(reel_enc__ops(&e, ops, n, &p) == 0, "encode");
 	reel_enc__free(&e);
 	if (extra_column) {
-		/* a column beyond this version's, constant: rewrite ncols and append its descriptor */
+		/* a column beyond this version's, constant: a new ncols and its descriptor */
 		struct reel_cur c = {p.data + 2, p.data + p.len, 0};
 		reel_cur__varint(&c); /* time mode */
 		uint64_t nthreads = reel_cur__varint(&c);
