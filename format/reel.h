@@ -169,6 +169,8 @@ int reel_op__from_name(const char *name);	 /* type, or -EINVAL */
 int reel_op__is_read(unsigned type);		 /* read, pread64, readv, preadv, preadv2 */
 int reel_op__is_write(unsigned type);		 /* write, pwrite64, writev, pwritev, pwritev2 */
 int reel_op__has_path(unsigned type);		 /* takes a path argument (open, stat, ...) */
+/* the op follows a symlink in its path's last component; opens: opens and creat count too */
+int reel_op__follows_link(const struct reel_op *op, int opens);
 int reel_op__is_copy(unsigned type);		 /* copy_file_range, sendfile: fd -> fd2 */
 /* a copy op whose destination is a file (copy_file_range; sendfile to a regular file): its
  * bytes count as written as well as read */

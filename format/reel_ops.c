@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Op type names and classes, fd kind names, error names (FORMAT.md, "Op types", "Errors"). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -139,6 +140,40 @@ int reel_op__has_path(unsigned type)
 	case REEL_OP_READLINK:
 	case REEL_OP_READLINKAT:
 		return 1;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The op looks its path up to the end, following a symlink in the last component (a symlink
+ * there, or the magic link "/proc/self/fd/N"); lstat, readlink, lchown, unlink, rename, link,
+ * AT_SYMLINK_NOFOLLOW do not. opens: count the opens (open, openat, openat2, creat) too,
+ * which follow unless O_NOFOLLOW, or O_CREAT|O_EXCL (that fails on a symlink, dangling or not).
+ */
+int reel_op__follows_link(const struct reel_op *op, int opens)
+{
+	switch (op->type) {
+	case REEL_OP_STAT:
+	case REEL_OP_ACCESS:
+	case REEL_OP_TRUNCATE:
+	case REEL_OP_CHMOD:
+	case REEL_OP_CHOWN:
+		return 1;
+	case REEL_OP_CREAT:
+		return opens;
+	case REEL_OP_OPEN:
+	case REEL_OP_OPENAT:
+	case REEL_OP_OPENAT2:
+		return opens && !(op->flags & O_NOFOLLOW) &&
+		       (op->flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL);
+	case REEL_OP_NEWFSTATAT:
+	case REEL_OP_STATX:
+	case REEL_OP_FACCESSAT:
+	case REEL_OP_FCHMODAT:
+	case REEL_OP_FCHOWNAT:
+	case REEL_OP_UTIMENSAT:
+		return !(op->flags & AT_SYMLINK_NOFOLLOW);
 	default:
 		return 0;
 	}

@@ -334,35 +334,17 @@ static int st_readlink_content(struct st_state *s, struct stl_call *c, int bi, u
  * last one as the op says. Returns the path to use (path itself, or it freed and a new one)
  * and sets *kind to the fd's when the path is that file.
  */
-static char *st_proc_fd_path(struct st_state *s, int type, uint32_t flags, char *path,
-			     int *kind)
+static char *st_proc_fd_path(struct st_state *s, const struct reel_op *op, char *path, int *kind)
 {
 	const char *rest;
-	int n = cvt_proc_fd(path, s->tgid, &rest), follow;
+	int n = cvt_proc_fd(path, s->tgid, &rest);
+	/* a path op (never an open here) */
+	int follow = reel_op__follows_link(op, 0);
 	struct st_ofd *f;
 	char *out;
 
 	if (n < 0)
 		return path;
-	switch (type) {
-	case REEL_OP_STAT:
-	case REEL_OP_ACCESS:
-	case REEL_OP_TRUNCATE:
-	case REEL_OP_CHMOD:
-	case REEL_OP_CHOWN:
-		follow = 1;
-		break;
-	case REEL_OP_NEWFSTATAT:
-	case REEL_OP_STATX:
-	case REEL_OP_FACCESSAT:
-	case REEL_OP_FCHMODAT:
-	case REEL_OP_FCHOWNAT:
-	case REEL_OP_UTIMENSAT:
-		follow = !(flags & 0x100); /* AT_SYMLINK_NOFOLLOW */
-		break;
-	default:
-		follow = 0;
-	}
 	f = st_fd_get(s->proc, n, NULL);
 	if ((!*rest && !follow) || !f || !f->name || *f->name != '/')
 		return path;
@@ -481,7 +463,7 @@ int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di, int p
 		if (!resolved)
 			return path ? -ENOMEM : 0;
 		kind = st_kind_of_path(resolved, 0);
-		resolved = st_proc_fd_path(s, type, op.flags, resolved, &kind);
+		resolved = st_proc_fd_path(s, &op, resolved, &kind);
 		st_note_parents(s, resolved);
 		err = st_path_id(s, resolved, &op.path);
 		free(resolved);

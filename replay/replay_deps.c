@@ -919,35 +919,6 @@ static void disp__names(struct ritem *it)
 	}
 }
 
-/* the op looks its path up to the end, through a symlink there (the kernel follows it) */
-static int op__follows_link(const struct reel_op *op)
-{
-	switch (op->type) {
-	case REEL_OP_STAT:
-	case REEL_OP_ACCESS:
-	case REEL_OP_TRUNCATE:
-	case REEL_OP_CHMOD:
-	case REEL_OP_CHOWN:
-	case REEL_OP_CREAT:
-		return 1;
-	case REEL_OP_OPEN:
-	case REEL_OP_OPENAT:
-	case REEL_OP_OPENAT2:
-		/* O_CREAT|O_EXCL fails on a symlink, dangling or not */
-		return !(op->flags & O_NOFOLLOW) &&
-		       (op->flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL);
-	case REEL_OP_NEWFSTATAT:
-	case REEL_OP_STATX:
-	case REEL_OP_FACCESSAT:
-	case REEL_OP_FCHMODAT:
-	case REEL_OP_FCHOWNAT:
-	case REEL_OP_UTIMENSAT:
-		return !(op->flags & AT_SYMLINK_NOFOLLOW);
-	default:
-		return 0;
-	}
-}
-
 /*
  * An op that follows a symlink the trace knows is an op on the path it leads to as well:
  * after another thread's unlink, rename or create of that path, as an op by that name is.
@@ -957,7 +928,7 @@ static void disp__through_link(struct deptrack *dt, const struct ritem *it, int 
 {
 	const struct rpath *to = it->p1 ? it->p1->lto : NULL;
 
-	if (!to || replay_op__on_fd(&it->op) || !op__follows_link(&it->op))
+	if (!to || replay_op__on_fd(&it->op) || !reel_op__follows_link(&it->op, 1))
 		return;
 	if (structural)
 		dt__struct(dt, key_path(to), self, it->seq, ds);

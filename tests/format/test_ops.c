@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Op names, classes and error names: every value named, names unique, classes as specified. */
 #include <errno.h>
+#include <fcntl.h>
 
 #include "reel_internal.h"
 #include "reel_test.h"
@@ -44,6 +45,25 @@ int main(void)
 		CHECK(reel_op__copy_writes(&cf) && !reel_op__copy_writes(&sf_sock) &&
 			  reel_op__copy_writes(&sf_reg) && !reel_op__copy_writes(&rd),
 		      "copies that write a file");
+	}
+	{
+		/* which ops follow a symlink in their last component; opens only when asked */
+		struct reel_op st = {.type = REEL_OP_STAT}, lst = {.type = REEL_OP_LSTAT};
+		struct reel_op fst = {.type = REEL_OP_NEWFSTATAT, .flags = AT_SYMLINK_NOFOLLOW};
+		struct reel_op op = {.type = REEL_OP_OPENAT, .flags = O_RDONLY};
+		struct reel_op nf = {.type = REEL_OP_OPENAT, .flags = O_NOFOLLOW};
+		struct reel_op ex = {.type = REEL_OP_OPENAT, .flags = O_CREAT | O_EXCL};
+		struct reel_op cr = {.type = REEL_OP_CREAT}, un = {.type = REEL_OP_UNLINK};
+
+		CHECK(reel_op__follows_link(&st, 0) && !reel_op__follows_link(&lst, 1) &&
+			  !reel_op__follows_link(&fst, 1) && !reel_op__follows_link(&un, 1),
+		      "path ops that follow");
+		CHECK(reel_op__follows_link(&op, 1) && !reel_op__follows_link(&op, 0) &&
+			  reel_op__follows_link(&cr, 1) && !reel_op__follows_link(&cr, 0) &&
+			  !reel_op__follows_link(&nf, 1) && !reel_op__follows_link(&ex, 1),
+		      "opens that follow");
+		fst.flags = 0;
+		CHECK(reel_op__follows_link(&fst, 0), "newfstatat without AT_SYMLINK_NOFOLLOW");
 	}
 	unsigned reads = 0, writes = 0, paths = 0;
 	for (unsigned t = 0; t < REEL_OP__COUNT + 5; t++) {
