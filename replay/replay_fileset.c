@@ -59,7 +59,10 @@
  * before the capture when a readlink tells its content: prepared as a symlink with it
  * (replay_linkpath__disk, replay_linkpath.c), and what was opened, stat'd or read through it,
  * where the content leads, through chains of symlinks (link__follow); one below another, where
- * that one leads (prelinks__place).
+ * that one leads (prelinks__place). A path below a name leads where the link that stood by it
+ * when the trace first named the path led (struct lspan): one removed or replaced (rm, a
+ * rename over it: ln -s v2 tmp; mv tmp cur) is not followed after, one a rename moved leads
+ * from its new name.
  * The trace "mutates" the file set when it creates, deletes, renames, truncates, links, or
  * changes modes or owners: a replay of it leaves the target different from the prepared set.
  */
@@ -86,10 +89,10 @@ struct pinfo {
 	uint8_t app_owned; /* truncated or written: later reads say nothing about the old size */
 	uint8_t written;
 	uint8_t exec;	      /* access(X_OK) succeeded: prepared executable */
-	uint8_t symlink;      /* made by the application with symlink(): what lies below is its */
+	uint8_t symlink;      /* a symlink the application made, as the scan stands: lspan's */
+	uint8_t linked;	      /* one was made by this name at some point (symlink, or a rename) */
+	uint32_t lspan;	      /* its latest link span (struct lspan), + 1 (0: never a symlink) */
 	uint32_t linklen;     /* readlink read this many bytes of it, before anything else told */
-	uint32_t content;     /* symlink: the path id of its content */
-	uint64_t link_op;     /* symlink: the number of the op that last made it one */
 	uint32_t pre_content; /* a symlink there before the capture: what readlink read of it */
 	uint8_t followed;     /* opened or stat'd by this name: what it leads to was there */
 	uint8_t pre_followed; /* so before the application made it a symlink: REPLAY_F_* found */
@@ -99,8 +102,6 @@ struct pinfo {
 	uint64_t cut_ns;      /* the end of the last such cut in the trace */
 	char *disk;	      /* pre_content as prepared under the target; NULL: not */
 	char *at;	      /* a symlink below one: where it really lies (prelinks__place) */
-	uint8_t through_kind; /* symlink: what opening it found, REPLAY_F_* (0: not opened) */
-	uint64_t through;     /* symlink: the furthest byte read through it */
 	uint64_t size;
 	uint64_t written_hwm;
 	uint64_t written_lo; /* the lowest byte the application wrote, when written */
@@ -116,6 +117,24 @@ struct pinfo {
 	/* when first made anew, the file there before the capture, not cut by the application
 	 * (P_EXISTED): fds opened before still read it (FDV_GEN0) */
 	uint8_t pre_live;
+};
+
+/*
+ * A symlink by one name, for the ops between the one that made it and the one that removed
+ * or replaced it: one the application made (symlink(), or a rename that moved one there, with
+ * its content), or one there before the capture whose content a readlink told (pre). A name
+ * swapped from one link to another (ln -s v2 tmp; mv tmp cur) has a span for each: a path
+ * below it leads where the link standing when the path was first named led.
+ */
+struct lspan {
+	uint32_t name;	      /* path id of the link */
+	uint32_t content;     /* path id of its content (pre: the name's pre_content) */
+	uint32_t prev;	      /* the span before it by the same name, + 1 (0: none) */
+	uint8_t pre;	      /* there before the capture, prepared as a symlink (disk) */
+	uint8_t through_kind; /* what opening the link itself found, REPLAY_F_* (0: not opened) */
+	uint64_t from;	      /* the op that made it (0: before the capture) */
+	uint64_t to;	      /* the op that removed or replaced it (0: it stood to the end) */
+	uint64_t through;     /* the furthest byte read through the link itself */
 };
 
 struct scan {
@@ -150,6 +169,8 @@ struct scan {
 	uint32_t *early;
 	struct replay_u64map preused;
 	size_t nearly, capearly;
+	struct lspan *links;
+	uint32_t nlinks, caplinks;
 	struct replay_fileset *fs;
 	struct reel_reader *r;
 	uint64_t nops;
@@ -278,6 +299,109 @@ static uint64_t fdkey(uint32_t pid, int32_t fd)
  */
 #define FDV_APPEND(v) ((int)(((v) >> 32) & 3))
 #define FDV_GEN0 (1ULL << 34)
+/* and the link span (+ 1) of the application's symlink the fd was opened through: its reads
+ * are of what that link led to, whatever stands by the name when they run (0: none, or one
+ * past what the bits hold) */
+#define FDV_SPAN_SHIFT 35
+#define FDV_SPAN(v) ((uint32_t)((v) >> FDV_SPAN_SHIFT))
+#define FDV_SPAN_MAX ((1U << (64 - FDV_SPAN_SHIFT)) - 1)
+
+/* the symlink the application made that stands at pi as the scan stands, NULL if none */
+static struct lspan *link__now(struct scan *s, const struct pinfo *pi)
+{
+	return pi && pi->symlink ? &s->links[pi->lspan - 1] : NULL;
+}
+
+/* a new span by the name id, after those it had: NULL when out of memory (the link is then
+ * not followed: nothing is prepared through it, as for one an op the trace lacks made) */
+static struct lspan *link__add(struct scan *s, uint32_t id, uint32_t content, uint64_t from)
+{
+	struct pinfo *pi;
+	struct lspan *l;
+
+	if (s->nlinks == s->caplinks) {
+		uint32_t cap = s->caplinks ? s->caplinks * 2 : 16;
+
+		if (cap <= s->caplinks || !(l = realloc(s->links, cap * sizeof(*l))))
+			return NULL;
+		s->links = l;
+		s->caplinks = cap;
+	}
+	pi = pinfo(s, id);
+	if (!pi)
+		return NULL;
+	l = &s->links[s->nlinks];
+	*l = (struct lspan){.name = id, .content = content, .prev = pi->lspan, .from = from};
+	pi->lspan = ++s->nlinks;
+	return l;
+}
+
+/* the op being scanned made id a symlink with content (symlink(), a rename of one) */
+static void link__make(struct scan *s, uint32_t id, uint32_t content)
+{
+	if (link__add(s, id, content, s->nops)) {
+		s->p[id].symlink = 1;
+		s->p[id].linked = 1;
+	}
+}
+
+/* the op being scanned removed or replaced the symlink the application made at id, if any:
+ * the paths named below id after it are not followed through it */
+static void link__end(struct scan *s, uint32_t id)
+{
+	struct pinfo *pi = pinfo(s, id);
+	struct lspan *l = link__now(s, pi);
+
+	if (!l)
+		return;
+	l->to = s->nops;
+	pi->symlink = 0;
+}
+
+/* a rename from id to id2 (both ways: an exchange): a symlink the application made moves with
+ * its content, and one by id2 is replaced */
+static void link__rename(struct scan *s, uint32_t id, uint32_t id2, int exchange)
+{
+	const struct lspan *l = link__now(s, pinfo(s, id)), *l2 = link__now(s, pinfo(s, id2));
+	uint32_t c = l ? l->content : 0, c2 = l2 ? l2->content : 0;
+	int had = !!l, had2 = !!l2;
+
+	if (!id || !id2 || id == id2)
+		return;
+	link__end(s, id);
+	link__end(s, id2);
+	if (had)
+		link__make(s, id2, c);
+	if (exchange && had2)
+		link__make(s, id, c2);
+}
+
+/*
+ * A rename at op t moved a symlink the application made to the name id: nothing was below it
+ * (what the trace names below it is reached through the link, not what a directory held)
+ */
+static int link__renamed_in(const struct scan *s, uint32_t id, uint64_t t)
+{
+	for (uint32_t i = s->p[id].lspan; i; i = s->links[i - 1].prev)
+		if (s->links[i - 1].from == t && !s->links[i - 1].pre)
+			return 1;
+	return 0;
+}
+
+/* a read through op's fd, opened through a symlink the application made: what the link then
+ * led to was read, up to end (1); 0 when the fd was not opened so */
+static int link__read(struct scan *s, const struct reel_op *op, uint64_t end)
+{
+	const uint64_t *v = replay_u64map__get(&s->fds, fdkey(op->pid, op->fd));
+	struct lspan *l;
+
+	if (!v || !FDV_SPAN(*v) || FDV_SPAN(*v) > s->nlinks)
+		return 0;
+	l = &s->links[FDV_SPAN(*v) - 1];
+	if (end > l->through)
+		l->through = end;
+	return 1;
+}
 
 /* path id of an fd, falling back to the path the op carries for it (fd older than capture) */
 /* *append: 1 the fd was opened O_APPEND, FD_PREOPENED opened before the capture, else 0 */
@@ -355,10 +479,12 @@ static uint32_t fd_path(struct scan *s, const struct reel_op *op, int *append)
 
 static void extent(struct scan *s, struct pinfo *pi, uint64_t end)
 {
+	struct lspan *l = link__now(s, pi);
+
 	/* read through a symlink the application made: what it leads to was read */
-	if (pi && pi->symlink) {
-		if (end > pi->through)
-			pi->through = end;
+	if (l) {
+		if (end > l->through)
+			l->through = end;
 		return;
 	}
 	if (!pi || pi->app_owned)
@@ -395,6 +521,8 @@ static void fd__extent(struct scan *s, const struct reel_op *op, uint32_t id, ui
 {
 	struct pinfo *pi = pinfo(s, id);
 
+	if (link__read(s, op, end))
+		return;
 	if (!fd__reads_old(s, op, pi)) {
 		extent(s, pi, end);
 		return;
@@ -484,10 +612,9 @@ static void scan__link(struct scan *s, const struct reel_op *op, struct pinfo *p
 			mark_created(pi, 0);
 		else if (op->ret == -EEXIST)
 			decide(pi, 0, 0);
-		if (pi && op->ret == 0) {
-			pi->symlink = 1;
-			pi->content = op->path2;
-			pi->link_op = s->nops;
+		if (op->ret == 0) {
+			link__end(s, op->path); /* one the trace did not see removed */
+			link__make(s, op->path, op->path2);
 		}
 	} else {
 		uint32_t id = op->path, origin;
@@ -676,9 +803,9 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 				s->fs->mutates = 1;
 			if (op->type == REEL_OP_CREAT || (op->flags & O_TRUNC))
 				scan__cut(s, op->path, op->end_ns);
-			if (pi && pi->symlink && op->type != REEL_OP_CREAT &&
+			if (link__now(s, pi) && op->type != REEL_OP_CREAT &&
 			    !(op->flags & (O_CREAT | O_TRUNC)))
-				pi->through_kind = kind;
+				link__now(s, pi)->through_kind = kind;
 			if (pi)
 				pi->followed = 1;
 			if (pi && !pi->symlink && !pi->gone)
@@ -687,7 +814,12 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 				replay_u64map__put(&s->fds, fdkey(op->pid, (int32_t)op->ret),
 						   op->path |
 						       (uint64_t) !!(op->flags & O_APPEND) << 32 |
-						       (pi && !pi->remade ? FDV_GEN0 : 0));
+						       (pi && !pi->remade ? FDV_GEN0 : 0) |
+						       (uint64_t)(pi && pi->symlink &&
+								  pi->lspan <= FDV_SPAN_MAX
+							      ? pi->lspan
+							      : 0)
+							   << FDV_SPAN_SHIFT);
 			if (op->aux)
 				replay_u64map__put(&s->opensz, fdkey(op->pid, (int32_t)op->ret),
 						   op->aux);
@@ -766,6 +898,7 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		if (op->ret == 0 && pi) {
 			pi->gone = 1;
 			pi->origin = 0;
+			link__end(s, op->path);
 		}
 		if (op->ret == 0)
 			s->fs->mutates = 1;
@@ -807,6 +940,7 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 				pi->gone = 1; /* for RENAME_EXCHANGE too: the other one is there */
 			mark_created(p2, pi ? pi->kind : 0);
 			origin__set(s, op->path2, origin);
+			link__rename(s, op->path, op->path2, !!(op->flags & RENAME_EXCHANGE));
 			s->fs->mutates = 1;
 			scan__rename(s, op->path, op->path2);
 			if (op->flags & RENAME_EXCHANGE)
@@ -888,6 +1022,8 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 			struct pinfo *q = pinfo(s, id);
 			uint64_t end = (uint64_t)(op->ret - (int64_t)op->offset);
 
+			if (link__read(s, op, end))
+				break; /* its file is what a link led to */
 			if (fd__reads_old(s, op, q))
 				fd__extent(s, op, id, end);
 			else if (q && !q->written)
@@ -1190,7 +1326,7 @@ static void made_again__mark(struct scan *s, struct reel_reader *r, const struct
 				continue;
 			/* only one that was there: below one the application made (a symlink:
 			 * through__links) nothing is prepared anyway (below_created) */
-			if (s->p[*v].state == P_EXISTED && !s->p[*v].symlink && s->p[*v].gone_op &&
+			if (s->p[*v].state == P_EXISTED && !s->p[*v].linked && s->p[*v].gone_op &&
 			    s->p[*v].gone_op < pi->first_op) {
 				pi->state = P_CREATED;
 				break;
@@ -1267,6 +1403,9 @@ static int rename__origin(const struct scan *s, struct reel_reader *r,
 		}
 		if (!i)
 			break;
+		/* a symlink moved there (ln -s v2 tmp; mv tmp cur): followed (through__links) */
+		if (link__renamed_in(s, s->renames[2 * (i - 1) + 1], s->rename_at[i - 1]))
+			return 0;
 		old = s->renames[2 * (i - 1)] ? reel_reader__path(r, s->renames[2 * (i - 1)]) : NULL;
 		if (!old || strlen(old) + strlen(buf) - strlen(anc) >= sizeof(anc))
 			return 0;
@@ -1377,27 +1516,30 @@ static int renamed__collect(struct scan *s, struct reel_reader *r,
 }
 
 /*
- * The symlink l stood at op t: the application made it before t, and no mkdir or rename made
- * its name again (a directory) after the link was made and before t. What the trace first names below it after that (ln -s p0 n;
- * rm n; mkdir n; mv olddir n/sub; then n/sub/f read) is in that directory, not where the
- * link led (stress seed 5334: p0, a file, prepared as a directory).
+ * The symlink by the name l that stood at op t (its span, + 1; 0: none): made before t, and
+ * not removed or replaced before t. What the trace first names below the name otherwise is
+ * in what stood there then: ln -s p0 n; rm n; mkdir n; mv olddir n/sub; then n/sub/f read is
+ * in that directory, not where the link led (stress seed 5334: p0, a file, prepared as a
+ * directory); a directory renamed in by n, its files used, renamed away, and only then a link
+ * made by n (seed 6100); ln -s v2 tmp; mv tmp cur: cur/f named before leads where the old
+ * link by cur led, after where v2 does. t 0: whenever, the latest link by the name.
  */
-static int link__stood(const struct scan *s, uint32_t l, uint64_t t)
+static uint32_t link__stood(const struct scan *s, uint32_t l, uint64_t t)
 {
-	size_t i;
+	uint32_t i = s->p[l].lspan;
 
-	/* made after t: what t named below that name was in what stood there then (a directory
-	 * renamed in, its files used, renamed away, then a link made by the name: seed 6100) */
-	if (t && s->p[l].symlink && s->p[l].link_op > t)
-		return 0;
-	i = t ? made__before(s, l, t) : 0;
-	return !i || s->rename_at[i - 1] < s->p[l].link_op;
+	if (!t)
+		return i;
+	for (; i; i = s->links[i - 1].prev)
+		if (s->links[i - 1].from < t)
+			return !s->links[i - 1].to || t <= s->links[i - 1].to ? i : 0;
+	return 0;
 }
 
 /*
  * The symlink the application made at p or above it, or one there before whose content the
- * trace tells, as it stood at op t, the first that named p (0: whenever): its path id, 0 if
- * none; *len its length
+ * trace tells, as it stood at op t, the first that named p (0: whenever): its span, + 1, 0
+ * if none; *len the length of its name
  */
 static uint32_t link__above(const struct scan *s, const struct replay_u64map *ids, const char *p,
 			    uint64_t t, size_t *len)
@@ -1410,19 +1552,22 @@ static uint32_t link__above(const struct scan *s, const struct replay_u64map *id
 		return 0;
 	strcpy(buf, p);
 	do {
+		uint32_t i;
+
 		v = replay_u64map__get(ids, str__key(buf));
-		if (v && (s->p[*v].symlink || s->p[*v].disk) && link__stood(s, (uint32_t)*v, t)) {
+		if (v && *v < s->np && (i = link__stood(s, (uint32_t)*v, t))) {
 			*len = strlen(buf);
-			return (uint32_t)*v;
+			return i;
 		}
 	} while ((slash = strrchr(buf, '/')) && slash != buf && (*slash = '\0', 1));
 	return 0;
 }
 
 /*
- * Where rest, below the symlink l, finally leads: through l, then through every symlink the
- * trace knows at or above where that leads (java -> /etc/alternatives/java -> /usr/lib/jvm/..),
- * as the kernel would, up to its 40 links. -1 where one of them cannot be followed.
+ * Where rest, below the symlink of span l (+ 1), finally leads: through l, then through every
+ * symlink the trace knows at or above where that leads (java -> /etc/alternatives/java ->
+ * /usr/lib/jvm/..), as the kernel would, up to its 40 links. -1 where one of them cannot be
+ * followed.
  */
 static int link__follow(const struct scan *s, struct reel_reader *r,
 			const struct replay_u64map *ids, uint32_t l, const char *rest, char *to,
@@ -1432,13 +1577,14 @@ static int link__follow(const struct scan *s, struct reel_reader *r,
 	size_t n;
 
 	for (int hops = 0; hops < 40; hops++) {
-		const struct pinfo *lp = &s->p[l];
-		/* one there before and made again: the application's content leads on */
-		int pre = lp->disk && !lp->symlink;
+		const struct lspan *ls = &s->links[l - 1];
+		const struct pinfo *lp = &s->p[ls->name];
 
-		if (replay_linkpath__resolve(lp->at ? lp->at : reel_reader__path(r, l),
-				  reel_reader__path(r, pre ? lp->pre_content : lp->content), pre,
-				  rest, to, sz))
+		/* one there before is followed also by an absolute content: the replay prepares
+		 * it to lead where it led (replay_linkpath__disk) */
+		if (replay_linkpath__resolve(lp->at ? lp->at : reel_reader__path(r, ls->name),
+					     reel_reader__path(r, ls->content), ls->pre, rest, to,
+					     sz))
 			return -1;
 		l = link__above(s, ids, to, 0, &n);
 		if (!l)
@@ -1449,6 +1595,29 @@ static int link__follow(const struct scan *s, struct reel_reader *r,
 		rest = cur + n;
 	}
 	return -1;
+}
+
+/*
+ * The symlink there before the capture by the name id (prepared with disk), as a span: from
+ * the start until the application first removed or replaced it, before any it made by id.
+ */
+static int link__add_pre(struct scan *s, uint32_t id)
+{
+	uint32_t newest = s->p[id].lspan, *oldest;
+	struct lspan *l = link__add(s, id, s->p[id].pre_content, 0);
+
+	if (!l)
+		return -ENOMEM;
+	l->pre = 1;
+	l->to = s->p[id].gone_op;
+	if (!newest)
+		return 0;
+	l->prev = 0;
+	s->p[id].lspan = newest;
+	for (oldest = &s->p[id].lspan; *oldest; oldest = &s->links[*oldest - 1].prev)
+		;
+	*oldest = s->nlinks;
+	return 0;
 }
 
 /*
@@ -1471,7 +1640,7 @@ static int prelinks__plan(struct scan *s, struct reel_reader *r, const struct re
 		    replay_linkpath__disk(m, p, content, to, c, sizeof(c)))
 			continue;
 		pi->disk = strdup(c);
-		if (!pi->disk)
+		if (!pi->disk || link__add_pre(s, id))
 			return -ENOMEM;
 	}
 	return 0;
@@ -1529,11 +1698,11 @@ static int prelinks__place(struct scan *s, struct reel_reader *r, const struct r
 		if (!tv || *tv == id)
 			continue;
 		d = &s->p[*tv];
-		if (d->state != P_EXISTED || d->symlink || d->disk || d->app_owned)
+		if (d->state != P_EXISTED || d->linked || d->disk || d->app_owned)
 			continue;
 		d->pre_content = pi->pre_content;
 		d->disk = strdup(pi->disk);
-		if (!d->disk)
+		if (!d->disk || link__add_pre(s, (uint32_t)*tv))
 			return -ENOMEM;
 	}
 	return 0;
@@ -1547,10 +1716,30 @@ static int prelinks__place(struct scan *s, struct reel_reader *r, const struct r
  * symlink that existed, or that the application made, says that it led to a directory (that
  * a file made through it needs).
  */
-static void prelinks__merge(struct scan *s, struct reel_reader *r, const struct replay_u64map *ids)
+/* what was read by id (0: the link itself) through the link of span l, rest below it, is its
+ * destination's when the trace names that and it was there */
+static void merge__to(struct scan *s, struct reel_reader *r, const struct replay_u64map *ids,
+		      uint32_t l, const char *rest, uint32_t id, int kind, uint64_t size, int exec)
 {
 	char to[PATH_MAX];
+	uint64_t *tv;
+	struct pinfo *d;
 
+	if (link__follow(s, r, ids, l, rest, to, sizeof(to)) ||
+	    !(tv = replay_u64map__get(ids, str__key(to))) || *tv == id)
+		return;
+	d = &s->p[*tv];
+	if (d->state != P_EXISTED || d->app_owned || d->linked || d->disk)
+		return;
+	if (!d->kind)
+		d->kind = kind;
+	if (d->kind != REPLAY_F_DIR && size > d->size)
+		d->size = size;
+	d->exec |= exec;
+}
+
+static void prelinks__merge(struct scan *s, struct reel_reader *r, const struct replay_u64map *ids)
+{
 	for (uint32_t id = 1; id < s->np; id++) {
 		const char *p = reel_reader__path(r, id);
 		size_t n = 0;
@@ -1559,35 +1748,28 @@ static void prelinks__merge(struct scan *s, struct reel_reader *r, const struct 
 		if (!p || (s->p[id].state != P_EXISTED && s->p[id].state != P_CREATED))
 			continue;
 		l = link__above(s, ids, p, s->p[id].first_op, &n);
-		if (l && l != id && s->p[l].disk && !s->p[l].kind)
-			s->p[l].kind = REPLAY_F_DIR;
+		if (l && s->links[l - 1].pre && s->links[l - 1].name != id &&
+		    !s->p[s->links[l - 1].name].kind)
+			s->p[s->links[l - 1].name].kind = REPLAY_F_DIR;
+	}
+	/* the application's links themselves: what was read through each (through) */
+	for (uint32_t l = 1; l <= s->nlinks; l++) {
+		const struct lspan *ls = &s->links[l - 1];
+
+		if (!ls->pre && ls->through_kind)
+			merge__to(s, r, ids, l, "", ls->name, ls->through_kind, ls->through, 0);
 	}
 	for (uint32_t id = 1; id < s->np; id++) {
 		const char *p = reel_reader__path(r, id);
-		struct pinfo *pi = &s->p[id], *d;
-		/* the application's link itself: what was read through it (through) */
-		int self = pi->symlink && pi->through_kind;
-		uint64_t *tv, size = self ? pi->through : pi->size;
-		int kind = self ? pi->through_kind : pi->kind;
+		const struct pinfo *pi = &s->p[id];
 		size_t n = 0;
 		uint32_t l;
 
-		if (!p || (!self && (pi->state != P_EXISTED || pi->symlink)))
+		if (!p || pi->state != P_EXISTED || pi->linked)
 			continue;
-		l = self ? id : link__above(s, ids, p, s->p[id].first_op, &n);
-		if (!l || link__follow(s, r, ids, l, self ? "" : p + n, to, sizeof(to)))
-			continue;
-		tv = replay_u64map__get(ids, str__key(to));
-		if (!tv || *tv == id)
-			continue;
-		d = &s->p[*tv];
-		if (d->state != P_EXISTED || d->app_owned || d->symlink || d->disk)
-			continue;
-		if (!d->kind)
-			d->kind = kind;
-		if (d->kind != REPLAY_F_DIR && size > d->size)
-			d->size = size;
-		d->exec |= pi->exec;
+		l = link__above(s, ids, p, pi->first_op, &n);
+		if (l)
+			merge__to(s, r, ids, l, p + n, id, pi->kind, pi->size, pi->exec);
 	}
 }
 
@@ -1656,11 +1838,30 @@ static int names_above(const struct scan *s, struct reel_reader *r, struct repla
 	return 0;
 }
 
-/* Used through the symlink itself (opened, stat'd, read): its destination was there. */
+/* Used through the symlink there before itself (opened, stat'd, read): its destination was
+ * there. */
 static int link__followed(const struct pinfo *pi)
 {
-	return pi->symlink ? pi->through_kind != 0
-			   : pi->followed || pi->kind || pi->size || pi->exec;
+	return pi->followed || pi->kind || pi->size || pi->exec;
+}
+
+/* through__links: prepares where the link of span l leads, rest below it, as kind */
+static int through__one(struct scan *s, struct reel_reader *r, const struct replay_mapper *m,
+			const struct replay_u64map *ids, struct replay_fileset *fs,
+			struct replay_strset *dirs, const struct replay_strset *created,
+			struct replay_strset *done, uint32_t l, const char *rest, int kind,
+			uint64_t size, int exec)
+{
+	char to[PATH_MAX];
+	uint64_t *tv;
+
+	if (link__follow(s, r, ids, l, rest, to, sizeof(to)))
+		return 0;
+	tv = replay_u64map__get(ids, str__key(to));
+	if ((tv && s->p[*tv].state != P_UNKNOWN) || below_created(created, to))
+		return 0;
+	return through__add(s, ids, fs, m, dirs, done, to,
+			    kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE, size, exec, NULL);
 }
 
 /*
@@ -1690,33 +1891,35 @@ static int through__links(struct scan *s, struct reel_reader *r, const struct re
 			err = through__add(s, ids, fs, m, dirs, &done, pi->at, REPLAY_F_SYMLINK, 0,
 					   0, pi->disk);
 	}
+	/* the paths below links first, then the links themselves: there before (by name), then
+	 * the application's (each link it made by its span: what opening it found) */
 	for (int self = 0; self < 2 && !err; self++) {
 		for (uint32_t id = 1; id < s->np && !err; id++) {
 			const char *p = reel_reader__path(r, id);
 			struct pinfo *pi = &s->p[id];
-			uint64_t *tv;
 			size_t n = 0;
 			uint32_t l;
 			int kind;
 
-			if (!p || (pi->symlink ? !pi->through_kind : pi->state != P_EXISTED))
+			if (!p || pi->linked || pi->state != P_EXISTED)
 				continue;
-			l = pi->symlink ? id : link__above(s, ids, p, pi->first_op, &n);
-			if (!l || (l == id) != self || (self && !link__followed(pi)))
+			l = link__above(s, ids, p, pi->first_op, &n);
+			if (!l || (s->links[l - 1].name == id) != self ||
+			    (self && !link__followed(pi)))
 				continue;
-			if (link__follow(s, r, ids, l, pi->symlink ? "" : p + n, to, sizeof(to)))
-				continue;
-			tv = replay_u64map__get(ids, str__key(to));
-			if ((tv && s->p[*tv].state != P_UNKNOWN) || below_created(created, to))
-				continue;
-			kind = pi->symlink ? pi->through_kind : pi->kind;
-			if (!kind && !pi->symlink && replay_strset__has(&above, p))
+			kind = pi->kind;
+			if (!kind && replay_strset__has(&above, p))
 				kind = REPLAY_F_DIR;
-			err = through__add(s, ids, fs, m, dirs, &done, to,
-					   kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE,
-					   pi->symlink ? pi->through : pi->size,
-					   pi->symlink ? 0 : pi->exec, NULL);
+			err = through__one(s, r, m, ids, fs, dirs, created, &done, l, p + n, kind,
+					   pi->size, pi->exec);
 		}
+	}
+	for (uint32_t l = 1; l <= s->nlinks && !err; l++) {
+		const struct lspan *ls = &s->links[l - 1];
+
+		if (!ls->pre && ls->through_kind)
+			err = through__one(s, r, m, ids, fs, dirs, created, &done, l, "",
+					   ls->through_kind, ls->through, 0);
 	}
 	/* one there before, followed, then made again by the application: what the old one led
 	 * to was there too (the loop above follows the application's content) */
@@ -1725,7 +1928,7 @@ static int through__links(struct scan *s, struct reel_reader *r, const struct re
 		struct pinfo *pi = &s->p[id];
 		uint64_t *tv;
 
-		if (!p || !pi->symlink || !pi->disk || !pi->pre_followed ||
+		if (!p || !pi->linked || !pi->disk || !pi->pre_followed ||
 		    replay_linkpath__resolve(pi->at ? pi->at : p,
 					     reel_reader__path(r, pi->pre_content), 1, "", to,
 					     sizeof(to)))
@@ -1756,7 +1959,8 @@ static int links__note(const struct scan *s, struct reel_reader *r,
 		const char *p = reel_reader__path(r, id);
 		uint64_t *tv;
 
-		if (!p || !(pi->symlink || pi->disk) || link__follow(s, r, ids, id, "", to, sizeof(to)))
+		/* the latest link by the name (the replay's order knows one destination) */
+		if (!p || !pi->lspan || link__follow(s, r, ids, pi->lspan, "", to, sizeof(to)))
 			continue;
 		tv = replay_u64map__get(ids, str__key(to));
 		if (tv && *tv != id &&
@@ -1931,7 +2135,7 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 		struct pinfo *pi = &s.p[id];
 		int changed = pi->written || pi->app_owned || pi->gone || pi->remade;
 
-		if (pi->presize > pi->size && changed && pi->state == P_EXISTED && !pi->symlink)
+		if (pi->presize > pi->size && changed && pi->state == P_EXISTED && !pi->linked)
 			pi->size = pi->presize;
 	}
 	if (!err)
@@ -2074,6 +2278,7 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	replay_u64map__free(&s.opensz);
 	replay_u64map__free(&s.preused);
 	free(s.early);
+	free(s.links);
 	replay_u64map__free(&s.tidset);
 	free(s.tfirst);
 	free(s.tlast);
