@@ -490,9 +490,18 @@ static void extent(struct scan *s, struct pinfo *pi, uint64_t end)
 	if (!pi || pi->app_owned)
 		return;
 	if (pi->origin) {
+		struct pinfo *o = &s->p[pi->origin];
+
 		if (pi->written && end <= pi->written_hwm && end > pi->written_lo)
 			end = pi->written_lo;
-		extent(s, &s->p[pi->origin], end);
+		/* its name holds another file now (an exchange swapped the two; another rename
+		 * moved one in): its record is still that of the file there before */
+		if (o->origin) {
+			if (o->state == P_EXISTED && end > o->size)
+				o->size = end;
+			return;
+		}
+		extent(s, o, end);
 		return;
 	}
 	if (pi->state == P_MAYBE && end <= pi->written_hwm)
@@ -730,6 +739,27 @@ static void scan__rename(struct scan *s, uint32_t id, uint32_t id2)
 }
 
 /*
+ * renameat2(RENAME_EXCHANGE) of id and id2 that succeeded: both names were there (the new one
+ * too, which no op may have named before), and each now holds the other's file: what is read
+ * by one after it is the other's (origin), and neither's kind is the other's.
+ */
+static void scan__exchange(struct scan *s, uint32_t id, uint32_t id2)
+{
+	uint32_t origin, origin2;
+
+	if (!pinfo(s, id) || !pinfo(s, id2) || id == id2)
+		return;
+	decide(pinfo(s, id2), 0, 0);
+	origin = origin_of(s, id);
+	origin2 = origin_of(s, id2);
+	mark_created(pinfo(s, id), 0);
+	mark_created(pinfo(s, id2), 0);
+	origin__set(s, id, origin2);
+	origin__set(s, id2, origin);
+	link__rename(s, id, id2, 1);
+}
+
+/*
  * fs->cut_names: the names cut, and those renamed to a name cut (an exchange is a rename each
  * way), latest rename first, so that a chain of renames reaches back to the first name. A
  * name marked whose file is not cut after all only costs the replay the list of its reads.
@@ -930,17 +960,20 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		scan__dir_changed(s, op->path);
 		scan__dir_changed(s, op->path2);
 		decide(pi, ret, 0);
-		if (op->ret == 0) {
-			uint32_t origin =
-			    (op->flags & RENAME_EXCHANGE) ? 0 : origin_of(s, op->path);
+		if (op->ret == 0 && (op->flags & RENAME_EXCHANGE)) {
+			scan__exchange(s, op->path, op->path2);
+		} else if (op->ret == 0) {
+			uint32_t origin = origin_of(s, op->path);
 
 			p2 = pinfo(s, op->path2);
 			pi = pinfo(s, op->path); /* p2's may have moved the table */
 			if (pi)
-				pi->gone = 1; /* for RENAME_EXCHANGE too: the other one is there */
+				pi->gone = 1;
 			mark_created(p2, pi ? pi->kind : 0);
 			origin__set(s, op->path2, origin);
-			link__rename(s, op->path, op->path2, !!(op->flags & RENAME_EXCHANGE));
+			link__rename(s, op->path, op->path2, 0);
+		}
+		if (op->ret == 0) {
 			s->fs->mutates = 1;
 			scan__rename(s, op->path, op->path2);
 			if (op->flags & RENAME_EXCHANGE)
@@ -1865,6 +1898,35 @@ static int through__one(struct scan *s, struct reel_reader *r, const struct repl
 }
 
 /*
+ * A name the application made below a symlink (ln -s v1 cur; mv a cur/b; or an O_CREAT open
+ * by cur/b): the directory it was made in, where the link led, was there, unless the trace
+ * tells something of that directory by its name below the link itself (then the loops of
+ * through__links, or the application made it).
+ */
+static int through__made_in(struct scan *s, struct reel_reader *r, const struct replay_mapper *m,
+			    const struct replay_u64map *ids, struct replay_fileset *fs,
+			    struct replay_strset *dirs, const struct replay_strset *created,
+			    struct replay_strset *done, uint32_t id)
+{
+	const char *p = reel_reader__path(r, id), *slash;
+	char dir[PATH_MAX];
+	uint64_t *tv;
+	size_t n = 0;
+	uint32_t l;
+
+	if (!p || (s->p[id].state != P_CREATED && s->p[id].state != P_MAYBE) ||
+	    !(l = link__above(s, ids, p, s->p[id].first_op, &n)) || s->links[l - 1].name == id ||
+	    !(slash = strrchr(p, '/')) || (size_t)(slash - p) < n)
+		return 0;
+	memcpy(dir, p, (size_t)(slash - p));
+	dir[slash - p] = '\0';
+	tv = (size_t)(slash - p) > n ? replay_u64map__get(ids, str__key(dir)) : NULL;
+	if (tv && s->p[*tv].state != P_UNKNOWN)
+		return 0;
+	return through__one(s, r, m, ids, fs, dirs, created, done, l, dir + n, REPLAY_F_DIR, 0, 0);
+}
+
+/*
  * Files the application reached only through a symlink it made (cur -> data.v1, opened and
  * read as cur), or through one that was there before and whose content readlink read: the
  * content says which, so they are prepared under their own names, unless the trace says
@@ -1921,6 +1983,8 @@ static int through__links(struct scan *s, struct reel_reader *r, const struct re
 			err = through__one(s, r, m, ids, fs, dirs, created, &done, l, "",
 					   ls->through_kind, ls->through, 0);
 	}
+	for (uint32_t id = 1; id < s->np && !err; id++)
+		err = through__made_in(s, r, m, ids, fs, dirs, created, &done, id);
 	/* one there before, followed, then made again by the application: what the old one led
 	 * to was there too (the loop above follows the application's content) */
 	for (uint32_t id = 1; id < s->np && !err; id++) {
