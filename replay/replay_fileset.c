@@ -171,6 +171,13 @@ struct scan {
 	size_t nearly, capearly;
 	struct lspan *links;
 	uint32_t nlinks, caplinks;
+	/* the application's symlinks standing as the scan stands: a hash of the name -> span + 1 */
+	struct replay_u64map standing;
+	/* each path first named below a standing one, per span: path id, span + 1, and whether
+	 * that op found the path there (link__under); (path id << 32 | span + 1) -> 1 */
+	uint32_t *under;
+	size_t nunder, capunder;
+	struct replay_u64map under_seen;
 	struct replay_fileset *fs;
 	struct reel_reader *r;
 	uint64_t nops;
@@ -336,12 +343,21 @@ static struct lspan *link__add(struct scan *s, uint32_t id, uint32_t content, ui
 	return l;
 }
 
+static uint64_t name__key(const struct scan *s, uint32_t id)
+{
+	const char *p = reel_reader__path(s->r, id);
+
+	return p ? replay_hash__bytes(p, strlen(p)) : 0;
+}
+
 /* the op being scanned made id a symlink with content (symlink(), a rename of one) */
 static void link__make(struct scan *s, uint32_t id, uint32_t content)
 {
 	if (link__add(s, id, content, s->nops)) {
 		s->p[id].symlink = 1;
 		s->p[id].linked = 1;
+		/* out of memory: what is named below it is followed as first named only */
+		replay_u64map__put(&s->standing, name__key(s, id), s->p[id].lspan);
 	}
 }
 
@@ -356,6 +372,7 @@ static void link__end(struct scan *s, uint32_t id)
 		return;
 	l->to = s->nops;
 	pi->symlink = 0;
+	replay_u64map__del(&s->standing, name__key(s, id));
 }
 
 /* a rename from id to id2 (both ways: an exchange): a symlink the application made moves with
@@ -1140,6 +1157,76 @@ static int looks_only(const struct reel_op *op)
 	return 0;
 }
 
+/* the op found its path there: it looked it up, succeeded, and made nothing by that name */
+static int op__found(const struct reel_op *op)
+{
+	if (op->ret < 0)
+		return 0;
+	switch (op->type) {
+	case REEL_OP_OPEN:
+	case REEL_OP_OPENAT:
+	case REEL_OP_OPENAT2:
+		return !(op->flags & O_CREAT);
+	case REEL_OP_CREAT:
+	case REEL_OP_MKDIR:
+	case REEL_OP_MKDIRAT:
+	case REEL_OP_SYMLINK:
+	case REEL_OP_SYMLINKAT:
+		return 0;
+	default:
+		return reel_op__has_path(op->type);
+	}
+}
+
+/*
+ * The op names paths below a symlink the application made that stands now: the first such
+ * op by each path under each link is noted, so that a path named below two links by one name
+ * in turn (cur/x read, then ln -s v2 tmp; mv tmp cur; cur/x read again) is prepared where
+ * each led, not only where the link of its first op led (through__links).
+ */
+static void link__under(struct scan *s, const struct reel_op *op)
+{
+	unsigned t = op->type;
+	int names = t == REEL_OP_RENAME || t == REEL_OP_RENAMEAT || t == REEL_OP_RENAMEAT2 ||
+			    t == REEL_OP_LINK || t == REEL_OP_LINKAT
+			? 2
+			: 1;
+	char buf[PATH_MAX], *slash;
+
+	if (!s->standing.n || replay_op__on_fd(op))
+		return;
+	for (int i = 0; i < names; i++) {
+		uint32_t id = i ? op->path2 : op->path;
+		const char *p = id ? reel_reader__path(s->r, id) : NULL;
+		uint64_t *v = NULL, key;
+
+		if (!p || strlen(p) >= sizeof(buf))
+			continue;
+		strcpy(buf, p);
+		while (!v && (slash = strrchr(buf, '/')) && slash != buf) {
+			*slash = '\0';
+			v = replay_u64map__get(&s->standing, replay_hash__bytes(buf, strlen(buf)));
+		}
+		key = v ? (uint64_t)id << 32 | (uint32_t)*v : 0;
+		if (!v || replay_u64map__get(&s->under_seen, key) ||
+		    replay_u64map__put(&s->under_seen, key, 1) < 0)
+			continue;
+		if (s->nunder == s->capunder) {
+			size_t cap = s->capunder ? s->capunder * 2 : 16;
+			uint32_t *u = realloc(s->under, cap * 3 * sizeof(*u));
+
+			if (!u)
+				return; /* followed as first named only */
+			s->under = u;
+			s->capunder = cap;
+		}
+		s->under[s->nunder * 3] = id;
+		s->under[s->nunder * 3 + 1] = (uint32_t)*v;
+		s->under[s->nunder * 3 + 2] = !i && op__found(op);
+		s->nunder++;
+	}
+}
+
 /* One op; then its paths are seen (unless it only looked at them): an open after that does
  * not tell the size before the capture */
 static void scan__op(struct scan *s, const struct reel_op *op)
@@ -1156,6 +1243,7 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 	if (op->path && op->type != REEL_OP_CLOSE && replay_op__on_fd(op) &&
 	    !replay_u64map__get(&s->fds, fdkey(op->pid, op->fd)))
 		early__note(s, op->pid, op->fd, pinfo(s, op->path), op->path);
+	link__under(s, op);
 	scan__op_(s, op);
 	for (int i = 0; i < 2; i++) {
 		pi = pinfo(s, ids[i]);
@@ -1983,6 +2071,26 @@ static int through__links(struct scan *s, struct reel_reader *r, const struct re
 			err = through__one(s, r, m, ids, fs, dirs, created, &done, l, "",
 					   ls->through_kind, ls->through, 0);
 	}
+	/* a path named again below a link made anew by its name since it was first named (cur/x
+	 * read, then ln -s v2 tmp; mv tmp cur; cur/x read again), and found: where the later link
+	 * led was there too, as the first one's was */
+	for (size_t i = 0; i < s->nunder && !err; i++) {
+		uint32_t id = s->under[i * 3], l = s->under[i * 3 + 1];
+		const char *p = reel_reader__path(r, id), *name;
+		const struct pinfo *pi = &s->p[id];
+		size_t n = 0;
+		int kind;
+
+		if (!s->under[i * 3 + 2] || !p || pi->linked ||
+		    link__above(s, ids, p, pi->first_op, &n) == l ||
+		    !(name = reel_reader__path(r, s->links[l - 1].name)) ||
+		    strncmp(p, name, strlen(name)))
+			continue;
+		kind = pi->kind ? pi->kind
+				: replay_strset__has(&above, p) ? REPLAY_F_DIR : REPLAY_F_FILE;
+		err = through__one(s, r, m, ids, fs, dirs, created, &done, l, p + strlen(name),
+				   kind, pi->size, pi->exec);
+	}
 	for (uint32_t id = 1; id < s->np && !err; id++)
 		err = through__made_in(s, r, m, ids, fs, dirs, created, &done, id);
 	/* one there before, followed, then made again by the application: what the old one led
@@ -2343,6 +2451,9 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	replay_u64map__free(&s.preused);
 	free(s.early);
 	free(s.links);
+	replay_u64map__free(&s.standing);
+	free(s.under);
+	replay_u64map__free(&s.under_seen);
 	replay_u64map__free(&s.tidset);
 	free(s.tfirst);
 	free(s.tlast);

@@ -45,6 +45,20 @@ v2/b 200" <<'SPEC'
 1 1 54 55 close fd=3 ret=0
 SPEC
 
+# one path named below both links: where each led, as large as read by that name under either
+check_case "a path named under both links" "v1/x 200
+v2/x 200" <<'SPEC'
+1 1 10 11 symlink path=/d/cur path2=v1 ret=0
+1 1 20 21 openat path=/d/cur/x flags=O_RDONLY ret=3
+1 1 22 23 pread64 fd=3 off=0 len=100 ret=100
+1 1 24 25 close fd=3 ret=0
+1 1 30 31 symlink path=/d/tmp path2=v2 ret=0
+1 1 40 41 rename path=/d/tmp path2=/d/cur ret=0
+1 1 50 51 openat path=/d/cur/x flags=O_RDONLY ret=3
+1 1 52 53 pread64 fd=3 off=0 len=200 ret=200
+1 1 54 55 close fd=3 ret=0
+SPEC
+
 # the link itself opened and read, by the name a rename gave it; an fd opened through the
 # old link reads what it led to after the swap
 check_case "a link renamed into place, opened itself" "v1 300
