@@ -7,7 +7,9 @@
  *  - open/openat/openat2 without O_CREAT that succeeded: existed (a directory when opened
  *    with O_DIRECTORY or the fd is a directory, else a file);
  *  - O_CREAT|O_EXCL or creat() that succeeded, mkdir that succeeded, a rename's new name:
- *    created by the application, so left for the replay to create;
+ *    created by the application, so left for the replay to create (not an exchange's: it
+ *    existed, and holds the old name's file after it; the directory a name is made in below
+ *    a symlink the application made, where the link leads, existed: through__made_in);
  *  - O_CREAT without O_EXCL that succeeded: unknown; it existed if the application read
  *    bytes from it that it had not written itself (then prepared with that extent), or if
  *    the open says the file was not empty (aux = size + 1 > 1, without O_TRUNC: git's
@@ -1837,8 +1839,8 @@ static int prelinks__place(struct scan *s, struct reel_reader *r, const struct r
  * symlink that existed, or that the application made, says that it led to a directory (that
  * a file made through it needs).
  */
-/* what was read by id (0: the link itself) through the link of span l, rest below it, is its
- * destination's when the trace names that and it was there */
+/* what was read by the name id (the link's own, for the link itself) through the link of span
+ * l, rest below it, is its destination's when the trace names that and it was there */
 static void merge__to(struct scan *s, struct reel_reader *r, const struct replay_u64map *ids,
 		      uint32_t l, const char *rest, uint32_t id, int kind, uint64_t size, int exec)
 {
