@@ -214,10 +214,12 @@ class Thread:
 
 
 class Gen:
-    def __init__(self, seed, nops, nthreads, avoid):
+    def __init__(self, seed, nops, nthreads, avoid, swap_links=False):
         self.r = random.Random(seed)
         r = self.r
         self.avoid = avoid
+        # --swap-links: also op_link_swap (off by default: the kept seeds stay as they were)
+        self.op_table = self.OPS + ([(Gen.op_link_swap, 1)] if swap_links else [])
         self.nops = nops if nops else r.choice([150, 400, 800, 1500, 2500])
         self.max_threads = nthreads if nthreads else r.choice([1, 2, 4, 8, 16, 25, 40, 40, 70,
                                                                150])
@@ -974,6 +976,36 @@ class Gen:
                   path2=base(p), ret=0)
         return True
 
+    def op_link_swap(self, th):
+        """ln -s p tmp; mv tmp q: the symlink q made anew to another file in its directory,
+        which its maker looks up first, as for op_symlink"""
+        r = self.r
+        ls = self.links()
+        if not ls:
+            return False
+        q = r.choice(ls)
+        names = [p for p in self.files(th) if parent(p) == parent(q) and
+                 not self.peek(p).moved]
+        if not names:
+            return False
+        p = r.choice(names)
+        n = self.get(p)
+        n.seen = True
+        self.emit(th, "stat", self.res_path(p, "u"), path=p, ret=0)
+        n.pinned = True
+        tmp = self.fresh_name(parent(q))
+        m = self.add(tmp, Node("l", content=base(p)))
+        m.seen = True
+        self.emit(th, "symlink", self.res_path(tmp, "s") + [(("D", tmp), "s")], path=tmp,
+                  path2=base(p), ret=0)
+        self.get(q).seen = True
+        res = self.res_path(tmp, "s") + self.res_path(q, "s") + \
+            [(("D", tmp), "s"), (("D", q), "s")]
+        del self.ns[tmp]
+        self.add(q, m)
+        self.emit(th, r.choice(["rename", "renameat"]), res, path=tmp, path2=q, ret=0)
+        return True
+
     def op_readlink(self, th):
         ls = self.links()
         if not ls:
@@ -1095,8 +1127,8 @@ class Gen:
     ]
 
     def one(self, th):
-        fns = [f for f, _ in self.OPS]
-        ws = [w for _, w in self.OPS]
+        fns = [f for f, _ in self.op_table]
+        ws = [w for _, w in self.op_table]
         for _ in range(20):
             f = self.r.choices(fns, ws)[0]
             if f(self, th):
@@ -1265,12 +1297,14 @@ def main():
     ap.add_argument("--ops", type=int, default=0)
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--avoid", default="", help=",".join(sorted(AVOIDABLE)))
+    ap.add_argument("--swap-links", action="store_true",
+                    help="also swap symlinks for others (ln -s p tmp; mv tmp link)")
     a = ap.parse_args()
     avoid = set(x for x in a.avoid.split(",") if x)
     bad = avoid - AVOIDABLE
     if bad:
         ap.error(f"unknown feature(s) {','.join(sorted(bad))}")
-    sys.stdout.write(Gen(a.seed, a.ops, a.threads, avoid).run())
+    sys.stdout.write(Gen(a.seed, a.ops, a.threads, avoid, a.swap_links).run())
 
 
 if __name__ == "__main__":
