@@ -455,6 +455,19 @@ static void early__note(struct scan *s, uint32_t pid, int32_t fd, const struct p
 	s->nearly++;
 }
 
+/* the size the recorder found the file of an fd open before the capture to have, once the
+ * fd's first op names its file (REEL_META_CAPTURE_FD_SIZES) */
+static void presize__take(struct scan *s, uint32_t pid, int32_t fd, struct pinfo *pi)
+{
+	uint64_t *v = replay_u64map__get(&s->presize, fdkey(pid, fd));
+
+	if (!v)
+		return;
+	if (pi && *v > pi->presize)
+		pi->presize = *v;
+	replay_u64map__del(&s->presize, fdkey(pid, fd));
+}
+
 static uint32_t fd_path_of(struct scan *s, uint32_t pid, int32_t fd, uint32_t path, int *append)
 {
 	uint64_t *v = replay_u64map__get(&s->fds, fdkey(pid, fd));
@@ -471,12 +484,7 @@ static uint32_t fd_path_of(struct scan *s, uint32_t pid, int32_t fd, uint32_t pa
 
 		set_existed(pi, 0);
 		early__note(s, pid, fd, pi, path);
-		v = replay_u64map__get(&s->presize, fdkey(pid, fd));
-		if (v) {
-			if (pi && *v > pi->presize)
-				pi->presize = *v;
-			replay_u64map__del(&s->presize, fdkey(pid, fd));
-		}
+		presize__take(s, pid, fd, pi);
 		*append = FD_PREOPENED;
 		return path;
 	}
@@ -885,8 +893,14 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		 * name nothing decided before was there (Prometheus closes a block's files, then
 		 * renames its directory away and removes them by the new name). Not set_existed:
 		 * a child's close of an fd its parent opened O_CREAT leaves that open's guess */
-		if (op->path && op->ret == 0 && !replay_u64map__get(&s->fds, fdkey(op->pid, op->fd)))
+		if (op->path && op->ret == 0 && !replay_u64map__get(&s->fds, fdkey(op->pid, op->fd))) {
 			decide(pi, 0, fd_kind_of(op));
+			/* and how long it was, when the recorder says: a close may be the fd's only
+			 * op before the name is removed (InfluxDB's compaction closes a TSM file it
+			 * had mapped since before an attach, then unlinks it), and the unlink frees
+			 * as many blocks as it did */
+			presize__take(s, op->pid, op->fd, pi);
+		}
 		replay_u64map__del(&s->fds, fdkey(op->pid, op->fd));
 		replay_u64map__del(&s->opensz, fdkey(op->pid, op->fd));
 		break;
