@@ -18,10 +18,10 @@
  * Ops not issued (non-file I/O, unknown fds, unsupported, refused paths) are not in it; the
  * summary counts them. Meta: tool, replay.of, replay.targets, replay.map, replay.engine,
  * replay.timing, replay.speed, replay.spin_us, replay.cold, replay.direct, host, kernel,
- * start_wall_ns, start_mono_ns; in the footer replay.direct_dropped, replay.nonfile_ops,
- * replay.cpu_ns.{workers,dispatch,writer} (CPU time of the replayer's own threads). Library
- * code never prints: notices and progress go to callbacks, and replay_summary__print() formats
- * the summary onto a FILE the caller chooses.
+ * start_wall_ns, start_mono_ns; in the footer replay.direct_dropped, replay.unlinks_mapped,
+ * replay.nonfile_ops, replay.cpu_ns.{workers,dispatch,writer} (CPU time of the replayer's own
+ * threads). Library code never prints: notices and progress go to callbacks, and
+ * replay_summary__print() formats the summary onto a FILE the caller chooses.
  */
 #ifndef IOREEL_REPLAY_H
 #define IOREEL_REPLAY_H
@@ -120,6 +120,9 @@ struct replay_summary {
 	struct reel_damage_sum damage; /* what they cost */
 	int interrupted;      /* stopped early through opts.interrupt */
 	uint64_t noop_closes; /* closes of fds the replay never had (pre-capture, inherited) */
+	/* removals of a file's last name (unlink, rename over) while the replay still mapped it:
+	 * the trace has no munmap, so they freed no blocks */
+	uint64_t unlinks_mapped;
 	uint64_t xattr_ops;   /* the trace's meta capture.xattr_ops: not recorded, not replayed */
 	uint64_t fail[REPLAY_FAIL__COUNT];
 	char fail_example[REPLAY_FAIL__COUNT][REPLAY_EXAMPLES][160];

@@ -588,7 +588,7 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 	const char *base, *base2;
 	struct statx stx;
 	struct stat st;
-	int pfd, pfd2 = -1, fd;
+	int pfd, pfd2 = -1, fd, mapped = 0;
 	long r = 0;
 
 	pcache__check(w);
@@ -622,9 +622,11 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 				       AT_SYMLINK_NOFOLLOW));
 		break;
 	case REEL_OP_UNLINK:
+		mapped = mmaps__maps_name(w->run, pfd, base);
 		r = TIMED(res, unlinkat(pfd, base, 0));
 		break;
 	case REEL_OP_UNLINKAT:
+		mapped = !(op->flags & AT_REMOVEDIR) && mmaps__maps_name(w->run, pfd, base);
 		r = TIMED(res, unlinkat(pfd, base, (int)(op->flags & AT_REMOVEDIR)));
 		break;
 	case REEL_OP_RMDIR:
@@ -650,6 +652,9 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 			res->end_ns = worker__now(w);
 			break;
 		}
+		/* a rename over a file removes that file's name as an unlink does */
+		mapped = !(op->type == REEL_OP_RENAMEAT2 && (op->flags & RENAME_EXCHANGE)) &&
+			 mmaps__maps_name(w->run, pfd2, base2);
 		r = TIMED(res, renameat2(pfd, base, pfd2, base2,
 					 op->type == REEL_OP_RENAMEAT2 ? op->flags : 0));
 		break;
@@ -718,6 +723,8 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 		       ((op->type == REEL_OP_UNLINK || op->type == REEL_OP_UNLINKAT) &&
 			w->run->fs->symlinks)))
 		atomic_fetch_add(&w->run->dirgen, 1);
+	if (r == 0 && mapped)
+		atomic_fetch_add(&w->run->unlinks_mapped, 1);
 	res->ret = r;
 	return 0;
 }

@@ -266,6 +266,13 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 			"  %llu closes of fds opened before the capture (or inherited) and "
 			"never used: nothing to close\n",
 			(unsigned long long)s->noop_closes);
+	if (s->unlinks_mapped)
+		fprintf(out,
+			"  %llu unlinks or renames over the last name of a file the replay still "
+			"had mapped (the trace has no munmap): they freed none of its blocks, "
+			"which go when the replay ends, so they cost less than the original's if "
+			"it had unmapped the file first\n",
+			(unsigned long long)s->unlinks_mapped);
 	if (s->xattr_ops)
 		fprintf(out,
 			"  %llu extended attribute changes of the application (setxattr, "

@@ -17,12 +17,20 @@
  * The other half is the replayer's own (thread stacks, buffers, rings).
  * Everything left is unmapped when the replay ends. A mapping in use by an msync is unmapped
  * by its last user.
+ *
+ * So a file the application unmapped and then removed (InfluxDB's and Prometheus's
+ * compactions) is still mapped by the replay when its last name goes: the unlink frees no
+ * blocks then (the inode lives on until the replay ends) and costs what an unlink of an
+ * empty file costs. The replay cannot tell whether the application still had it mapped;
+ * it counts such removals (mmaps__maps_name), and the summary and the report say so.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "replay_run.h"
 
@@ -35,6 +43,8 @@ struct rmap {
 	uint32_t pid;
 	uint64_t orig, len; /* the original range */
 	void *addr;	    /* the replay's mapping, len bytes */
+	dev_t dev;	    /* its file (st_ino 0: unknown) */
+	ino_t ino;
 	unsigned users;	    /* msyncs on it now */
 	int dead;	    /* out of the table: the last user unmaps it */
 };
@@ -114,7 +124,8 @@ static void rmap__put(struct rmaps *t, struct rmap *m)
 	pthread_mutex_unlock(&t->lock);
 }
 
-static int rmaps__add(struct run *run, uint32_t pid, uint64_t orig, uint64_t len, void *addr)
+static int rmaps__add(struct run *run, uint32_t pid, uint64_t orig, uint64_t len, void *addr,
+		      const struct stat *st)
 {
 	struct rmaps *t = run->maps;
 	struct rmap *m = calloc(1, sizeof(*m));
@@ -126,6 +137,8 @@ static int rmaps__add(struct run *run, uint32_t pid, uint64_t orig, uint64_t len
 	m->orig = orig;
 	m->len = len;
 	m->addr = addr;
+	m->dev = st->st_dev;
+	m->ino = st->st_ino;
 	pthread_mutex_lock(&t->lock);
 	for (size_t i = t->n; orig && i-- > 0;) {
 		struct rmap *o = t->m[i];
@@ -179,10 +192,38 @@ static struct rmap *rmaps__find(struct rmaps *t, uint32_t pid, uint64_t addr)
 	return found;
 }
 
+/*
+ * Whether base in pfd names a regular file whose last name it is and that the replay still
+ * maps (the trace has no munmap): removing the name then frees nothing until the replay
+ * ends. Looked up before the op is timed; nothing to look up while nothing is mapped.
+ */
+int mmaps__maps_name(struct run *run, int pfd, const char *base)
+{
+	struct rmaps *t = run->maps;
+	struct stat st;
+	int found = 0;
+
+	if (!t)
+		return 0;
+	pthread_mutex_lock(&t->lock);
+	found = t->n > 0;
+	pthread_mutex_unlock(&t->lock);
+	if (!found || fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode) ||
+	    st.st_nlink != 1 || !st.st_ino)
+		return 0;
+	found = 0;
+	pthread_mutex_lock(&t->lock);
+	for (size_t i = 0; i < t->n && !found; i++)
+		found = t->m[i]->ino == st.st_ino && t->m[i]->dev == st.st_dev;
+	pthread_mutex_unlock(&t->lock);
+	return found;
+}
+
 int exec__mmap(struct rworker *w, const struct ritem *it, struct reel_op *res)
 {
 	const struct reel_op *op = &it->op;
 	int flags = (int)(op->flags & MMAP_FLAGS_OK), prot = (int)op->mode;
+	struct stat st;
 	int fd, err;
 	void *p;
 
@@ -214,7 +255,11 @@ int exec__mmap(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		munmap(p, op->len);
 		return 0;
 	}
-	err = rmaps__add(w->run, op->pid, op->ret ? (uint64_t)op->ret : op->aux, op->len, p);
+	/* which file: an unlink of its last name while mapped is counted (after the op's
+	 * timing: the original's mmap did not fstat) */
+	if (fstat(fd, &st))
+		st.st_ino = 0;
+	err = rmaps__add(w->run, op->pid, op->ret ? (uint64_t)op->ret : op->aux, op->len, p, &st);
 	if (err) {
 		munmap(p, op->len);
 		res->ret = err;

@@ -248,6 +248,7 @@ static void run__summary(struct run *run, struct replay_summary *s)
 	for (int k = 0; k < REPLAY_FAIL__COUNT; k++)
 		s->fail[k] = atomic_load(&run->fail[k]);
 	s->noop_closes = atomic_load(&run->noop_closes);
+	s->unlinks_mapped = atomic_load(&run->unlinks_mapped);
 	s->xattr_ops = run->xattr_ops;
 	s->direct_dropped = atomic_load(&run->direct_dropped);
 	s->direct_failed = atomic_load(&run->direct_failed);
@@ -541,6 +542,7 @@ stop:
 	run__summary(run, sum);
 	sum->interrupted = run__interrupted(run);
 	meta__u64(run->w, "replay.direct_dropped", sum->direct_dropped);
+	meta__u64(run->w, "replay.unlinks_mapped", sum->unlinks_mapped);
 	meta__u64(run->w, "replay.nonfile_ops", sum->ops_nonfile);
 	meta__u64(run->w, "replay.cpu_ns.workers", sum->cpu_workers_ns);
 	meta__u64(run->w, "replay.cpu_ns.dispatch", sum->cpu_dispatch_ns);

@@ -341,6 +341,8 @@ struct run {
 	unsigned notices[REPLAY_FAIL__COUNT + 1];
 	_Atomic uint64_t fail[REPLAY_FAIL__COUNT];
 	_Atomic uint64_t noop_closes;
+	/* unlinks and renames over the last name of a file the replay still mapped */
+	_Atomic uint64_t unlinks_mapped;
 	uint64_t xattr_ops; /* the trace's capture.xattr_ops */
 	/* bumped by renames, rmdirs, symlinks (and unlinks, in a run with symlinks): cached dir
 	 * fds go stale */
@@ -450,6 +452,7 @@ int mmaps__init(struct run *run);
 void mmaps__free(struct run *run); /* unmaps them all */
 int exec__mmap(struct rworker *w, const struct ritem *it, struct reel_op *res);
 int exec__msync(struct rworker *w, const struct ritem *it, struct reel_op *res);
+int mmaps__maps_name(struct run *run, int pfd, const char *base);
 
 /* replay_async.c: the trace's own async ops (AIO_*, URING_*) */
 int async__kind(const struct reel_op *op); /* a submit's REPLAY_IO_*, -1: not supported */
