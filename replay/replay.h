@@ -19,9 +19,9 @@
  * summary counts them. Meta: tool, replay.of, replay.targets, replay.map, replay.engine,
  * replay.timing, replay.speed, replay.spin_us, replay.cold, replay.direct, host, kernel,
  * start_wall_ns, start_mono_ns; in the footer replay.direct_dropped, replay.unlinks_mapped,
- * replay.nonfile_ops, replay.cpu_ns.{workers,dispatch,writer} (CPU time of the replayer's own
- * threads). Library code never prints: notices and progress go to callbacks, and
- * replay_summary__print() formats the summary onto a FILE the caller chooses.
+ * replay.unsized_removed, replay.nonfile_ops, replay.cpu_ns.{workers,dispatch,writer} (CPU
+ * time of the replayer's own threads). Library code never prints: notices and progress go to
+ * callbacks, and replay_summary__print() formats the summary onto a FILE the caller chooses.
  */
 #ifndef IOREEL_REPLAY_H
 #define IOREEL_REPLAY_H
@@ -145,6 +145,9 @@ struct replay_summary {
 	/* preparation */
 	int reused;
 	uint64_t prep_files, prep_dirs, prep_bytes;
+	/* of prep_files, those prepared empty for want of their size, that the trace removes,
+	 * renames away or replaces */
+	uint64_t prep_unsized_gone;
 	uint64_t prep_ns;
 	char result[4096];
 	char target[4096];

@@ -98,6 +98,9 @@ struct replay_fileset {
 	struct replay_early_fd *early;
 	size_t nearly;
 	uint64_t refused; /* paths not prepared: they lead out of the target */
+	/* files prepared empty that the application removes, renames away or replaces, and
+	 * whose size before the capture the trace does not say */
+	uint64_t unsized_gone;
 	int mutates;	  /* creates, deletes, renames or truncates: target changes */
 	int symlinks;	  /* the trace makes symlinks, or symlinks are prepared */
 	/* a getdents64 whose op carries no directory name: the replay names the fds' files */

@@ -177,6 +177,7 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 	sum->prep_files = prep.files;
 	sum->prep_dirs = prep.dirs;
 	sum->prep_bytes = prep.bytes;
+	sum->prep_unsized_gone = fs.unsized_gone;
 	if (fs.refused + prep.refused) {
 		char n[32];
 
@@ -256,6 +257,12 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 	fprintf(out, "  ops: %llu in trace, %llu replayed by %llu threads, %llu non-file skipped\n",
 		(unsigned long long)s->ops_read, (unsigned long long)s->ops_issued,
 		(unsigned long long)s->threads, (unsigned long long)s->ops_nonfile);
+	if (s->prep_unsized_gone)
+		fprintf(out,
+			"  %llu files the application removed, renamed away or replaced before "
+			"anything in the trace said how long they were: prepared empty, so their "
+			"removal frees no blocks and costs less than the original's\n",
+			(unsigned long long)s->prep_unsized_gone);
 	if (s->interrupted)
 		fprintf(out, "  INTERRUPTED: the replay was stopped early; the ops after that were "
 			     "not replayed\n");

@@ -543,6 +543,7 @@ stop:
 	sum->interrupted = run__interrupted(run);
 	meta__u64(run->w, "replay.direct_dropped", sum->direct_dropped);
 	meta__u64(run->w, "replay.unlinks_mapped", sum->unlinks_mapped);
+	meta__u64(run->w, "replay.unsized_removed", sum->prep_unsized_gone);
 	meta__u64(run->w, "replay.nonfile_ops", sum->ops_nonfile);
 	meta__u64(run->w, "replay.cpu_ns.workers", sum->cpu_workers_ns);
 	meta__u64(run->w, "replay.cpu_ns.dispatch", sum->cpu_dispatch_ns);

@@ -710,6 +710,12 @@ static void judge_fidelity(struct report *rep, size_t ri)
 		    ri ? run->label : "original", run->path,
 		    (unsigned long long)run->damage.first_offset,
 		    reel_damage_sum__describe(&run->damage, what, sizeof(what)));
+	if (ri && (v = report_run__meta(run, "replay.unsized_removed")) && strtoull(v, NULL, 10))
+		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
+		    "on %s, %s files the application removed, renamed away or replaced were "
+		    "prepared empty (nothing in the trace said how long they were): their "
+		    "removals freed no blocks and cost less than in the original",
+		    run->label, v);
 	if (ri && (v = report_run__meta(run, "replay.unlinks_mapped")) && strtoull(v, NULL, 10))
 		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
 		    "on %s, %s unlinks (or renames over) removed the last name of a file the "
