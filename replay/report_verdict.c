@@ -469,7 +469,7 @@ static void say_change(struct report *rep, size_t ri, int k)
 		 * fallocates, p50 0.41x, KS D 0.40) */
 		say(rep, REPORT_V_TAIL, (int)ri, k, 1 / rr,
 		    "%s on %s: %s moves from %s to %s (%s), too few ops to tell a change from "
-		    "chance (%llu and %llu; KS D %.2f, p %.2f)",
+		    "chance (%llu and %llu; KS D %.2f, p %.2g)",
 		    name, run->label, tail ? "p99" : "p50", report_fmt__dur(vo, a, sizeof(a)),
 		    report_fmt__dur(vr, b, sizeof(b)), report_fmt__ratio(rr, rs, sizeof(rs)),
 		    (unsigned long long)ho->n, (unsigned long long)hr->n, c->ks_d, c->ks_p);
