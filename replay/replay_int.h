@@ -16,8 +16,9 @@
 /* ---- replay_map.c: targets, --map rules, resolution beneath a root ---- */
 
 struct replay_root {
-	char *dir; /* realpath */
-	int fd;	   /* O_PATH|O_DIRECTORY */
+	char *dir;  /* realpath */
+	int fd;	    /* O_PATH|O_DIRECTORY */
+	int lockfd; /* the same directory, flock'ed while the replay holds it */
 };
 
 struct replay_rule {

@@ -25,6 +25,7 @@
 #include <linux/openat2.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -40,11 +41,41 @@ static int path_is_below(const char *p, const char *dir)
 	return !strncmp(p, dir, n) && (p[n] == '/' || p[n] == '\0');
 }
 
+/*
+ * Held for as long as the replay uses the target: two replays in one target wipe, prepare and
+ * change each other's files (one of them found its WAL gone: 657 of 1,341 ops measured, 42
+ * more failures, and nothing said why). flock, not a file: it goes with the process.
+ */
+static int root__lock(const char *real)
+{
+	int fd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0) {
+		replay_set_error("cannot open target %s: %s", real, strerror(errno));
+		return -errno;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int e = errno;
+
+		close(fd);
+		if (e == EWOULDBLOCK) {
+			replay_set_error("target %s is in use by another replay: replays sharing a "
+					 "target change each other's files (wait for it, or use "
+					 "another directory)",
+					 real);
+			return -EBUSY;
+		}
+		replay_set_error("cannot lock target %s: %s", real, strerror(e));
+		return -e;
+	}
+	return fd;
+}
+
 static int root__add(struct replay_mapper *m, const char *dir)
 {
 	char real[PATH_MAX];
 	struct stat st;
-	int i, fd;
+	int i, fd, lockfd;
 
 	if (stat(dir, &st) < 0) {
 		if (errno != ENOENT || mkdir(dir, 0755) < 0) {
@@ -84,8 +115,14 @@ static int root__add(struct replay_mapper *m, const char *dir)
 		replay_set_error("cannot open target %s: %s", real, strerror(errno));
 		return -errno;
 	}
+	lockfd = root__lock(real);
+	if (lockfd < 0) {
+		close(fd);
+		return lockfd;
+	}
 	m->roots[m->n_roots].dir = strdup(real);
 	m->roots[m->n_roots].fd = fd;
+	m->roots[m->n_roots].lockfd = lockfd;
 	return m->n_roots++;
 }
 
@@ -133,6 +170,7 @@ void replay_mapper__free(struct replay_mapper *m)
 {
 	for (int i = 0; i < m->n_roots; i++) {
 		close(m->roots[i].fd);
+		close(m->roots[i].lockfd);
 		free(m->roots[i].dir);
 	}
 	for (size_t i = 0; i < m->n_rules; i++)
