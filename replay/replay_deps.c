@@ -76,6 +76,7 @@ static void dt__del(struct deptrack *dt, uint64_t key)
 	k = &dt->k[*v];
 	k->sw = 0;
 	k->nu = 0;
+	k->bpath = NULL;
 	if (dt->nfree == dt->capfree) {
 		size_t cap = dt->capfree ? dt->capfree * 2 : 256;
 		size_t *f = realloc(dt->freel, cap * sizeof(*f));
@@ -658,17 +659,17 @@ static const struct rpath *disp__fd_name(const struct disp *d, uint32_t pid, int
  * the writes of other threads that later made that one so long were not, and reads of their
  * bytes waited for none of them).
  */
-static int disp__fd_detached(const struct disp *d, const struct reel_op *op,
-			     const struct rpath *p)
+static const struct kent *disp__fd_detached(const struct disp *d, const struct reel_op *op,
+					    const struct rpath *p)
 {
 	const uint64_t *v;
 	const struct kent *k;
 
 	if (!p->gone_seq || !replay_op__on_fd(op) ||
 	    !(v = replay_u64map__get(&d->dt.idx, key_fd(op->pid, op->fd))))
-		return 0;
+		return NULL;
 	k = &d->dt.k[*v];
-	return k->sw && k->sseq < p->gone_seq;
+	return k->sw && k->sseq < p->gone_seq ? k : NULL;
 }
 
 /*
@@ -692,6 +693,24 @@ static struct rpath *path__moved(struct rpath *p)
 		at = q->gone_seq; /* moved on, if a rename took it (else: replaced) */
 	}
 	return NULL;
+}
+
+/*
+ * Where the file of an fd detached from p (k: the fd's entry) is now: followed from the name
+ * the fd was opened by, when that is another name than p and lost its file after the open too.
+ * An op on an fd carries its file's name as the kernel shows it, after renames (FORMAT.md), so
+ * one on a file renamed onto p names p, and p lost its old file to that rename after the open:
+ * dovecot makes its index log as dovecot.index.log.newlock, renames it into place and appends
+ * to it through the same fd. Followed from p, it was taken for one on the file replaced, and
+ * its writes left out of p's extent. NULL: as far as the trace says, on no file by a name.
+ */
+static struct rpath *disp__fd_moved(const struct kent *k, struct rpath *p)
+{
+	struct rpath *o = k->bseq == k->sseq ? k->bpath : NULL;
+
+	if (o && o != p && o->gone_seq > k->sseq)
+		return path__moved(o);
+	return path__moved(p);
 }
 
 /*
@@ -723,12 +742,13 @@ static void disp__extent(struct disp *d, struct ritem *it, uint32_t self, struct
 	const struct reel_op *op = &it->op;
 	struct rpath *p = path__own(it->p1 ? it->p1 : disp__fd_file(d, op, op->fd));
 	uint64_t end = op->offset + (op->ret > 0 ? (uint64_t)op->ret : 0);
+	const struct kent *k;
 	unsigned t = op->type;
 
 	if (!p || op->ret < 0)
 		return;
 	/* an fd on a file its name lost: the file's extent where renames took it, if anywhere */
-	if (!p->unlinked && disp__fd_detached(d, op, p) && !(p = path__moved(p)))
+	if (!p->unlinked && (k = disp__fd_detached(d, op, p)) && !(p = disp__fd_moved(k, p)))
 		return;
 	if (t >= REEL_OP_READ && t <= REEL_OP_PREADV2) {
 		if (p->ext && end > p->base && op->ret)
@@ -823,9 +843,9 @@ static const struct rpath *disp__listed_dir(const struct disp *d, const struct r
 	return it->p1 ? it->p1 : disp__fd_name(d, it->op.pid, it->op.fd);
 }
 
-/* op (worker self, seq) returned fd number key */
+/* op (worker self, seq) returned fd number key, on the file named by (NULL: not known) */
 static void disp__bound(struct deptrack *dt, uint64_t key, const struct reel_op *op, uint32_t self,
-			uint64_t seq)
+			uint64_t seq, struct rpath *named)
 {
 	struct kent *k = dt__get(dt, key);
 
@@ -835,6 +855,15 @@ static void disp__bound(struct deptrack *dt, uint64_t key, const struct reel_op 
 	k->btid = op->tid;
 	k->bseq = seq;
 	k->bend = op->end_ns;
+	k->bpath = named;
+}
+
+/* the name fd was opened by, for a dup of it; NULL: not known */
+static struct rpath *disp__bound_name(struct deptrack *dt, uint32_t pid, int64_t fd)
+{
+	uint64_t *v = replay_u64map__get(&dt->idx, key_fd(pid, fd));
+
+	return v && dt->k[*v].bseq == dt->k[*v].sseq ? dt->k[*v].bpath : NULL;
 }
 
 /*
@@ -988,7 +1017,8 @@ void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 		if (op->ret >= 0) {
 			dt__struct(dt, key_fd(op->pid, op->ret), self, it->seq, ds);
 			disp__fd_named(d, op->pid, op->ret, it->p1);
-			disp__bound(dt, key_fd(op->pid, op->ret), op, self, it->seq);
+			disp__bound(dt, key_fd(op->pid, op->ret), op, self, it->seq,
+				    path__own(it->p1));
 		}
 	} else if (t == REEL_OP_CLOSE) {
 		/* a released close closed the number's previous file: the name is the new one's */
@@ -999,10 +1029,12 @@ void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 	} else if (op__is_dup(t)) {
 		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
 		if (op->ret >= 0) {
+			struct rpath *named = disp__bound_name(dt, op->pid, op->fd);
+
 			dt__struct(dt, key_fd(op->pid, op->ret), self, it->seq, ds);
 			disp__fd_named(d, op->pid, op->ret, disp__fd_name(d, op->pid, op->fd));
 			if (t != REEL_OP_DUP2 && t != REEL_OP_DUP3)
-				disp__bound(dt, key_fd(op->pid, op->ret), op, self, it->seq);
+				disp__bound(dt, key_fd(op->pid, op->ret), op, self, it->seq, named);
 		}
 	} else if (t == REEL_OP_AIO_SUBMIT || t == REEL_OP_URING_SUBMIT) {
 		if (op->fd >= 0)

@@ -16,6 +16,9 @@ struct kent {
 	/* an fd's: the open or dup that last returned it (worker + 1, 0: none), and its end */
 	uint32_t bw, btid;
 	uint64_t bseq, bend;
+	/* and the name it was opened by (a dup's: its fd's), which renames may since have taken
+	 * its file from; NULL: not known */
+	struct rpath *bpath;
 };
 
 struct deptrack {
