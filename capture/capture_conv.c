@@ -267,7 +267,8 @@ static uint32_t arg_path(struct conv_ctx *x, int dirfd, const char *rel, char *b
 	return path_id(x->c, buf);
 }
 
-static uint32_t fd_path(struct conv_ctx *x, int fd)
+/* the path of the file an op on fd acted on; kind: the file's, as the probe read it */
+static uint32_t fd_path_kind(struct conv_ctx *x, int fd, unsigned kind)
 {
 	/*
 	 * EBADF: the fd was not open when the op ran (or not for that access: then the capture
@@ -277,7 +278,15 @@ static uint32_t fd_path(struct conv_ctx *x, int fd)
 	 */
 	if (x->ev->ret == -EBADF)
 		return path_id(x->c, capture_proc__fd_path_seen(x->p, fd, x->ev->start_ns));
+	/* before the snapshot found the fd's file, on another: not known */
+	if (capture_proc__seen_other(x->p, fd, x->ev->start_ns, kind))
+		return path_id(x->c, NULL);
 	return path_id(x->c, capture_proc__fd_path_at(x->p, fd, x->ev->start_ns));
+}
+
+static uint32_t fd_path(struct conv_ctx *x, int fd)
+{
+	return fd_path_kind(x, fd, x->kind);
 }
 
 static uint64_t iov_total(const struct ioreel_sys_event *ev)
@@ -562,7 +571,7 @@ static void conv_copy(struct conv_ctx *x, struct reel_op *op)
 	if (src_file)
 		op->path = fd_path(x, op->fd);
 	if (is_file(out_kind))
-		op->path2 = fd_path(x, op->fd2);
+		op->path2 = fd_path_kind(x, op->fd2, out_kind);
 	emit(x->c, op);
 }
 

@@ -63,6 +63,14 @@ struct capture_fd {
 	 * come later (0: nothing kept).
 	 */
 	uint64_t closed_ns;
+	/*
+	 * When the /proc snapshot at attach found this file here (CLOCK_MONOTONIC, the probes'
+	 * clock; 0: an op of the trace bound it, or /proc was asked later). The probes are
+	 * attached before the snapshot: an op that entered before it may have acted on a file
+	 * the number held before, closed and replaced meanwhile (dovecot's imap opens a message
+	 * file, closes it, opens its maildir's new/ on the same number to fsync it).
+	 */
+	uint64_t seen_ns;
 };
 
 /* An fd table: one per process, or one for several after clone(CLONE_FILES). */
@@ -105,6 +113,14 @@ void capture_procs__exit(struct capture_procs *ps, pid_t pid);
  * /proc/PID/fd, strace -y) does. exchange: RENAME_EXCHANGE, both ways. 0 or -ENOMEM.
  */
 int capture_procs__rename(struct capture_procs *ps, const char *from, const char *to, bool exchange);
+/* Stamps the fd's entry with the time the /proc snapshot found it (capture_fd.seen_ns). */
+void capture_proc__set_seen(struct capture_proc *p, int fd, uint64_t seen_ns);
+/*
+ * An op that entered at enter_ns, before the snapshot found fd's file, on a file of another
+ * kind (kind: the one the probe read at its entry, REEL_FD_UNKNOWN: not read): the snapshot's
+ * file is a later one, and its path not the op's.
+ */
+bool capture_proc__seen_other(struct capture_proc *p, int fd, uint64_t enter_ns, unsigned kind);
 /* Stamps the fd's entry with the exit time of the syscall that bound it. */
 void capture_proc__set_bound(struct capture_proc *p, int fd, uint64_t exit_ns);
 /* A close entered before the fd's current file was bound cannot have closed that file. */

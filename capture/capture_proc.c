@@ -315,7 +315,24 @@ int capture_proc__set_fd(struct capture_proc *p, int fd, const char *path, unsig
 	f->cloexec = cloexec;
 	f->bound_ns = 0; /* the caller stamps it when it knows: capture_proc__set_bound() */
 	f->closed_ns = 0;
+	f->seen_ns = 0;
 	return 0;
+}
+
+void capture_proc__set_seen(struct capture_proc *p, int fd, uint64_t seen_ns)
+{
+	struct capture_fd *f = capture_proc__fd(p, fd);
+
+	if (f)
+		f->seen_ns = seen_ns;
+}
+
+bool capture_proc__seen_other(struct capture_proc *p, int fd, uint64_t enter_ns, unsigned kind)
+{
+	struct capture_fd *f = capture_proc__fd(p, fd);
+
+	return f && f->seen_ns && enter_ns < f->seen_ns && kind != REEL_FD_UNKNOWN &&
+	       f->kind != REEL_FD_UNKNOWN && kind != f->kind;
 }
 
 struct capture_fd *capture_proc__fd(struct capture_proc *p, int fd)

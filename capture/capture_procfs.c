@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "capture_int.h"
@@ -84,6 +85,14 @@ static void size_add(char *buf, size_t len, pid_t pid, int fd, long long size)
 	snprintf(buf + off, len - off, "%s%d:%d:%lld", off ? " " : "", pid, fd, size);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 int capture_procfs__snapshot(struct capture_proc *p, char *fd_flags_buf, char *fd_sizes_buf,
 			     size_t len, int before_exec)
 {
@@ -121,6 +130,7 @@ int capture_procfs__snapshot(struct capture_proc *p, char *fd_flags_buf, char *f
 		/* "pipe:[123]", "socket:[..]", "anon_inode:[eventfd]" are not paths */
 		capture_proc__set_fd(p, fd, target[0] == '/' ? target : NULL,
 				     kind_of_mode(st.st_mode), flags & O_CLOEXEC);
+		capture_proc__set_seen(p, fd, mono_ns());
 		/* a command held before its exec: its close-on-exec fds are the recorder's own
 		 * (the trace being written), gone at the exec, not the command's */
 		if (S_ISREG(st.st_mode) && !(before_exec && (flags & O_CLOEXEC))) {
