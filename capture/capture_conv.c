@@ -932,6 +932,12 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 		    !capture_proc__resolve(x->p, AT_FDCWD, x->path0, abs0, sizeof(abs0)))
 			capture_proc__set_cwd(x->p, abs0);
 		break;
+	case __NR_chroot:
+		/* postfix's daemons: their "/etc/localtime" is /var/spool/postfix/etc/localtime */
+		if (ret == 0 && x->path0 &&
+		    !capture_proc__resolve(x->p, AT_FDCWD, x->path0, abs0, sizeof(abs0)))
+			capture_proc__set_root(x->p, abs0);
+		break;
 	case __NR_fchdir:
 		if (ret == 0 && capture_proc__fd_path(x->p, (int)a[0]))
 			capture_proc__set_cwd(x->p, capture_proc__fd_path(x->p, (int)a[0]));

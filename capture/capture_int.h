@@ -84,6 +84,8 @@ struct capture_fdtab {
 struct capture_proc {
 	pid_t pid;
 	char *cwd;
+	/* the directory chroot(2) made its "/" (absolute, as the recorder sees it); NULL: "/" */
+	char *root;
 	struct capture_fdtab *ft; /* never NULL */
 	bool live;
 	struct capture_proc *next;
@@ -132,9 +134,13 @@ void capture_proc__close(struct capture_proc *p, int fd);
 /* A close that entered at enter_ns: the entry is kept for the ops that entered before it. */
 void capture_proc__close_at(struct capture_proc *p, int fd, uint64_t enter_ns);
 int capture_proc__set_cwd(struct capture_proc *p, const char *path);
+/* chroot(2) to path (absolute, as the recorder sees it): the process's absolute paths lie
+ * beneath it from now on. 0 or -ENOMEM. */
+int capture_proc__set_root(struct capture_proc *p, const char *path);
 /*
  * Absolute, lexically normalised path of rel as seen by the process: against dirfd's path
- * (AT_FDCWD: the cwd). Falls back to /proc/PID/fd/DIRFD for an fd opened before we knew.
+ * (AT_FDCWD: the cwd), or beneath its root when absolute. Falls back to /proc/PID/fd/DIRFD
+ * for an fd opened before we knew.
  */
 int capture_proc__resolve(struct capture_proc *p, int dirfd, const char *rel, char *out,
 			  size_t size);

@@ -74,6 +74,7 @@ static void proc__free(struct capture_proc *p)
 {
 	fdtab__put(p->ft);
 	free(p->cwd);
+	free(p->root);
 	free(p);
 }
 
@@ -124,6 +125,13 @@ struct capture_proc *capture_procs__get(struct capture_procs *ps, pid_t pid, boo
 		buf[n] = '\0';
 		p->cwd = strdup(buf);
 	}
+	/* chrooted before we looked (postfix's daemons, attached with -p) */
+	snprintf(link, sizeof(link), "/proc/%d/root", pid);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	if (n > 1 && buf[0] == '/') {
+		buf[n] = '\0';
+		p->root = strdup(buf);
+	}
 	p->next = ps->buckets[b];
 	ps->buckets[b] = p;
 	ps->live++;
@@ -151,6 +159,8 @@ int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child, boo
 	/* the child's cwd and fds are its parent's at fork time, whatever /proc says now */
 	free(cp->cwd);
 	cp->cwd = pp->cwd ? strdup(pp->cwd) : NULL;
+	free(cp->root);
+	cp->root = pp->root ? strdup(pp->root) : NULL;
 	if (shared_files) {
 		pp->ft->refs++;
 		fdtab__put(cp->ft);
@@ -438,6 +448,17 @@ int capture_proc__set_cwd(struct capture_proc *p, const char *path)
 	return 0;
 }
 
+int capture_proc__set_root(struct capture_proc *p, const char *path)
+{
+	char *s = NULL;
+
+	if (strcmp(path, "/") && !(s = strdup(path)))
+		return -ENOMEM;
+	free(p->root);
+	p->root = s;
+	return 0;
+}
+
 const char *capture_proc__fd_path(struct capture_proc *p, int fd)
 {
 	struct capture_fd *f = capture_proc__fd(p, fd);
@@ -469,7 +490,23 @@ int capture_proc__resolve(struct capture_proc *p, int dirfd, const char *rel, ch
 	const char *base;
 	int n;
 
-	if (rel[0] == '/') {
+	if (rel[0] == '/' && p->root) {
+		/* normalised first, so that "/.." stays at the root, as the kernel keeps it */
+		n = snprintf(out, size, "%s", rel);
+		if (n < 0 || (size_t)n >= size)
+			return -ENAMETOOLONG;
+		cvt_normalise_path(out);
+		n = strlen(p->root) + (out[1] ? strlen(out) : 0);
+		if ((size_t)n >= size)
+			return -ENAMETOOLONG;
+		if (out[1]) {
+			memmove(out + strlen(p->root), out, strlen(out) + 1);
+			memcpy(out, p->root, strlen(p->root));
+		} else {
+			memcpy(out, p->root, strlen(p->root) + 1);
+		}
+		return 0;
+	} else if (rel[0] == '/') {
 		n = snprintf(out, size, "%s", rel);
 	} else {
 		base = dirfd == AT_FDCWD ? p->cwd : capture_proc__fd_path(p, dirfd);

@@ -89,6 +89,7 @@ static const struct capture_sysdef sysdefs[] = {
 	/* not ops, but they move the cwd and the fd table that paths are resolved with */
 	{ __NR_chdir, REEL_OP_NONE, T | F(PATH0) },
 	{ __NR_fchdir, REEL_OP_NONE, T | F(FD0) },
+	{ __NR_chroot, REEL_OP_NONE, T | F(PATH0) },
 	{ __NR_close_range, REEL_OP_NONE, T },
 	/* extended attributes (ACLs: cp -a and cp -p set a copy's mode so) are not recorded,
 	 * only counted (capture.xattr_ops), so that the recording and the replay say so */
