@@ -25,7 +25,8 @@
  *   those, and on /proc and /sys, are counted in meta "nonfile_ops" and left out.
  * - Paths: the -y annotation (absolute, resolved by the kernel) when there is one, else
  *   the argument joined to the dirfd's path or the process's cwd (from AT_FDCWD's -y
- *   annotation, chdir, fchdir), else left as given.
+ *   annotation, chdir, fchdir), an absolute one beneath the process's chroot, else
+ *   left as given.
  * - fstat as glibc issues it, newfstatat(fd, "", buf, AT_EMPTY_PATH), becomes a
  *   REEL_OP_FSTAT on that fd with path = the fd's path, as the capturer records it
  *   (FORMAT.md, "fstat issued as newfstatat"): the program asked for an fstat.
@@ -368,6 +369,8 @@ static int st_dispatch(struct st_state *s, struct stl_call *c)
 		return st_do_execve(s, c);
 	if (!strcmp(n, "chdir"))
 		return c->nargs >= 1 ? st_do_chdir(s, c, 0) : -EINVAL;
+	if (!strcmp(n, "chroot"))
+		return st_do_chroot(s, c);
 	if (!strcmp(n, "fchdir"))
 		return c->nargs >= 1 ? st_do_chdir(s, c, 1) : -EINVAL;
 	if (st_is_clone(n))

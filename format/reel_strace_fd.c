@@ -98,6 +98,7 @@ void st_proc_free(struct st_proc *p)
 {
 	st_fdtab_put(p->fdt);
 	free(p->cwd);
+	free(p->root);
 	free(p->maps);
 	free(p);
 }
@@ -143,6 +144,8 @@ struct st_proc *st_proc_get(struct st_state *s, uint32_t tgid)
 	}
 	if (parent && parent != p && parent->cwd)
 		p->cwd = strdup(parent->cwd);
+	if (parent && parent != p && parent->root)
+		p->root = strdup(parent->root);
 	return p;
 }
 
@@ -314,6 +317,19 @@ static char *st_resolve_raw(struct st_state *s, int dirfd, const char *dirann, c
 
 	if (!path)
 		return NULL;
+	if (*path == '/' && s->proc->root) {
+		/* chrooted (postfix's daemons): beneath the root, "/.." staying there */
+		char *in = strdup(path);
+
+		if (!in)
+			return NULL;
+		cvt_normalise_path(in);
+		out = malloc(strlen(s->proc->root) + strlen(in) + 1);
+		if (out)
+			sprintf(out, "%s%s", s->proc->root, in[1] ? in : "");
+		free(in);
+		return out;
+	}
 	if (*path == '/')
 		return strdup(path);
 	if (dirfd == ST_AT_FDCWD) {

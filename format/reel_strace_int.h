@@ -64,6 +64,7 @@ struct st_fdtab {
 struct st_proc {
 	struct st_fdtab *fdt;
 	char *cwd;
+	char *root; /* the directory chroot(2) made its "/"; NULL: "/" */
 	struct st_mapping *maps;
 	size_t nmaps, capmaps;
 };
@@ -142,6 +143,7 @@ uint32_t st_tgid(struct st_state *s, uint32_t tid);
 
 /* reel_strace_ops.c: one handler per syscall (family), st_dispatch's */
 int st_do_chdir(struct st_state *s, struct stl_call *c, int is_fchdir);
+int st_do_chroot(struct st_state *s, struct stl_call *c);
 int st_do_clone(struct st_state *s, struct stl_call *c);
 int st_do_close(struct st_state *s, struct stl_call *c);
 int st_do_close_range(struct st_state *s, struct stl_call *c);

@@ -1061,6 +1061,25 @@ int st_do_chdir(struct st_state *s, struct stl_call *c, int is_fchdir)
 	return 0;
 }
 
+/* chroot(2): the process's absolute paths lie beneath path from now on */
+int st_do_chroot(struct st_state *s, struct stl_call *c)
+{
+	char *root;
+
+	if (c->ret != 0 || c->nargs < 1)
+		return 0;
+	root = st_resolve(s, ST_AT_FDCWD, NULL, stl_str_arg(c->args[0]));
+	if (!root)
+		return -ENOMEM;
+	free(s->proc->root);
+	s->proc->root = NULL;
+	if (strcmp(root, "/"))
+		s->proc->root = root;
+	else
+		free(root);
+	return 0;
+}
+
 int st_do_clone(struct st_state *s, struct stl_call *c)
 {
 	uint64_t *pv;
