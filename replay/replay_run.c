@@ -378,6 +378,34 @@ static void run__open_early(struct run *run, const struct replay_fileset *fs)
 	}
 }
 
+/*
+ * The CPU time the machine's other processes used so far (/proc/stat's busy time of every
+ * CPU less this process's own, getrusage): on a machine shared with other work the replay's
+ * threads wait for a CPU, and their late wake-ups are that work's. UINT64_MAX: not known.
+ */
+static uint64_t others_cpu_ns(void)
+{
+	unsigned long long v[8] = {0};
+	long hz = sysconf(_SC_CLK_TCK);
+	struct rusage ru;
+	uint64_t busy, self;
+	FILE *f = fopen("/proc/stat", "re");
+	int n;
+
+	if (!f)
+		return UINT64_MAX;
+	/* cpu  user nice system idle iowait irq softirq steal */
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n < 8 || hz <= 0 || getrusage(RUSAGE_SELF, &ru))
+		return UINT64_MAX;
+	busy = (uint64_t)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) * (1000000000ull / (uint64_t)hz);
+	self = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
+	return busy > self ? busy - self : 0;
+}
+
 /* Streams the trace to the workers and waits for them; the result is written meanwhile. */
 int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *m,
 		       const struct replay_fileset *fs, struct replay_summary *sum)
@@ -387,7 +415,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	struct disp d = {0};
 	pthread_t mon, wth;
 	int err, mon_on = 0, wth_on = 0, prio;
-	uint64_t cpu0;
+	uint64_t cpu0, others0 = UINT64_MAX;
 	size_t prespawn, nqueues;
 
 	if (!run)
@@ -501,6 +529,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	prio = getpriority(PRIO_PROCESS, (id_t)gettid());
 	background__enter(run);
 	cpu0 = thread_cpu_ns();
+	others0 = others_cpu_ns();
 	err = disp__run(&d);
 	if (run->staged && !err)
 		while (stage__run(&d)) /* the last segment, and what cuts leave of it */
@@ -550,6 +579,14 @@ stop:
 	meta__u64(run->w, "replay.order_waits", sum->order_waits);
 	meta__u64(run->w, "replay.order_wait_ns", sum->order_wait_ns);
 	meta__u64(run->w, "replay.order_wait_max_ns", sum->order_wait_max);
+	/* what else ran on the machine meanwhile: the report's cause for late wake-ups */
+	if (others0 != UINT64_MAX) {
+		uint64_t others1 = others_cpu_ns();
+
+		if (others1 != UINT64_MAX)
+			meta__u64(run->w, "replay.cpu_ns.others",
+				  others1 > others0 ? others1 - others0 : 0);
+	}
 	if (run->staged) {
 		meta__u64(run->w, "replay.segments", sum->segments);
 		meta__u64(run->w, "replay.paused_ns", sum->paused_ns);

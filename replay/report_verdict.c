@@ -54,6 +54,7 @@
  * serve.
  */
 #define CPU_BOUND_SHARE 0.90
+#define OTHERS_BUSY_SHARE 0.50 /* other processes' CPU share that makes wake-ups theirs */
 /* Per replay, at most this many faster/slower lines; the rest is in the table. */
 #define MAX_CHANGE_LINES 4
 /* An async engine's replay said to have queued reads and writes the original did not: their
@@ -317,6 +318,29 @@ static void order_waits_note(struct report *rep, const struct report_run *run, s
 	    run->label, n, report_fmt__dur(strtoull(ns, NULL, 10), a, sizeof(a)),
 	    report_fmt__dur(strtoull(max, NULL, 10), b, sizeof(b)));
 }
+/*
+ * Other processes' CPU time over the replay (the result's meta replay.cpu_ns.others): on a
+ * machine shared with other work the replayer's threads wait for a CPU and wake up late,
+ * which the lateness cannot tell from the replayer's own slowness. Said when they kept the
+ * machine's CPUs at least OTHERS_BUSY_SHARE busy over the replay's span (dovecot replayed
+ * on tmpfs while other jobs held a load average of 11 on 2 CPUs: wake-up lateness p99 2 s,
+ * "the replayer woke up late", and nothing said why).
+ */
+static void others_note(struct report *rep, const struct report_run *run, size_t ri)
+{
+	double cpus = meta_num(run, "replay.cpus"), span = (double)(run->last_ns - run->first_ns);
+	const char *v = report_run__meta(run, "replay.cpu_ns.others");
+	double others = v ? strtod(v, NULL) : 0;
+
+	if (!v || cpus < 1 || span <= 0 || others < OTHERS_BUSY_SHARE * cpus * span)
+		return;
+	say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
+	    "while %s was replayed, other processes kept the machine's %.0f CPUs %.0f%% busy: its "
+	    "threads waited for a CPU, so much of its wake-up lateness is theirs; replay on a "
+	    "quiet machine to judge the schedule",
+	    run->label, cpus, 100 * others / (cpus * span));
+}
+
 static void judge_lateness(struct report *rep, size_t ri)
 {
 	struct report_run *run = &rep->runs[ri];
@@ -391,8 +415,11 @@ static void judge_lateness(struct report *rep, size_t ri)
 		    run->label, report_fmt__dur(wake, a, sizeof(a)),
 		    report_fmt__dur((uint64_t)limit, b, sizeof(b)), c,
 		    report_fmt__dur(gap, d, sizeof(d)));
-	if (run->fell_behind && !run->has_wait)
-		order_waits_note(rep, run, ri);
+	if (run->fell_behind) {
+		if (!run->has_wait)
+			order_waits_note(rep, run, ri);
+		others_note(rep, run, ri);
+	}
 	/* since format 1.2 those waits are counted apart, per op: neither the replayer's nor
 	 * the pace's, they are said when they are as long as a late wake-up would be flagged */
 	int order_said = hist__quantile(&run->order, 0.99) > limit;
