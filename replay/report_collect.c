@@ -302,22 +302,39 @@ static uint64_t thread_free_at(struct collect *c, const struct reel_op *op)
  * delay carried forward would count as the target's slowness (a replay on tmpfs, 100x faster than
  * the original's disk, was said not to keep the app's pace after one 7 ms preemption).
  */
+static uint64_t lateness_of(const struct reel_op *op)
+{
+	return op->start_ns > op->sched_ns ? op->start_ns - op->sched_ns : 0;
+}
+
+static uint64_t backlog_of(const struct reel_op *op, uint64_t free_at)
+{
+	uint64_t late = lateness_of(op), backlog = free_at - op->sched_ns;
+
+	return backlog < late ? backlog : late;
+}
+
+/*
+ * Of the op's lateness past its backlog, what it waited for ops of other threads (the
+ * replay's wait_ns): the thread was free by then, it waits only once its previous op is done
+ */
+static uint64_t order_of(const struct reel_op *op, uint64_t free_at)
+{
+	uint64_t rest = lateness_of(op) - backlog_of(op, free_at);
+
+	return op->wait_ns < rest ? op->wait_ns : rest;
+}
+
 static int schedule_add_at(struct collect *c, const struct reel_op *op, uint64_t free_at)
 {
 	struct report_run *run = c->run;
 	if (!op->sched_ns)
 		return 0;
-	uint64_t late = 0;
-	uint64_t backlog = free_at - op->sched_ns;
-	if (op->start_ns >= op->sched_ns)
-		late = op->start_ns - op->sched_ns;
-	else
+	uint64_t late = lateness_of(op);
+	uint64_t backlog = backlog_of(op, free_at);
+	uint64_t order = order_of(op, free_at);
+	if (op->start_ns < op->sched_ns)
 		run->early++;
-	if (backlog > late)
-		backlog = late;
-	/* the replay says how long the op waited for ops of other threads; the thread was
-	 * free by then (it waits only once its previous op is done) */
-	uint64_t order = op->wait_ns < late - backlog ? op->wait_ns : late - backlog;
 	if (late > 1000000)
 		run->late_1ms++;
 	if (order)
@@ -354,8 +371,10 @@ static int busy_set(struct collect *c, const struct reel_op *op, uint64_t vend, 
 
 /*
  * The thread is busy until this op ends: on the schedule's timeline (sched_free_at) it
- * takes its replayed latency from when the thread was free for it there, *at. Ops of one
- * thread come in issue order.
+ * takes its wait for other threads' ops and its replayed latency from when the thread was
+ * free for it there, *at. So the ops a long wait held up count it in their backlog, not as
+ * late wake-ups: a chain of processes each waiting for a slow rename of the one before
+ * (dovecot's deliveries) was flagged FELL BEHIND. Ops of one thread come in issue order.
  */
 static int busy_until(struct collect *c, const struct reel_op *op, uint64_t *at)
 {
@@ -363,7 +382,7 @@ static int busy_until(struct collect *c, const struct reel_op *op, uint64_t *at)
 	uint64_t lat = op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0;
 	uint64_t end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
 	*at = sched_free_at(report_map__get(&c->busy, k), op);
-	return busy_set(c, op, *at + lat, end);
+	return busy_set(c, op, *at + order_of(op, *at) + lat, end);
 }
 
 /*
@@ -458,6 +477,7 @@ static int engine_busy(struct collect *c, const struct reel_op *op)
 	uint64_t at = sched_free_at(s || wv ? &t : NULL, op);
 	if ((err = schedule_add_at(c, op, at)))
 		return err;
+	lat += order_of(op, at); /* as busy_until */
 	if (!async)
 		return busy_set(c, op, at + lat, end > t.v[1] ? end : t.v[1]);
 	unsigned i = (q->head + q->n++) % ENGINE_DEPTH;
