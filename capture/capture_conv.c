@@ -811,10 +811,20 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 		op.aux = ret;
 		op.path = fd_path(x, op.fd);
 		emit(c, &op);
+		if (ret > 0 && capture_proc__mapped(x->p, (uint64_t)ret, op.len, op.path))
+			return -ENOMEM;
 		break;
 	case __NR_sync:
 		/* every file system's sync: a syncfs with no fd, of no file (Kyoto Cabinet's
 		 * directory database makes its transactions durable so) */
+		emit(c, &op);
+		break;
+	case __NR_munmap:
+		/* of anonymous memory (malloc's): not file I/O */
+		if (!capture_proc__unmapped(x->p, a[0], a[1], ret == 0, &op.path))
+			break;
+		op.aux = a[0];
+		op.len = a[1];
 		emit(c, &op);
 		break;
 	case __NR_msync:

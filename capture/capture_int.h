@@ -87,6 +87,13 @@ struct capture_proc {
 	/* the directory chroot(2) made its "/" (absolute, as the recorder sees it); NULL: "/" */
 	char *root;
 	struct capture_fdtab *ft; /* never NULL */
+	/* where it mapped files (recorded mmaps): its munmaps of them are recorded, those of
+	 * anonymous memory (malloc's) are not file I/O */
+	struct capture_map {
+		uint64_t addr, len;
+		uint32_t path; /* the mmap's path id */
+	} *maps;
+	uint32_t nmaps, capmaps;
 	bool live;
 	struct capture_proc *next;
 };
@@ -107,6 +114,12 @@ struct capture_proc *capture_procs__get(struct capture_procs *ps, pid_t pid, boo
  */
 int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child, bool shared_files);
 void capture_procs__exec(struct capture_procs *ps, pid_t pid);
+/* a file (path id) mapped at [addr, addr + len) */
+int capture_proc__mapped(struct capture_proc *p, uint64_t addr, uint64_t len, uint32_t path);
+/* a munmap of [addr, addr + len): whether it ends part of a file mapping, *path that file's;
+ * done (it succeeded): the mappings it covers whole are forgotten */
+bool capture_proc__unmapped(struct capture_proc *p, uint64_t addr, uint64_t len, bool done,
+			    uint32_t *path);
 void capture_procs__exit(struct capture_procs *ps, pid_t pid);
 
 /*

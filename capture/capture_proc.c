@@ -72,6 +72,7 @@ static int proc__private_fdtab(struct capture_proc *p)
 
 static void proc__free(struct capture_proc *p)
 {
+	free(p->maps);
 	fdtab__put(p->ft);
 	free(p->cwd);
 	free(p->root);
@@ -161,6 +162,11 @@ int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child, boo
 	cp->cwd = pp->cwd ? strdup(pp->cwd) : NULL;
 	free(cp->root);
 	cp->root = pp->root ? strdup(pp->root) : NULL;
+	/* and so are its mappings */
+	cp->nmaps = 0;
+	for (uint32_t i = 0; i < pp->nmaps; i++)
+		if (capture_proc__mapped(cp, pp->maps[i].addr, pp->maps[i].len, pp->maps[i].path))
+			return -ENOMEM;
 	if (shared_files) {
 		pp->ft->refs++;
 		fdtab__put(cp->ft);
@@ -184,6 +190,7 @@ void capture_procs__exec(struct capture_procs *ps, pid_t pid)
 
 	if (!p)
 		return;
+	p->nmaps = 0; /* a new address space */
 	/* execve unshares a table shared by clone(CLONE_FILES): the copy loses the cloexec fds */
 	if (p->ft->refs > 1) {
 		struct capture_fdtab *shared = p->ft;
@@ -206,6 +213,40 @@ void capture_procs__exec(struct capture_procs *ps, pid_t pid)
 		if (p->ft->fds[i].open && p->ft->fds[i].cloexec)
 			capture_proc__close(p, i);
 	}
+}
+
+int capture_proc__mapped(struct capture_proc *p, uint64_t addr, uint64_t len, uint32_t path)
+{
+	if (p->nmaps == p->capmaps) {
+		uint32_t cap = p->capmaps ? p->capmaps * 2 : 16;
+		struct capture_map *m = realloc(p->maps, cap * sizeof(*m));
+
+		if (!m)
+			return -ENOMEM;
+		p->maps = m;
+		p->capmaps = cap;
+	}
+	p->maps[p->nmaps++] = (struct capture_map){addr, len, path};
+	return 0;
+}
+
+bool capture_proc__unmapped(struct capture_proc *p, uint64_t addr, uint64_t len, bool done,
+			    uint32_t *path)
+{
+	bool hit = false;
+
+	for (uint32_t i = p->nmaps; i-- > 0;) {
+		const struct capture_map *m = &p->maps[i];
+
+		if (m->addr >= addr + len || addr >= m->addr + m->len)
+			continue;
+		if (!hit)
+			*path = m->path;
+		hit = true;
+		if (done && addr <= m->addr && m->addr + m->len <= addr + len)
+			p->maps[i] = p->maps[--p->nmaps];
+	}
+	return hit;
 }
 
 void capture_procs__exit(struct capture_procs *ps, pid_t pid)

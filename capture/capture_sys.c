@@ -61,6 +61,8 @@ static const struct capture_sysdef sysdefs[] = {
 	{ __NR_fadvise64, REEL_OP_FADVISE64, T | F(FD0) },
 	{ __NR_mmap, REEL_OP_MMAP, T | F(FD4) },
 	{ __NR_msync, REEL_OP_MSYNC, T },
+	/* only those of a range where a file was mapped are recorded (capture_conv.c) */
+	{ __NR_munmap, REEL_OP_MUNMAP, T },
 	{ __NR_io_submit, REEL_OP_AIO_SUBMIT, T | F(AIO_SUBMIT) },
 	{ __NR_io_getevents, REEL_OP_AIO_COMPLETE, T | F(AIO_EVENTS) },
 	{ __NR_io_pgetevents, REEL_OP_AIO_COMPLETE, T | F(AIO_EVENTS) },

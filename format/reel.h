@@ -104,6 +104,8 @@ enum reel_op_type {
 	REEL_OP_SYMLINKAT = 64,
 	REEL_OP_READLINK = 65,
 	REEL_OP_READLINKAT = 66,
+	/* added in version 1.2 */
+	REEL_OP_MUNMAP = 67,
 	REEL_OP__COUNT
 };
 

@@ -76,6 +76,7 @@ static const char *const op_names[REEL_OP__COUNT] = {
     [REEL_OP_SYMLINKAT] = "symlinkat",
     [REEL_OP_READLINK] = "readlink",
     [REEL_OP_READLINKAT] = "readlinkat",
+    [REEL_OP_MUNMAP] = "munmap",
 };
 
 const char *reel_op__name(unsigned type)

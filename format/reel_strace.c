@@ -346,7 +346,7 @@ static int st_dispatch(struct st_state *s, struct stl_call *c)
 	if (!strcmp(n, "mmap") || !strcmp(n, "mmap2"))
 		return c->nargs >= 6 ? st_do_mmap(s, c) : -EINVAL;
 	if (!strcmp(n, "munmap"))
-		return c->nargs >= 1 ? st_do_munmap(s, c) : -EINVAL;
+		return c->nargs >= 2 ? st_do_munmap(s, c) : -EINVAL;
 	if (!strcmp(n, "msync"))
 		return c->nargs >= 3 ? st_do_msync(s, c) : -EINVAL;
 	if (!strcmp(n, "sync"))

@@ -796,18 +796,39 @@ static struct st_mapping *st_mapping_find(struct st_proc *p, uint64_t addr)
 	return NULL;
 }
 
+/*
+ * A munmap of a range where the process had mapped a file is recorded, with the file of a
+ * mapping it ends, and forgets the mappings it covers whole; one of anonymous memory only,
+ * not file I/O, is left out (as the recorder does).
+ */
 int st_do_munmap(struct st_state *s, struct stl_call *c)
 {
 	uint64_t addr = (uint64_t)stl_int_arg(st_arg(c, 0));
+	uint64_t len = (uint64_t)stl_int_arg(st_arg(c, 1));
 	struct st_proc *p = s->proc;
+	const struct st_mapping *hit = NULL;
+	struct st_mapping found;
+	struct reel_op op;
 
-	for (size_t i = 0; i < p->nmaps; i++) {
-		if (p->maps[i].addr == addr && c->ret == 0) {
-			p->maps[i] = p->maps[--p->nmaps];
-			break;
+	for (size_t i = p->nmaps; i-- > 0;) {
+		struct st_mapping *m = &p->maps[i];
+
+		if (m->addr >= addr + len || addr >= m->addr + m->len)
+			continue;
+		if (!hit) {
+			found = *m;
+			hit = &found;
 		}
+		if (c->ret == 0 && addr <= m->addr && m->addr + m->len <= addr + len)
+			*m = p->maps[--p->nmaps];
 	}
-	return 0;
+	if (!hit)
+		return 0;
+	st_op_init(s, &op, REEL_OP_MUNMAP, c);
+	op.aux = addr;
+	op.len = len;
+	op.path = hit->path;
+	return st_emit(s, &op, hit->kind);
 }
 
 /* sync(2): every file system's sync, a syncfs with no fd (fd -1), as the recorder has it */

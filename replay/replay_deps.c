@@ -188,7 +188,7 @@ uint64_t key_dir(const char *s, size_t n)
 	return replay_hash__key('D', replay_hash__bytes(s, n), n);
 }
 
-/* a process's address space: mmap is structural on it, msync a use */
+/* a process's address space: mmap and munmap are structural on it, msync a use */
 static uint64_t key_mem(uint32_t pid)
 {
 	return replay_hash__key('M', pid, 0);
@@ -1053,10 +1053,10 @@ void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 		if (k && k->sw)
 			disp__async_reaped(d, k->sseq, self, it->seq);
 		disp__async_done(d, key_async(op), self, it->seq);
-	} else if (t == REEL_OP_MMAP || t == REEL_OP_MSYNC) {
+	} else if (t == REEL_OP_MMAP || t == REEL_OP_MSYNC || t == REEL_OP_MUNMAP) {
 		if (t == REEL_OP_MMAP && op->fd >= 0)
 			dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
-		if (t == REEL_OP_MMAP)
+		if (t != REEL_OP_MSYNC)
 			dt__struct(dt, key_mem(op->pid), self, it->seq, ds);
 		else
 			dt__use(dt, key_mem(op->pid), self, it->seq, ds);

@@ -1268,6 +1268,8 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		return exec__mmap(w, it, res);
 	case REEL_OP_MSYNC:
 		return exec__msync(w, it, res);
+	case REEL_OP_MUNMAP:
+		return exec__munmap(w, it, res);
 	case REEL_OP_SYNCFS:
 		if (op->fd < 0)
 			return exec__sync_all(w, res);

@@ -276,9 +276,10 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 	if (s->unlinks_mapped)
 		fprintf(out,
 			"  %llu unlinks or renames over the last name of a file the replay still "
-			"had mapped (the trace has no munmap): they freed none of its blocks, "
-			"which go when the replay ends, so they cost less than the original's if "
-			"it had unmapped the file first\n",
+			"had mapped (no munmap of it in the trace: a format 1.1 trace, or one "
+			"that only cut the mapping): they freed none of its blocks, which go when "
+			"the replay ends, so they cost less than the original's if it had "
+			"unmapped the file first\n",
 			(unsigned long long)s->unlinks_mapped);
 	if (s->xattr_ops)
 		fprintf(out,

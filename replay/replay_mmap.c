@@ -8,7 +8,9 @@
  * data goes through the replay's mappings, so an msync writes back only what the replay's own
  * writes dirtied.
  *
- * There is no munmap in the trace: a new mapping replaces the ones of its process whose
+ * A munmap (recorded since format 1.2) unmaps the replay's mappings of its process whose
+ * original ranges it covers whole. Traces without it, and mappings it only cuts, rely on
+ * the rest: a new mapping replaces the ones of its process whose
  * original ranges it overlaps (the original address space cannot hold both), and past
  * MMAP_BUDGET of address space, or half of vm.max_map_count mappings, the oldest mapping is
  * unmapped (the notice says so): the replay holds the mappings of every process of the trace
@@ -18,11 +20,11 @@
  * Everything left is unmapped when the replay ends. A mapping in use by an msync is unmapped
  * by its last user.
  *
- * So a file the application unmapped and then removed (InfluxDB's and Prometheus's
- * compactions) is still mapped by the replay when its last name goes: the unlink frees no
- * blocks then (the inode lives on until the replay ends) and costs what an unlink of an
- * empty file costs. The replay cannot tell whether the application still had it mapped;
- * it counts such removals (mmaps__maps_name), and the summary and the report say so.
+ * Without the munmap (a 1.1 trace), a file the application unmapped and then removed
+ * (InfluxDB's and Prometheus's compactions) is still mapped by the replay when its last name
+ * goes: the unlink frees no blocks then (the inode lives on until the replay ends) and costs
+ * what an unlink of an empty file costs. Such removals are counted (mmaps__maps_name), and
+ * the summary and the report say so.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -169,7 +171,7 @@ static int rmaps__add(struct run *run, uint32_t pid, uint64_t orig, uint64_t len
 	if (evicted && run->o->notice)
 		run->o->notice(run->o->cb_ctx,
 			       "mappings exceed 64 GiB of address space or half of vm.max_map_count "
-			       "(no munmap in the trace): the oldest are unmapped");
+			       "(left mapped by the trace): the oldest are unmapped");
 	return 0;
 }
 
@@ -263,6 +265,43 @@ int exec__mmap(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	if (err) {
 		munmap(p, op->len);
 		res->ret = err;
+	}
+	return 0;
+}
+
+int exec__munmap(struct rworker *w, const struct ritem *it, struct reel_op *res)
+{
+	const struct reel_op *op = &it->op;
+	struct rmaps *t = w->run->maps;
+	int found = 0;
+
+	if (op->ret < 0) {
+		/* the original's failed (a misaligned address, a length of 0): the replay's asks
+		 * for no bytes, which fails EINVAL too, and touches none of its own */
+		res->start_ns = replay_now_ns();
+		res->ret = munmap(NULL, 0) < 0 ? -errno : 0;
+		res->end_ns = replay_now_ns();
+		return 0;
+	}
+	res->start_ns = replay_now_ns();
+	pthread_mutex_lock(&t->lock);
+	for (size_t i = t->n; i-- > 0;) {
+		struct rmap *m = t->m[i];
+
+		if (m->pid != op->pid || m->orig >= op->aux + op->len || op->aux >= m->orig + m->len)
+			continue;
+		found = 1;
+		if (op->aux <= m->orig && m->orig + m->len <= op->aux + op->len)
+			rmap__drop(t, i); /* unmapped now, or by its last msync */
+	}
+	pthread_mutex_unlock(&t->lock);
+	res->end_ns = replay_now_ns();
+	res->ret = 0;
+	if (!found) {
+		exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, NULL,
+			   "address not mapped in the replay (mapped before the capture, or by an "
+			   "mmap not replayed)");
+		return -(1 + REPLAY_FAIL_UNKNOWN_FD);
 	}
 	return 0;
 }

@@ -452,6 +452,8 @@ int mmaps__init(struct run *run);
 void mmaps__free(struct run *run); /* unmaps them all */
 int exec__mmap(struct rworker *w, const struct ritem *it, struct reel_op *res);
 int exec__msync(struct rworker *w, const struct ritem *it, struct reel_op *res);
+/* unmaps the replay's mappings the original range covers whole */
+int exec__munmap(struct rworker *w, const struct ritem *it, struct reel_op *res);
 int mmaps__maps_name(struct run *run, int pfd, const char *base);
 
 /* replay_async.c: the trace's own async ops (AIO_*, URING_*) */

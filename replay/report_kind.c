@@ -98,6 +98,7 @@ enum report_class report_kind__class(unsigned kind)
 	case REEL_OP_STAT ... REEL_OP_FALLOCATE:
 	case REEL_OP_GETDENTS64:
 	case REEL_OP_CHMOD ... REEL_OP_READLINKAT:
+	case REEL_OP_MUNMAP:
 		return REPORT_CLASS_META;
 	case REEL_OP_COPY_FILE_RANGE:
 	case REEL_OP_SENDFILE:

@@ -746,7 +746,7 @@ static void judge_fidelity(struct report *rep, size_t ri)
 	if (ri && (v = report_run__meta(run, "replay.unlinks_mapped")) && strtoull(v, NULL, 10))
 		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
 		    "on %s, %s unlinks (or renames over) removed the last name of a file the "
-		    "replay still had mapped (the trace has no munmap): they freed none of its "
+		    "replay still had mapped (no munmap of it in the trace): they freed none of its "
 		    "blocks, so where the application had unmapped the file first (a "
 		    "compaction's old files) they cost less than in the original",
 		    run->label, v);

@@ -29,7 +29,7 @@ static const struct golden goldens[] = {
     {"newer-minor-1.2.reel", 0, -REEL_E_CORRUPT, 52},
     {"newer-minor-1.3.reel", 0, 0, 52}, /* newer than this reader: the chunk skipped */
     {"small-1.1.reel", 0, 0, 68},	/* every op type of version 1.1; 18 columns, wait 0 */
-    {"small-1.2.reel", 0, 0, 68},	/* as a replay result: sched, and wait in column 18 */
+    {"small-1.2.reel", 0, 0, 69},	/* munmap; as a replay result: sched, and wait in column 18 */
 };
 
 int main(int argc, char **argv)
