@@ -1,8 +1,9 @@
 #!/bin/bash
 # Mappings the trace never unmaps (format 1.1 has no munmap; a process's libraries stay
 # mapped until it exits) stay in the replay (for msyncs): a trace of more mmaps than
-# vm.max_map_count allows one address space failed the rest with ENOMEM. squid with ~700 curl clients started under one capture: 97,569 mmaps of shared
-# libraries by short-lived processes, 12,460-12,568 of them failed in every replay. The replay
+# vm.max_map_count allows one address space failed the rest with ENOMEM. squid with ~700
+# curl clients started under one capture: 97,569 mmaps of shared libraries by short-lived
+# processes, 12,460-12,568 of them failed in every replay. The replay
 # keeps at most half of vm.max_map_count mappings, unmapping the oldest first, as it does past
 # its address-space budget. Here one process maps a library at more addresses than the limit
 # (two mappings a step, as ld.so makes of a library), then msyncs a recent mapping, which must
