@@ -53,6 +53,8 @@ RECORDED_OPS = [
     # format 1.1
     "copy_file_range", "sendfile", "chmod", "fchmod", "fchmodat", "chown", "lchown", "fchown",
     "fchownat", "utimensat", "link", "linkat", "symlink", "symlinkat", "readlink", "readlinkat",
+    # format 1.2
+    "munmap",
 ]
 OPENS = {"open", "openat", "openat2", "creat"}
 DUPS = {"dup", "dup2", "dup3", "fcntl_dupfd"}
@@ -120,7 +122,7 @@ class Trace:
                 events.append((op["end_ns"], 0, op["_i"], "claim"))
             if name == "mmap" and op.get("ret", -1) >= 0:
                 # an address is the mapping's once mmap returns, until a later mmap
-                # reuses it (munmap is not traced)
+                # reuses it (the last mapping that holds it is taken)
                 events.append((op["end_ns"], 0, op["_i"], "map"))
             if name == "dup2" or name == "dup3":
                 events.append((op["start_ns"], 2, op["_i"], "release2"))

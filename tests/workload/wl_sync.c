@@ -413,7 +413,9 @@ static void round_data(struct worker *w, int dirfd, int round)
 	r = SC(SYS_msync, map, 8192L, MS_SYNC);
 	EMIT(.op = "msync", .path = o.path, .aux = (uintptr_t)map, .len = 8192, .flags = MS_SYNC,
 	     .ret = r, .has = H_PATH | H_AUX | H_LEN | H_FLAGS | H_RET);
-	munmap(map, 8192);
+	r = SC(SYS_munmap, map, 8192L);
+	EMIT(.op = "munmap", .path = o.path, .aux = (uintptr_t)map, .len = 8192, .ret = r,
+	     .has = H_PATH | H_AUX | H_LEN | H_RET);
 	/*
 	 * A just-closed fd: -EBADF, and no file to name. Closed twice on a number of this
 	 * thread's own: a low number, free for a moment, can be another thread's new fd by the
@@ -758,8 +760,12 @@ static void copy_unmapped_offsets(struct worker *w, int dirfd, int round, int in
 		wl__die("sendfile from an unmapped offset: %ld, now at %" PRId64, r, map2[0]);
 	verify_pos(in, si, "copies from unmapped offsets (in)");
 	verify_pos(out, so, "copies from unmapped offsets (out)");
-	munmap(map, 4096);
-	munmap(map2, 4096);
+	r = SC(SYS_munmap, map, 4096L);
+	EMIT(.op = "munmap", .path = om.path, .aux = (uintptr_t)map, .len = 4096, .ret = r,
+	     .has = H_PATH | H_AUX | H_LEN | H_RET);
+	r = SC(SYS_munmap, map2, 4096L);
+	EMIT(.op = "munmap", .path = om.path, .aux = (uintptr_t)map2, .len = 4096, .ret = r,
+	     .has = H_PATH | H_AUX | H_LEN | H_RET);
 	wl__close(fd, &om);
 }
 
