@@ -196,7 +196,7 @@ static struct rmap *rmaps__find(struct rmaps *t, uint32_t pid, uint64_t addr)
 
 /*
  * Whether base in pfd names a regular file whose last name it is and that the replay still
- * maps (the trace has no munmap): removing the name then frees nothing until the replay
+ * maps (no munmap of it in the trace): removing the name then frees nothing until the replay
  * ends. Looked up before the op is timed; nothing to look up while nothing is mapped.
  */
 int mmaps__maps_name(struct run *run, int pfd, const char *base)
