@@ -227,6 +227,7 @@ void run__meta(struct run *run, struct reel_reader *trace)
 	meta__set(run, "replay.spin_us", buf);
 	meta__set(run, "replay.cold", o->cold ? "1" : "0");
 	meta__set(run, "replay.direct", o->direct_keep ? "keep" : "drop");
+	meta__set(run, "replay.clock", replay_clock__name(o));
 	if (!uname(&u)) {
 		meta__set(run, REEL_META_HOST, u.nodename);
 		meta__set(run, REEL_META_KERNEL, u.release);
@@ -579,6 +580,8 @@ stop:
 	meta__u64(run->w, "replay.order_waits", sum->order_waits);
 	meta__u64(run->w, "replay.order_wait_ns", sum->order_wait_ns);
 	meta__u64(run->w, "replay.order_wait_max_ns", sum->order_wait_max);
+	if (replay_clock__tsc_for(o))
+		meta__u64(run->w, "replay.clock.tsc_dropped", replay_clock__dropped());
 	/* what else ran on the machine meanwhile: the report's cause for late wake-ups */
 	if (others0 != UINT64_MAX) {
 		uint64_t others1 = others_cpu_ns();

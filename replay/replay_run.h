@@ -388,6 +388,13 @@ void run__meta(struct run *run, struct reel_reader *trace); /* the result's head
 #endif
 extern uint64_t replay_tsc_mult;
 void replay_clock__calibrate(void); /* sets replay_tsc_mult, or 0 when the TSC is not usable */
+/* the workers of a run with these options read the TSC (after replay_clock__calibrate) */
+int replay_clock__tsc_for(const struct replay_opts *o);
+const char *replay_clock__name(const struct replay_opts *o); /* for the result's meta */
+uint64_t replay_clock__dropped(void); /* workers that went back to the clock: the TSC jumped */
+/* 1: the pair (tsc, ns) reads onto the line through the anchor (tsc0, ns0) at mult (ns per
+ * tick << 32) within the rate's error since the anchor; 0: the TSC jumped */
+int replay_clock__agrees(uint64_t tsc0, uint64_t ns0, uint64_t mult, uint64_t tsc, uint64_t ns);
 /* between ops: renews a stale anchor; 1 when it did (times before it used the old one) */
 int replay_clock__anchor(struct rworker *w);
 /*

@@ -798,8 +798,7 @@ struct rworker *worker__new(struct run *run, uint32_t pid, uint32_t tid)
 	if (!w->rp || (!w->q && !run->staged) || !w->out)
 		goto fail;
 	w->out->n = 0;
-	w->use_tsc = replay_tsc_mult && run->o->timing == REPLAY_TIMING_AFAP &&
-		     run->o->engine == REPLAY_ENGINE_SYNC;
+	w->use_tsc = replay_clock__tsc_for(run->o);
 	if (run->o->engine != REPLAY_ENGINE_SYNC) {
 		w->infl = calloc(RUN_ASYNC_DEPTH, sizeof(*w->infl));
 		if (!w->infl || replay_engine__init(&w->eng, run->o->engine, RUN_ASYNC_DEPTH))

@@ -1,8 +1,11 @@
 #!/bin/bash
-# afap times its ops with a cheaper clock (the TSC, when the kernel keeps time with it) mapped
-# onto CLOCK_MONOTONIC: every op of the result must lie, on CLOCK_MONOTONIC (result time +
-# meta start_mono_ns), inside the window the replay command ran in, each end not before its
-# start, each op not before its thread's previous one, and lateness (start - sched) >= 0.
+# afap times its ops with a cheaper clock (the TSC, when the kernel keeps time with it or the
+# CPU says it is invariant) mapped onto CLOCK_MONOTONIC: every op of the result must lie, on
+# CLOCK_MONOTONIC (result time + meta start_mono_ns), inside the window the replay command ran
+# in, each end not before its start, each op not before its thread's previous one, and
+# lateness (start - sched) >= 0. The result's meta names the clock: on an x86-64 CPU whose TSC
+# is invariant (cpuinfo: constant_tsc and nonstop_tsc), the TSC, whatever the kernel's
+# clocksource (kvm-clock on this kind of VM), and no worker went back to the clock.
 source "$(dirname "$0")/lib.sh"
 
 python3 - > "$T/spec" <<'PY'
@@ -34,4 +37,15 @@ for line in open(sys.argv[1]):
     n += 1
 assert n == 20002, n
 PY
+clock=$(sed -n 's/^ *replay\.clock  *//p' "$T/info")
+[ -n "$clock" ] || fail "no replay.clock in the result's meta"
+if [ "$(uname -m)" = x86_64 ] && grep -qw constant_tsc /proc/cpuinfo &&
+	grep -qw nonstop_tsc /proc/cpuinfo; then
+	case $clock in
+	tsc*) ;;
+	*) fail "an invariant TSC, but the workers timed with '$clock' (clocksource $(cat \
+		/sys/devices/system/clocksource/clocksource0/current_clocksource))" ;;
+	esac
+	grep -q 'replay.clock.tsc_dropped *0$' "$T/info" || fail "a worker went back to the clock"
+fi
 echo ok
