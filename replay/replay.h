@@ -140,6 +140,7 @@ struct replay_summary {
 	uint64_t seg_straggler_cuts; /* of seg_cuts: cut for a thread far behind the others */
 	/* ops that waited for ops of other threads they are kept after: count, ns, longest */
 	uint64_t order_waits, order_wait_ns, order_wait_max;
+	uint64_t lane_ops; /* afap: ops replayed through the plain data op lane (worker__plain) */
 	struct replay_pct lateness;
 	struct replay_pct lat[REEL_OP__COUNT];
 	/* preparation */

@@ -37,7 +37,7 @@
 #define TSC_DRIFT_PPM 50
 
 uint64_t replay_tsc_mult;  /* ns per tick << 32; 0: no TSC clock */
-static uint64_t tsc_renew; /* ticks in 1 ms */
+uint64_t replay_tsc_renew; /* ticks in 1 ms */
 static const char *clock_name = "clock_gettime";
 static _Atomic uint64_t tsc_dropped; /* workers gone back to the clock (a jump) */
 
@@ -154,7 +154,7 @@ void replay_clock__calibrate(void)
 	if (!kernel_tsc && !tsc__cpus_agree(t1, n1, mult))
 		return;
 	replay_tsc_mult = mult;
-	tsc_renew = (t1 - t0) * 1000000ULL / (n1 - n0);
+	replay_tsc_renew = (t1 - t0) * 1000000ULL / (n1 - n0);
 	clock_name = kernel_tsc ? "tsc" : "tsc (invariant; the kernel's clocksource is another)";
 #endif
 }
@@ -192,12 +192,10 @@ int replay_clock__agrees(uint64_t tsc0, uint64_t ns0, uint64_t mult, uint64_t ts
  * worker times with the clock from now on. The ops timed since the last anchor each used
  * one reading pair: only one that spanned the jump is off.
  */
-int replay_clock__anchor(struct rworker *w)
+int replay_clock__renew(struct rworker *w)
 {
 	uint64_t tsc, ns;
 
-	if (!w->use_tsc || (w->tsc_last - w->tsc0 < tsc_renew && w->tsc0))
-		return 0;
 	tsc__pair(&tsc, &ns);
 	if (w->tsc0 && !replay_clock__agrees(w->tsc0, w->ns0, replay_tsc_mult, tsc, ns)) {
 		w->use_tsc = 0;

@@ -255,12 +255,13 @@ static void run__summary(struct run *run, struct replay_summary *s)
 	s->direct_failed = atomic_load(&run->direct_failed);
 	s->threads = atomic_load(&run->nworkers);
 	s->ops_issued = 0;
-	s->order_waits = s->order_wait_ns = s->order_wait_max = 0;
+	s->order_waits = s->order_wait_ns = s->order_wait_max = s->lane_ops = 0;
 	for (uint32_t i = 0; i < s->threads; i++) {
 		struct rworker *w = run->workers[i];
 
 		s->ops_issued += w->issued;
 		s->order_waits += w->order_waits;
+		s->lane_ops += w->lane_ops;
 		s->order_wait_ns += w->order_wait_ns;
 		if (w->order_wait_max > s->order_wait_max)
 			s->order_wait_max = w->order_wait_max;
@@ -596,6 +597,7 @@ stop:
 		meta__u64(run->w, "replay.segments_cut", sum->seg_cuts);
 		meta__u64(run->w, "replay.segments_cut_straggler", sum->seg_straggler_cuts);
 		meta__u64(run->w, "replay.carried_ops", sum->carried);
+		meta__u64(run->w, "replay.lane_ops", sum->lane_ops);
 	}
 	/* the writer's time up to the footer: all but the close that writes it */
 	meta__u64(run->w, "replay.cpu_ns.writer", sum->cpu_writer_ns);

@@ -258,6 +258,8 @@ struct rworker {
 	/* ops that waited for ops of other threads they are kept after (worker__wait_deps):
 	 * how many, the time in all, the longest; the report's wake-up lateness holds them */
 	uint64_t order_waits, order_wait_ns, order_wait_max;
+	int lane;	   /* afap, sync engine: plain data ops take worker__plain */
+	uint64_t lane_ops; /* how many did */
 	/* the span of such waits since the last op, for the next one's result (wait_ns);
 	 * wait_to 0: none */
 	uint64_t wait_from, wait_to;
@@ -395,8 +397,15 @@ uint64_t replay_clock__dropped(void); /* workers that went back to the clock: th
 /* 1: the pair (tsc, ns) reads onto the line through the anchor (tsc0, ns0) at mult (ns per
  * tick << 32) within the rate's error since the anchor; 0: the TSC jumped */
 int replay_clock__agrees(uint64_t tsc0, uint64_t ns0, uint64_t mult, uint64_t tsc, uint64_t ns);
+extern uint64_t replay_tsc_renew; /* ticks in 1 ms */
+int replay_clock__renew(struct rworker *w); /* replay_clock__anchor's renewal */
 /* between ops: renews a stale anchor; 1 when it did (times before it used the old one) */
-int replay_clock__anchor(struct rworker *w);
+static inline int replay_clock__anchor(struct rworker *w)
+{
+	if (!w->use_tsc || (w->tsc_last - w->tsc0 < replay_tsc_renew && w->tsc0))
+		return 0;
+	return replay_clock__renew(w);
+}
 /*
  * A raw reading of the worker's clock: the TSC when the worker uses it, else CLOCK_MONOTONIC
  * ns. An op is timed by two raw readings, converted (worker__ns) after the second, so that the

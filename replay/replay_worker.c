@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "replay_run.h"
+#include "replay_sys.h"
 
 /* CPU time of the calling thread (user + system) */
 uint64_t thread_cpu_ns(void)
@@ -140,6 +141,14 @@ static void test__idle_delay(void)
 
 		nanosleep(&ts, NULL);
 	}
+}
+
+/* IOREEL_TEST_NO_LANE=1, for tests only: every op takes the general path (worker__plain) */
+static int test__no_lane(void)
+{
+	const char *v = getenv("IOREEL_TEST_NO_LANE");
+
+	return v && *v == '1';
 }
 
 /*
@@ -651,6 +660,54 @@ static int worker__wait_deps(struct rworker *w, const struct ritem *it)
 	return 0;
 }
 
+/*
+ * The as-fast-as-possible lane, for the ops most of a database's or a benchmark's are: a
+ * positioned read or write (or a read or write, replayed positioned, as exec__data does) of
+ * an fd the replay has open, into a buffer large enough, with nothing to wait for and no
+ * wait kept for it, due when the thread's previous op ended. Between two such ops, the
+ * replay's own work adds to the target's time (tests/bench_replay/throughput.sh): this skips
+ * what the general path works out for any op (exec__op: the op's kind, the fd's state, the
+ * buffer, the engine; worker__finish; the schedule of the other timings), ~40 ns an op on
+ * this kind of VM. The result is the general path's to the field (test replay_afap_lane).
+ * 0: not such an op, nothing done.
+ */
+static int worker__plain(struct rworker *w, const struct ritem *it, int waited)
+{
+	const struct reel_op *op = &it->op;
+	int is_write = op->type == REEL_OP_PWRITE64 || op->type == REEL_OP_WRITE;
+	uint64_t t0, t1, sched;
+	struct reel_op *res;
+	int32_t fd;
+	long r;
+
+	if (waited || !w->have_prev || it->ndeps || w->wait_to || !w->out ||
+	    (!is_write && op->type != REEL_OP_PREAD64 && op->type != REEL_OP_READ) ||
+	    op->len > w->bufsz || op->fd < 0 || op->fd >= RUN_FD_MAX)
+		return 0;
+	fd = atomic_load(rpid__slot(w->rp, op->fd));
+	if (fd < 0) /* not open (yet), or its open failed: exec__fd_of says which */
+		return 0;
+	sched = replay_clock__anchor(w) ? worker__now(w) : w->prev_end;
+	res = &w->out->ops[w->out->n];
+	worker__prefetch(w, res + 1);
+	*res = *op;
+	res->path = it->p1 ? it->p1->wid : 0;
+	res->path2 = it->p2 ? it->p2->wid : 0;
+	res->sched_ns = sched;
+	res->wait_ns = 0;
+	t0 = worker__tick(w);
+	r = is_write ? sys_pwrite(fd, w->buf, op->len, (off_t)op->offset)
+		     : sys_pread(fd, w->buf, op->len, (off_t)op->offset);
+	t1 = worker__tick(w);
+	res->start_ns = worker__ns(w, t0);
+	res->end_ns = w->prev_end = worker__ns(w, t1);
+	res->ret = r;
+	w->prev_orig_end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
+	w->lane_ops++;
+	worker__retire(w, res, op->ret, it->p1, it->seq);
+	return 1;
+}
+
 static void *worker__main(void *arg)
 {
 	struct rworker *w = arg;
@@ -698,6 +755,10 @@ static void *worker__main(void *arg)
 		if (run__interrupted(run)) {
 			worker__drain(w);
 			worker__done(w, it->seq);
+			queue__advance(w, tail);
+			continue;
+		}
+		if (w->lane && worker__plain(w, it, waited)) {
 			queue__advance(w, tail);
 			continue;
 		}
@@ -805,6 +866,7 @@ struct rworker *worker__new(struct run *run, uint32_t pid, uint32_t tid)
 			goto fail;
 		w->eng_on = 1;
 	}
+	w->lane = run->o->timing == REPLAY_TIMING_AFAP && !w->eng_on && !test__no_lane();
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 256 << 10);
 	if (pthread_create(&w->th, &attr, worker__main, w)) {
