@@ -5,17 +5,19 @@
 # read ahead: stopped in the middle of one).
 source "$(dirname "$0")/lib.sh"
 
-# interrupt NAME TRACE SECONDS REPLAY-OPTIONS...: replays TRACE into $T/NAME.reel, Ctrl-C
-# after SECONDS of replaying (the file set is prepared first), checks the stop; prints the
-# ops the result holds
+# interrupt NAME TRACE SECONDS BYTES REPLAY-OPTIONS...: replays TRACE into $T/NAME.reel,
+# Ctrl-C SECONDS after the result has grown past BYTES (the file set is prepared before the
+# result is created: its 16-byte header; as fast as possible, the results of a segment are
+# written after it: past 4096, a segment has run, whatever else keeps the machine busy),
+# checks the stop; prints the ops the result holds
 interrupt() {
-	local name=$1 trace=$2 after=$3 pid rc start took
-	shift 3
+	local name=$1 trace=$2 after=$3 bytes=$4 pid rc start took
+	shift 4
 	"$IOREEL" replay "$trace" --target "$T/tgt-$name" -o "$T/$name.reel" "$@" \
 		>"$T/$name.out" 2>"$T/$name.err" &
 	pid=$!
-	for _ in $(seq 100); do
-		[ -s "$T/$name.reel" ] && break
+	for _ in $(seq 400); do
+		[ "$(stat -c %s "$T/$name.reel" 2>/dev/null || echo 0)" -gt "$bytes" ] && break
 		sleep 0.05
 	done
 	sleep "$after"
@@ -42,12 +44,12 @@ interrupt() {
 	done
 	echo "100 100 6000000 6000010 close fd=3 ret=0"
 } | mk t
-n=$(interrupt original "$T/t.reel" 1) || exit 1
+n=$(interrupt original "$T/t.reel" 1 0) || exit 1
 [ "$n" -gt 5 ] && [ "$n" -lt 150 ] || fail "original: result has $n ops, want those of the first ~second"
 
 # as fast as possible: 2 threads, 3 M reads (several segments, ~2 s)
 "$GEN_TRACE" --mode afap -o "$T/long.reel" -t 2 -n 3000000 -s $((16 << 20)) --seed 7 ||
 	fail "gen_trace"
-n=$(interrupt afap "$T/long.reel" 0.5 --timing afap) || exit 1
+n=$(interrupt afap "$T/long.reel" 0.2 4096 --timing afap) || exit 1
 [ "$n" -gt 0 ] && [ "$n" -lt 3000000 ] || fail "afap: result has $n ops"
 echo PASS
