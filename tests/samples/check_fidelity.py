@@ -26,7 +26,10 @@ cores add jitter, mostly to syncs. So:
     SYNC_HI (>= 1) above: the extreme ratios of the disk's sync time around the replay to
     that around the recording (sync_probe.py). A disk shared with other processes' I/O
     syncs 30x slower some seconds (0.12 ms, then 4 ms, on this VM): that is the disk, not
-    the replay. The KS bound stays;
+    the replay. The KS bound stays, unless the disk's sync time moved more than P50_FACTOR
+    either way: then the two distributions are of two disks, disjoint however faithful the
+    replay (a busy machine: D 0.94 for a replay whose every outcome matched), and the widened
+    p50 and p90 bounds are what is left to catch a broken one;
   - KS distance D at most 0.8 (the bulk of the two distributions overlaps; disjoint is 1)
     for the DATAOPS whose original p50 is 10 us or more. Below that the D says more about
     the measurement than the storage: the original's times include the capture's probe
@@ -123,7 +126,11 @@ def main():
                 bad.append(f"{op}: p50 ratio {v['ratio_p50']:.2f} outside {lo50:.2f}..{hi50:.2f}")
             if not lo90 <= r90 <= hi90:
                 bad.append(f"{op}: p90 ratio {r90:.2f} outside {lo90:.2f}..{hi90:.2f}")
-            if o["p50_ns"] >= KS_MIN_P50_NS and v["ks_d"] > KS_MAX:
+            disk_moved = op in SYNCS and max(1 / lo, hi) > P50_FACTOR
+            if disk_moved and v["ks_d"] > KS_MAX:
+                print(f"note: {op}: KS D {v['ks_d']:.3f} not judged: the disk's sync time "
+                      f"moved {max(1 / lo, hi):.1f}x around the replay")
+            elif o["p50_ns"] >= KS_MIN_P50_NS and v["ks_d"] > KS_MAX:
                 bad.append(f"{op}: KS D {v['ks_d']:.3f} > {KS_MAX}")
     for op in dataops:
         if op not in orig["ops_by_type"]:
