@@ -664,7 +664,9 @@ static int worker__wait_deps(struct rworker *w, const struct ritem *it)
  * The as-fast-as-possible lane, for the ops most of a database's or a benchmark's are: a
  * positioned read or write (or a read or write, replayed positioned, as exec__data does) of
  * an fd the replay has open, into a buffer large enough, with nothing to wait for and no
- * wait kept for it, due when the thread's previous op ended. Between two such ops, the
+ * wait kept for it, due when the thread's previous op ended, that succeeded in the original
+ * (one that failed takes the general path, which knows what makes it fail again: a
+ * directory, an O_DIRECT buffer's alignment). Between two such ops, the
  * replay's own work adds to the target's time (tests/bench_replay/throughput.sh): this skips
  * what the general path works out for any op (exec__op: the op's kind, the fd's state, the
  * buffer, the engine; worker__finish; the schedule of the other timings), ~40 ns an op on
@@ -680,7 +682,7 @@ static int worker__plain(struct rworker *w, const struct ritem *it, int waited)
 	int32_t fd;
 	long r;
 
-	if (waited || !w->have_prev || it->ndeps || w->wait_to || !w->out ||
+	if (waited || !w->have_prev || it->ndeps || w->wait_to || !w->out || op->ret < 0 ||
 	    (!is_write && op->type != REEL_OP_PREAD64 && op->type != REEL_OP_READ) ||
 	    op->len > w->bufsz || op->fd < 0 || op->fd >= RUN_FD_MAX)
 		return 0;

@@ -6,7 +6,8 @@
 # outcomes counted and named in the summary. The trace mixes what the lane takes (pread64,
 # pwrite64, read, write on open fds) with what it leaves to the general path: ops that wait
 # for another thread's (the same bytes), a read larger than the buffer so far, an fd never
-# opened, a short read in the original and a write that failed there. The result's meta
+# opened, a short read in the original and a write that failed there (the general path's:
+# it knows what makes an op that failed fail again). The result's meta
 # counts the ops the lane took: some with it, none without.
 source "$(dirname "$0")/lib.sh"
 
