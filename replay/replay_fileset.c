@@ -42,7 +42,8 @@
  * AOF) writes at its end, and a file written in sequence had its bytes before the position
  * (unless the application had moved the position past the end: then the file is prepared
  * with data where it had a hole); bytes read after the application truncated or wrote them
- * (or moved them: a collapsed or an inserted range) don't count.
+ * (or moved them: a collapsed or an inserted range) don't count. Where an lseek(SEEK_DATA)
+ * found a hole in a file the application had not changed yet, it stays a hole (hole__found).
  * Ops on fds opened before the capture count for the path the op carries; a file written
  * through one is at least as long as it was then, when the recorder says
  * (REEL_META_CAPTURE_FD_SIZES). Likewise a file written whose first op in the trace is an
@@ -181,6 +182,12 @@ struct scan {
 	uint32_t *under;
 	size_t nunder, capunder;
 	struct replay_u64map under_seen;
+	/* holes the application's lseek(SEEK_DATA) found in files there before the capture */
+	struct hole {
+		uint32_t id;
+		uint64_t lo, hi; /* hi UINT64_MAX: to the end */
+	} *holes;
+	size_t nholes, capholes;
 	struct replay_fileset *fs;
 	struct reel_reader *r;
 	uint64_t nops;
@@ -816,6 +823,90 @@ static int cuts__mark(struct scan *s)
 	return 0;
 }
 
+/*
+ * lseek(SEEK_DATA) from op's offset found a hole up to where it landed, or up to the end
+ * (ENXIO). Taken only from a file as it was before the capture: not written, cut, made
+ * anew or renamed by the application, nor reached through a link or an fd opened before
+ * its name was made anew. A write only fills holes, so the first write ends the evidence
+ * for no good reason, but keeps the rule simple: qemu-img walks images it only reads.
+ */
+static void hole__found(struct scan *s, const struct reel_op *op, uint32_t id)
+{
+	struct pinfo *pi = pinfo(s, id);
+	uint64_t hi;
+
+	if (!pi || pi->written || pi->app_owned || pi->origin || pi->remade || pi->symlink ||
+	    pi->lspan || fd__reads_old(s, op, pi))
+		return;
+	if (op->ret == -ENXIO)
+		hi = UINT64_MAX;
+	else if (op->ret > 0 && (uint64_t)op->ret > op->offset)
+		hi = (uint64_t)op->ret;
+	else
+		return;
+	if (s->nholes == s->capholes) {
+		size_t cap = s->capholes ? s->capholes * 2 : 16;
+		struct hole *h = realloc(s->holes, cap * sizeof(*h));
+
+		if (!h)
+			return; /* prepared with data there: as before holes were known */
+		s->holes = h;
+		s->capholes = cap;
+	}
+	s->holes[s->nholes++] = (struct hole){id, op->offset, hi};
+}
+
+static int hole__cmp(const void *a, const void *b)
+{
+	const struct hole *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/*
+ * Gives the file fs->e[n] (path id id, just added) the holes found in it, merged and cut to
+ * its size, as (lo, hi) pairs.
+ */
+static int holes__give(const struct scan *s, struct replay_fentry *e, uint32_t id)
+{
+	size_t lo = 0, hi = s->nholes;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->holes[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < s->nholes && s->holes[i].id == id; i++) {
+		uint64_t a = s->holes[i].lo;
+		uint64_t b = s->holes[i].hi < e->size ? s->holes[i].hi : e->size;
+
+		if (a >= b)
+			continue;
+		if (e->nholes && a <= e->holes[2 * e->nholes - 1]) {
+			if (b > e->holes[2 * e->nholes - 1])
+				e->holes[2 * e->nholes - 1] = b;
+			continue;
+		}
+		if (!(e->nholes & (e->nholes - 1))) { /* 0, 1, 2, 4...: full */
+			uint64_t *t =
+			    realloc(e->holes, 2 * (e->nholes ? 2 * e->nholes : 1) * sizeof(*t));
+
+			if (!t)
+				return -ENOMEM;
+			e->holes = t;
+		}
+		e->holes[2 * e->nholes] = a;
+		e->holes[2 * e->nholes + 1] = b;
+		e->nholes++;
+	}
+	return 0;
+}
+
 static void scan__op_(struct scan *s, const struct reel_op *op)
 {
 	struct pinfo *p2, *pi = pinfo(s, op->path);
@@ -1091,6 +1182,8 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		break;
 	case REEL_OP_LSEEK:
 		id = fd_path(s, op, &append);
+		if (id && op->mode == SEEK_DATA)
+			hole__found(s, op, id);
 		if (id && op->mode == SEEK_END && op->ret >= 0) {
 			struct pinfo *q = pinfo(s, id);
 			uint64_t end = (uint64_t)(op->ret - (int64_t)op->offset);
@@ -1311,6 +1404,8 @@ static int fs__add(struct replay_fileset *fs, const struct replay_mapper *m, con
 	fs->e[fs->n].size = size;
 	fs->e[fs->n].exec = exec;
 	fs->e[fs->n].content = NULL;
+	fs->e[fs->n].holes = NULL;
+	fs->e[fs->n].nholes = 0;
 	if (kind == REPLAY_F_SYMLINK)
 		fs->symlinks = 1;
 	fs->n++;
@@ -2373,6 +2468,8 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 		if (p && (s.p[id].state == P_CREATED || s.p[id].disk))
 			err = replay_strset__add(&created, p) < 0 ? -ENOMEM : 0;
 	}
+	if (s.nholes)
+		qsort(s.holes, s.nholes, sizeof(*s.holes), hole__cmp);
 	if (!err)
 		err = collect_dirs(&s, r, &created, &dirs);
 	for (size_t i = 0; i < dirs.n && !err; i++) {
@@ -2413,10 +2510,15 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 			err = fs__add_symlink(fs, m, p, pi->disk);
 		else if (pi->linklen && !pi->kind && !pi->size)
 			err = fs__add(fs, m, p, REPLAY_F_SYMLINK, pi->linklen, 0);
-		else
+		else {
+			size_t n = fs->n;
+
 			err = fs__add(fs, m, p,
 				      pi->kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE,
 				      pi->kind == REPLAY_F_DIR ? 0 : pi->size, pi->exec);
+			if (!err && fs->n > n && fs->e[n].kind == REPLAY_F_FILE)
+				err = holes__give(&s, &fs->e[n], id);
+		}
 		/* removed or replaced before anything said how long it was: prepared empty,
 		 * its removal frees nothing (Tarantool's vinyl drops old run files by name
 		 * alone: unlinks of 85-518 us on ext4 replayed in 2-7 us) */
@@ -2479,6 +2581,7 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	replay_u64map__free(&s.preused);
 	free(s.early);
 	free(s.links);
+	free(s.holes);
 	replay_u64map__free(&s.standing);
 	free(s.under);
 	replay_u64map__free(&s.under_seen);
@@ -2503,6 +2606,7 @@ void replay_fileset__free(struct replay_fileset *fs)
 	for (size_t i = 0; i < fs->n; i++) {
 		free(fs->e[i].rel);
 		free(fs->e[i].content);
+		free(fs->e[i].holes);
 	}
 	free(fs->e);
 	for (size_t i = 0; i < fs->nearly; i++)

@@ -82,6 +82,9 @@ struct replay_fentry {
 	int exec;
 	uint64_t size; /* a symlink's: the length of its content */
 	char *content; /* a symlink's, when the trace tells it; NULL: a stand-in */
+	/* a file's holes, as lseek(SEEK_DATA) found them: nholes (lo, hi) pairs, in order */
+	uint64_t *holes;
+	size_t nholes;
 };
 
 /* an fd open before the capture (or got from a parent) whose name is removed or replaced

@@ -34,6 +34,30 @@
 #define FILL_CHUNK (1u << 20)
 
 /* The manifest this trace and mapping would write for one root; malloc'd. */
+/* the bytes of a file that are data, not holes */
+static uint64_t file__data(const struct replay_fentry *e)
+{
+	uint64_t n = e->size;
+
+	for (size_t i = 0; i < e->nholes; i++)
+		n -= e->holes[2 * i + 1] - e->holes[2 * i];
+	return n;
+}
+
+/* FNV-1a of a file's holes: a target prepared with other holes is prepared again */
+static uint64_t holes__hash(const struct replay_fentry *e)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < 2 * e->nholes; i++) {
+		for (int b = 0; b < 64; b += 8) {
+			h ^= (e->holes[i] >> b) & 0xff;
+			h *= 0x100000001b3ULL;
+		}
+	}
+	return h;
+}
+
 static char *manifest__build(const struct replay_fileset *fs, int root, size_t *len)
 {
 	size_t cap = 4096, n = 0;
@@ -48,7 +72,7 @@ static char *manifest__build(const struct replay_fileset *fs, int root, size_t *
 
 		if (e->root != root)
 			continue;
-		need = strlen(e->rel) + (e->content ? strlen(e->content) + 4 : 0) + 40;
+		need = strlen(e->rel) + (e->content ? strlen(e->content) + 4 : 0) + 80;
 		if (n + need >= cap) {
 			char *t;
 
@@ -72,6 +96,9 @@ static char *manifest__build(const struct replay_fileset *fs, int root, size_t *
 		else
 			n += (size_t)snprintf(s + n, cap - n, "%s %llu %s\n", e->exec ? "x" : "f",
 					      (unsigned long long)e->size, e->rel);
+		if (e->nholes)
+			n += (size_t)snprintf(s + n, cap - n, "h %zu %016llx\n", e->nholes,
+					      (unsigned long long)holes__hash(e));
 	}
 	*len = n;
 	return s;
@@ -239,13 +266,21 @@ static int file__create(int rootfd, const struct replay_fentry *e, void *buf, ui
 	int fd =
 	    replay_path__open(rootfd, e->rel, O_WRONLY | O_CREAT | O_EXCL, e->exec ? 0755 : 0644);
 	uint64_t off = 0;
+	size_t h = 0;
 
 	if (fd < 0)
 		return fd;
 	while (off < e->size) {
-		size_t n = e->size - off > FILL_CHUNK ? FILL_CHUNK : (size_t)(e->size - off);
+		/* data up to the next hole the application found (replay_fileset.c): those stay
+		 * holes, never written */
+		uint64_t end = h < e->nholes ? e->holes[2 * h] : e->size;
+		size_t n = end - off > FILL_CHUNK ? FILL_CHUNK : (size_t)(end - off);
 		ssize_t w;
 
+		if (off >= end) {
+			off = e->holes[2 * h++ + 1];
+			continue;
+		}
 		fill__chunk(buf, (n + 7) / 8, seed);
 		w = pwrite(fd, buf, n, (off_t)off);
 		if (w <= 0) {
@@ -255,6 +290,13 @@ static int file__create(int rootfd, const struct replay_fentry *e, void *buf, ui
 			return err;
 		}
 		off += (uint64_t)w;
+	}
+	/* a hole at the end: the size all the same */
+	if (e->nholes && ftruncate(fd, (off_t)e->size)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
 	}
 	if (close(fd))
 		return -errno;
@@ -342,7 +384,7 @@ static uint64_t space__need(const struct replay_fileset *fs, int root, uint64_t 
 
 	for (size_t i = 0; i < fs->n; i++) {
 		if (fs->e[i].root == root)
-			need += (fs->e[i].size + block - 1) / block * block + block;
+			need += (file__data(&fs->e[i]) + block - 1) / block * block + block;
 	}
 	return need;
 }
@@ -402,7 +444,7 @@ int replay_prepare__run(const struct replay_mapper *m, const struct replay_files
 			} else {
 				res->files++;
 				if (fs->e[i].kind == REPLAY_F_FILE)
-					res->bytes += fs->e[i].size;
+					res->bytes += file__data(&fs->e[i]);
 			}
 		}
 		return 0;
@@ -449,7 +491,7 @@ int replay_prepare__run(const struct replay_mapper *m, const struct replay_files
 		} else {
 			r = file__create(m->roots[e->root].fd, e, buf, &seed);
 			res->files++;
-			res->bytes += e->size;
+			res->bytes += file__data(e);
 		}
 		if (r == -EXDEV) {
 			res->refused++; /* a symlink leading out: the replay refuses it too */

@@ -44,6 +44,8 @@ static const struct {
     {"SEEK_SET", SEEK_SET},
     {"SEEK_CUR", SEEK_CUR},
     {"SEEK_END", SEEK_END},
+    {"SEEK_DATA", SEEK_DATA},
+    {"SEEK_HOLE", SEEK_HOLE},
     {"ENOENT", ENOENT},
     {"EEXIST", EEXIST},
     {"EBADF", EBADF},
@@ -56,6 +58,7 @@ static const struct {
     {"ENOMEM", ENOMEM},
     {"ENAMETOOLONG", ENAMETOOLONG},
     {"EFAULT", EFAULT},
+    {"ENXIO", ENXIO},
 };
 
 static long num(const char *s)
