@@ -6,10 +6,11 @@
 # "succeeded where the original failed" and read 4 KiB from the disk the original never
 # read. A misaligned length fails by itself and is left alone, as are buffered fds.
 source "$(dirname "$0")/lib.sh"
-probe() { # [ENGINE]
+probe() { # [ENGINE [TIMING]]
 	rm -rf "$T/tgt"
 	timeout -s KILL 60 "$IOREEL" replay "$T/t.reel" --target "$T/tgt" ${1:+--engine $1} \
-		-o "$T/r.reel" >"$T/out" 2>&1 || fail "replay ${1:-sync}: $(cat "$T/out")"
+		${2:+--timing $2} -o "$T/r.reel" >"$T/out" 2>&1 ||
+		fail "replay ${1:-sync}: $(cat "$T/out")"
 	grep -q "O_DIRECT rejected" "$T/out" && exit 77 # the target has no O_DIRECT
 	grep -q "outcomes differing from the original: 0" "$T/out" || {
 		grep -A8 "outcomes differing" "$T/out"
@@ -35,4 +36,5 @@ SPEC
 probe
 probe io_uring
 probe libaio
+probe sync afap # as fast as possible, plain reads and writes take a lane of their own
 echo PASS
