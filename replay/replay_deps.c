@@ -1099,6 +1099,37 @@ void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 }
 
 /*
+ * Process pid has ended in the trace: an item on the worker of its last mmap or munmap unmaps
+ * what it left mapped (mmaps__exit), after every op on its mappings (the last mmap or munmap
+ * and the msyncs since). A process that mapped nothing needs none.
+ */
+void disp__exit(struct disp *d, uint32_t pid)
+{
+	uint64_t *v = replay_u64map__get(&d->dt.idx, key_mem(pid));
+	struct depset *ds = &d->ds;
+	struct ritem it;
+	struct kent *k;
+	uint32_t self;
+
+	if (!v)
+		return;
+	k = &d->dt.k[*v];
+	if (k->sw || k->nu) {
+		self = k->sw ? k->sw - 1 : k->u[0].w;
+		ds__clear(ds);
+		if (k->sw)
+			ds__add(ds, k->sw - 1, self, k->sseq);
+		for (unsigned i = 0; i < k->nu; i++)
+			ds__add(ds, k->u[i].w, self, k->u[i].seq);
+		item__none(&it, pid, 0);
+		it.op.subop = ITEM_EXIT;
+		disp__put_deps(d, &it, self, ds);
+		disp__push(d, d->run->workers[self], &it);
+	}
+	dt__del(&d->dt, key_mem(pid));
+}
+
+/*
  * IOREEL_TEST_EXTENT, for tests only: says, as a notice, the most writers entries the
  * dispatcher kept at once (they only grow between sweeps: the most before one, or at the end)
  */

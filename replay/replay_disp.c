@@ -253,6 +253,17 @@ static void disp__release(struct disp *d, uint64_t tk)
 	replay_u64map__del(&d->workers, tk);
 }
 
+/* thread tk has no ops left: the last of its process's ends the process */
+static void disp__thread_end(struct disp *d, uint64_t tk)
+{
+	uint64_t *n = replay_u64map__get(&d->plive, tk >> 32);
+
+	if (n && !--*n) {
+		replay_u64map__del(&d->plive, tk >> 32);
+		disp__exit(d, (uint32_t)(tk >> 32));
+	}
+}
+
 int disp__run(struct disp *d)
 {
 	struct run *run = d->run;
@@ -295,6 +306,7 @@ int disp__run(struct disp *d)
 			run->sum->ops_nonfile++;
 			if (last) {
 				disp__release(d, tk);
+				disp__thread_end(d, tk);
 				d->cvalid = 0;
 			}
 			continue;
@@ -318,6 +330,7 @@ int disp__run(struct disp *d)
 		disp__push(d, w, &it);
 		if (last) {
 			disp__release(d, tk);
+			disp__thread_end(d, tk);
 			d->cvalid = 0;
 		}
 	}

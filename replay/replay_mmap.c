@@ -16,9 +16,10 @@
  * unmapped (the notice says so): the replay holds the mappings of every process of the trace
  * in one address space, where the kernel refuses more than vm.max_map_count (squid's curl
  * clients: 97,569 mmaps of shared libraries by ~700 processes, one in eight failed ENOMEM).
- * The other half is the replayer's own (thread stacks, buffers, rings).
- * Everything left is unmapped when the replay ends. A mapping in use by an msync is unmapped
- * by its last user.
+ * The other half is the replayer's own (thread stacks, buffers, rings). What a process left
+ * mapped goes when it ends (after its last op, and every op of the trace on its mappings:
+ * disp__exit), as the kernel unmaps it at exit; everything left when the replay ends. A
+ * mapping in use by an msync is unmapped by its last user.
  *
  * Without the munmap (a 1.1 trace), a file the application unmapped and then removed
  * (InfluxDB's and Prometheus's compactions) is still mapped by the replay when its last name
@@ -49,15 +50,26 @@ struct rmap {
 	ino_t ino;
 	unsigned users;	    /* msyncs on it now */
 	int dead;	    /* out of the table: the last user unmaps it */
+	struct rmap *older, *newer; /* all of them, by age: the oldest is evicted first */
+	struct rmap *pnext, *pprev; /* its process's, newest first */
 };
 
+/*
+ * Each op looks only at its process's mappings (procs), and an unlink at those of its file's
+ * inode number (inos): thousands of short processes (a shell script, a mail server) leave
+ * tens of thousands of mappings, and a scan of them all under the lock at every mmap took
+ * half the replay's CPU (3174 processes, 68,609 mmaps).
+ */
 struct rmaps {
 	pthread_mutex_t lock;
-	struct rmap **m; /* oldest first */
-	size_t n, cap;
+	struct rmap *oldest, *newest;
+	struct replay_u64map procs; /* pid -> its newest mapping */
+	struct replay_u64map inos;  /* st_ino -> how many mappings of a file of that number */
+	size_t n;
 	uint64_t bytes;
 	size_t max_n; /* the most mappings kept: half of vm.max_map_count */
 	int evicted;
+	uint64_t exits; /* processes whose mappings went when they ended */
 };
 
 static size_t mmaps__max_count(void)
@@ -90,22 +102,50 @@ void mmaps__free(struct run *run)
 
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->n; i++) {
-		munmap(t->m[i]->addr, t->m[i]->len);
-		free(t->m[i]);
+	while (t->oldest) {
+		struct rmap *m = t->oldest;
+
+		t->oldest = m->newer;
+		munmap(m->addr, m->len);
+		free(m);
 	}
-	free(t->m);
+	replay_u64map__free(&t->procs);
+	replay_u64map__free(&t->inos);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
 	run->maps = NULL;
 }
 
-/* takes m out of the table (lock held); unmapped now unless an msync uses it */
-static void rmap__drop(struct rmaps *t, size_t i)
+static struct rmap *rmaps__proc(const struct rmaps *t, uint32_t pid)
 {
-	struct rmap *m = t->m[i];
+	uint64_t *v = replay_u64map__get(&t->procs, pid);
 
-	memmove(&t->m[i], &t->m[i + 1], (t->n - i - 1) * sizeof(*t->m));
+	return v ? (struct rmap *)(uintptr_t)*v : NULL;
+}
+
+/* takes m out of the table (lock held); unmapped now unless an msync uses it */
+static void rmap__drop(struct rmaps *t, struct rmap *m)
+{
+	uint64_t *v;
+
+	if (m->older)
+		m->older->newer = m->newer;
+	else
+		t->oldest = m->newer;
+	if (m->newer)
+		m->newer->older = m->older;
+	else
+		t->newest = m->older;
+	if (m->pnext)
+		m->pnext->pprev = m->pprev;
+	if (m->pprev)
+		m->pprev->pnext = m->pnext;
+	else if (m->pnext && (v = replay_u64map__get(&t->procs, m->pid)))
+		*v = (uintptr_t)m->pnext; /* in place: a put may grow the map, and fail */
+	else
+		replay_u64map__del(&t->procs, m->pid);
+	if (m->ino && (v = replay_u64map__get(&t->inos, m->ino)) && !--*v)
+		replay_u64map__del(&t->inos, m->ino);
 	t->n--;
 	t->bytes -= m->len;
 	if (m->users) {
@@ -126,12 +166,46 @@ static void rmap__put(struct rmaps *t, struct rmap *m)
 	pthread_mutex_unlock(&t->lock);
 }
 
+/* m into the table (lock held): the newest of all and of its process. 0 or -ENOMEM */
+static int rmaps__link(struct rmaps *t, struct rmap *m)
+{
+	struct rmap *head = rmaps__proc(t, m->pid);
+	uint64_t *v;
+
+	if (replay_u64map__put(&t->procs, m->pid, (uintptr_t)m))
+		return -ENOMEM;
+	if (m->ino) {
+		v = replay_u64map__get(&t->inos, m->ino);
+		if (v) {
+			++*v;
+		} else if (replay_u64map__put(&t->inos, m->ino, 1)) {
+			if (head)
+				*replay_u64map__get(&t->procs, m->pid) = (uintptr_t)head;
+			else
+				replay_u64map__del(&t->procs, m->pid);
+			return -ENOMEM;
+		}
+	}
+	m->pnext = head;
+	if (head)
+		head->pprev = m;
+	m->older = t->newest;
+	if (t->newest)
+		t->newest->newer = m;
+	else
+		t->oldest = m;
+	t->newest = m;
+	t->n++;
+	t->bytes += m->len;
+	return 0;
+}
+
 static int rmaps__add(struct run *run, uint32_t pid, uint64_t orig, uint64_t len, void *addr,
 		      const struct stat *st)
 {
 	struct rmaps *t = run->maps;
-	struct rmap *m = calloc(1, sizeof(*m));
-	int evicted = 0;
+	struct rmap *m = calloc(1, sizeof(*m)), *o, *next;
+	int evicted = 0, err;
 
 	if (!m)
 		return -ENOMEM;
@@ -142,32 +216,22 @@ static int rmaps__add(struct run *run, uint32_t pid, uint64_t orig, uint64_t len
 	m->dev = st->st_dev;
 	m->ino = st->st_ino;
 	pthread_mutex_lock(&t->lock);
-	for (size_t i = t->n; orig && i-- > 0;) {
-		struct rmap *o = t->m[i];
-
-		if (o->pid == pid && o->orig < orig + len && orig < o->orig + o->len)
-			rmap__drop(t, i);
+	for (o = orig ? rmaps__proc(t, pid) : NULL; o; o = next) {
+		next = o->pnext;
+		if (o->orig < orig + len && orig < o->orig + o->len)
+			rmap__drop(t, o);
 	}
 	while (t->n && (t->bytes + len > MMAP_BUDGET || t->n >= t->max_n)) {
-		rmap__drop(t, 0);
+		rmap__drop(t, t->oldest);
 		evicted = !t->evicted;
 		t->evicted = 1;
 	}
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct rmap **n = realloc(t->m, cap * sizeof(*n));
-
-		if (!n) {
-			pthread_mutex_unlock(&t->lock);
-			free(m);
-			return -ENOMEM;
-		}
-		t->m = n;
-		t->cap = cap;
-	}
-	t->m[t->n++] = m;
-	t->bytes += len;
+	err = rmaps__link(t, m);
 	pthread_mutex_unlock(&t->lock);
+	if (err) {
+		free(m);
+		return err;
+	}
 	if (evicted && run->o->notice)
 		run->o->notice(run->o->cb_ctx,
 			       "mappings exceed 64 GiB of address space or half of vm.max_map_count "
@@ -178,20 +242,40 @@ static int rmaps__add(struct run *run, uint32_t pid, uint64_t orig, uint64_t len
 /* the newest mapping of pid holding addr, held (users + 1); NULL when none */
 static struct rmap *rmaps__find(struct rmaps *t, uint32_t pid, uint64_t addr)
 {
-	struct rmap *found = NULL;
+	struct rmap *m;
 
 	pthread_mutex_lock(&t->lock);
-	for (size_t i = t->n; i-- > 0;) {
-		struct rmap *m = t->m[i];
-
-		if (m->pid == pid && addr >= m->orig && addr - m->orig < m->len) {
+	for (m = rmaps__proc(t, pid); m; m = m->pnext) {
+		if (addr >= m->orig && addr - m->orig < m->len) {
 			m->users++;
-			found = m;
 			break;
 		}
 	}
 	pthread_mutex_unlock(&t->lock);
-	return found;
+	return m;
+}
+
+/*
+ * Process pid has ended (all of its threads' ops are done): the kernel unmapped what it left
+ * mapped, and so does the replay, so that an unlink of those files frees their blocks and
+ * the replay's address space holds the mappings of live processes only.
+ */
+void mmaps__exit(struct run *run, uint32_t pid)
+{
+	struct rmaps *t = run->maps;
+	struct rmap *m;
+
+	pthread_mutex_lock(&t->lock);
+	if ((m = rmaps__proc(t, pid)) != NULL)
+		t->exits++;
+	for (; m; m = rmaps__proc(t, pid))
+		rmap__drop(t, m);
+	pthread_mutex_unlock(&t->lock);
+}
+
+uint64_t mmaps__exits(const struct run *run)
+{
+	return run->maps ? run->maps->exits : 0;
 }
 
 /*
@@ -202,6 +286,7 @@ static struct rmap *rmaps__find(struct rmaps *t, uint32_t pid, uint64_t addr)
 int mmaps__maps_name(struct run *run, int pfd, const char *base)
 {
 	struct rmaps *t = run->maps;
+	struct rmap *m;
 	struct stat st;
 	int found = 0;
 
@@ -215,8 +300,10 @@ int mmaps__maps_name(struct run *run, int pfd, const char *base)
 		return 0;
 	found = 0;
 	pthread_mutex_lock(&t->lock);
-	for (size_t i = 0; i < t->n && !found; i++)
-		found = t->m[i]->ino == st.st_ino && t->m[i]->dev == st.st_dev;
+	/* the inode number alone says "none" at once; a file of that number mapped is rare */
+	for (m = replay_u64map__get(&t->inos, st.st_ino) ? t->newest : NULL; m && !found;
+	     m = m->older)
+		found = m->ino == st.st_ino && m->dev == st.st_dev;
 	pthread_mutex_unlock(&t->lock);
 	return found;
 }
@@ -273,6 +360,7 @@ int exec__munmap(struct rworker *w, const struct ritem *it, struct reel_op *res)
 {
 	const struct reel_op *op = &it->op;
 	struct rmaps *t = w->run->maps;
+	struct rmap *m, *next;
 	int found = 0;
 
 	if (op->ret < 0) {
@@ -285,14 +373,13 @@ int exec__munmap(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	}
 	res->start_ns = replay_now_ns();
 	pthread_mutex_lock(&t->lock);
-	for (size_t i = t->n; i-- > 0;) {
-		struct rmap *m = t->m[i];
-
-		if (m->pid != op->pid || m->orig >= op->aux + op->len || op->aux >= m->orig + m->len)
+	for (m = rmaps__proc(t, op->pid); m; m = next) {
+		next = m->pnext;
+		if (m->orig >= op->aux + op->len || op->aux >= m->orig + m->len)
 			continue;
 		found = 1;
 		if (op->aux <= m->orig && m->orig + m->len <= op->aux + op->len)
-			rmap__drop(t, i); /* unmapped now, or by its last msync */
+			rmap__drop(t, m); /* unmapped now, or by its last msync */
 	}
 	pthread_mutex_unlock(&t->lock);
 	res->end_ns = replay_now_ns();

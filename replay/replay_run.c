@@ -346,6 +346,7 @@ static void run__free(struct run *run, struct disp *d)
 	replay_u64map__free(&d->paths);
 	replay_u64map__free(&d->workers);
 	replay_u64map__free(&d->left);
+	replay_u64map__free(&d->plive);
 	free(d->idle);
 	replay_u64map__free(&d->skipfd);
 	replay_u64map__free(&d->fdnames);
@@ -509,10 +510,15 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	wth_on = 1;
 	/* workers first, so that thread creation does not make the first ops late */
 	for (size_t i = 0; i < fs->ntids; i++) {
-		if (replay_u64map__put(&d.left, fs->tids[i], fs->tid_ops[i])) {
+		uint64_t *n = replay_u64map__get(&d.plive, fs->tids[i] >> 32);
+
+		if (replay_u64map__put(&d.left, fs->tids[i], fs->tid_ops[i]) ||
+		    (!n && replay_u64map__put(&d.plive, fs->tids[i] >> 32, 1))) {
 			err = -ENOMEM;
 			goto stop;
 		}
+		if (n)
+			++*n;
 	}
 	for (size_t i = 0; i < fs->ntids && i < prespawn; i++) {
 		struct rworker *w;
@@ -574,6 +580,8 @@ stop:
 	sum->interrupted = run__interrupted(run);
 	meta__u64(run->w, "replay.direct_dropped", sum->direct_dropped);
 	meta__u64(run->w, "replay.unlinks_mapped", sum->unlinks_mapped);
+	/* processes whose mappings were unmapped when they ended, as the kernel did */
+	meta__u64(run->w, "replay.mmaps_exited", mmaps__exits(run));
 	meta__u64(run->w, "replay.unsized_removed", sum->prep_unsized_gone);
 	meta__u64(run->w, "replay.nonfile_ops", sum->ops_nonfile);
 	meta__u64(run->w, "replay.cpu_ns.workers", sum->cpu_workers_ns);

@@ -137,9 +137,10 @@ void extent__move(struct rpath *from, struct rpath *to, int exchange); /* a rena
  * beyond what one item holds). ITEM_ASYNC_WAIT: after its deps, waits until an async request
  * has completed (another thread's read or cut needs the bytes it writes): the one of op.pid (the
  * submitter's), op.ctx and op.aux, submitted by the op of seq op.offset, op.flags that submit's
- * type.
+ * type. ITEM_EXIT: after its deps (every op of the trace on the process's mappings), process
+ * op.pid has ended: its mappings go (mmaps__exit).
  */
-enum { ITEM_HANDOVER = 0, ITEM_ASYNC_WAIT = 1 };
+enum { ITEM_HANDOVER = 0, ITEM_ASYNC_WAIT = 1, ITEM_EXIT = 2 };
 
 /*
  * ritem.flags. ITEM_RELEASED: a close that entered before another thread's open or dup
@@ -471,6 +472,8 @@ int exec__msync(struct rworker *w, const struct ritem *it, struct reel_op *res);
 /* unmaps the replay's mappings the original range covers whole */
 int exec__munmap(struct rworker *w, const struct ritem *it, struct reel_op *res);
 int mmaps__maps_name(struct run *run, int pfd, const char *base);
+void mmaps__exit(struct run *run, uint32_t pid); /* unmaps what the ended process left mapped */
+uint64_t mmaps__exits(const struct run *run);	 /* how many processes had some */
 
 /* replay_async.c: the trace's own async ops (AIO_*, URING_*) */
 int async__kind(const struct reel_op *op); /* a submit's REPLAY_IO_*, -1: not supported */

@@ -726,7 +726,7 @@ static void *worker__main(void *arg)
 	while ((it = queue__peek(w, &tail, &waited))) {
 		const struct reel_op *op = &it->op;
 
-		if (op->type == REEL_OP_NONE && (it->ndeps || op->subop == ITEM_ASYNC_WAIT)) {
+		if (op->type == REEL_OP_NONE && (it->ndeps || op->subop != ITEM_HANDOVER)) {
 			/* no op: the next item's dependencies beyond its own (disp__put_deps) */
 			if (!run__interrupted(run) && worker__wait_deps(w, it))
 				continue; /* cut short: queue__peek stops here */
@@ -737,6 +737,8 @@ static void *worker__main(void *arg)
 				if (async__wait(w, it) > 0)
 					worker__waited(w, t0, replay_now_ns());
 			}
+			if (op->subop == ITEM_EXIT)
+				mmaps__exit(run, op->pid);
 			queue__advance(w, tail);
 			continue;
 		}
