@@ -1099,34 +1099,27 @@ void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 }
 
 /*
- * Process pid has ended in the trace: an item on the worker of its last mmap or munmap unmaps
- * what it left mapped (mmaps__exit), after every op on its mappings (the last mmap or munmap
- * and the msyncs since). A process that mapped nothing needs none.
+ * Process pid has ended in the trace: an item on the worker of its thread that ended last
+ * closes what it left open and unmaps what it left mapped, after the last op of each of its
+ * threads (which came after its ops on its fds and mappings).
  */
-void disp__exit(struct disp *d, uint32_t pid)
+void disp__exit(struct disp *d, uint32_t pid, const struct pexit *pe)
 {
-	uint64_t *v = replay_u64map__get(&d->dt.idx, key_mem(pid));
 	struct depset *ds = &d->ds;
 	struct ritem it;
-	struct kent *k;
 	uint32_t self;
 
-	if (!v)
-		return;
-	k = &d->dt.k[*v];
-	if (k->sw || k->nu) {
-		self = k->sw ? k->sw - 1 : k->u[0].w;
-		ds__clear(ds);
-		if (k->sw)
-			ds__add(ds, k->sw - 1, self, k->sseq);
-		for (unsigned i = 0; i < k->nu; i++)
-			ds__add(ds, k->u[i].w, self, k->u[i].seq);
-		item__none(&it, pid, 0);
-		it.op.subop = ITEM_EXIT;
-		disp__put_deps(d, &it, self, ds);
-		disp__push(d, d->run->workers[self], &it);
-	}
 	dt__del(&d->dt, key_mem(pid));
+	if (!pe->n)
+		return; /* none of its ops was replayed: nothing to close */
+	self = pe->last[pe->n - 1].w;
+	ds__clear(ds);
+	for (uint32_t i = 0; i < pe->n; i++)
+		ds__add(ds, pe->last[i].w, self, pe->last[i].seq);
+	item__none(&it, pid, 0);
+	it.op.subop = ITEM_EXIT;
+	disp__put_deps(d, &it, self, ds);
+	disp__push(d, d->run->workers[self], &it);
 }
 
 /*

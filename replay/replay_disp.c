@@ -253,15 +253,46 @@ static void disp__release(struct disp *d, uint64_t tk)
 	replay_u64map__del(&d->workers, tk);
 }
 
-/* thread tk has no ops left: the last of its process's ends the process */
+/*
+ * Thread tk has no ops left (before disp__release: its worker is still its own): its last op
+ * is one its process's end waits for, and the last of its process's threads ends the process.
+ */
 static void disp__thread_end(struct disp *d, uint64_t tk)
 {
-	uint64_t *n = replay_u64map__get(&d->plive, tk >> 32);
+	uint64_t *v = replay_u64map__get(&d->plive, tk >> 32), *wv;
+	struct pexit *pe;
+	struct rworker *w;
+	uint32_t i;
 
-	if (n && !--*n) {
-		replay_u64map__del(&d->plive, tk >> 32);
-		disp__exit(d, (uint32_t)(tk >> 32));
+	if (!v)
+		return;
+	pe = (struct pexit *)(uintptr_t)*v;
+	wv = replay_u64map__get(&d->workers, tk);
+	w = wv ? d->run->workers[*wv] : NULL;
+	if (w && w->pushed_seq) {
+		for (i = 0; i < pe->n && pe->last[i].w != w->idx; i++)
+			;
+		if (i == pe->n && pe->n == pe->cap) {
+			uint32_t cap = pe->cap ? pe->cap * 2 : 2;
+			struct rdep *l = realloc(pe->last, cap * sizeof(*l));
+
+			if (l) {
+				pe->last = l;
+				pe->cap = cap;
+			}
+		}
+		if (i < pe->cap) {
+			pe->last[i].w = w->idx;
+			pe->last[i].seq = w->pushed_seq;
+			pe->n += i == pe->n;
+		}
 	}
+	if (--pe->left)
+		return;
+	replay_u64map__del(&d->plive, tk >> 32);
+	disp__exit(d, (uint32_t)(tk >> 32), pe);
+	free(pe->last);
+	free(pe);
 }
 
 int disp__run(struct disp *d)
@@ -305,8 +336,8 @@ int disp__run(struct disp *d)
 		if (disp__nonfile(d, &it.op, it.p1)) {
 			run->sum->ops_nonfile++;
 			if (last) {
-				disp__release(d, tk);
 				disp__thread_end(d, tk);
+				disp__release(d, tk);
 				d->cvalid = 0;
 			}
 			continue;
@@ -327,10 +358,11 @@ int disp__run(struct disp *d)
 		    at > d->base ? (uint64_t)((double)(at - d->base) / run->o->speed) : 0;
 		it.flags = 0;
 		disp__deps(d, &it, w->idx);
+		w->pushed_seq = it.seq;
 		disp__push(d, w, &it);
 		if (last) {
-			disp__release(d, tk);
 			disp__thread_end(d, tk);
+			disp__release(d, tk);
 			d->cvalid = 0;
 		}
 	}

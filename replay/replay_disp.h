@@ -65,6 +65,14 @@ struct awrite {
 	uint64_t ctx, aux;
 };
 
+/* a process whose threads have not all ended: how many have not, and the last op of each that
+ * has (by worker), which its end waits for (disp__exit) */
+struct pexit {
+	uint32_t left;
+	uint32_t n, cap;
+	struct rdep *last;
+};
+
 struct disp {
 	struct run *run;
 	struct reel_reader *r;
@@ -81,7 +89,7 @@ struct disp {
 	uint64_t base;
 	/* threads whose ops have all been dispatched hand their worker on to new threads */
 	struct replay_u64map left; /* pid << 32 | tid -> ops not dispatched yet */
-	struct replay_u64map plive; /* pid -> its threads with ops not dispatched yet */
+	struct replay_u64map plive; /* pid -> struct pexit * */
 	uint32_t *idle;		   /* oldest first: the longest released is the likeliest done */
 	size_t idle_head, nidle, capidle;
 	/* the thread of the previous op (runs of one thread's ops are the rule): no lookups */
@@ -119,7 +127,8 @@ int fifo__room(void **buf, size_t esz, size_t *head, size_t *n, size_t *cap, siz
 /* replay_deps.c */
 void disp__deps(struct disp *d, struct ritem *it, uint32_t self); /* what it waits for */
 void disp__extent_stats(struct disp *d); /* IOREEL_TEST_EXTENT's notice */
-void disp__exit(struct disp *d, uint32_t pid); /* all of the process's ops are dispatched */
+/* all of the process's ops are dispatched; pe: the last op of each of its threads */
+void disp__exit(struct disp *d, uint32_t pid, const struct pexit *pe);
 uint64_t key_dir(const char *s, size_t n); /* a directory's key, by name */
 void dt__free(struct deptrack *dt);
 

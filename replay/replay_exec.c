@@ -106,6 +106,45 @@ struct rpid *run__pid(struct run *run, uint32_t pid)
 	return rp;
 }
 
+void rpid__free(struct rpid *rp)
+{
+	for (int pg = 0; pg < RUN_FD_MAX / RUN_FD_PAGE; pg++) {
+		_Atomic int32_t *p = atomic_load(&rp->page[pg]);
+
+		for (int i = 0; p && i < RUN_FD_PAGE; i++) {
+			if (atomic_load(&p[i]) >= 0)
+				close(atomic_load(&p[i]));
+		}
+		free(p);
+	}
+	for (uint32_t j = 0; j < rp->nrel; j++)
+		close((int)(uint32_t)rp->rel[j]);
+	free(rp->rel);
+	free(rp);
+}
+
+/*
+ * The process ended after all of its threads' ops (ITEM_EXIT): the kernel closed what it
+ * left open, so does the replay (an unlink after it frees the file's blocks), and its table
+ * goes, so that thousands of short processes (a shell script, a mail server) cost no more
+ * memory than those alive at once. A later process of the same pid gets a new one.
+ */
+void run__pid_exit(struct run *run, uint32_t pid)
+{
+	uint64_t *v;
+	struct rpid *rp = NULL;
+
+	pthread_mutex_lock(&run->lock);
+	v = replay_u64map__get(&run->pids, pid);
+	if (v) {
+		rp = (struct rpid *)(uintptr_t)*v;
+		replay_u64map__del(&run->pids, pid);
+	}
+	pthread_mutex_unlock(&run->lock);
+	if (rp)
+		rpid__free(rp);
+}
+
 _Atomic int32_t *rpid__slot_new(struct rpid *rp, int fd)
 {
 	_Atomic int32_t *pg, *expect = NULL;

@@ -312,25 +312,9 @@ static void run__free(struct run *run, struct disp *d)
 		close(run->devnull);
 	for (int t = 0; t < REEL_OP__COUNT; t++)
 		free(run->lat[t]);
-	for (size_t i = 0; i < run->pids.cap; i++) {
-		if (run->pids.used[i]) {
-			struct rpid *rp = (struct rpid *)(uintptr_t)run->pids.v[i];
-
-			for (int pg = 0; pg < RUN_FD_MAX / RUN_FD_PAGE; pg++) {
-				_Atomic int32_t *p = atomic_load(&rp->page[pg]);
-
-				for (int i = 0; p && i < RUN_FD_PAGE; i++) {
-					if (atomic_load(&p[i]) >= 0)
-						close(atomic_load(&p[i]));
-				}
-				free(p);
-			}
-			for (uint32_t j = 0; j < rp->nrel; j++)
-				close((int)(uint32_t)rp->rel[j]);
-			free(rp->rel);
-			free(rp);
-		}
-	}
+	for (size_t i = 0; i < run->pids.cap; i++)
+		if (run->pids.used[i])
+			rpid__free((struct rpid *)(uintptr_t)run->pids.v[i]);
 	replay_u64map__free(&run->pids);
 	for (size_t i = 0; i < d->paths.cap; i++) {
 		if (d->paths.used[i]) {
@@ -346,6 +330,14 @@ static void run__free(struct run *run, struct disp *d)
 	replay_u64map__free(&d->paths);
 	replay_u64map__free(&d->workers);
 	replay_u64map__free(&d->left);
+	for (size_t i = 0; i < d->plive.cap; i++) {
+		if (d->plive.used[i]) {
+			struct pexit *pe = (struct pexit *)(uintptr_t)d->plive.v[i];
+
+			free(pe->last);
+			free(pe);
+		}
+	}
 	replay_u64map__free(&d->plive);
 	free(d->idle);
 	replay_u64map__free(&d->skipfd);
@@ -510,15 +502,17 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	wth_on = 1;
 	/* workers first, so that thread creation does not make the first ops late */
 	for (size_t i = 0; i < fs->ntids; i++) {
-		uint64_t *n = replay_u64map__get(&d.plive, fs->tids[i] >> 32);
+		uint64_t *v = replay_u64map__get(&d.plive, fs->tids[i] >> 32);
+		struct pexit *pe = v ? (struct pexit *)(uintptr_t)*v : calloc(1, sizeof(*pe));
 
-		if (replay_u64map__put(&d.left, fs->tids[i], fs->tid_ops[i]) ||
-		    (!n && replay_u64map__put(&d.plive, fs->tids[i] >> 32, 1))) {
+		if (!pe || replay_u64map__put(&d.left, fs->tids[i], fs->tid_ops[i]) ||
+		    (!v && replay_u64map__put(&d.plive, fs->tids[i] >> 32, (uintptr_t)pe))) {
+			if (!v)
+				free(pe);
 			err = -ENOMEM;
 			goto stop;
 		}
-		if (n)
-			++*n;
+		pe->left++;
 	}
 	for (size_t i = 0; i < fs->ntids && i < prespawn; i++) {
 		struct rworker *w;

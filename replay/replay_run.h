@@ -137,8 +137,9 @@ void extent__move(struct rpath *from, struct rpath *to, int exchange); /* a rena
  * beyond what one item holds). ITEM_ASYNC_WAIT: after its deps, waits until an async request
  * has completed (another thread's read or cut needs the bytes it writes): the one of op.pid (the
  * submitter's), op.ctx and op.aux, submitted by the op of seq op.offset, op.flags that submit's
- * type. ITEM_EXIT: after its deps (every op of the trace on the process's mappings), process
- * op.pid has ended: its mappings go (mmaps__exit).
+ * type. ITEM_EXIT: after its deps (the last op of each thread of process op.pid), the process
+ * has ended: what it left open is closed and mapped unmapped, as the kernel does at exit
+ * (run__pid_exit, mmaps__exit).
  */
 enum { ITEM_HANDOVER = 0, ITEM_ASYNC_WAIT = 1, ITEM_EXIT = 2 };
 
@@ -225,6 +226,7 @@ struct rworker {
 	uint32_t ptail; /* staged: queued up to here, released up to tail */
 	uint32_t seg_first, seg_last; /* staged: its items in the segment being read ahead */
 	uint32_t seg_share; /* staged: how many of the running segment's items are its */
+	uint64_t pushed_seq; /* the dispatcher's: the seq of the last op queued to it */
 	_Alignas(64) _Atomic uint32_t head; /* the consumer's line */
 	uint32_t tail_seen;
 	int seg_owed; /* staged: took items of the running segment, owes a "done" */
@@ -440,6 +442,8 @@ void worker__reap(struct rworker *w, unsigned min, uint64_t t_abs);
 
 /* replay_exec.c */
 struct rpid *run__pid(struct run *run, uint32_t pid);
+void rpid__free(struct rpid *rp);			  /* closes the fds it holds */
+void run__pid_exit(struct run *run, uint32_t pid);	  /* the process ended: its fds go */
 _Atomic int32_t *rpid__slot_new(struct rpid *rp, int fd); /* rpid__slot, its page not made yet */
 /* the replay fd slot of original fd fd, 0 <= fd < RUN_FD_MAX: inline, once per data op */
 static inline _Atomic int32_t *rpid__slot(struct rpid *rp, int fd)

@@ -737,8 +737,14 @@ static void *worker__main(void *arg)
 				if (async__wait(w, it) > 0)
 					worker__waited(w, t0, replay_now_ns());
 			}
-			if (op->subop == ITEM_EXIT)
+			/* interrupted: other workers may still be on the process's ops */
+			if (op->subop == ITEM_EXIT && !run__interrupted(run)) {
 				mmaps__exit(run, op->pid);
+				/* its thread has ended: a hand-over comes next */
+				if (w->rp && w->rp->pid == op->pid)
+					w->rp = NULL;
+				run__pid_exit(run, op->pid);
+			}
 			queue__advance(w, tail);
 			continue;
 		}
