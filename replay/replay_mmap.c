@@ -8,18 +8,18 @@
  * data goes through the replay's mappings, so an msync writes back only what the replay's own
  * writes dirtied.
  *
- * A munmap (recorded since format 1.2) unmaps the replay's mappings of its process whose
- * original ranges it covers whole. Traces without it, and mappings it only cuts, rely on
- * the rest: a new mapping replaces the ones of its process whose
- * original ranges it overlaps (the original address space cannot hold both), and past
- * MMAP_BUDGET of address space, or half of vm.max_map_count mappings, the oldest mapping is
- * unmapped (the notice says so): the replay holds the mappings of every process of the trace
- * in one address space, where the kernel refuses more than vm.max_map_count (squid's curl
- * clients: 97,569 mmaps of shared libraries by ~700 processes, one in eight failed ENOMEM).
- * The other half is the replayer's own (thread stacks, buffers, rings). What a process left
- * mapped goes when it ends (after its last op, and every op of the trace on its mappings:
- * disp__exit), as the kernel unmaps it at exit; everything left when the replay ends. A
- * mapping in use by an msync is unmapped by its last user.
+ * A munmap (recorded since format 1.2) unmaps the pages of its process's replay mappings
+ * whose original pages it covers: a mapping covered whole goes, one it only cuts is trimmed
+ * or split, as the kernel does. Traces without it rely on the rest: a new mapping replaces
+ * the ones of its process whose original ranges it overlaps (the original address space
+ * cannot hold both), and past MMAP_BUDGET of address space, or half of vm.max_map_count
+ * mappings, the oldest mapping is unmapped (the notice says so): the replay holds the
+ * mappings of every process of the trace in one address space, where the kernel refuses
+ * more than vm.max_map_count (squid's curl clients: 97,569 mmaps of shared libraries by ~700
+ * processes, one in eight failed ENOMEM). The other half is the replayer's own (thread
+ * stacks, buffers, rings). What a process left mapped goes when it ends (after the last op
+ * of each of its threads: disp__exit), as the kernel unmaps it at exit; everything left when
+ * the replay ends. A mapping in use by an msync is unmapped by its last user.
  *
  * Without the munmap (a 1.1 trace), a file the application unmapped and then removed
  * (InfluxDB's and Prometheus's compactions) is still mapped by the replay when its last name
@@ -34,6 +34,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "replay_run.h"
 
@@ -356,10 +357,58 @@ int exec__mmap(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	return 0;
 }
 
+/*
+ * The original range [a, e) (whole pages) unmapped part of m (lock held): its pages in it are
+ * unmapped from the replay's mapping too, as the kernel does, which keeps the rest: m is
+ * trimmed, or split in two around a hole (a mapping of its own for the part after it, so an
+ * msync of the hole fails, and one of either part lands where it did). Left whole when an
+ * msync uses it or the split's table entry cannot be made.
+ */
+static void rmap__cut(struct rmaps *t, struct rmap *m, uint64_t a, uint64_t e)
+{
+	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t mend = m->orig + (m->len + pg - 1) / pg * pg; /* the kernel's, whole pages */
+	struct rmap *tail;
+
+	if (m->users)
+		return;
+	if (a > m->orig && e < mend) {
+		tail = calloc(1, sizeof(*tail));
+		if (!tail)
+			return;
+		*tail = *m;
+		tail->orig = e;
+		tail->len = m->orig + m->len - e;
+		tail->addr = (char *)m->addr + (e - m->orig);
+		if (rmaps__link(t, tail)) {
+			free(tail);
+			return;
+		}
+		munmap((char *)m->addr + (a - m->orig), e - a);
+		t->bytes -= e - a + tail->len;
+		m->len = a - m->orig;
+		return;
+	}
+	if (a > m->orig) { /* its end */
+		munmap((char *)m->addr + (a - m->orig), mend - a);
+		t->bytes -= m->orig + m->len - a;
+		m->len = a - m->orig;
+		return;
+	}
+	/* its start */
+	munmap(m->addr, e - m->orig);
+	t->bytes -= e - m->orig;
+	m->addr = (char *)m->addr + (e - m->orig);
+	m->len -= e - m->orig;
+	m->orig = e;
+}
+
 int exec__munmap(struct rworker *w, const struct ritem *it, struct reel_op *res)
 {
 	const struct reel_op *op = &it->op;
 	struct rmaps *t = w->run->maps;
+	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t a = op->aux, e = op->aux + (op->len + pg - 1) / pg * pg; /* whole pages */
 	struct rmap *m, *next;
 	int found = 0;
 
@@ -375,11 +424,13 @@ int exec__munmap(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	pthread_mutex_lock(&t->lock);
 	for (m = rmaps__proc(t, op->pid); m; m = next) {
 		next = m->pnext;
-		if (m->orig >= op->aux + op->len || op->aux >= m->orig + m->len)
+		if (m->orig >= e || a >= m->orig + m->len)
 			continue;
 		found = 1;
-		if (op->aux <= m->orig && m->orig + m->len <= op->aux + op->len)
+		if (a <= m->orig && m->orig + m->len <= e)
 			rmap__drop(t, m); /* unmapped now, or by its last msync */
+		else
+			rmap__cut(t, m, a > m->orig ? a : m->orig, e);
 	}
 	pthread_mutex_unlock(&t->lock);
 	res->end_ns = replay_now_ns();

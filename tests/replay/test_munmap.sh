@@ -2,8 +2,9 @@
 # munmap (format 1.2): the replay unmaps its mapping of a range the original unmapped whole,
 # so that a removal of the file afterwards frees its blocks as the original's did (InfluxDB's
 # compaction: maps a TSM file, unmaps it, unlinks it; without the munmap the replay still
-# held the mapping and the unlink freed nothing: 8-9 us replayed, 488-661 us recorded). A
-# mapping the munmap only cuts stays, and its removal is counted as one of a mapped file.
+# held the mapping and the unlink freed nothing: 8-9 us replayed, 488-661 us recorded). What
+# is left of a mapping the munmap only cuts stays, and its removal is counted as one of a
+# mapped file (test_munmap_partial.sh: the cut itself).
 source "$(dirname "$0")/lib.sh"
 
 mk t <<'SPEC'
