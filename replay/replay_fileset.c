@@ -118,6 +118,9 @@ struct pinfo {
 	 * id, which its reads by this name tell the extent of (0: none) */
 	uint32_t origin;
 	uint8_t remade;	  /* made anew by the application since the capture began */
+	/* the number of the op that first made it anew, or opened it O_CREAT after it went
+	 * (0: none yet) */
+	uint64_t remade_op;
 	/* when first made anew, the file there before the capture, not cut by the application
 	 * (P_EXISTED): fds opened before still read it (FDV_GEN0) */
 	uint8_t pre_live;
@@ -440,6 +443,22 @@ static int link__read(struct scan *s, const struct reel_op *op, uint64_t end)
  * lock file, then fstats and closes the fd it held): opened by that name when first used, the
  * replay would find nothing there, or the new file. Noted, to be opened before time 0.
  */
+static int op__creates(const struct reel_op *op)
+{
+	return op->type == REEL_OP_CREAT ||
+	       ((op->type == REEL_OP_OPEN || op->type == REEL_OP_OPENAT ||
+		 op->type == REEL_OP_OPENAT2) &&
+		(op->flags & O_CREAT));
+}
+
+/* the number of the first op of process pid (its main thread's), or of the op being scanned */
+static uint64_t scan__pid_first(const struct scan *s, uint32_t pid)
+{
+	uint64_t *v = replay_u64map__get(&s->tidset, (uint64_t)pid << 32 | pid);
+
+	return v ? s->tfirst[*v] : s->nops;
+}
+
 static void early__note(struct scan *s, uint32_t pid, int32_t fd, const struct pinfo *pi,
 			uint32_t path)
 {
@@ -447,6 +466,13 @@ static void early__note(struct scan *s, uint32_t pid, int32_t fd, const struct p
 	    replay_u64map__put(&s->preused, fdkey(pid, fd), 1) < 0)
 		return; /* not its first use */
 	if (!pi || !pi->gone || pi->state != P_EXISTED || pi->symlink)
+		return;
+	/*
+	 * A process that began after the name was made anew got the fd from its parent, on the
+	 * new file (a shell's "rm -rf d; mkdir d; cmd > d/f", cmd's stdout): opened early, its
+	 * writes went to the removed file, and the readers of the new one found it empty.
+	 */
+	if (pi->remade_op && scan__pid_first(s, pid) > pi->remade_op)
 		return;
 	if (s->nearly == s->capearly) {
 		size_t cap = s->capearly ? s->capearly * 2 : 16;
@@ -1365,6 +1391,10 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 		pi = pinfo(s, ids[i]);
 		if (!pi)
 			continue;
+		/* made anew: marked so, or opened O_CREAT after it went (the open made it) */
+		if (!pi->remade_op &&
+		    (pi->remade || (i == 0 && pi->gone && op__creates(op) && op->ret >= 0)))
+			pi->remade_op = s->nops;
 		if (!looks_only(op))
 			pi->seen = 1;
 		if (pi->gone && !pi->gone_op)
