@@ -666,11 +666,11 @@ static int worker__wait_deps(struct rworker *w, const struct ritem *it)
  * an fd the replay has open, into a buffer large enough, with nothing to wait for and no
  * wait kept for it, due when the thread's previous op ended, that succeeded in the original
  * (one that failed takes the general path, which knows what makes it fail again: a
- * directory, an O_DIRECT buffer's alignment). Between two such ops, the
- * replay's own work adds to the target's time (tests/bench_replay/throughput.sh): this skips
- * what the general path works out for any op (exec__op: the op's kind, the fd's state, the
- * buffer, the engine; worker__finish; the schedule of the other timings), ~40 ns an op on
- * this kind of VM. The result is the general path's to the field (test replay_afap_lane).
+ * directory, an O_DIRECT buffer's alignment). Between two such ops, the replay's own work
+ * adds to the target's time (tests/bench_replay/throughput.sh): this skips what the general
+ * path works out for any op (exec__op: the op's kind, the fd's state, the buffer, the
+ * engine; worker__finish; the schedule of the other timings), ~50 ns an op on this kind of
+ * VM. The result is the general path's to the field (test replay_afap_lane).
  * 0: not such an op, nothing done.
  */
 static int worker__plain(struct rworker *w, const struct ritem *it, int waited)

@@ -26,10 +26,13 @@ cores add jitter, mostly to syncs. So:
     SYNC_HI (>= 1) above: the extreme ratios of the disk's sync time around the replay to
     that around the recording (sync_probe.py). A disk shared with other processes' I/O
     syncs 30x slower some seconds (0.12 ms, then 4 ms, on this VM): that is the disk, not
-    the replay. The KS bound stays, unless the disk's sync time moved more than P50_FACTOR
-    either way: then the two distributions are of two disks, disjoint however faithful the
-    replay (a busy machine: D 0.94 for a replay whose every outcome matched), and the widened
-    p50 and p90 bounds are what is left to catch a broken one;
+    the replay. The KS bound stays, unless the disk's sync time moved more than
+    SYNC_KS_DISK_MAX either way: the samples' syncs are tight (PostgreSQL's fdatasync p90 is
+    1.3x its p50), so a disk 2x slower alone puts D past 0.8 however faithful the replay
+    (CI: the disk 1.8-3.8x slower than at the recording, D 0.968 for a replay whose 292040
+    outcomes all matched; a busy machine: 40x, D 0.944). Then the widened p50 and p90 bounds
+    are what is left to catch a broken replay, and do: a sync with nothing dirty, or on
+    tmpfs, lands far below them;
   - KS distance D at most 0.8 (the bulk of the two distributions overlaps; disjoint is 1)
     for the DATAOPS whose original p50 is 10 us or more. Below that the D says more about
     the measurement than the storage: the original's times include the capture's probe
@@ -50,6 +53,7 @@ SYNCS = {"fsync", "fdatasync"}
 P50_FACTOR = 5.0
 P90_FACTOR = 10.0
 KS_MAX = 0.8
+SYNC_KS_DISK_MAX = 1.5
 LATENESS_P50_MAX_NS = 1_000_000
 
 
@@ -126,7 +130,7 @@ def main():
                 bad.append(f"{op}: p50 ratio {v['ratio_p50']:.2f} outside {lo50:.2f}..{hi50:.2f}")
             if not lo90 <= r90 <= hi90:
                 bad.append(f"{op}: p90 ratio {r90:.2f} outside {lo90:.2f}..{hi90:.2f}")
-            disk_moved = op in SYNCS and max(1 / lo, hi) > P50_FACTOR
+            disk_moved = op in SYNCS and max(1 / lo, hi) > SYNC_KS_DISK_MAX
             if disk_moved and v["ks_d"] > KS_MAX:
                 print(f"note: {op}: KS D {v['ks_d']:.3f} not judged: the disk's sync time "
                       f"moved {max(1 / lo, hi):.1f}x around the replay")
