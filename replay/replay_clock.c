@@ -21,10 +21,13 @@
  * (replay_clock__anchor), and the result's meta counts it.
  */
 #include <sched.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
@@ -168,6 +171,40 @@ int replay_clock__tsc_for(const struct replay_opts *o)
 const char *replay_clock__name(const struct replay_opts *o)
 {
 	return replay_clock__tsc_for(o) ? clock_name : "clock_gettime";
+}
+
+static int u64__cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The median time of a do-nothing syscall (getppid), timed as the workers time an op: two
+ * clock readings around it. A replayed op's time includes the syscall's entry and exit (with
+ * pti on a VM, ~1 us), a recorded one's does not (the capture times from the sys_enter to the
+ * sys_exit tracepoint): the report shows this beside ops of a few microseconds.
+ */
+uint64_t replay_clock__syscall_ns(const struct replay_opts *o)
+{
+	enum { WARM = 100, N = 1001 };
+	uint64_t d[N];
+	int tsc = replay_clock__tsc_for(o);
+
+	for (int i = 0; i < WARM + N; i++) {
+		uint64_t t0 = tsc ? __rdtsc() : replay_now_ns();
+		uint64_t t1;
+
+		syscall(SYS_getppid); /* the libc wrapper may not enter the kernel */
+		t1 = tsc ? __rdtsc() : replay_now_ns();
+		if (i >= WARM)
+			d[i - WARM] =
+			    tsc ? (uint64_t)(((unsigned __int128)(t1 - t0) * replay_tsc_mult) >> 32)
+				: t1 - t0;
+	}
+	qsort(d, N, sizeof(d[0]), u64__cmp);
+	return d[N / 2];
 }
 
 uint64_t replay_clock__dropped(void)

@@ -228,6 +228,8 @@ void run__meta(struct run *run, struct reel_reader *trace)
 	meta__set(run, "replay.cold", o->cold ? "1" : "0");
 	meta__set(run, "replay.direct", o->direct_keep ? "keep" : "drop");
 	meta__set(run, "replay.clock", replay_clock__name(o));
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)run->syscall_ns);
+	meta__set(run, "replay.syscall_ns", buf);
 	if (!uname(&u)) {
 		meta__set(run, REEL_META_HOST, u.nodename);
 		meta__set(run, REEL_META_KERNEL, u.release);
@@ -472,6 +474,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	}
 	if (o->timing == REPLAY_TIMING_AFAP)
 		replay_clock__calibrate();
+	run->syscall_ns = replay_clock__syscall_ns(o);
 	err = reel_writer__open(o->result, NULL, &run->w);
 	if (err) {
 		replay_set_error("cannot create result %s: %s", o->result, reel_strerror(err));

@@ -294,6 +294,7 @@ struct run {
 	struct reel_writer *w;
 	pthread_mutex_t wlock; /* the reel_writer: the writer thread and path interning */
 	uint64_t t0;
+	uint64_t syscall_ns; /* replay_clock__syscall_ns, taken before the workers start */
 	int werr;
 	/* batches waiting for the writer thread; compression never runs in a worker */
 	pthread_mutex_t blk;
@@ -396,6 +397,8 @@ void replay_clock__calibrate(void); /* sets replay_tsc_mult, or 0 when the TSC i
 /* the workers of a run with these options read the TSC (after replay_clock__calibrate) */
 int replay_clock__tsc_for(const struct replay_opts *o);
 const char *replay_clock__name(const struct replay_opts *o); /* for the result's meta */
+/* median ns of a getppid timed the workers' way: the entry and exit in every op's time */
+uint64_t replay_clock__syscall_ns(const struct replay_opts *o);
 uint64_t replay_clock__dropped(void); /* workers that went back to the clock: the TSC jumped */
 /* 1: the pair (tsc, ns) reads onto the line through the anchor (tsc0, ns0) at mult (ns per
  * tick << 32) within the rate's error since the anchor; 0: the TSC jumped */

@@ -707,6 +707,46 @@ const char *report_run__meta(const struct report_run *run, const char *key)
 	return NULL;
 }
 
+/* an op type is "short" below this many syscall entries and exits: the entry and exit are a
+ * quarter or more of its replayed time */
+#define SHORT_OP_SYSCALLS 4
+
+/*
+ * A replay times each op in user space around the syscall, so its times include the entry
+ * and exit (on a VM with pti, ~1 us); a recording's come from the sys_enter and sys_exit
+ * tracepoints and do not. A 0.3 us lseek replays as 1.4 us with nothing changed: said once,
+ * naming the op types it matters for, with the measured cost (replay.syscall_ns).
+ */
+static void judge_syscall_cost(struct report *rep, size_t ri)
+{
+	const struct report_run *run = &rep->runs[ri], *o = orig(rep);
+	const char *tool = report_run__meta(o, REEL_META_TOOL);
+	double sys = meta_num(run, "replay.syscall_ns");
+	char list[160] = "", name[32], a[32];
+	size_t len = 0, n = 0;
+
+	if (!tool || strncmp(tool, "ioreel record", 13) || sys <= 0)
+		return;
+	for (size_t i = 0; i < rep->norder; i++) {
+		int k = rep->order[i];
+
+		if (!run->kinds[k].lat.n || !o->kinds[k].lat.n ||
+		    (double)hist__quantile(&o->kinds[k].lat, 0.5) >= SHORT_OP_SYSCALLS * sys)
+			continue;
+		if (n++ < 4)
+			len += snprintf(list + len, sizeof(list) - len, "%s%s", len ? ", " : "",
+					report_kind__name(k, name, sizeof(name)));
+	}
+	if (!n)
+		return;
+	say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
+	    "on %s each op's time includes the syscall's entry and exit, %s there (a getppid "
+	    "timed the same way); the original's, taken at the syscall tracepoints, do not: "
+	    "%s%s (original p50 under %.0fx that) look slower by up to that much for that alone",
+	    run->label, report_fmt__dur((uint64_t)sys, a, sizeof(a)), list,
+	    n > 4 ? " and others" : "", (double)SHORT_OP_SYSCALLS);
+}
+
 /* What makes a run's numbers less than whole: said before any comparison. */
 static void judge_fidelity(struct report *rep, size_t ri)
 {
@@ -770,6 +810,7 @@ int report__analyze(struct report *rep)
 	judge_fidelity(rep, 0);
 	for (size_t r = 1; r < rep->nruns; r++) {
 		judge_fidelity(rep, r);
+		judge_syscall_cost(rep, r);
 		judge_replay(rep, r);
 	}
 	if (rep->nruns == 1)

@@ -5,7 +5,9 @@
 # in, each end not before its start, each op not before its thread's previous one, and
 # lateness (start - sched) >= 0. The result's meta names the clock: on an x86-64 CPU whose TSC
 # is invariant (cpuinfo: constant_tsc and nonstop_tsc), the TSC, whatever the kernel's
-# clocksource (kvm-clock on this kind of VM), and no worker went back to the clock.
+# clocksource (kvm-clock on this kind of VM), and no worker went back to the clock. The meta's
+# replay.syscall_ns (a getppid timed as the ops are) is in ns: a cached 4 KiB pread is a
+# syscall too, so its median is not below half of it, and the getppid is not below 20 ns.
 source "$(dirname "$0")/lib.sh"
 
 python3 - > "$T/spec" <<'PY'
@@ -26,8 +28,12 @@ import json, re, sys
 m = re.search(r"start_mono_ns\D*(\d+)", open(sys.argv[2]).read())
 assert m, "no start_mono_ns in info"
 base, lo, hi = int(m.group(1)), int(sys.argv[3]), int(sys.argv[4])
+m = re.search(r"replay\.syscall_ns\s+(\d+)", open(sys.argv[2]).read())
+assert m, "no replay.syscall_ns in info"
+sys_ns = int(m.group(1))
 last = {}
 n = 0
+durs = []
 for line in open(sys.argv[1]):
     o = json.loads(line)
     s, e, d = base + o["start_ns"], base + o["end_ns"], base + o["sched_ns"]
@@ -35,7 +41,13 @@ for line in open(sys.argv[1]):
     assert last.get(o["tid"], 0) <= s, ("thread went back", o)
     last[o["tid"]] = e
     n += 1
+    if o["op"] == "pread64":
+        durs.append(e - s)
 assert n == 20002, n
+durs.sort()
+p50 = durs[len(durs) // 2]
+assert 20 <= sys_ns <= 2 * p50, f"replay.syscall_ns {sys_ns} against the pread p50 {p50}"
+print(f"getppid {sys_ns} ns, pread64 p50 {p50} ns")
 PY
 clock=$(sed -n 's/^ *replay\.clock  *//p' "$T/info")
 [ -n "$clock" ] || fail "no replay.clock in the result's meta"

@@ -19,6 +19,11 @@ cores add jitter, mostly to syncs. So:
     broken replay lands far outside: an fsync with nothing dirty (writes skipped or
     misdirected) takes ~10 us instead of ~200 us, on tmpfs ~1 us; O_DIRECT or cold-cache
     reads take 50-100x a cached read (short or missing files: the outcome check);
+  - the upper p50 and p90 bounds allow, on top, what a syscall's entry and exit cost the
+    replay (its meta replay.syscall_ns: a getppid timed as it times ops; ~1 us on a VM with
+    pti). The recording's times start and end at the tracepoints inside the syscall, the
+    replay's outside it: PostgreSQL's 0.3 us lseek replays as 1.4 us (CI: ratio 5.2) with
+    nothing wrong. A sync with nothing dirty is still far below the lower bound;
   - p90 within a factor 10 either way. Not p99: with a few hundred syncs or reads the p99
     is the 5th slowest op, and on a shared VM one writeback stall or one cold page in
     either run moves it 20x (the sqlite sample's pread64 p99 is 104 us for 1.7 us p50);
@@ -98,6 +103,9 @@ def main():
     expect = Counter(o["op"] for ops in a.values() for o in ops)
 
     late = res["lateness"]
+    syscall_ns = int(res["meta"].get("replay.syscall_ns", 0))
+    print(f"the replay's times include a syscall's entry and exit, {us(syscall_ns)} here "
+          "(replay.syscall_ns): the upper p50 and p90 bounds allow that much on top")
     print(f"sync bounds widened by {sync_lo:.2f} below, {sync_hi:.2f} above (disk sync time "
           "around the replay / around the recording)")
     print(f"lateness: p50 {us(late['p50_ns'])}, p99 {us(late['p99_ns'])}, "
@@ -126,6 +134,9 @@ def main():
             lo, hi = (sync_lo, sync_hi) if op in SYNCS else (1, 1)
             lo50, hi50 = lo / P50_FACTOR, hi * P50_FACTOR
             lo90, hi90 = lo / P90_FACTOR, hi * P90_FACTOR
+            # the upper bounds allow the replay's syscall entry and exit on top (SYSCALL_NS)
+            hi50 += syscall_ns / o["p50_ns"] if o["p50_ns"] else 0
+            hi90 += syscall_ns / o["p90_ns"] if o["p90_ns"] else 0
             if not lo50 <= v["ratio_p50"] <= hi50:
                 bad.append(f"{op}: p50 ratio {v['ratio_p50']:.2f} outside {lo50:.2f}..{hi50:.2f}")
             if not lo90 <= r90 <= hi90:
