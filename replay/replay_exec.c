@@ -1201,6 +1201,11 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 			break;
 		return exec__open(w, it, res);
 	case REEL_OP_CLOSE:
+		/* close(-1) (git's, of a pipe end it never made): fails the same, closes nothing */
+		if ((op->fd < 0 || op->fd >= RUN_FD_MAX) && op->ret == -EBADF) {
+			res->ret = TIMED(res, close(-1));
+			return 0;
+		}
 		if (op->fd < 0 || op->fd >= RUN_FD_MAX)
 			break;
 		if ((it->flags & ITEM_RELEASED) && (fd = fd__released(w, op->fd)) >= 0) {
