@@ -730,8 +730,14 @@ static void judge_syscall_cost(struct report *rep, size_t ri)
 	for (size_t i = 0; i < rep->norder; i++) {
 		int k = rep->order[i];
 
-		if (!run->kinds[k].lat.n || !o->kinds[k].lat.n ||
-		    (double)hist__quantile(&o->kinds[k].lat, 0.5) >= SHORT_OP_SYSCALLS * sys)
+		uint64_t op50, rp50;
+
+		if (!run->kinds[k].lat.n || !o->kinds[k].lat.n)
+			continue;
+		op50 = hist__quantile(&o->kinds[k].lat, 0.5);
+		rp50 = hist__quantile(&run->kinds[k].lat, 0.5);
+		/* only the ones that look slower: an op that got faster needs no excuse */
+		if ((double)op50 >= SHORT_OP_SYSCALLS * sys || rp50 <= op50)
 			continue;
 		if (n++ < 4)
 			len += snprintf(list + len, sizeof(list) - len, "%s%s", len ? ", " : "",
