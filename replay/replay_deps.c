@@ -68,15 +68,21 @@ static void dt__del(struct deptrack *dt, uint64_t key)
 {
 	uint64_t *v = replay_u64map__get(&dt->idx, key);
 	struct kent *k;
+	struct rdep *u;
+	uint32_t cu;
 
 	if (!v)
 		return;
 	if (dt->ckey == key)
 		dt->cvalid = 0;
 	k = &dt->k[*v];
-	k->sw = 0;
-	k->nu = 0;
-	k->bpath = NULL;
+	/* all but the uses' array, which the slot's next key reuses: a stale bound fd (bw) made
+	 * a close of another process's fd look released */
+	u = k->u;
+	cu = k->cu;
+	memset(k, 0, sizeof(*k));
+	k->u = u;
+	k->cu = cu;
 	if (dt->nfree == dt->capfree) {
 		size_t cap = dt->capfree ? dt->capfree * 2 : 256;
 		size_t *f = realloc(dt->freel, cap * sizeof(*f));
@@ -1110,6 +1116,18 @@ void disp__exit(struct disp *d, uint32_t pid, const struct pexit *pe)
 	uint32_t self;
 
 	dt__del(&d->dt, key_mem(pid));
+	/* no op of pid comes after this (its later namesakes' are counted in pe): what was kept
+	 * by its fds goes, so that thousands of short processes (a build, a mail server, a
+	 * database's backends one per connection) cost no more than those alive at once */
+	for (uint32_t fd = 0; fd < pe->fds; fd++) {
+		uint64_t k = key_fd(pid, fd);
+
+		dt__del(&d->dt, k);
+		if (d->fdnames.n)
+			replay_u64map__del(&d->fdnames, k);
+		if (d->skipfd.n)
+			replay_u64map__del(&d->skipfd, (uint64_t)pid << 32 | fd);
+	}
 	if (!pe->n)
 		return; /* none of its ops was replayed: nothing to close */
 	self = pe->last[pe->n - 1].w;
@@ -1120,6 +1138,23 @@ void disp__exit(struct disp *d, uint32_t pid, const struct pexit *pe)
 	it.op.subop = ITEM_EXIT;
 	disp__put_deps(d, &it, self, ds);
 	disp__push(d, d->run->workers[self], &it);
+}
+
+/*
+ * IOREEL_TEST_KEYS, for tests only: says, as a notice, what the dispatcher still keeps by
+ * process at the end: order keys (fds, paths, directories...), fd names, non-file fds, and
+ * threads with ops to come
+ */
+void disp__key_stats(struct disp *d)
+{
+	char msg[160];
+
+	if (!getenv("IOREEL_TEST_KEYS") || !d->run->o->notice)
+		return;
+	snprintf(msg, sizeof(msg),
+		 "test: at the end %zu order keys, %zu fd names, %zu non-file fds, %zu threads",
+		 d->dt.idx.n, d->fdnames.n, d->skipfd.n, d->left.n);
+	d->run->o->notice(d->run->o->cb_ctx, msg);
 }
 
 /*

@@ -196,6 +196,22 @@ static int disp__nonfile(struct disp *d, const struct reel_op *op, const struct 
 	return kind_nonfile && op->fd >= 0 && !reel_op__has_path(op->type);
 }
 
+static void pexit__saw_fd(struct pexit *pe, int64_t fd)
+{
+	if (fd >= 0 && fd < RUN_FD_MAX && (uint32_t)fd >= pe->fds)
+		pe->fds = (uint32_t)fd + 1;
+}
+
+/* the fds an op names, or makes (an open's, a dup's): those its process's end drops */
+static void pexit__saw_fds(struct pexit *pe, const struct reel_op *op)
+{
+	pexit__saw_fd(pe, op->fd);
+	if (reel_op__is_copy(op->type))
+		pexit__saw_fd(pe, op->fd2);
+	if (op__is_open(op->type) || op__is_dup(op->type))
+		pexit__saw_fd(pe, op->ret);
+}
+
 /* an item of no op for thread pid/tid: a worker's hand-over to it, or (with deps) a wait */
 void item__none(struct ritem *it, uint32_t pid, uint32_t tid)
 {
@@ -251,6 +267,7 @@ static void disp__release(struct disp *d, uint64_t tk)
 		return; /* not reused then */
 	d->idle[d->nidle++] = (uint32_t)*v;
 	replay_u64map__del(&d->workers, tk);
+	replay_u64map__del(&d->left, tk); /* at 0: thousands of short threads, no entries */
 }
 
 /*
@@ -324,6 +341,9 @@ int disp__run(struct disp *d)
 		run->sum->ops_read++;
 		tk = (uint64_t)it.op.pid << 32 | it.op.tid;
 		if (!d->cvalid || tk != d->ctk) {
+			uint64_t *pv = replay_u64map__get(&d->plive, it.op.pid);
+
+			d->cpe = pv ? (struct pexit *)(uintptr_t)*pv : NULL;
 			d->cleft = replay_u64map__get(&d->left, tk);
 			d->ctk = tk;
 			d->cw = NULL;
@@ -331,6 +351,8 @@ int disp__run(struct disp *d)
 		}
 		left = d->cleft;
 		last = left && *left && !--*left;
+		if (d->cpe)
+			pexit__saw_fds(d->cpe, &it.op);
 		it.p1 = disp__path(d, it.op.path);
 		it.p2 = disp__path(d, it.op.path2);
 		if (disp__nonfile(d, &it.op, it.p1)) {

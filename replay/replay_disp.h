@@ -66,10 +66,12 @@ struct awrite {
 };
 
 /* a process whose threads have not all ended: how many have not, and the last op of each that
- * has (by worker), which its end waits for (disp__exit) */
+ * has (by worker), which its end waits for (disp__exit); and one more than the highest fd its
+ * ops named, so that its end can drop what the dispatcher kept by fd */
 struct pexit {
 	uint32_t left;
 	uint32_t n, cap;
+	uint32_t fds;
 	struct rdep *last;
 };
 
@@ -95,6 +97,7 @@ struct disp {
 	/* the thread of the previous op (runs of one thread's ops are the rule): no lookups */
 	uint64_t ctk;
 	uint64_t *cleft;
+	struct pexit *cpe;
 	struct rworker *cw;
 	int cvalid;
 	uint32_t cpid; /* the last path id looked up (0: none), and its path */
@@ -127,6 +130,7 @@ int fifo__room(void **buf, size_t esz, size_t *head, size_t *n, size_t *cap, siz
 /* replay_deps.c */
 void disp__deps(struct disp *d, struct ritem *it, uint32_t self); /* what it waits for */
 void disp__extent_stats(struct disp *d); /* IOREEL_TEST_EXTENT's notice */
+void disp__key_stats(struct disp *d);	 /* IOREEL_TEST_KEYS' notice */
 /* all of the process's ops are dispatched; pe: the last op of each of its threads */
 void disp__exit(struct disp *d, uint32_t pid, const struct pexit *pe);
 uint64_t key_dir(const char *s, size_t n); /* a directory's key, by name */

@@ -435,7 +435,9 @@ static int exec__open(struct rworker *w, const struct ritem *it, struct reel_op 
 			atomic_fetch_add(&run->direct_dropped, 1);
 		}
 	}
-	res->ret = fd;
+	/* the result names the fd by the trace's number, as its ops on it do, so that a report
+	 * follows it from this open to its close (the replay's own number is another) */
+	res->ret = fd >= 0 && op->ret >= 0 ? op->ret : fd;
 	if (fd == -EXDEV) {
 		exec__fail(run, REPLAY_FAIL_REFUSED, op, it->p1,
 			   "path escapes the target: refused");
@@ -1407,10 +1409,11 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		case REEL_OP_DUP3:
 		case REEL_OP_FCNTL_DUPFD:
 			ret = TIMED(res, fcntl(fd, F_DUPFD_CLOEXEC, 0));
-			if (op->ret >= 0 && ret >= 0)
+			if (op->ret >= 0 && ret >= 0) {
 				fd__set(w, (int32_t)op->ret, (int)ret,
 					op->type == REEL_OP_DUP2 || op->type == REEL_OP_DUP3);
-			else if (ret >= 0)
+				ret = op->ret; /* the trace's number, as an open's (exec__open) */
+			} else if (ret >= 0)
 				close((int)ret);
 			break;
 		default:

@@ -542,6 +542,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	if (run->staged && !run->segments)
 		run__meta(run, d.r); /* nothing was replayed */
 	disp__extent_stats(&d);
+	disp__key_stats(&d);
 	reel_reader__damage_sum(d.r, &run->sum->damage);
 	run->cpu_dispatch_ns = thread_cpu_ns() - cpu0;
 	setpriority(PRIO_PROCESS, (id_t)gettid(), prio);
