@@ -440,6 +440,31 @@ static void disp__read(struct disp *d, struct rpath *p, uint64_t end, uint32_t s
 	}
 }
 
+/*
+ * An fsync (fdatasync, sync_file_range, an async one's submit) of p flushes what the other
+ * threads wrote to p before it: it waits for their last writes since the last cut (the
+ * writers entries left, those not known done). Run before them, as fast as possible, it found
+ * next to nothing dirty: PostgreSQL's checkpointer fsyncs the files the backends wrote, and
+ * its fsyncs replayed in microseconds where they had taken milliseconds. A write that ended
+ * after the fsync began is waited for too: at most one write's time late, against an fsync
+ * that would otherwise leave out everything the thread wrote before it. Writes after an
+ * fsync do not wait for it: they may have run beside it (the replay's order keeps a thread's
+ * own writes and fsyncs in line).
+ */
+static void disp__synced(struct disp *d, const struct rpath *p, uint32_t self, struct depset *ds)
+{
+	const struct rdep *by;
+	uint32_t i = 0;
+
+	while ((by = extent__beyond(p, 0, &i)))
+		disp__after_write(d, by, self, ds);
+}
+
+static int op__is_sync(unsigned t)
+{
+	return t == REEL_OP_FSYNC || t == REEL_OP_FDATASYNC || t == REEL_OP_SYNC_FILE_RANGE;
+}
+
 /* an O_TRUNC open, a creat: the file by that name is empty, cut by this op */
 static void disp__emptied(struct disp *d, struct rpath *p, uint32_t self, uint64_t seq,
 			  struct depset *ds)
@@ -506,6 +531,8 @@ static void disp__async_io(struct disp *d, struct ritem *it, struct rpath *p, ui
 	int kind = async__kind(op);
 	struct awrite *aw;
 
+	if (kind == REPLAY_IO_FSYNC || kind == REPLAY_IO_FDSYNC)
+		disp__synced(d, p, self, ds);
 	if (!op->len)
 		return;
 	if ((kind == REPLAY_IO_READ ||
@@ -766,6 +793,8 @@ static void disp__extent(struct disp *d, struct ritem *it, uint32_t self, struct
 			it->flags |= ITEM_GROWS;
 		if (op->ret)
 			disp__wrote(d, p, end, self, it->seq, 0, ds);
+	} else if (op__is_sync(t)) {
+		disp__synced(d, p, self, ds);
 	} else if (t == REEL_OP_LSEEK && op->mode == SEEK_END && !op->offset) {
 		/* a length check (a database's "how many blocks"): it saw what the writes of
 		 * other threads before it had made the file, as a read of the last byte would */

@@ -1,0 +1,41 @@
+#!/bin/bash
+# An fsync waits for what other threads wrote to its file before it, in every timing mode:
+# it flushes their writes, and run before them it finds next to nothing dirty (PostgreSQL's
+# checkpointer fsyncs the files its backends wrote; as fast as possible, the replay's
+# checkpointer ran at once and its fsyncs took microseconds where they had taken
+# milliseconds). Thread 101 writes 1000 blocks of 4 KiB; then threads 102-105 flush the file
+# with fsync, fdatasync, sync_file_range and an io_uring fsync. Each must start after the last
+# write ended. Thread 106 writes after the flushes, which do not wait for it. Without the
+# order, as fast as possible, the fsync, fdatasync and sync_file_range ran before the writes.
+source "$(dirname "$0")/lib.sh"
+
+N=1000
+{
+	echo "100 101 0 10 openat path=/d/f flags=O_RDWR|O_CREAT|O_EXCL mode=0644 ret=3"
+	for i in $(seq 0 $((N - 1))); do
+		t=$((100 + 10 * i))
+		echo "100 101 $t $((t + 5)) pwrite64 fd=3 path=/d/f off=$((i * 4096)) len=4096 ret=4096"
+	done
+	t=$((200 + 10 * N))
+	echo "100 102 $t $((t + 50)) fsync fd=3 path=/d/f ret=0"
+	echo "100 103 $((t + 60)) $((t + 110)) fdatasync fd=3 path=/d/f ret=0"
+	echo "100 104 $((t + 120)) $((t + 170)) sync_file_range fd=3 path=/d/f off=0 len=0 flags=7 ret=0"
+	echo "100 105 $((t + 180)) $((t + 180)) uring_submit fd=3 path=/d/f ctx=9 aux=1 subop=3 ret=1"
+	echo "100 105 $((t + 180)) $((t + 230)) uring_complete fd=3 path=/d/f ctx=9 aux=1 subop=3 ret=0"
+	echo "100 106 $((t + 240)) $((t + 245)) pwrite64 fd=3 path=/d/f off=0 len=4096 ret=4096"
+	echo "100 101 $((t + 300)) $((t + 301)) close fd=3 ret=0"
+} | mk t
+
+for tm in afap original; do
+	replay_as_traced $tm "an outcome differs"
+	"$IOREEL" dump --format jsonl "$T/r.reel" | python3 -c '
+import json, sys
+ops = [json.loads(l) for l in sys.stdin]
+last = max(o["end_ns"] for o in ops if o["tid"] == 101 and o["op"] == "pwrite64")
+flush = [o for o in ops if o["tid"] in (102, 103, 104, 105) and o["op"] != "uring_complete"]
+early = [o["op"] for o in flush if o["start_ns"] < last]
+print("'$tm': %d flushes, %d before the last write ended: %s" % (len(flush), len(early), early))
+sys.exit(1 if early or len(flush) != 4 else 0)
+' || fail "timing $tm: a flush ran before the writes it flushed"
+done
+echo PASS
