@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """check_fidelity.py REPORT_JSON ORIG_JSONL RESULT_JSONL DBFILES_RE "DATAOPS" [SYNC_LO SYNC_HI]:
 the checks of
-test_fidelity.sh. Exits 0 faithful, 1 not, 2 not but the replay fell behind its schedule
-(median lateness over 1 ms: the shared machine was busy; the caller tries once more).
+test_fidelity.sh. Exits 0 faithful, 1 not, 2 when only latency bounds (p50, p90, KS) were
+missed and the replay fell behind its schedule (median lateness over 1 ms, or the report says
+so: the shared machine was busy, and its latencies carry the waits for a CPU; the caller tries
+again, and after the last try says the latencies were not judged). An op missing or extra, or
+an outcome that differs, is never excused so.
 
 The bounds, and why they are loose but real. Original and replay run the same syscalls on
 the same file system and device, with the files in the page cache in both (the original
@@ -96,7 +99,8 @@ def main():
     dataops = dataops.split()
     rep = json.load(open(report_path))
     orig, res = rep["runs"][0], rep["runs"][1]
-    bad = []
+    bad = []  # ops or outcomes unlike the original's
+    slow = []  # latency bounds missed
 
     a = per_thread(orig_path, replayable)
     b = per_thread(res_path, lambda o: True)
@@ -138,15 +142,15 @@ def main():
             hi50 += syscall_ns / o["p50_ns"] if o["p50_ns"] else 0
             hi90 += syscall_ns / o["p90_ns"] if o["p90_ns"] else 0
             if not lo50 <= v["ratio_p50"] <= hi50:
-                bad.append(f"{op}: p50 ratio {v['ratio_p50']:.2f} outside {lo50:.2f}..{hi50:.2f}")
+                slow.append(f"{op}: p50 ratio {v['ratio_p50']:.2f} outside {lo50:.2f}..{hi50:.2f}")
             if not lo90 <= r90 <= hi90:
-                bad.append(f"{op}: p90 ratio {r90:.2f} outside {lo90:.2f}..{hi90:.2f}")
+                slow.append(f"{op}: p90 ratio {r90:.2f} outside {lo90:.2f}..{hi90:.2f}")
             disk_moved = op in SYNCS and max(1 / lo, hi) > SYNC_KS_DISK_MAX
             if disk_moved and v["ks_d"] > KS_MAX:
                 print(f"note: {op}: KS D {v['ks_d']:.3f} not judged: the disk's sync time "
                       f"moved {max(1 / lo, hi):.1f}x around the replay")
             elif o["p50_ns"] >= KS_MIN_P50_NS and v["ks_d"] > KS_MAX:
-                bad.append(f"{op}: KS D {v['ks_d']:.3f} > {KS_MAX}")
+                slow.append(f"{op}: KS D {v['ks_d']:.3f} > {KS_MAX}")
     for op in dataops:
         if op not in orig["ops_by_type"]:
             bad.append(f"{op}: expected in the sample, absent")
@@ -183,11 +187,11 @@ def main():
         print(f"note: the replay fell behind its schedule (lateness p50 > "
               f"{us(LATENESS_P50_MAX_NS)}, or the report says it fell behind): the machine "
               "was busy")
-    for b_ in bad:
+    for b_ in bad + slow:
         print("FAIL  " + b_)
-    if not bad:
+    if not bad and not slow:
         print("within bounds")
-    return 0 if not bad else 2 if behind else 1
+    return 0 if not bad and not slow else 2 if behind and not bad else 1
 
 
 if __name__ == "__main__":
