@@ -14,23 +14,36 @@
 #include <string.h>
 
 #include "reel.h"
+#include "replay_hash.h"
 #include "replay_int.h"
 #include "report_int.h"
 
 /* Map key spaces, so that one map could never mix them up (each has its own map anyway). */
-enum { KEY_FD = 1, KEY_ASYNC, KEY_ASYNC_ID, KEY_TID, KEY_BUSY };
+enum { KEY_ASYNC = 2, KEY_ASYNC_ID, KEY_BUSY = 5 };
+
+/*
+ * A thread's state, one per (pid, tid) of the trace: a trace of 200 k short processes keeps
+ * 200 k of them (nothing says when a thread has ended), so they are small and kept in an
+ * array indexed by a u64 map, ~100 bytes a thread; two 4-word-key maps took ~500.
+ */
+struct thread_state {
+	uint64_t last_start, last_end; /* its previous op's (measure) */
+	uint64_t busy[2]; /* busy until, on the schedule's timeline and in fact (busy_set) */
+	uint8_t seen, is_busy;
+};
 
 struct collect {
 	struct report_run *run;
 	struct reel_reader *r;
 	int by_file;
-	struct report_map fds;	 /* (pid, fd) -> path id */
+	struct replay_u64map fds; /* pid << 32 | fd -> path id */
 	struct report_map async; /* (pid, ctx, aux, submission) -> submission, subop | fd << 32;
 				    (pid, ctx, aux) -> the latest submission of that id */
 	struct report_map vsub;	 /* replays: (pid, ctx, aux, submission) -> it, on the schedule */
 	struct report_map early; /* replays: completions read before their submit */
-	struct report_map tids;	 /* tid -> last op start */
-	struct report_map busy;	 /* tid -> end of its previous op: scheduled, real */
+	struct replay_u64map tindex; /* pid << 32 | tid -> index in threads */
+	struct thread_state *threads;
+	size_t nthreads, capthreads;
 	struct report_file **by_path_id; /* cache: reader path id -> file */
 	size_t by_path_cap;
 	uint8_t *pseudo_id; /* cache: reader path id -> 1 a file's, 2 under /proc, /sys... */
@@ -144,18 +157,51 @@ static struct report_file *file_of_path_id(struct collect *c, uint32_t id)
 	return f;
 }
 
+static uint64_t fd_key(uint32_t pid, int64_t fd)
+{
+	return (uint64_t)pid << 32 | (uint32_t)fd;
+}
+
 static uint32_t fd_path(struct collect *c, uint32_t pid, int32_t fd)
 {
-	uint64_t k[REPORT_KEY_N] = {KEY_FD, pid, (uint32_t)fd};
-	struct report_map_slot *s = report_map__get(&c->fds, k);
-	return s ? (uint32_t)s->v[0] : 0;
+	uint64_t *v = replay_u64map__get(&c->fds, fd_key(pid, fd));
+	return v ? (uint32_t)*v : 0;
 }
 
 static int fd_remember(struct collect *c, uint32_t pid, int64_t fd, uint32_t path)
 {
-	uint64_t k[REPORT_KEY_N] = {KEY_FD, pid, (uint32_t)fd};
-	uint64_t v[2] = {path, 0};
-	return path ? report_map__put(&c->fds, k, v) : 0;
+	return path ? replay_u64map__put(&c->fds, fd_key(pid, fd), path) : 0;
+}
+
+/* op's thread's state; NULL: none yet (make 0), or out of memory (make 1) */
+static struct thread_state *thread_of(struct collect *c, const struct reel_op *op, int make)
+{
+	uint64_t k = (uint64_t)op->pid << 32 | op->tid;
+	uint64_t *v = replay_u64map__get(&c->tindex, k);
+
+	if (v)
+		return &c->threads[*v];
+	if (!make)
+		return NULL;
+	if (c->nthreads == c->capthreads) {
+		size_t cap = c->capthreads ? c->capthreads * 2 : 64;
+		struct thread_state *n = realloc(c->threads, cap * sizeof(*n));
+		if (!n)
+			return NULL;
+		c->threads = n;
+		c->capthreads = cap;
+	}
+	if (replay_u64map__put(&c->tindex, k, c->nthreads))
+		return NULL;
+	memset(&c->threads[c->nthreads], 0, sizeof(c->threads[0]));
+	return &c->threads[c->nthreads++];
+}
+
+/* the thread's busy pair (busy_set), NULL: none yet */
+static const uint64_t *busy_of(struct collect *c, const struct reel_op *op)
+{
+	struct thread_state *t = thread_of(c, op, 0);
+	return t && t->is_busy ? t->busy : NULL;
 }
 
 /* Follows opens, dups and closes, so that fd ops without a path id still find their file. */
@@ -173,13 +219,10 @@ static int track_fds(struct collect *c, const struct reel_op *op)
 	case REEL_OP_FCNTL_DUPFD:
 		return op->ret >= 0 ? fd_remember(c, op->pid, op->ret, fd_path(c, op->pid, op->fd))
 				    : 0;
-	case REEL_OP_CLOSE: {
-		uint64_t k[REPORT_KEY_N] = {KEY_FD, op->pid, (uint32_t)op->fd};
-		struct report_map_slot *s = report_map__get(&c->fds, k);
-		if (s && op->ret >= 0)
-			report_map__del(&c->fds, s);
+	case REEL_OP_CLOSE:
+		if (op->ret >= 0)
+			replay_u64map__del(&c->fds, fd_key(op->pid, op->fd));
 		return 0;
-	}
 	default:
 		return 0;
 	}
@@ -274,21 +317,19 @@ static int file_add(struct collect *c, struct report_file *f, unsigned kind, uin
  * ended past it there, at that end plus the replayer's step (busy_until keeps the thread's
  * end on that timeline in v[0], its real end in v[1]).
  */
-static uint64_t sched_free_at(const struct report_map_slot *s, const struct reel_op *op)
+static uint64_t sched_free_at(const uint64_t *busy, const struct reel_op *op)
 {
-	if (!s || s->v[0] <= op->sched_ns)
+	if (!busy || busy[0] <= op->sched_ns)
 		return op->sched_ns;
-	uint64_t real_free = s->v[1] > op->sched_ns ? s->v[1] : op->sched_ns;
+	uint64_t real_free = busy[1] > op->sched_ns ? busy[1] : op->sched_ns;
 	uint64_t step = op->start_ns > real_free ? op->start_ns - real_free : 0;
-	return s->v[0] + (step < OWN_STEP_NS ? step : OWN_STEP_NS);
+	return busy[0] + (step < OWN_STEP_NS ? step : OWN_STEP_NS);
 }
 
 /* When op's thread was free to start it, on the schedule's timeline (sched_free_at). */
 static uint64_t thread_free_at(struct collect *c, const struct reel_op *op)
 {
-	uint64_t k[REPORT_KEY_N] = {KEY_BUSY, op->pid, op->tid};
-
-	return sched_free_at(report_map__get(&c->busy, k), op);
+	return sched_free_at(busy_of(c, op), op);
 }
 
 /*
@@ -357,16 +398,14 @@ static int schedule_add(struct collect *c, const struct reel_op *op)
 /* The thread is busy until vend on the schedule's timeline, until end in fact. */
 static int busy_set(struct collect *c, const struct reel_op *op, uint64_t vend, uint64_t end)
 {
-	uint64_t k[REPORT_KEY_N] = {KEY_BUSY, op->pid, op->tid};
-	struct report_map_slot *s = report_map__get(&c->busy, k);
-	if (s) {
-		s->v[0] = vend;
-		if (end > s->v[1])
-			s->v[1] = end;
-		return 0;
-	}
-	uint64_t v[2] = {vend, end};
-	return report_map__put(&c->busy, k, v);
+	struct thread_state *t = thread_of(c, op, 1);
+	if (!t)
+		return -ENOMEM;
+	if (!t->is_busy || end > t->busy[1])
+		t->busy[1] = end;
+	t->busy[0] = vend;
+	t->is_busy = 1;
+	return 0;
 }
 
 /*
@@ -378,10 +417,9 @@ static int busy_set(struct collect *c, const struct reel_op *op, uint64_t vend, 
  */
 static int busy_until(struct collect *c, const struct reel_op *op, uint64_t *at)
 {
-	uint64_t k[REPORT_KEY_N] = {KEY_BUSY, op->pid, op->tid};
 	uint64_t lat = op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0;
 	uint64_t end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
-	*at = sched_free_at(report_map__get(&c->busy, k), op);
+	*at = sched_free_at(busy_of(c, op), op);
 	return busy_set(c, op, *at + order_of(op, *at) + lat, end);
 }
 
@@ -395,9 +433,8 @@ static int busy_until(struct collect *c, const struct reel_op *op, uint64_t *at)
  */
 static int busy_reaping(struct collect *c, const struct reel_op *op, uint64_t start, uint64_t vsub)
 {
-	uint64_t k[REPORT_KEY_N] = {KEY_BUSY, op->pid, op->tid};
 	uint64_t end = op->end_ns ? op->end_ns : op->start_ns;
-	uint64_t at = sched_free_at(report_map__get(&c->busy, k), op);
+	uint64_t at = sched_free_at(busy_of(c, op), op);
 	uint64_t done = vsub + (end > start ? end - start : 0);
 	return busy_set(c, op, done > at ? done : at, end);
 }
@@ -441,8 +478,8 @@ static struct rqueue *rqueue_of(struct collect *c, const struct reel_op *op)
 
 static int engine_busy(struct collect *c, const struct reel_op *op)
 {
-	uint64_t k[REPORT_KEY_N] = {KEY_BUSY, op->pid, op->tid};
-	struct report_map_slot *s = report_map__get(&c->busy, k), t = {.v = {0, 0}};
+	const uint64_t *s = busy_of(c, op);
+	uint64_t t[2] = {0, 0};
 	struct rqueue *q = rqueue_of(c, op);
 	uint64_t lat = op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0;
 	uint64_t end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
@@ -454,7 +491,7 @@ static int engine_busy(struct collect *c, const struct reel_op *op)
 	if (!q)
 		return -ENOMEM;
 	if (s)
-		t = *s;
+		memcpy(t, s, sizeof(t));
 	if (!async && !reel_op__is_read(op->type) && !reel_op__is_write(op->type)) {
 		wv = q->vall;
 		wr = q->rall;
@@ -470,16 +507,16 @@ static int engine_busy(struct collect *c, const struct reel_op *op)
 		wr = q->rret;
 	}
 	/* waiting for requests, the thread is busy until they are done */
-	if (wv > t.v[0])
-		t.v[0] = wv;
-	if (wr > t.v[1])
-		t.v[1] = wr;
-	uint64_t at = sched_free_at(s || wv ? &t : NULL, op);
+	if (wv > t[0])
+		t[0] = wv;
+	if (wr > t[1])
+		t[1] = wr;
+	uint64_t at = sched_free_at(s || wv ? t : NULL, op);
 	if ((err = schedule_add_at(c, op, at)))
 		return err;
 	lat += order_of(op, at); /* as busy_until */
 	if (!async)
-		return busy_set(c, op, at + lat, end > t.v[1] ? end : t.v[1]);
+		return busy_set(c, op, at + lat, end > t[1] ? end : t[1]);
 	unsigned i = (q->head + q->n++) % ENGINE_DEPTH;
 	q->vdone[i] = at + lat;
 	q->rdone[i] = end;
@@ -488,7 +525,7 @@ static int engine_busy(struct collect *c, const struct reel_op *op)
 	if (end > q->rall)
 		q->rall = end;
 	/* submitted, the thread is free again: from its submission on, in fact */
-	return busy_set(c, op, at, op->start_ns > t.v[1] ? op->start_ns : t.v[1]);
+	return busy_set(c, op, at, op->start_ns > t[1] ? op->start_ns : t[1]);
 }
 
 static int measure(struct collect *c, const struct reel_op *op, unsigned kind, uint64_t start,
@@ -523,23 +560,21 @@ static int measure(struct collect *c, const struct reel_op *op, unsigned kind, u
 	if (start + lat > run->last_ns)
 		run->last_ns = start + lat;
 
-	/* The thread's rhythm: start-to-start gap since its previous op (v[0] its start), and
-	 * whether this op followed the previous one's end at once (v[1] its end). */
-	uint64_t k[REPORT_KEY_N] = {KEY_TID, op->pid, op->tid};
-	struct report_map_slot *s = report_map__get(&c->tids, k);
-	if (s) {
-		if (start >= s->v[0] && (err = hist__add(&run->gap, start - s->v[0])))
+	/* The thread's rhythm: start-to-start gap since its previous op, and whether this op
+	 * followed the previous one's end at once. */
+	struct thread_state *t = thread_of(c, op, 1);
+	if (!t)
+		return -ENOMEM;
+	if (t->seen) {
+		if (start >= t->last_start && (err = hist__add(&run->gap, start - t->last_start)))
 			return err;
 		run->followers++;
-		if (start >= s->v[1] && start - s->v[1] <= REPORT_CHAINED_NS)
+		if (start >= t->last_end && start - t->last_end <= REPORT_CHAINED_NS)
 			run->chained++;
-		s->v[0] = start;
-		s->v[1] = start + lat;
-	} else {
-		uint64_t v[2] = {start, start + lat};
-		if ((err = report_map__put(&c->tids, k, v)))
-			return err;
 	}
+	t->seen = 1;
+	t->last_start = start;
+	t->last_end = start + lat;
 
 	uint32_t pid_path = op->path;
 	if (!pid_path && fd >= 0)
@@ -877,12 +912,12 @@ int report_run__collect(struct report_run *run, const char *path, int by_file)
 		snprintf(run->label, sizeof(run->label), "original");
 
 	reel_reader__close(c.r);
-	report_map__free(&c.fds);
+	replay_u64map__free(&c.fds);
 	report_map__free(&c.async);
 	report_map__free(&c.vsub);
 	report_map__free(&c.early);
-	report_map__free(&c.tids);
-	report_map__free(&c.busy);
+	replay_u64map__free(&c.tindex);
+	free(c.threads);
 	for (size_t i = 0; i < c.rqueues.cap; i++)
 		if (c.rqueues.slots[i].used == 1)
 			free((void *)(uintptr_t)c.rqueues.slots[i].v[0]);
