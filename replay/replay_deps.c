@@ -443,9 +443,9 @@ static void disp__read(struct disp *d, struct rpath *p, uint64_t end, uint32_t s
 /*
  * An fsync (fdatasync, sync_file_range, an async one's submit) of p flushes what the other
  * threads wrote to p before it: it waits for their last writes since the last cut (the
- * writers entries left, those not known done). Run before them, as fast as possible, it found
- * next to nothing dirty: PostgreSQL's checkpointer fsyncs the files the backends wrote, and
- * its fsyncs replayed in microseconds where they had taken milliseconds. A write that ended
+ * writers entries left, those not known done). Run before them, as fast as possible, it finds
+ * next to nothing dirty and looks faster than it was (a database's checkpointer fsyncs the
+ * files its backends wrote; tests/replay/test_sync_order.sh). A write that ended
  * after the fsync began is waited for too: at most one write's time late, against an fsync
  * that would otherwise leave out everything the thread wrote before it. Writes after an
  * fsync do not wait for it: they may have run beside it (the replay's order keeps a thread's

@@ -9,6 +9,9 @@
  *        that a thread's ops never overlap.
  * afap:  N ops in total, round-robin over T threads, 100 ns apart per thread-step: a trace
  *        for throughput and memory, whose timing is meant to be ignored (--timing afap).
+ *        With --proc-ops K each of the T is a succession of short processes of one thread
+ *        (pid = tid, never reused), each opening the file, issuing K ops and closing it: a
+ *        build's, or a database's backend per connection (memory with many processes).
  *
  * Ops are written in global start order, as a capture would write them.
  */
@@ -34,13 +37,15 @@ struct gen_thread {
 	uint32_t path;
 	int fd;
 	int closed;
+	uint32_t pid, tid;   /* the process issuing its ops now */
+	uint64_t in_proc;    /* data ops that process issued (--proc-ops) */
 };
 
 struct gen_opts {
 	const char *out, *root, *mode, *dist;
 	unsigned threads, write_pct;
 	double rate, seconds;
-	uint64_t ops, size, seed, lat_ns, bs;
+	uint64_t ops, size, seed, lat_ns, bs, proc_ops;
 };
 
 static uint64_t splitmix64(uint64_t *s)
@@ -72,6 +77,7 @@ static void usage(FILE *f)
 		"      --lat-ns NS     recorded latency of each op (3000)\n"
 		"      --root DIR      fake root of the recorded paths (/bench)\n"
 		"      --seed S        (1)\n"
+		"      --proc-ops K    afap: K ops per process, each thread a succession of them\n"
 		"EXAMPLES\n"
 		"  gen_trace -o t.reel -t 8 -r 10000 -d 5 -w 25\n"
 		"  gen_trace -o big.reel --mode afap -t 1 -n 2000000 -s 67108864\n");
@@ -87,6 +93,7 @@ static int parse(int argc, char **argv, struct gen_opts *o)
 		{ "write-pct", required_argument, 0, 'w' }, { "bs", required_argument, 0, 'b' },
 		{ "lat-ns", required_argument, 0, 'l' },  { "root", required_argument, 0, 'R' },
 		{ "seed", required_argument, 0, 'S' },	  { "help", no_argument, 0, 'h' },
+		{ "proc-ops", required_argument, 0, 'P' },
 		{ 0, 0, 0, 0 },
 	};
 	int c;
@@ -109,6 +116,7 @@ static int parse(int argc, char **argv, struct gen_opts *o)
 		case 'l': o->lat_ns = strtoull(optarg, NULL, 0); break;
 		case 'R': o->root = optarg; break;
 		case 'S': o->seed = strtoull(optarg, NULL, 0); break;
+		case 'P': o->proc_ops = strtoull(optarg, NULL, 0); break;
 		case 'h': usage(stdout); exit(0);
 		default: return -EINVAL;
 		}
@@ -116,7 +124,8 @@ static int parse(int argc, char **argv, struct gen_opts *o)
 	if (!o->out || !o->threads || o->threads > GEN_MAX_THREADS || o->bs == 0 ||
 	    o->size < o->bs || o->write_pct > 100 || o->rate <= 0 || o->seconds <= 0 ||
 	    (strcmp(o->mode, "paced") && strcmp(o->mode, "afap")) ||
-	    (strcmp(o->dist, "uniform") && strcmp(o->dist, "exp")))
+	    (strcmp(o->dist, "uniform") && strcmp(o->dist, "exp")) ||
+	    (o->proc_ops && strcmp(o->mode, "afap")))
 		return -EINVAL;
 	if (!strcmp(o->mode, "afap"))
 		o->lat_ns = 50; /* ops 100 ns apart per thread must not overlap */
@@ -144,8 +153,8 @@ static int emit_data(struct reel_writer *w, const struct gen_opts *o, struct gen
 	struct reel_op op = {
 		.type = wr ? REEL_OP_PWRITE64 : REEL_OP_PREAD64,
 		.fd_kind = REEL_FD_REG,
-		.pid = GEN_PID,
-		.tid = GEN_PID + 1 + i,
+		.pid = th->pid,
+		.tid = th->tid,
 		.fd = th->fd,
 		.fd2 = -1,
 		.offset = (splitmix64(&th->rng) % blocks) * o->bs,
@@ -164,8 +173,8 @@ static int emit_open_close(struct reel_writer *w, struct gen_thread *th, unsigne
 	struct reel_op op = {
 		.type = open ? REEL_OP_OPENAT : REEL_OP_CLOSE,
 		.fd_kind = REEL_FD_REG,
-		.pid = GEN_PID,
-		.tid = GEN_PID + 1 + i,
+		.pid = th->pid,
+		.tid = th->tid,
 		.fd = open ? -100 /* AT_FDCWD */ : th->fd,
 		.fd2 = -1,
 		.path = open ? th->path : 0,
@@ -178,7 +187,8 @@ static int emit_open_close(struct reel_writer *w, struct gen_thread *th, unsigne
 	return reel_writer__add(w, &op);
 }
 
-static int generate(struct reel_writer *w, const struct gen_opts *o, struct gen_thread *th)
+static int generate(struct reel_writer *w, const struct gen_opts *o, struct gen_thread *th,
+		    uint32_t *next_pid)
 {
 	int afap = !strcmp(o->mode, "afap");
 	double mean_ns = afap ? 100.0 * o->threads : 1e9 * o->threads / o->rate;
@@ -212,9 +222,18 @@ static int generate(struct reel_writer *w, const struct gen_opts *o, struct gen_
 		if (!min->left) {
 			err = emit_open_close(w, min, mi, 0, min->next_ns);
 			min->closed = 1;
+		} else if (o->proc_ops && min->in_proc == o->proc_ops) {
+			/* this process is done: the next one opens the file anew */
+			err = emit_open_close(w, min, mi, 0, min->next_ns);
+			min->pid = min->tid = (*next_pid)++;
+			min->in_proc = 0;
+			if (!err)
+				err = emit_open_close(w, min, mi, 1, min->next_ns + 1);
+			min->next_ns += 1 + 5000 + 1; /* after the open's end */
 		} else {
 			err = emit_data(w, o, min, mi, min->next_ns);
 			min->left--;
+			min->in_proc++;
 			min->next_ns += afap ? (uint64_t)mean_ns : gap_ns(min, o, mean_ns);
 		}
 		if (err)
@@ -225,6 +244,7 @@ static int generate(struct reel_writer *w, const struct gen_opts *o, struct gen_
 int main(int argc, char **argv)
 {
 	struct gen_thread th[GEN_MAX_THREADS] = { 0 };
+	uint32_t next_pid = GEN_PID + 1000;
 	struct reel_writer *w = NULL;
 	struct gen_opts o;
 	struct timespec wall, mono;
@@ -243,8 +263,9 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME, &wall);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	snprintf(buf, sizeof(buf), "gen_trace --mode %s -t %u -r %g -d %g -n %" PRIu64
-		 " --dist %s -s %" PRIu64 " -w %u --seed %" PRIu64,
-		 o.mode, o.threads, o.rate, o.seconds, o.ops, o.dist, o.size, o.write_pct, o.seed);
+		 " --dist %s -s %" PRIu64 " -w %u --seed %" PRIu64 " --proc-ops %" PRIu64,
+		 o.mode, o.threads, o.rate, o.seconds, o.ops, o.dist, o.size, o.write_pct, o.seed,
+		 o.proc_ops);
 	err = reel_writer__meta(w, REEL_META_TOOL, "ioreel tests/bench_replay/gen_trace");
 	if (!err)
 		err = reel_writer__meta(w, REEL_META_COMMAND, buf);
@@ -264,9 +285,13 @@ int main(int argc, char **argv)
 		err = reel_writer__path(w, buf, &th[i].path);
 		th[i].fd = 3 + (int)i;
 		th[i].rng = o.seed * 1000003ull + i;
+		th[i].pid = GEN_PID;
+		th[i].tid = GEN_PID + 1 + i;
+		if (o.proc_ops)
+			th[i].pid = th[i].tid = next_pid++;
 	}
 	if (!err)
-		err = generate(w, &o, th);
+		err = generate(w, &o, th, &next_pid);
 	if (err) {
 		fprintf(stderr, "gen_trace: failed to write %s: %s\n", o.out, reel_strerror(err));
 		reel_writer__close(w);

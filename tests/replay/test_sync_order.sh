@@ -1,12 +1,12 @@
 #!/bin/bash
 # An fsync waits for what other threads wrote to its file before it, in every timing mode:
-# it flushes their writes, and run before them it finds next to nothing dirty (PostgreSQL's
-# checkpointer fsyncs the files its backends wrote; as fast as possible, the replay's
-# checkpointer ran at once and its fsyncs took microseconds where they had taken
-# milliseconds). Thread 101 writes 1000 blocks of 4 KiB; then threads 102-105 flush the file
-# with fsync, fdatasync, sync_file_range and an io_uring fsync. Each must start after the last
-# write ended. Thread 106 writes after the flushes, which do not wait for it. Without the
-# order, as fast as possible, the fsync, fdatasync and sync_file_range ran before the writes.
+# it flushes their writes, and run before them it finds next to nothing dirty and looks
+# faster than it was (a database's checkpointer fsyncs the files its backends wrote; as fast
+# as possible, its thread, with few ops, runs ahead of theirs). Thread 101 writes 1000 blocks
+# of 4 KiB; then threads 102-105 flush the file with fsync, fdatasync, sync_file_range and an
+# io_uring fsync. Each must start after the last write ended. Thread 106 writes after the
+# flushes, which do not wait for it. Without the order, as fast as possible, the fsync,
+# fdatasync and sync_file_range ran before the writes.
 source "$(dirname "$0")/lib.sh"
 
 N=1000
