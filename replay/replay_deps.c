@@ -449,7 +449,8 @@ static void disp__read(struct disp *d, struct rpath *p, uint64_t end, uint32_t s
  * after the fsync began is waited for too: at most one write's time late, against an fsync
  * that would otherwise leave out everything the thread wrote before it. Writes after an
  * fsync do not wait for it: they may have run beside it (the replay's order keeps a thread's
- * own writes and fsyncs in line).
+ * own writes and fsyncs in line). A syncfs (or sync) does so for every file with writers
+ * entries (disp__deps).
  */
 static void disp__synced(struct disp *d, const struct rpath *p, uint32_t self, struct depset *ds)
 {
@@ -1129,6 +1130,10 @@ void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 			dt__use(dt, dir->dkey, self, it->seq, ds);
 	}
 	disp__extent(d, it, self, ds);
+	/* syncfs (and sync, recorded as a syncfs of no fd): every file's writes, as an fsync */
+	if (t == REEL_OP_SYNCFS && op->ret >= 0)
+		for (size_t i = 0; i < d->nwpaths; i++)
+			disp__synced(d, d->wpaths[i], self, ds);
 	disp__names(it);
 	disp__put_deps(d, it, self, ds);
 }

@@ -3,15 +3,20 @@
 # it flushes their writes, and run before them it finds next to nothing dirty and looks
 # faster than it was (a database's checkpointer fsyncs the files its backends wrote; as fast
 # as possible, its thread, with few ops, runs ahead of theirs). Thread 101 writes 1000 blocks
-# of 4 KiB; then threads 102-105 flush the file with fsync, fdatasync, sync_file_range and an
-# io_uring fsync. Each must start after the last write ended. Thread 106 writes after the
+# of 4 KiB; then threads 102-108 but 106 flush the file with fsync, fdatasync,
+# sync_file_range, an io_uring fsync, syncfs and sync (a syncfs of no fd). Each must start
+# after the last write ended. Thread 106 writes after the
 # flushes, which do not wait for it. Without the order, as fast as possible, the fsync,
-# fdatasync and sync_file_range ran before the writes.
+# fdatasync, sync_file_range, syncfs and sync ran before the writes.
 source "$(dirname "$0")/lib.sh"
 
 N=1000
 {
 	echo "100 101 0 10 openat path=/d/f flags=O_RDWR|O_CREAT|O_EXCL mode=0644 ret=3"
+	# each flushing thread alive from the start: its own worker, not one handed on in turn
+	for tid in 102 103 104 105 107 108; do
+		echo "100 $tid $((tid - 80)) $((tid - 79)) fstat fd=3 path=/d/f ret=0"
+	done
 	for i in $(seq 0 $((N - 1))); do
 		t=$((100 + 10 * i))
 		echo "100 101 $t $((t + 5)) pwrite64 fd=3 path=/d/f off=$((i * 4096)) len=4096 ret=4096"
@@ -22,6 +27,8 @@ N=1000
 	echo "100 104 $((t + 120)) $((t + 170)) sync_file_range fd=3 path=/d/f off=0 len=0 flags=7 ret=0"
 	echo "100 105 $((t + 180)) $((t + 180)) uring_submit fd=3 path=/d/f ctx=9 aux=1 subop=3 ret=1"
 	echo "100 105 $((t + 180)) $((t + 230)) uring_complete fd=3 path=/d/f ctx=9 aux=1 subop=3 ret=0"
+	echo "100 107 $((t + 190)) $((t + 200)) syncfs fd=3 path=/d/f ret=0"
+	echo "100 108 $((t + 210)) $((t + 220)) syncfs fd=-1 ret=0"
 	echo "100 106 $((t + 240)) $((t + 245)) pwrite64 fd=3 path=/d/f off=0 len=4096 ret=4096"
 	echo "100 101 $((t + 300)) $((t + 301)) close fd=3 ret=0"
 } | mk t
@@ -32,10 +39,11 @@ for tm in afap original; do
 import json, sys
 ops = [json.loads(l) for l in sys.stdin]
 last = max(o["end_ns"] for o in ops if o["tid"] == 101 and o["op"] == "pwrite64")
-flush = [o for o in ops if o["tid"] in (102, 103, 104, 105) and o["op"] != "uring_complete"]
+flush = [o for o in ops if 102 <= o["tid"] <= 108 and o["tid"] != 106 and
+         o["op"] not in ("fstat", "uring_complete")]
 early = [o["op"] for o in flush if o["start_ns"] < last]
 print("'$tm': %d flushes, %d before the last write ended: %s" % (len(flush), len(early), early))
-sys.exit(1 if early or len(flush) != 4 else 0)
+sys.exit(1 if early or len(flush) != 6 else 0)
 ' || fail "timing $tm: a flush ran before the writes it flushed"
 done
 echo PASS
