@@ -341,9 +341,12 @@ int disp__run(struct disp *d)
 		run->sum->ops_read++;
 		tk = (uint64_t)it.op.pid << 32 | it.op.tid;
 		if (!d->cvalid || tk != d->ctk) {
-			uint64_t *pv = replay_u64map__get(&d->plive, it.op.pid);
+			/* threads of one process take turns: its entry is looked up once */
+			if (!d->cvalid || it.op.pid != d->ctk >> 32) {
+				uint64_t *pv = replay_u64map__get(&d->plive, it.op.pid);
 
-			d->cpe = pv ? (struct pexit *)(uintptr_t)*pv : NULL;
+				d->cpe = pv ? (struct pexit *)(uintptr_t)*pv : NULL;
+			}
 			d->cleft = replay_u64map__get(&d->left, tk);
 			d->ctk = tk;
 			d->cw = NULL;
