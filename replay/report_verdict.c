@@ -729,7 +729,6 @@ static void judge_syscall_cost(struct report *rep, size_t ri)
 		return;
 	for (size_t i = 0; i < rep->norder; i++) {
 		int k = rep->order[i];
-
 		uint64_t op50, rp50;
 
 		if (!run->kinds[k].lat.n || !o->kinds[k].lat.n)
