@@ -19,7 +19,7 @@
 #include "report_int.h"
 
 /* Map key spaces, so that one map could never mix them up (each has its own map anyway). */
-enum { KEY_ASYNC = 2, KEY_ASYNC_ID, KEY_BUSY = 5 };
+enum { KEY_ASYNC = 1, KEY_ASYNC_ID };
 
 /*
  * A thread's state, one per (pid, tid) of the trace: a trace of 200 k short processes keeps
@@ -29,6 +29,7 @@ enum { KEY_ASYNC = 2, KEY_ASYNC_ID, KEY_BUSY = 5 };
 struct thread_state {
 	uint64_t last_start, last_end; /* its previous op's (measure) */
 	uint64_t busy[2]; /* busy until, on the schedule's timeline and in fact (busy_set) */
+	struct rqueue *rq; /* a replay with --engine io_uring|libaio: its requests (engine_busy) */
 	uint8_t seen, is_busy;
 };
 
@@ -53,7 +54,6 @@ struct collect {
 	/* a replay with --engine io_uring|libaio: its threads' reads and writes went out as
 	 * requests, several in flight (engine_busy) */
 	int engine_async;
-	struct report_map rqueues; /* tid -> struct rqueue * of such a replay */
 };
 
 static uint64_t str_hash(const char *s, uint64_t seed)
@@ -463,24 +463,17 @@ struct rqueue {
 
 static struct rqueue *rqueue_of(struct collect *c, const struct reel_op *op)
 {
-	uint64_t k[REPORT_KEY_N] = {KEY_BUSY, op->pid, op->tid};
-	struct report_map_slot *s = report_map__get(&c->rqueues, k);
-	if (s)
-		return (struct rqueue *)(uintptr_t)s->v[0];
-	struct rqueue *q = calloc(1, sizeof(*q));
-	uint64_t v[2] = {(uintptr_t)q, 0};
-	if (q && report_map__put(&c->rqueues, k, v)) {
-		free(q);
-		return NULL;
-	}
-	return q;
+	struct thread_state *t = thread_of(c, op, 1);
+	if (t && !t->rq)
+		t->rq = calloc(1, sizeof(*t->rq));
+	return t ? t->rq : NULL;
 }
 
 static int engine_busy(struct collect *c, const struct reel_op *op)
 {
+	struct rqueue *q = rqueue_of(c, op); /* first: it may make the thread's state */
 	const uint64_t *s = busy_of(c, op);
 	uint64_t t[2] = {0, 0};
-	struct rqueue *q = rqueue_of(c, op);
 	uint64_t lat = op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0;
 	uint64_t end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
 	int async = (reel_op__is_read(op->type) || reel_op__is_write(op->type)) &&
@@ -917,11 +910,9 @@ int report_run__collect(struct report_run *run, const char *path, int by_file)
 	report_map__free(&c.vsub);
 	report_map__free(&c.early);
 	replay_u64map__free(&c.tindex);
+	for (size_t i = 0; i < c.nthreads; i++)
+		free(c.threads[i].rq);
 	free(c.threads);
-	for (size_t i = 0; i < c.rqueues.cap; i++)
-		if (c.rqueues.slots[i].used == 1)
-			free((void *)(uintptr_t)c.rqueues.slots[i].v[0]);
-	report_map__free(&c.rqueues);
 	free(c.by_path_id);
 	free(c.pseudo_id);
 	for (size_t i = 0; i < c.nprefixes; i++)
