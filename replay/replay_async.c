@@ -496,6 +496,7 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 	rq->submit_ns = replay_now_ns();
 	rq->t0 = w->run->t0;
 	c->submit_holds = took;
+	w->uring_submitter |= is_uring;
 	r = replay_engine__submit(&c->eng, &rq->io, actx__make_room, c);
 	*end_ns = replay_now_ns();
 	rq->submit_end = *end_ns;

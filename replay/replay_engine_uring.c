@@ -14,6 +14,9 @@ struct uring_priv {
 	struct replay_io **ev;
 	unsigned queued;
 	int efd; /* notify_fd's, or -1 */
+	/* IOREEL_TEST_URING_ASYNC, for tests only: every request goes to the kernel's io-wq
+	 * workers (IOSQE_ASYNC), as one that cannot be done within its submission does */
+	int force_async;
 };
 
 static int uring__init(struct replay_engine *e, unsigned depth)
@@ -35,6 +38,7 @@ static int uring__init(struct replay_engine *e, unsigned depth)
 		return r;
 	}
 	p->efd = -1;
+	p->force_async = getenv("IOREEL_TEST_URING_ASYNC") != NULL;
 	e->priv = p;
 	/* waiting with a timeout enters with to_submit 0 (the SQ untouched) only given
 	 * IORING_FEAT_EXT_ARG (5.11): before, liburing queues a timeout SQE of its own */
@@ -66,6 +70,8 @@ static int uring__queue(struct replay_engine *e, struct replay_io *io)
 		io_uring_prep_nop(sqe);
 		break;
 	}
+	if (p->force_async)
+		sqe->flags |= IOSQE_ASYNC;
 	io_uring_sqe_set_data(sqe, io);
 	p->queued++;
 	return 0;

@@ -283,6 +283,10 @@ struct rworker {
 	/* async engine for sync ops */
 	struct replay_engine eng;
 	int eng_on;
+	/* it submitted to one of the trace's io_uring rings: it stays until every worker has
+	 * ended (run__workers_ended), as the kernel cancels the requests a thread left queued
+	 * with its workers when that thread exits */
+	int uring_submitter;
 	struct rinflight *infl;
 	unsigned infl_head, infl_n;
 };
@@ -336,6 +340,7 @@ struct run {
 
 	struct rworker *workers[RUN_MAX_WORKERS];
 	_Atomic uint32_t nworkers;
+	_Atomic uint32_t workers_ended; /* those past their last op: a futex word */
 
 	pthread_mutex_t lock;	   /* failures, notices, pid tables, async contexts */
 	struct replay_u64map pids; /* pid -> struct rpid * */

@@ -710,6 +710,32 @@ static int worker__plain(struct rworker *w, const struct ritem *it, int waited)
 	return 1;
 }
 
+/*
+ * A worker past its last op. One that submitted to a trace's io_uring stays until every
+ * worker is: when a thread exits, the kernel cancels (-ECANCELED) the requests it left
+ * queued for its io-wq workers (a write that could not be done within its submission, an
+ * fsync), and their completion records may be other threads' still to come (fio's or an
+ * app's reaping thread; a record that took another request that had completed:
+ * async__complete). Exiting at once, 3 of 6000 such writes came back cancelled in a CI run.
+ * Once every worker is past its ops, every completion record has been replayed. The workers
+ * all exist by then: their queues end only once the dispatcher has.
+ */
+static void worker__linger(struct rworker *w)
+{
+	struct run *run = w->run;
+	uint32_t all = atomic_load(&run->nworkers);
+	uint32_t n = atomic_fetch_add(&run->workers_ended, 1) + 1;
+
+	if (n == all) {
+		futex_wake(&run->workers_ended);
+		return;
+	}
+	while (w->uring_submitter && n < all) {
+		futex_wait(&run->workers_ended, n);
+		n = atomic_load(&run->workers_ended);
+	}
+}
+
 static void *worker__main(void *arg)
 {
 	struct rworker *w = arg;
@@ -839,6 +865,7 @@ static void *worker__main(void *arg)
 	worker__drain(w);
 	worker__flush(w);
 	atomic_fetch_add(&run->cpu_workers_ns, thread_cpu_ns() - cpu0);
+	worker__linger(w);
 	return NULL;
 }
 
