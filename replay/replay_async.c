@@ -52,6 +52,7 @@ struct areq {
 	uint64_t aux;	/* its id, and its kind, as the trace has them */
 	uint32_t subop;
 	struct areq *next_orphan; /* on ractx.orphans */
+	size_t cap;		  /* io.buf's size */
 };
 
 struct ractx {
@@ -96,12 +97,71 @@ struct ractx {
 	/* requests whose id a later submit took while they were in flight, with no completion
 	 * record left to free them: freed once reaped, or at the end */
 	struct areq *orphans;
+	/*
+	 * Buffers of requests done with, for the next submissions (under pool_lock, apart from
+	 * lock: a submission takes one before it takes lock). A new buffer for each request,
+	 * allocated and filled, spaced 1 MiB io_uring writes 1.1 ms apart in the replay, whatever
+	 * the trace's pace. At most ACTX_DEPTH kept.
+	 */
+	pthread_mutex_t pool_lock;
+	struct abuf {
+		void *p;
+		size_t cap;
+	} pool[ACTX_DEPTH];
+	unsigned npool;
 };
 
-/* a request and its buffer, once nothing (the engine, a completion record) holds it */
-static void areq__free(struct areq *rq)
+/*
+ * A buffer of at least len bytes, page-aligned (O_DIRECT): the smallest kept that is large
+ * enough, else a new one, filled (written data non-zero: zeros might be stored as holes;
+ * a buffer used before holds what it read or wrote, as a sync worker's does). NULL: out of
+ * memory.
+ */
+static void *actx__buf_get(struct ractx *c, size_t len, size_t *cap)
 {
-	free(rq->io.buf);
+	size_t sz = len ? (len + 4095) & ~(size_t)4095 : 4096;
+	unsigned best = ACTX_DEPTH;
+	void *b = NULL;
+
+	pthread_mutex_lock(&c->pool_lock);
+	for (unsigned i = 0; i < c->npool; i++)
+		if (c->pool[i].cap >= sz &&
+		    (best == ACTX_DEPTH || c->pool[i].cap < c->pool[best].cap))
+			best = i;
+	if (best != ACTX_DEPTH) {
+		b = c->pool[best].p;
+		*cap = c->pool[best].cap;
+		c->pool[best] = c->pool[--c->npool];
+	}
+	pthread_mutex_unlock(&c->pool_lock);
+	if (b)
+		return b;
+	if (posix_memalign(&b, 4096, sz))
+		return NULL;
+	memset(b, 0x5a, sz);
+	*cap = sz;
+	return b;
+}
+
+/* b (of cap bytes) back to the pool, or freed when the pool is full */
+static void actx__buf_put(struct ractx *c, void *b, size_t cap)
+{
+	if (!b)
+		return;
+	pthread_mutex_lock(&c->pool_lock);
+	if (c->npool < ACTX_DEPTH) {
+		c->pool[c->npool].p = b;
+		c->pool[c->npool++].cap = cap;
+		b = NULL;
+	}
+	pthread_mutex_unlock(&c->pool_lock);
+	free(b);
+}
+
+/* a request, once nothing (the engine, a completion record) holds it; its buffer to the pool */
+static void areq__free(struct ractx *c, struct areq *rq)
+{
+	actx__buf_put(c, rq->io.buf, rq->cap);
 	free(rq);
 }
 
@@ -255,7 +315,7 @@ static void actx__orphan(struct ractx *c, struct areq *rq)
 
 		if (atomic_load(&o->done)) {
 			*pp = o->next_orphan;
-			areq__free(o);
+			areq__free(c, o);
 		} else {
 			pp = &o->next_orphan;
 		}
@@ -280,6 +340,7 @@ static struct ractx *actx__get(struct run *run, const struct reel_op *op, int is
 	c = calloc(1, sizeof(*c));
 	if (c) {
 		pthread_mutex_init(&c->lock, NULL);
+		pthread_mutex_init(&c->pool_lock, NULL);
 		pthread_cond_init(&c->cond, NULL);
 		pthread_cond_init(&c->work, NULL);
 		c->run = run;
@@ -447,7 +508,7 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 	int kind = async__kind(op), fd = -1, r;
 	struct ractx *c;
 	struct areq *rq;
-	uint64_t *v;
+	uint64_t *v, sub_ns;
 	int took = 0;
 
 	if (kind < 0 || (kind == REPLAY_IO_NOP && !is_uring)) {
@@ -467,14 +528,11 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 		return -(1 + REPLAY_FAIL_UNSUPPORTED);
 	}
 	rq = calloc(1, sizeof(*rq));
-	if (!rq ||
-	    posix_memalign(&rq->io.buf, 4096, op->len ? (op->len + 4095) & ~4095ULL : 4096)) {
+	if (!rq || !(rq->io.buf = actx__buf_get(c, op->len, &rq->cap))) {
 		free(rq);
 		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1, "out of memory");
 		return -(1 + REPLAY_FAIL_UNSUPPORTED);
 	}
-	if (kind == REPLAY_IO_WRITE)
-		memset(rq->io.buf, 0x5a, op->len);
 	rq->io.kind = kind;
 	rq->io.fd = fd;
 	rq->io.len = op->len;
@@ -493,7 +551,7 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 		c->eng.ops->notify(&c->eng, 0);
 	}
 	pthread_mutex_lock(&c->lock);
-	rq->submit_ns = replay_now_ns();
+	rq->submit_ns = sub_ns = replay_now_ns();
 	rq->t0 = w->run->t0;
 	c->submit_holds = took;
 	w->uring_submitter |= is_uring;
@@ -504,7 +562,7 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 	if (r) {
 		/* nothing of it is left with the engine (see commit): kept, without its buffer,
 		 * for its completion record to say it failed */
-		free(rq->io.buf);
+		actx__buf_put(c, rq->io.buf, rq->cap);
 		rq->io.buf = NULL;
 		rq->io.ret = r;
 		atomic_store(&rq->done, 1);
@@ -526,7 +584,7 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 		struct areq *old = (struct areq *)(uintptr_t)*v;
 
 		if (atomic_load(&old->done)) {
-			areq__free(old);
+			areq__free(c, old);
 		} else {
 			actx__orphan(c, old);
 		}
@@ -550,7 +608,8 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 	}
 	/* a submit record's ret is the original's (count or 0) when the replay's succeeded */
 	*ret = op->ret >= 0 ? op->ret : 0;
-	*submit_ns = rq->submit_ns;
+	/* (not rq's: once c->lock is let go, another thread's completion record may free it) */
+	*submit_ns = sub_ns;
 	return 0;
 }
 
@@ -665,7 +724,7 @@ int async__complete(struct rworker *w, const struct ritem *it, struct reel_op *r
 
 		*done_ns = done > sub_end ? done : sub_end;
 	}
-	areq__free(rq);
+	areq__free(c, rq);
 	return 0;
 }
 
@@ -725,19 +784,22 @@ void async__free_all(struct run *run)
 			if (c->reqs.used[j]) {
 				struct areq *rq = (struct areq *)(uintptr_t)c->reqs.v[j];
 
-				areq__free(rq);
+				areq__free(c, rq);
 			}
 		}
 		while (c->orphans) {
 			struct areq *o = c->orphans;
 
 			c->orphans = o->next_orphan;
-			areq__free(o);
+			areq__free(c, o);
 		}
+		while (c->npool)
+			free(c->pool[--c->npool].p);
 		replay_u64map__free(&c->reqs);
 		pthread_cond_destroy(&c->cond);
 		pthread_cond_destroy(&c->work);
 		pthread_mutex_destroy(&c->lock);
+		pthread_mutex_destroy(&c->pool_lock);
 		free(c);
 	}
 	replay_u64map__free(&run->actx);
