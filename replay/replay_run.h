@@ -284,7 +284,7 @@ struct rworker {
 	struct replay_engine eng;
 	int eng_on;
 	/* it submitted to one of the trace's io_uring rings: it stays until every worker has
-	 * ended (run__workers_ended), as the kernel cancels the requests a thread left queued
+	 * ended (worker__linger), as the kernel cancels the requests a thread left queued
 	 * with its workers when that thread exits */
 	int uring_submitter;
 	struct rinflight *infl;
