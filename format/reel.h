@@ -22,7 +22,7 @@ extern "C" {
 #endif
 
 #define REEL_VERSION_MAJOR 1
-#define REEL_VERSION_MINOR 2
+#define REEL_VERSION_MINOR 3
 
 /*
  * Op types. The numeric values are part of the file format (FORMAT.md, "Op types"):
@@ -106,6 +106,9 @@ enum reel_op_type {
 	REEL_OP_READLINKAT = 66,
 	/* added in version 1.2 */
 	REEL_OP_MUNMAP = 67,
+	/* 1.3: file locks */
+	REEL_OP_FLOCK = 68,	  /* flock(2) */
+	REEL_OP_FCNTL_LOCK = 69, /* fcntl F_GETLK, F_SETLK, F_SETLKW and their F_OFD_* forms */
 	REEL_OP__COUNT
 };
 
@@ -173,7 +176,8 @@ int reel_op__is_write(unsigned type);		 /* write, pwrite64, writev, pwritev, pwr
 int reel_op__has_path(unsigned type);		 /* takes a path argument (open, stat, ...) */
 /* the op follows a symlink in its path's last component; opens: opens and creat count too */
 int reel_op__follows_link(const struct reel_op *op, int opens);
-int reel_op__is_copy(unsigned type);		 /* copy_file_range, sendfile: fd -> fd2 */
+int reel_op__is_copy(unsigned type);
+int reel_op__is_lock(unsigned type);		 /* flock, fcntl_lock */		 /* copy_file_range, sendfile: fd -> fd2 */
 /* a copy op whose destination is a file (copy_file_range; sendfile to a regular file): its
  * bytes count as written as well as read */
 int reel_op__copy_writes(const struct reel_op *op);

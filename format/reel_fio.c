@@ -50,8 +50,8 @@ struct fio_state {
 
 static const char *const fio_lo_what[REEL_FIO_LO__COUNT] = {
     [REEL_FIO_LO_METADATA] = "metadata ops (stat, rename, mkdir, unlink, access, getdents, "
-			     "chmod, chown, utimensat, link, symlink, readlink, munmap, failed "
-			     "opens)",
+			     "chmod, chown, utimensat, link, symlink, readlink, munmap, file "
+			     "locks, failed opens)",
     [REEL_FIO_LO_SYNC_OTHER] = "sync_file_range, syncfs, msync and syncs of directories",
     [REEL_FIO_LO_ZERO] = "failed or zero-byte reads, writes and syncs",
     [REEL_FIO_LO_NO_PATH] = "reads/writes on fds whose file the trace does not name",

@@ -77,6 +77,8 @@ static const char *const op_names[REEL_OP__COUNT] = {
     [REEL_OP_READLINK] = "readlink",
     [REEL_OP_READLINKAT] = "readlinkat",
     [REEL_OP_MUNMAP] = "munmap",
+    [REEL_OP_FLOCK] = "flock",
+    [REEL_OP_FCNTL_LOCK] = "fcntl_lock",
 };
 
 const char *reel_op__name(unsigned type)
@@ -190,6 +192,11 @@ int reel_op__copy_writes(const struct reel_op *op)
 	/* sendfile's mode holds the fd kind of its destination (FORMAT.md) */
 	return op->type == REEL_OP_COPY_FILE_RANGE ||
 	       (op->type == REEL_OP_SENDFILE && op->mode == REEL_FD_REG);
+}
+
+int reel_op__is_lock(unsigned type)
+{
+	return type == REEL_OP_FLOCK || type == REEL_OP_FCNTL_LOCK;
 }
 
 int reel_op__maps_shared_writable(const struct reel_op *op)

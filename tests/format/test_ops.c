@@ -26,14 +26,18 @@ int main(void)
 		  reel_op__from_name("none") == -EINVAL,
 	      "unknown names");
 	CHECK(strcmp(reel_op__name(REEL_OP_PREAD64), "pread64") == 0, "pread64");
-	CHECK(strcmp(reel_op__name(REEL_OP_MUNMAP), "munmap") == 0 &&
-		  REEL_OP_MUNMAP == REEL_OP__COUNT - 1,
+	CHECK(strcmp(reel_op__name(REEL_OP_FCNTL_LOCK), "fcntl_lock") == 0 &&
+		  REEL_OP_FCNTL_LOCK == REEL_OP__COUNT - 1,
 	      "last type");
 	/* version 1.1's values (FORMAT.md, "Op types"): part of the format, never renumbered */
 	CHECK(REEL_OP_COPY_FILE_RANGE == 51 && REEL_OP_SENDFILE == 52 && REEL_OP_CHMOD == 53 &&
 		  REEL_OP_UTIMENSAT == 60 && REEL_OP_READLINKAT == 66,
 	      "1.1 values");
 	CHECK(REEL_OP_MUNMAP == 67, "1.2 values");
+	CHECK(REEL_OP_FLOCK == 68 && REEL_OP_FCNTL_LOCK == 69, "1.3 values");
+	CHECK(reel_op__is_lock(REEL_OP_FLOCK) && reel_op__is_lock(REEL_OP_FCNTL_LOCK) &&
+		  !reel_op__is_lock(REEL_OP_FCNTL_DUPFD) && !reel_op__is_lock(REEL_OP_MUNMAP),
+	      "lock class");
 	CHECK(reel_op__is_copy(REEL_OP_COPY_FILE_RANGE) && reel_op__is_copy(REEL_OP_SENDFILE) &&
 		  !reel_op__is_copy(REEL_OP_PREAD64) && !reel_op__is_copy(REEL_OP_CHMOD),
 	      "copy class");

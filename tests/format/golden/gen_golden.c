@@ -116,6 +116,18 @@ static void write_small(const char *path)
 			o.aux = 0xdeadbeefcafeULL;
 			o.ctx = 0x7f0000001000ULL;
 			o.ret = type % 2 ? 0 : 4096;
+		} else if (type == REEL_OP_FCNTL_LOCK) { /* since 1.3 */
+			o.fd = 7;
+			o.path = id[0];
+			o.flags = 7; /* F_SETLKW */
+			o.mode = 1;  /* F_WRLCK */
+			o.offset = 1ULL << 30;
+			o.len = 510;
+		} else if (type == REEL_OP_FLOCK) {
+			o.fd = 7;
+			o.path = id[0];
+			o.mode = 2 | 4; /* LOCK_EX | LOCK_NB */
+			o.ret = -EAGAIN;
 		} else {
 			o.fd = 7;
 			o.ret = type == REEL_OP_STAT ? -ENOENT : 0;
