@@ -533,6 +533,41 @@ static __always_inline void aio_ring_scan(struct task_struct *task, struct entry
 	send(ev, offsetof(struct ioreel_sys_event, data) + (i & (2 * IOREEL_AIO_MAX - 1)) * 32);
 }
 
+/*
+ * An fcntl lock request (IOREEL_SYS_LOCK2): struct flock, read at entry since a get command's
+ * answer replaces it. It is the caller's own (a stack variable, in practice), so resident; a
+ * read that fails leaves args[5] 0 and the exit tries again.
+ */
+static __always_inline void lock_read(__u64 *args, __u64 uptr)
+{
+	struct ioreel_flock fl;
+
+	if (bpf_probe_read_user(&fl, sizeof(fl), (void *)uptr)) {
+		args[5] = 0;
+		return;
+	}
+	args[3] = fl.l_start;
+	args[4] = fl.l_len;
+	args[5] = (__u16)fl.l_type | (__u64)(__u16)fl.l_whence << 16 | IOREEL_LOCK_SEEN;
+}
+
+static __always_inline void lock_enter(struct entry *ep)
+{
+	lock_read(ep->args, ep->args[2]);
+}
+
+/* at exit: the request if the entry could not read it; a get command's answer */
+static __always_inline void lock_exit(struct ioreel_sys_event *ev)
+{
+	struct ioreel_flock fl;
+
+	if (!(ev->args[5] & IOREEL_LOCK_SEEN))
+		lock_read(ev->args, ev->args[2]);
+	if (ioreel_is_getlk_cmd(ev->args[1]) && ev->ret == 0 &&
+	    !bpf_probe_read_user(&fl, sizeof(fl), (void *)ev->args[2]))
+		ev->ret_size = (__u16)fl.l_type + 1;
+}
+
 SEC("raw_tp/sys_enter")
 int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 {
@@ -597,6 +632,8 @@ int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	}
 	if (flags & (IOREEL_SYS_OUT0 | IOREEL_SYS_OUT2))
 		copy_enter(task, ep, flags);
+	if ((flags & IOREEL_SYS_LOCK2) && ioreel_is_lock_cmd(ep->args[1]))
+		lock_enter(ep);
 	ep->busy = 1;
 	ep->start_ns = bpf_ktime_get_ns();
 	return 0;
@@ -721,6 +758,8 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 			ev->ret_kind = fd_kind(task, ret);
 		if ((flags & IOREEL_SYS_STAT1) && ret == 0) /* fstat */
 			ev->ret_kind = stat_kind_size(ev->args, flags, &ev->ret_size);
+		if ((flags & IOREEL_SYS_LOCK2) && ioreel_is_lock_cmd(ev->args[1]))
+			lock_exit(ev);
 		send(&fev, sizeof(fev));
 		return 0;
 	}

@@ -83,7 +83,46 @@ enum ioreel_sys_flags {
 	IOREEL_SYS_STAT1 = 1 << 25,
 	IOREEL_SYS_STAT2 = 1 << 26,
 	IOREEL_SYS_STATX4 = 1 << 27,
+	/*
+	 * fcntl: when args[1] is a lock command (IOREEL_F_*LK*), args[2] is a struct flock *.
+	 * Its request is read at entry (the kernel writes a get command's answer over it) into
+	 * the fcntl's unused args: args[3] = l_start, args[4] = l_len, args[5] = l_type |
+	 * l_whence << 16 | IOREEL_LOCK_SEEN; args[5] = 0 when it could not be read. A get
+	 * command's answer, the l_type found, goes to ret_size (+ 1; 0: unread).
+	 */
+	IOREEL_SYS_LOCK2 = 1 << 28,
 };
+
+/* fcntl's lock commands (asm-generic/fcntl.h, 64-bit: the *64 forms are the same numbers) */
+#define IOREEL_F_GETLK 5
+#define IOREEL_F_SETLK 6
+#define IOREEL_F_SETLKW 7
+#define IOREEL_F_OFD_GETLK 36
+#define IOREEL_F_OFD_SETLK 37
+#define IOREEL_F_OFD_SETLKW 38
+#define IOREEL_LOCK_SEEN (1ULL << 32)
+
+/* struct flock as the x86_64 kernel reads it from user memory */
+struct ioreel_flock {
+	__s16 l_type;
+	__s16 l_whence;
+	__u32 pad;
+	__s64 l_start;
+	__s64 l_len;
+	__s32 l_pid;
+	__u32 pad2;
+};
+
+static inline int ioreel_is_lock_cmd(__u64 cmd)
+{
+	return (cmd >= IOREEL_F_GETLK && cmd <= IOREEL_F_SETLKW) ||
+	       (cmd >= IOREEL_F_OFD_GETLK && cmd <= IOREEL_F_OFD_SETLKW);
+}
+
+static inline int ioreel_is_getlk_cmd(__u64 cmd)
+{
+	return cmd == IOREEL_F_GETLK || cmd == IOREEL_F_OFD_GETLK;
+}
 
 struct ioreel_sys_info {
 	__u32 flags;

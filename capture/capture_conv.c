@@ -575,6 +575,43 @@ static void conv_copy(struct conv_ctx *x, struct reel_op *op)
 	emit(x->c, op);
 }
 
+/*
+ * An fcntl lock command: the request the BPF side read (IOREEL_SYS_LOCK2), its range made
+ * absolute with the fd's position and size at entry, so that a replay locks the same bytes
+ * whatever its own fd's position (FORMAT.md, "Locks").
+ */
+static void conv_fcntl_lock(struct conv_ctx *x, struct reel_op *op)
+{
+	const struct ioreel_sys_event *ev = x->ev;
+	uint64_t req = ev->args[5];
+	int64_t start = (int64_t)ev->args[3], len = (int64_t)ev->args[4];
+	unsigned whence = (req >> 16) & 0xffff;
+
+	op->type = REEL_OP_FCNTL_LOCK;
+	op->fd = (int)ev->args[0];
+	op->flags = (uint32_t)ev->args[1];
+	/* unread (or a get command's, which cannot ask F_UNLCK): F_UNLCK says unknown */
+	op->mode = req & IOREEL_LOCK_SEEN ? (req & 0xffff) : F_UNLCK;
+	if (ioreel_is_getlk_cmd(ev->args[1]) && ev->ret_size)
+		op->aux = ev->ret_size;
+	if (!(req & IOREEL_LOCK_SEEN)) {
+		emit(x->c, op);
+		return;
+	}
+	if (whence == SEEK_CUR && ev->has_pos)
+		start += (int64_t)ev->pos, whence = SEEK_SET;
+	else if (whence == SEEK_END && ev->has_pos)
+		start += (int64_t)ev->isize, whence = SEEK_SET;
+	if (len < 0 && whence == SEEK_SET) {
+		start += len;
+		len = -len;
+	}
+	op->offset = (uint64_t)start;
+	op->len = (uint64_t)len;
+	op->subop = whence;
+	emit(x->c, op);
+}
+
 /* fd-based ops on pipes, sockets, eventfds: counted, not replayed */
 #define NEED_FILE()                                                                             \
 	do {                                                                                   \
@@ -789,6 +826,12 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 				f->cloexec = a[2] & FD_CLOEXEC;
 			break;
 		}
+		if (ioreel_is_lock_cmd(a[1])) {
+			NEED_FILE();
+			op.path = fd_path(x, (int)a[0]);
+			conv_fcntl_lock(x, &op);
+			break;
+		}
 		if (a[1] != F_DUPFD && a[1] != F_DUPFD_CLOEXEC)
 			break;
 		op.fd = (int)a[0];
@@ -796,6 +839,13 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 		op.flags = a[1] == F_DUPFD_CLOEXEC ? O_CLOEXEC : 0;
 		track_dup(x, op.fd, a[1] == F_DUPFD_CLOEXEC);
 		NEED_FILE();
+		op.path = fd_path(x, op.fd);
+		emit(c, &op);
+		break;
+	case __NR_flock:
+		NEED_FILE();
+		op.fd = (int)a[0];
+		op.mode = (uint32_t)a[1];
 		op.path = fd_path(x, op.fd);
 		emit(c, &op);
 		break;

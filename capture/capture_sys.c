@@ -56,7 +56,9 @@ static const struct capture_sysdef sysdefs[] = {
 	{ __NR_dup, REEL_OP_DUP, T | F(FD0) | F(RETFD) },
 	{ __NR_dup2, REEL_OP_DUP2, T | F(FD0) | F(RETFD) },
 	{ __NR_dup3, REEL_OP_DUP3, T | F(FD0) | F(RETFD) },
-	{ __NR_fcntl, REEL_OP_FCNTL_DUPFD, T | F(FD0) | F(RETFD) },
+	/* F_DUPFD* become fcntl_dupfd, the lock commands fcntl_lock (capture_conv.c) */
+	{ __NR_fcntl, REEL_OP_FCNTL_DUPFD, T | F(FD0) | F(RETFD) | F(LOCK2) },
+	{ __NR_flock, REEL_OP_FLOCK, T | F(FD0) },
 	{ __NR_getdents64, REEL_OP_GETDENTS64, T | F(FD0) },
 	{ __NR_fadvise64, REEL_OP_FADVISE64, T | F(FD0) },
 	{ __NR_mmap, REEL_OP_MMAP, T | F(FD4) },

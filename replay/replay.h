@@ -120,6 +120,7 @@ struct replay_summary {
 	struct reel_damage_sum damage; /* what they cost */
 	int interrupted;      /* stopped early through opts.interrupt */
 	uint64_t noop_closes; /* closes of fds the replay never had (pre-capture, inherited) */
+	uint64_t lock_waits_abandoned; /* blocked lock requests given up after their timeout */
 	/* removals of a file's last name (unlink, rename over) while the replay still mapped it:
 	 * the trace has no munmap, so they freed no blocks */
 	uint64_t unlinks_mapped;

@@ -195,6 +195,39 @@ uint64_t key_dir(const char *s, size_t n)
 }
 
 /* a process's address space: mmap and munmap are structural on it, msync a use */
+/*
+ * The lock ops on a file, in the trace's order (exit order): each after every other
+ * thread's before it, so that a request meets the locks the original's met, taken or not.
+ * Except a blocking one that waited in the original: its holder's release came before it in
+ * the trace, and waiting for that would move its wait out of its own latency (into
+ * lateness); it waits in the kernel instead, as the original did, and later ones still wait
+ * for it. Deps point back only, so none can wait for its own holder.
+ */
+static uint64_t key_lock(const struct rpath *p)
+{
+	return replay_hash__key('L', (uintptr_t)p, 0);
+}
+
+static void disp__lock(struct deptrack *dt, const struct ritem *it, uint32_t self,
+		       struct depset *ds)
+{
+	uint64_t key;
+	struct kent *k;
+
+	if (!it->p1)
+		return;
+	key = key_lock(it->p1);
+	if (!replay_lock__waited(&it->op)) {
+		dt__struct(dt, key, self, it->seq, ds);
+		return;
+	}
+	if (!(k = dt__get(dt, key)))
+		return;
+	k->nu = 0;
+	k->sw = self + 1;
+	k->sseq = it->seq;
+}
+
 static uint64_t key_mem(uint32_t pid)
 {
 	return replay_hash__key('M', pid, 0);
@@ -1062,6 +1095,9 @@ void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 			dt__struct(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
 			disp__fd_named(d, op->pid, op->fd, NULL);
 		}
+		/* it drops the process's record locks on its file: a lock op of the file's */
+		if (it->p1 && replay_u64map__get(&dt->idx, key_lock(it->p1)))
+			dt__struct(dt, key_lock(it->p1), self, it->seq, ds);
 	} else if (op__is_dup(t)) {
 		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
 		if (op->ret >= 0) {
@@ -1122,6 +1158,10 @@ void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 		disp__through_link(dt, it, t == REEL_OP_TRUNCATE, self, ds);
 		if (p2)
 			dt__struct(dt, key_path(p2), self, it->seq, ds);
+	} else if (reel_op__is_lock(t)) {
+		if (op->fd >= 0)
+			dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
+		disp__lock(dt, it, self, ds);
 	} else if (op->fd >= 0) {
 		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
 		/* a listing sees the directory (its fd's name) before another thread's rmdir of

@@ -120,6 +120,7 @@ void rpid__free(struct rpid *rp)
 	for (uint32_t j = 0; j < rp->nrel; j++)
 		close((int)(uint32_t)rp->rel[j]);
 	free(rp->rel);
+	lock__free(rp);
 	free(rp);
 }
 
@@ -384,8 +385,10 @@ static void fd__set(struct rworker *w, int32_t orig, int fd, int replaces)
 	old = atomic_exchange(rpid__slot(w->rp, orig), fd);
 	if (old < 0)
 		return;
-	if (replaces)
+	if (replaces) {
+		lock__closed(w, old);
 		close(old);
+	}
 	else
 		fd__release(w, orig, old);
 }
@@ -1211,6 +1214,7 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		if (op->fd < 0 || op->fd >= RUN_FD_MAX)
 			break;
 		if ((it->flags & ITEM_RELEASED) && (fd = fd__released(w, op->fd)) >= 0) {
+			lock__closed(w, fd);
 			res->ret = TIMED(res, close(fd));
 			return 0;
 		}
@@ -1237,6 +1241,7 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 			atomic_fetch_add(&w->run->noop_closes, 1);
 			return -(1 + REPLAY_FAIL__COUNT);
 		}
+		lock__closed(w, fd);
 		res->ret = TIMED(res, close(fd));
 		return 0;
 	case REEL_OP_STAT:
@@ -1336,6 +1341,9 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		return exec__msync(w, it, res);
 	case REEL_OP_MUNMAP:
 		return exec__munmap(w, it, res);
+	case REEL_OP_FLOCK:
+	case REEL_OP_FCNTL_LOCK:
+		return exec__lock(w, it, res);
 	case REEL_OP_SYNCFS:
 		if (op->fd < 0)
 			return exec__sync_all(w, res);

@@ -273,6 +273,12 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 			"  %llu closes of fds opened before the capture (or inherited) and "
 			"never used: nothing to close\n",
 			(unsigned long long)s->noop_closes);
+	if (s->lock_waits_abandoned)
+		fprintf(out,
+			"  %llu lock requests waited past their time (1 s + 4x the original's) for "
+			"a lock the replay held where the original did not, and were given up "
+			"(EINTR)\n",
+			(unsigned long long)s->lock_waits_abandoned);
 	if (s->unlinks_mapped)
 		fprintf(out,
 			"  %llu unlinks or renames over the last name of a file the replay still "

@@ -251,6 +251,7 @@ static void run__summary(struct run *run, struct replay_summary *s)
 	for (int k = 0; k < REPLAY_FAIL__COUNT; k++)
 		s->fail[k] = atomic_load(&run->fail[k]);
 	s->noop_closes = atomic_load(&run->noop_closes);
+	s->lock_waits_abandoned = atomic_load(&run->lock_waits_abandoned);
 	s->unlinks_mapped = atomic_load(&run->unlinks_mapped);
 	s->xattr_ops = run->xattr_ops;
 	s->direct_dropped = atomic_load(&run->direct_dropped);
@@ -578,6 +579,7 @@ stop:
 	sum->interrupted = run__interrupted(run);
 	meta__u64(run->w, "replay.direct_dropped", sum->direct_dropped);
 	meta__u64(run->w, "replay.unlinks_mapped", sum->unlinks_mapped);
+	meta__u64(run->w, "replay.lock_waits_abandoned", sum->lock_waits_abandoned);
 	/* processes whose mappings were unmapped when they ended, as the kernel did */
 	meta__u64(run->w, "replay.mmaps_exited", mmaps__exits(run));
 	meta__u64(run->w, "replay.unsized_removed", sum->prep_unsized_gone);

@@ -6,6 +6,7 @@
 #define IOREEL_REPLAY_RUN_H
 
 #include <pthread.h>
+#include <time.h>
 #include <stdatomic.h>
 
 #include "replay_engine.h"
@@ -179,6 +180,9 @@ struct rpid {
 	 * later in the trace: original fd << 32 | replay fd; under run.lock */
 	uint64_t *rel;
 	uint32_t nrel, caprel;
+	/* the owners of its record locks, one fd per file (replay_lock.c); under run.lock */
+	struct rlockfd *lk;
+	uint32_t nlk, caplk;
 };
 
 struct rworker;
@@ -287,6 +291,9 @@ struct rworker {
 	 * ended (worker__linger), as the kernel cancels the requests a thread left queued
 	 * with its workers when that thread exits */
 	int uring_submitter;
+	/* replay_lock.c: the timer that gives up a lock request blocked too long */
+	timer_t lk_timer;
+	int lk_timer_ok;
 	struct rinflight *infl;
 	unsigned infl_head, infl_n;
 };
@@ -352,6 +359,7 @@ struct run {
 	unsigned notices[REPLAY_FAIL__COUNT + 1];
 	_Atomic uint64_t fail[REPLAY_FAIL__COUNT];
 	_Atomic uint64_t noop_closes;
+	_Atomic uint64_t lock_waits_abandoned; /* blocked lock requests given up (replay_lock.c) */
 	/* unlinks and renames over the last name of a file the replay still mapped */
 	_Atomic uint64_t unlinks_mapped;
 	uint64_t xattr_ops; /* the trace's capture.xattr_ops */
@@ -475,6 +483,14 @@ void exec__fail(struct run *run, enum replay_fail_kind k, const struct reel_op *
 int exec__buf(struct rworker *w, size_t len);
 int exec__fd(struct rworker *w, const struct ritem *it, int for_write);
 void exec__pcache_clear(struct rworker *w);
+
+/* replay_lock.c: flock and fcntl_lock */
+int exec__lock(struct rworker *w, const struct ritem *it, struct reel_op *res);
+void lock__closed(struct rworker *w, int fd); /* before a close of fd: its record locks go */
+void lock__free(struct rpid *rp);
+void lock__worker_end(struct rworker *w);
+/* a blocking lock request that waited for another owner in the original (replay_deps.c) */
+int replay_lock__waited(const struct reel_op *op);
 
 /* replay_mmap.c: the replay's mappings of the original's address ranges */
 int mmaps__init(struct run *run);

@@ -865,6 +865,7 @@ static void *worker__main(void *arg)
 	worker__drain(w);
 	worker__flush(w);
 	atomic_fetch_add(&run->cpu_workers_ns, thread_cpu_ns() - cpu0);
+	lock__worker_end(w);
 	worker__linger(w);
 	return NULL;
 }

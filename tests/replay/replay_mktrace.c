@@ -49,6 +49,8 @@ static const struct {
     {"ENOENT", ENOENT},
     {"EEXIST", EEXIST},
     {"EBADF", EBADF},
+    {"EAGAIN", EAGAIN},
+    {"EINTR", EINTR},
     {"EINVAL", EINVAL},
     {"EACCES", EACCES},
     {"ENOTDIR", ENOTDIR},

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay_lock.c - file locks (flock, fcntl_lock): taken and given up on the target as the
+ * application did, so that processes that took turns on a lock take turns again and a
+ * request that waited for one waits in the replay as long as its holder keeps it there.
+ *
+ * The replay is one process where the original was many. POSIX record locks (F_SETLK,
+ * F_SETLKW, F_GETLK) belong to a process, so two trace processes' would never meet in it:
+ * they become open-file-description locks (F_OFD_*) on one fd per trace process and file,
+ * opened for that alone (struct rlockfd). That fd is the original's owner, the process; and
+ * as the kernel drops a process's record locks on a file when it closes any fd of it, the
+ * replay closes that fd then (lock__closed). flock's locks and F_OFD_* ones belong to the
+ * open file already: they go on the op's own fd. (An fd inherited over fork is reopened by
+ * the replay, which sees no forks: there a parent's and a child's flock meet, where in the
+ * original they shared one open file.)
+ *
+ * A request that may block is first tried without blocking: taken, it cost what an
+ * uncontended one costs. Otherwise it blocks, as the original did, under a timer of its own
+ * thread: where the replay holds a lock the original did not (a release left out of the
+ * trace, a lock from before the capture), nothing would ever wake it. After 1 s plus 4x the
+ * original's time the timer's signal interrupts it: it fails EINTR, counted
+ * (replay.lock_waits_abandoned), and the replay goes on.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "replay_run.h"
+
+/* a blocking request that took this long in the original waited for another owner's lock */
+#define LOCK_WAITED_NS 50000ULL
+#define LOCK_GIVE_UP_NS 1000000000ULL
+#define LOCK_GIVE_UP_MAX_NS (60 * 1000000000ULL)
+
+/* one per trace process and file it took record locks on: the owner of its OFD locks */
+struct rlockfd {
+	dev_t dev;
+	ino_t ino;
+	int fd;
+};
+
+static int lock__is_posix(uint32_t cmd)
+{
+	return cmd == F_GETLK || cmd == F_SETLK || cmd == F_SETLKW;
+}
+
+static int lock__is_get(uint32_t cmd)
+{
+	return cmd == F_GETLK || cmd == F_OFD_GETLK;
+}
+
+/* a request that waits for a lock in the way: its kernel call may block */
+static int lock__blocks(const struct reel_op *op)
+{
+	if (op->type == REEL_OP_FLOCK)
+		return !(op->mode & LOCK_NB) && (op->mode & (LOCK_SH | LOCK_EX));
+	return (op->flags == F_SETLKW || op->flags == F_OFD_SETLKW) && op->mode != F_UNLCK;
+}
+
+int replay_lock__waited(const struct reel_op *op)
+{
+	return reel_op__is_lock(op->type) && lock__blocks(op) && op->end_ns > op->start_ns &&
+	       op->end_ns - op->start_ns >= LOCK_WAITED_NS;
+}
+
+/* ---- the record-lock owners: one fd per trace process and file ---- */
+
+static struct rlockfd *lock__find(struct rpid *rp, const struct stat *st)
+{
+	for (uint32_t i = 0; i < rp->nlk; i++)
+		if (rp->lk[i].dev == st->st_dev && rp->lk[i].ino == st->st_ino)
+			return &rp->lk[i];
+	return NULL;
+}
+
+/*
+ * The fd that owns the process's record locks on fd's file: a new open file of it, through
+ * the fd's /proc link (the file itself whatever its name is now, even unlinked), writable
+ * when it can be so that either lock type can be taken on it.
+ */
+static int lock__owner_fd(struct rworker *w, int fd)
+{
+	struct rpid *rp = w->rp;
+	struct rlockfd *l;
+	struct stat st;
+	char proc[64];
+	int lfd;
+
+	if (fstat(fd, &st))
+		return -errno;
+	pthread_mutex_lock(&w->run->lock);
+	l = lock__find(rp, &st);
+	lfd = l ? l->fd : -1;
+	pthread_mutex_unlock(&w->run->lock);
+	if (lfd >= 0)
+		return lfd;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	lfd = open(proc, O_RDWR | O_CLOEXEC | O_NOCTTY);
+	if (lfd < 0)
+		lfd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (lfd < 0)
+		return -errno;
+	pthread_mutex_lock(&w->run->lock);
+	if ((l = lock__find(rp, &st))) {
+		/* another thread of the process made it meanwhile */
+		close(lfd);
+		lfd = l->fd;
+	} else if (rp->nlk == rp->caplk &&
+		   !(l = realloc(rp->lk, (rp->caplk ? rp->caplk * 2 : 4) * sizeof(*l)))) {
+		close(lfd);
+		lfd = -ENOMEM;
+	} else {
+		if (rp->nlk == rp->caplk) {
+			rp->lk = l;
+			rp->caplk = rp->caplk ? rp->caplk * 2 : 4;
+		}
+		rp->lk[rp->nlk++] = (struct rlockfd){ .dev = st.st_dev, .ino = st.st_ino, .fd = lfd };
+	}
+	pthread_mutex_unlock(&w->run->lock);
+	return lfd;
+}
+
+void lock__closed(struct rworker *w, int fd)
+{
+	struct rpid *rp = w->rp;
+	struct rlockfd *l;
+	struct stat st;
+	int lfd = -1;
+
+	if (!rp->nlk || fstat(fd, &st))
+		return;
+	pthread_mutex_lock(&w->run->lock);
+	if ((l = lock__find(rp, &st))) {
+		lfd = l->fd;
+		*l = rp->lk[--rp->nlk];
+	}
+	pthread_mutex_unlock(&w->run->lock);
+	if (lfd >= 0)
+		close(lfd); /* its locks go with it */
+}
+
+void lock__free(struct rpid *rp)
+{
+	for (uint32_t i = 0; i < rp->nlk; i++)
+		close(rp->lk[i].fd);
+	free(rp->lk);
+	rp->lk = NULL;
+	rp->nlk = rp->caplk = 0;
+}
+
+/* ---- the give-up timer of a blocking request ---- */
+
+static int lock__signo(void)
+{
+	return SIGRTMIN + 6;
+}
+
+static void lock__on_signal(int sig)
+{
+	(void)sig; /* only there to interrupt the blocked call: no SA_RESTART */
+}
+
+static pthread_once_t lock__once = PTHREAD_ONCE_INIT;
+static int lock__handler_ok;
+
+static void lock__install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = lock__on_signal;
+	sigemptyset(&sa.sa_mask);
+	lock__handler_ok = sigaction(lock__signo(), &sa, NULL) == 0;
+}
+
+/* the worker's timer, signalling its own thread; made on its first blocked request */
+static int lock__timer(struct rworker *w)
+{
+	struct sigevent sev;
+
+	if (w->lk_timer_ok)
+		return 0;
+	pthread_once(&lock__once, lock__install);
+	if (!lock__handler_ok)
+		return -1;
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = lock__signo();
+	sev._sigev_un._tid = gettid();
+	if (timer_create(CLOCK_MONOTONIC, &sev, &w->lk_timer))
+		return -1;
+	w->lk_timer_ok = 1;
+	return 0;
+}
+
+void lock__worker_end(struct rworker *w)
+{
+	if (w->lk_timer_ok)
+		timer_delete(w->lk_timer);
+	w->lk_timer_ok = 0;
+}
+
+static void lock__arm(struct rworker *w, uint64_t ns)
+{
+	struct itimerspec its = { 0 };
+
+	its.it_value.tv_sec = (time_t)(ns / 1000000000ULL);
+	its.it_value.tv_nsec = (long)(ns % 1000000000ULL);
+	timer_settime(w->lk_timer, 0, &its, NULL);
+}
+
+static uint64_t lock__give_up_ns(const struct reel_op *op)
+{
+	uint64_t orig = op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0;
+	uint64_t ns = LOCK_GIVE_UP_NS + (orig < LOCK_GIVE_UP_MAX_NS ? 4 * orig : LOCK_GIVE_UP_MAX_NS);
+
+	return ns < LOCK_GIVE_UP_MAX_NS ? ns : LOCK_GIVE_UP_MAX_NS;
+}
+
+/* ---- the request ---- */
+
+static long lock__fcntl(int fd, int cmd, struct flock *fl)
+{
+	return fcntl(fd, cmd, fl) < 0 ? -errno : 0;
+}
+
+static long lock__flock(int fd, int how)
+{
+	return flock(fd, how) < 0 ? -errno : 0;
+}
+
+/* the kernel's answer for a lock in the way: EAGAIN, or EACCES for record locks */
+static int lock__busy(long r)
+{
+	return r == -EAGAIN || r == -EACCES || r == -EWOULDBLOCK;
+}
+
+/* one try of the request, without blocking when nb */
+static long lock__try(const struct reel_op *op, int fd, int cmd, struct flock *fl, int nb)
+{
+	if (op->type == REEL_OP_FLOCK)
+		return lock__flock(fd, (int)op->mode | (nb ? LOCK_NB : 0));
+	if (nb && cmd == F_OFD_SETLKW)
+		cmd = F_OFD_SETLK;
+	return lock__fcntl(fd, cmd, fl);
+}
+
+int exec__lock(struct rworker *w, const struct ritem *it, struct reel_op *res)
+{
+	const struct reel_op *op = &it->op;
+	int posix = op->type == REEL_OP_FCNTL_LOCK && lock__is_posix(op->flags);
+	int fd = exec__fd(w, it, op->type == REEL_OP_FCNTL_LOCK && op->mode == F_WRLCK);
+	int cmd = (int)op->flags, lfd;
+	struct flock fl;
+	long r;
+
+	if (fd < 0)
+		return -(1 + REPLAY_FAIL_UNKNOWN_FD);
+	memset(&fl, 0, sizeof(fl));
+	if (op->type == REEL_OP_FCNTL_LOCK) {
+		if (!lock__is_posix(op->flags) && op->flags != F_OFD_GETLK &&
+		    op->flags != F_OFD_SETLK && op->flags != F_OFD_SETLKW) {
+			exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
+				   "an fcntl lock command this replay does not know");
+			return -(1 + REPLAY_FAIL_UNSUPPORTED);
+		}
+		/* a get command whose asked type the trace has not: whether one could write */
+		fl.l_type = (short)(lock__is_get(op->flags) && op->mode == F_UNLCK ? F_WRLCK
+										  : op->mode);
+		fl.l_whence = (short)op->subop;
+		fl.l_start = (off_t)op->offset;
+		fl.l_len = (off_t)op->len;
+		if (posix) {
+			/* a set command needs the fd open for the type's access; the owner fd
+			 * is writable whatever the op's fd is, so the kernel would not say it */
+			int acc = fcntl(fd, F_GETFL) & O_ACCMODE;
+
+			if (!lock__is_get(op->flags) &&
+			    ((op->mode == F_WRLCK && acc == O_RDONLY) ||
+			     (op->mode == F_RDLCK && acc == O_WRONLY))) {
+				res->ret = -EBADF;
+				res->start_ns = res->end_ns = worker__now(w);
+				return 0;
+			}
+			lfd = lock__owner_fd(w, fd);
+			if (lfd < 0) {
+				exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
+					   "no fd of its own for the process's record locks");
+				return -(1 + REPLAY_FAIL_UNSUPPORTED);
+			}
+			fd = lfd;
+			cmd = op->flags == F_GETLK ? F_OFD_GETLK :
+			      op->flags == F_SETLK ? F_OFD_SETLK : F_OFD_SETLKW;
+		}
+	}
+	res->start_ns = worker__now(w);
+	r = lock__try(op, fd, cmd, &fl, lock__blocks(op));
+	if (lock__blocks(op) && lock__busy(r)) {
+		if (lock__timer(w) == 0) {
+			lock__arm(w, lock__give_up_ns(op));
+			r = lock__try(op, fd, cmd, &fl, 0);
+			res->end_ns = worker__now(w);
+			lock__arm(w, 0);
+			if (r == -EINTR)
+				atomic_fetch_add(&w->run->lock_waits_abandoned, 1);
+		} else {
+			/* no timer: the replay must not hang, so the busy answer stands */
+			res->end_ns = worker__now(w);
+			atomic_fetch_add(&w->run->lock_waits_abandoned, 1);
+		}
+	} else {
+		res->end_ns = worker__now(w);
+	}
+	res->ret = r;
+	if (op->type == REEL_OP_FCNTL_LOCK && lock__is_get(op->flags) && r == 0)
+		res->aux = (uint64_t)fl.l_type + 1;
+	return 0;
+}
