@@ -98,6 +98,10 @@ static void dt__del(struct deptrack *dt, uint64_t key)
 
 void dt__free(struct deptrack *dt)
 {
+	for (size_t i = 0; i < dt->locks.cap; i++)
+		if (dt->locks.used[i])
+			free((void *)(uintptr_t)dt->locks.v[i]);
+	replay_u64map__free(&dt->locks);
 	for (size_t i = 0; i < dt->n; i++)
 		free(dt->k[i].u);
 	free(dt->k);
@@ -196,13 +200,27 @@ uint64_t key_dir(const char *s, size_t n)
 
 /* a process's address space: mmap and munmap are structural on it, msync a use */
 /*
- * The lock ops on a file, in the trace's order (exit order): each after every other
- * thread's before it, so that a request meets the locks the original's met, taken or not.
- * Except a blocking one that waited in the original: its holder's release came before it in
- * the trace, and waiting for that would move its wait out of its own latency (into
- * lateness); it waits in the kernel instead, as the original did, and later ones still wait
- * for it. Deps point back only, so none can wait for its own holder.
+ * The lock ops on a file (and closes of it, which drop record locks) keep the original's
+ * order, as it happened: an op waits for every other thread's that had ended before it
+ * started (so that a request meets the locks the original's met, taken or not), a blocking
+ * request for those that had ended before it was granted (it ended): the releases it waited
+ * for, and the other owners' takes and releases meanwhile (flock grants no turn: a waiter
+ * sees the holder take the lock again, several times, before it gets it). Its wait for those
+ * is its wait for the lock (replay_lock.c counts it in its latency). It does not wait for
+ * one still going on when it ended: the release that woke it may return after it, and the
+ * trace is in exit order. The times are the original's; a short history per file suffices,
+ * as each op waits for its own thread's before it too.
  */
+#define LOCKHIST 64
+
+struct lockhist {
+	unsigned n, next;
+	struct {
+		uint64_t end, seq;
+		uint32_t w;
+	} e[LOCKHIST];
+};
+
 static uint64_t key_lock(const struct rpath *p)
 {
 	return replay_hash__key('L', (uintptr_t)p, 0);
@@ -211,21 +229,38 @@ static uint64_t key_lock(const struct rpath *p)
 static void disp__lock(struct deptrack *dt, const struct ritem *it, uint32_t self,
 		       struct depset *ds)
 {
-	uint64_t key;
-	struct kent *k;
+	const struct reel_op *op = &it->op;
+	uint64_t key, *v;
+	struct lockhist *h;
+	uint64_t before = replay_lock__blocks(op) ? op->end_ns : op->start_ns;
 
 	if (!it->p1)
 		return;
 	key = key_lock(it->p1);
-	if (!replay_lock__waited(&it->op)) {
-		dt__struct(dt, key, self, it->seq, ds);
-		return;
+	v = replay_u64map__get(&dt->locks, key);
+	if (v) {
+		h = (struct lockhist *)(uintptr_t)*v;
+	} else {
+		h = calloc(1, sizeof(*h));
+		if (!h)
+			return;
+		if (replay_u64map__put(&dt->locks, key, (uintptr_t)h)) {
+			free(h);
+			return;
+		}
 	}
-	if (!(k = dt__get(dt, key)))
-		return;
-	k->nu = 0;
-	k->sw = self + 1;
-	k->sseq = it->seq;
+	for (unsigned i = 0; i < h->n; i++) {
+		const typeof(h->e[0]) *e = &h->e[i];
+
+		if (e->w != self && e->end <= before)
+			ds__add(ds, e->w, self, e->seq);
+	}
+	h->e[h->next].end = op->end_ns;
+	h->e[h->next].seq = it->seq;
+	h->e[h->next].w = self;
+	h->next = (h->next + 1) % LOCKHIST;
+	if (h->n < LOCKHIST)
+		h->n++;
 }
 
 static uint64_t key_mem(uint32_t pid)
@@ -1096,8 +1131,8 @@ void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 			disp__fd_named(d, op->pid, op->fd, NULL);
 		}
 		/* it drops the process's record locks on its file: a lock op of the file's */
-		if (it->p1 && replay_u64map__get(&dt->idx, key_lock(it->p1)))
-			dt__struct(dt, key_lock(it->p1), self, it->seq, ds);
+		if (it->p1 && replay_u64map__get(&dt->locks, key_lock(it->p1)))
+			disp__lock(dt, it, self, ds);
 	} else if (op__is_dup(t)) {
 		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
 		if (op->ret >= 0) {

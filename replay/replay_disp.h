@@ -30,6 +30,7 @@ struct deptrack {
 	uint64_t ckey; /* the last key looked up, and its index */
 	size_t cidx;
 	int cvalid;
+	struct replay_u64map locks; /* a file's lock key -> its struct lockhist (replay_deps.c) */
 };
 
 /*

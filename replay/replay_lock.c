@@ -35,8 +35,6 @@
 
 #include "replay_run.h"
 
-/* a blocking request that took this long in the original waited for another owner's lock */
-#define LOCK_WAITED_NS 50000ULL
 #define LOCK_GIVE_UP_NS 1000000000ULL
 #define LOCK_GIVE_UP_MAX_NS (60 * 1000000000ULL)
 
@@ -58,17 +56,12 @@ static int lock__is_get(uint32_t cmd)
 }
 
 /* a request that waits for a lock in the way: its kernel call may block */
-static int lock__blocks(const struct reel_op *op)
+int replay_lock__blocks(const struct reel_op *op)
 {
 	if (op->type == REEL_OP_FLOCK)
 		return !(op->mode & LOCK_NB) && (op->mode & (LOCK_SH | LOCK_EX));
-	return (op->flags == F_SETLKW || op->flags == F_OFD_SETLKW) && op->mode != F_UNLCK;
-}
-
-int replay_lock__waited(const struct reel_op *op)
-{
-	return reel_op__is_lock(op->type) && lock__blocks(op) && op->end_ns > op->start_ns &&
-	       op->end_ns - op->start_ns >= LOCK_WAITED_NS;
+	return op->type == REEL_OP_FCNTL_LOCK &&
+	       (op->flags == F_SETLKW || op->flags == F_OFD_SETLKW) && op->mode != F_UNLCK;
 }
 
 /* ---- the record-lock owners: one fd per trace process and file ---- */
@@ -302,8 +295,8 @@ int exec__lock(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		}
 	}
 	res->start_ns = worker__now(w);
-	r = lock__try(op, fd, cmd, &fl, lock__blocks(op));
-	if (lock__blocks(op) && lock__busy(r)) {
+	r = lock__try(op, fd, cmd, &fl, replay_lock__blocks(op));
+	if (replay_lock__blocks(op) && lock__busy(r)) {
 		if (lock__timer(w) == 0) {
 			lock__arm(w, lock__give_up_ns(op));
 			r = lock__try(op, fd, cmd, &fl, 0);
@@ -320,6 +313,12 @@ int exec__lock(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		res->end_ns = worker__now(w);
 	}
 	res->ret = r;
+	/* its wait for other threads' ops (replay_deps.c: the releases it waited for) is its
+	 * wait for the lock, as in the original: in its latency, not its lateness */
+	if (replay_lock__blocks(op) && res->wait_ns) {
+		res->start_ns -= res->wait_ns;
+		res->wait_ns = 0;
+	}
 	if (op->type == REEL_OP_FCNTL_LOCK && lock__is_get(op->flags) && r == 0)
 		res->aux = (uint64_t)fl.l_type + 1;
 	return 0;

@@ -489,8 +489,8 @@ int exec__lock(struct rworker *w, const struct ritem *it, struct reel_op *res);
 void lock__closed(struct rworker *w, int fd); /* before a close of fd: its record locks go */
 void lock__free(struct rpid *rp);
 void lock__worker_end(struct rworker *w);
-/* a blocking lock request that waited for another owner in the original (replay_deps.c) */
-int replay_lock__waited(const struct reel_op *op);
+/* a request that may wait for another owner's lock: F_SETLKW, flock without LOCK_NB */
+int replay_lock__blocks(const struct reel_op *op);
 
 /* replay_mmap.c: the replay's mappings of the original's address ranges */
 int mmaps__init(struct run *run);
