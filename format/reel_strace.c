@@ -46,6 +46,10 @@
  *   those calls are only counted (meta "uring_enters").
  * - set/removexattr (any form) that succeeded are counted in meta capture.xattr_ops, as the
  *   recorder counts them: not replayed (cp -a gives each copy its mode through an ACL so).
+ * - flock and fcntl's record locks (F_GETLK, F_SETLK, F_SETLKW, F_OFD_*, the *64 names) are
+ *   ops, failed ones too; a lock's range is made absolute from the tracked position and
+ *   size where it can be (FORMAT.md, "Locks"). A get command's type asked is not in the log:
+ *   strace shows the struct as the kernel filled it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -341,8 +345,13 @@ static int st_dispatch(struct st_state *s, struct stl_call *c)
 		return c->nargs >= 2 ? st_do_dup(s, c, REEL_OP_DUP2) : -EINVAL;
 	if (!strcmp(n, "dup3"))
 		return c->nargs >= 2 ? st_do_dup(s, c, REEL_OP_DUP3) : -EINVAL;
+	if ((!strcmp(n, "fcntl") || !strcmp(n, "fcntl64")) && c->nargs >= 2 &&
+	    st_lock_cmd(c->args[1]))
+		return st_do_lock(s, c, REEL_OP_FCNTL_LOCK);
 	if (!strcmp(n, "fcntl") || !strcmp(n, "fcntl64"))
 		return c->nargs >= 2 ? st_do_dup(s, c, REEL_OP_FCNTL_DUPFD) : -EINVAL;
+	if (!strcmp(n, "flock"))
+		return c->nargs >= 2 ? st_do_lock(s, c, REEL_OP_FLOCK) : -EINVAL;
 	if (!strcmp(n, "mmap") || !strcmp(n, "mmap2"))
 		return c->nargs >= 6 ? st_do_mmap(s, c) : -EINVAL;
 	if (!strcmp(n, "munmap"))

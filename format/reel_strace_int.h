@@ -153,6 +153,7 @@ int st_do_execve(struct st_state *s, struct stl_call *c);
 int st_do_fdop(struct st_state *s, struct stl_call *c, int type);
 int st_do_io_getevents(struct st_state *s, struct stl_call *c);
 int st_do_io_submit(struct st_state *s, struct stl_call *c);
+int st_do_lock(struct st_state *s, struct stl_call *c, int type);
 int st_do_lseek(struct st_state *s, struct stl_call *c);
 int st_do_mmap(struct st_state *s, struct stl_call *c);
 int st_do_msync(struct st_state *s, struct stl_call *c);
@@ -163,5 +164,6 @@ int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di, int p
 int st_do_rename(struct st_state *s, struct stl_call *c, int type);
 int st_do_rw(struct st_state *s, struct stl_call *c, int type);
 int st_do_symlink(struct st_state *s, struct stl_call *c, int type);
+int st_lock_cmd(const char *arg);
 
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * reel_strace_ops.c - the strace importer's handlers, one per syscall or family (open, close,
- * reads and writes, path ops, renames, links, copies, dup, mmap, libaio, exec, chdir, clone):
+ * reads and writes, path ops, renames, links, copies, dup, locks, mmap, libaio, exec, chdir,
+ * clone):
  * each turns one parsed call into ops, as the capturer would have recorded them (see the
  * choices at the top of reel_strace.c).
  */
@@ -693,7 +694,7 @@ int st_do_copy(struct st_state *s, struct stl_call *c, int type)
 	return st_emit_any(s, &op, st_ofd_kind(in));
 }
 
-/* dup, dup2, dup3, fcntl(F_DUPFD*, F_SETFL, F_SETFD) */
+/* dup, dup2, dup3, fcntl(F_DUPFD*, F_SETFL, F_SETFD); fcntl's locks are st_do_lock's */
 int st_do_dup(struct st_state *s, struct stl_call *c, int type)
 {
 	struct reel_op op;
@@ -706,7 +707,7 @@ int st_do_dup(struct st_state *s, struct stl_call *c, int type)
 	st_op_fd(&op, fd, o);
 	if (type == REEL_OP_FCNTL_DUPFD) {
 		const char *name = st_arg(c, 1);
-		/* only these four matter to fds and positions; F_SETLK & co. are not ops */
+		/* only these four matter to fds and positions (locks went to st_do_lock) */
 		int cmd = !strcmp(name, "F_DUPFD")	     ? 0
 			  : !strcmp(name, "F_DUPFD_CLOEXEC") ? 1030
 			  : !strcmp(name, "F_SETFL")	     ? 4
@@ -746,6 +747,88 @@ int st_do_dup(struct st_state *s, struct stl_call *c, int type)
 		if (err)
 			return err;
 	}
+	return st_emit(s, &op, st_ofd_kind(o));
+}
+
+/* fcntl's record-lock command in arg (a name strace prints), or 0: not a lock command */
+int st_lock_cmd(const char *arg)
+{
+	/* names only: a number is a command strace did not know, and no lock's */
+	if (*arg < 'A' || *arg > 'Z')
+		return 0;
+	return (int)stl_flags_arg(arg, stl_lock_cmds);
+}
+
+/*
+ * The range of a struct flock as strace shows it, made absolute (FORMAT.md, "Locks"):
+ * SEEK_CUR from the description's position, SEEK_END from the file's size, where the
+ * importer knows them; else l_start stays as given, with l_whence in subop. A negative l_len
+ * locks the bytes before l_start: the same range forward.
+ */
+static void st_lock_range(struct st_state *s, struct reel_op *op, const char *fl,
+			  const struct st_ofd *o)
+{
+	const char *f = stl_field(fl, "l_whence");
+	uint64_t whence = f ? stl_flags_arg(f, stl_seek) : 0;
+	uint64_t start, len, *size;
+
+	f = stl_field(fl, "l_start");
+	start = f ? (uint64_t)stl_int_arg(f) : 0;
+	f = stl_field(fl, "l_len");
+	len = f ? (uint64_t)stl_int_arg(f) : 0;
+	if (whence == 1 /* SEEK_CUR */ && o && o->pos_known) {
+		start += o->pos;
+		whence = 0;
+	} else if (whence == ST_SEEK_END && o && (size = st_size_slot(s, o->path)) && *size) {
+		start += *size - 1;
+		whence = 0;
+	}
+	if ((int64_t)len < 0) {
+		start += len;
+		len = 0 - len;
+	}
+	op->offset = start;
+	op->len = len;
+	op->subop = (uint8_t)whence;
+}
+
+/*
+ * flock(fd, operation) and fcntl(fd, F_*LK*, {struct flock}): the request, whatever came
+ * of it (a lock refused is part of what the application did). strace shows a get command's
+ * struct as the kernel filled it on return: the type asked is gone (mode F_UNLCK, which no
+ * get can ask), l_type is what was found (aux), and the range is the one asked when nothing
+ * was in the way, else the lock in the way's, which overlaps it: kept, as the nearest known.
+ * A failed get shows only the struct's address: nothing found, no range.
+ */
+int st_do_lock(struct st_state *s, struct stl_call *c, int type)
+{
+	struct reel_op op;
+	int fd, err, cmd;
+	struct st_ofd *o = st_fd_arg(s, c->args[0], &fd, &err);
+	const char *fl, *f;
+
+	if (err)
+		return err;
+	st_op_init(s, &op, type, c);
+	st_op_fd(&op, fd, o);
+	if (type == REEL_OP_FLOCK) {
+		op.mode = (uint32_t)stl_flags_arg(st_arg(c, 1), stl_flock_ops);
+		return st_emit(s, &op, st_ofd_kind(o));
+	}
+	cmd = st_lock_cmd(st_arg(c, 1));
+	op.flags = (uint32_t)cmd;
+	fl = st_arg(c, 2);
+	if (*fl != '{')
+		fl = ""; /* an address strace could not (or, on failure, did not) read */
+	f = stl_field(fl, "l_type");
+	if (cmd == 5 /* F_GETLK */ || cmd == 36 /* F_OFD_GETLK */) {
+		op.mode = 2; /* F_UNLCK: unseen */
+		if (f && c->ret == 0)
+			op.aux = stl_flags_arg(f, stl_lock_types) + 1;
+	} else {
+		op.mode = f ? (uint32_t)stl_flags_arg(f, stl_lock_types) : 0;
+	}
+	st_lock_range(s, &op, fl, o);
 	return st_emit(s, &op, st_ofd_kind(o));
 }
 

@@ -542,6 +542,23 @@ const struct stl_sym stl_access_modes[] = {
 	SYM(F_OK, 0), SYM(X_OK, 1), SYM(W_OK, 2), SYM(R_OK, 4), { NULL, 0 },
 };
 
+/* fcntl's record-lock commands. strace prints the *64 names for fcntl64 on 32-bit ABIs (12-14
+ * there): the same requests, recorded with the plain commands' numbers (FORMAT.md) */
+const struct stl_sym stl_lock_cmds[] = {
+	SYM(F_GETLK, 5),	SYM(F_SETLK, 6),	 SYM(F_SETLKW, 7),
+	SYM(F_GETLK64, 5),	SYM(F_SETLK64, 6),	 SYM(F_SETLKW64, 7),
+	SYM(F_OFD_GETLK, 36),	SYM(F_OFD_SETLK, 37),	 SYM(F_OFD_SETLKW, 38),
+	{ NULL, 0 },
+};
+
+const struct stl_sym stl_lock_types[] = {
+	SYM(F_RDLCK, 0), SYM(F_WRLCK, 1), SYM(F_UNLCK, 2), { NULL, 0 },
+};
+
+const struct stl_sym stl_flock_ops[] = {
+	SYM(LOCK_SH, 1), SYM(LOCK_EX, 2), SYM(LOCK_NB, 4), SYM(LOCK_UN, 8), { NULL, 0 },
+};
+
 const struct stl_sym stl_iocb_cmds[] = {
 	SYM(IOCB_CMD_PREAD, 0), SYM(IOCB_CMD_PWRITE, 1), SYM(IOCB_CMD_FSYNC, 2),
 	SYM(IOCB_CMD_FDSYNC, 3), SYM(IOCB_CMD_POLL, 5), SYM(IOCB_CMD_NOOP, 6),
