@@ -14,12 +14,14 @@
  * the replay, which sees no forks: there a parent's and a child's flock meet, where in the
  * original they shared one open file.)
  *
- * A request that may block is first tried without blocking: taken, it cost what an
- * uncontended one costs. Otherwise it blocks, as the original did, under a timer of its own
- * thread: where the replay holds a lock the original did not (a release left out of the
- * trace, a lock from before the capture), nothing would ever wake it. After 1 s plus 4x the
- * original's time the timer's signal interrupts it: it fails EINTR, counted
- * (replay.lock_waits_abandoned), and the replay goes on.
+ * A blocking request comes after the releases it waited for in the original (replay_deps.c
+ * orders a file's lock ops), and its wait for them is its wait for the lock: in its latency,
+ * not its lateness. So it is usually granted at once. Where it is not, the replay holds a
+ * lock the original did not (a release left out of the trace, a holder's exit not waited
+ * for): it is tried without blocking first, then blocks under a timer of its own thread,
+ * since nothing might ever wake it. After 1 s plus 4x the original's time the timer's signal
+ * interrupts it: it fails EINTR, counted (replay.lock_waits_abandoned), and the replay goes
+ * on.
  */
 #include <errno.h>
 #include <fcntl.h>
