@@ -198,7 +198,6 @@ uint64_t key_dir(const char *s, size_t n)
 	return replay_hash__key('D', replay_hash__bytes(s, n), n);
 }
 
-/* a process's address space: mmap and munmap are structural on it, msync a use */
 /*
  * The lock ops on a file (and closes of it, which drop record locks) keep the original's
  * order, as it happened: an op waits for every other thread's that had ended before it
@@ -263,6 +262,7 @@ static void disp__lock(struct deptrack *dt, const struct ritem *it, uint32_t sel
 		h->n++;
 }
 
+/* a process's address space: mmap and munmap are structural on it, msync a use */
 static uint64_t key_mem(uint32_t pid)
 {
 	return replay_hash__key('M', pid, 0);

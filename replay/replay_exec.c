@@ -388,9 +388,9 @@ static void fd__set(struct rworker *w, int32_t orig, int fd, int replaces)
 	if (replaces) {
 		lock__closed(w, old);
 		close(old);
-	}
-	else
+	} else {
 		fd__release(w, orig, old);
+	}
 }
 
 #define TIMED(res, expr)                                                                           \

@@ -76,6 +76,22 @@ static struct rlockfd *lock__find(struct rpid *rp, const struct stat *st)
 	return NULL;
 }
 
+/* room for one more owner fd in rp->lk; under run.lock */
+static int lock__room(struct rpid *rp)
+{
+	uint32_t cap = rp->caplk ? rp->caplk * 2 : 4;
+	struct rlockfd *lk;
+
+	if (rp->nlk < rp->caplk)
+		return 0;
+	lk = realloc(rp->lk, cap * sizeof(*lk));
+	if (!lk)
+		return -ENOMEM;
+	rp->lk = lk;
+	rp->caplk = cap;
+	return 0;
+}
+
 /*
  * The fd that owns the process's record locks on fd's file: a new open file of it, through
  * the fd's /proc link (the file itself whatever its name is now, even unlinked), writable
@@ -108,15 +124,10 @@ static int lock__owner_fd(struct rworker *w, int fd)
 		/* another thread of the process made it meanwhile */
 		close(lfd);
 		lfd = l->fd;
-	} else if (rp->nlk == rp->caplk &&
-		   !(l = realloc(rp->lk, (rp->caplk ? rp->caplk * 2 : 4) * sizeof(*l)))) {
+	} else if (lock__room(rp)) {
 		close(lfd);
 		lfd = -ENOMEM;
 	} else {
-		if (rp->nlk == rp->caplk) {
-			rp->lk = l;
-			rp->caplk = rp->caplk ? rp->caplk * 2 : 4;
-		}
 		rp->lk[rp->nlk++] = (struct rlockfd){ .dev = st.st_dev, .ino = st.st_ino, .fd = lfd };
 	}
 	pthread_mutex_unlock(&w->run->lock);
