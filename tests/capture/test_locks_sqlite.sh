@@ -1,0 +1,44 @@
+#!/bin/bash
+# SQLite's locking, replayed: two sqlite3 writers (WAL mode, BEGIN IMMEDIATE, a busy
+# timeout) and readers on one database take and are refused its byte-range record locks
+# (on the database and its -shm file) in turn. Recorded, then replayed in every timing mode:
+# every lock op, the refusals included, ends as in the original.
+source "$(dirname "$0")/lib.sh"
+command -v sqlite3 > /dev/null || { echo "SKIP: sqlite3 not installed"; exit 77; }
+command -v python3 > /dev/null || { echo "SKIP: no python3"; exit 77; }
+for who in a b; do
+	python3 -c '
+import sys
+print(".timeout 10000")
+for i in range(60):
+    print(f"BEGIN IMMEDIATE; INSERT INTO t(who, v) VALUES (\"{sys.argv[1]}\", randomblob(200)); "
+          "UPDATE c SET n = n + 1; COMMIT;")' $who > "$dir/$who.sql"
+done
+cat > "$dir/wl.sh" <<EOF2
+sqlite3 "$dir/db" "PRAGMA journal_mode=WAL; CREATE TABLE t(id INTEGER PRIMARY KEY, who, v);
+	CREATE TABLE c(n); INSERT INTO c VALUES (0);" > /dev/null
+sqlite3 "$dir/db" < "$dir/a.sql" & sqlite3 "$dir/db" < "$dir/b.sql" &
+for i in \$(seq 10); do sqlite3 "$dir/db" "SELECT count(*) FROM t;" > /dev/null; done
+wait
+sqlite3 "$dir/db" "SELECT n FROM c;"
+EOF2
+"$IOREEL" record -q -o "$dir/s.reel" -- bash "$dir/wl.sh" > "$dir/rec.out" ||
+	{ echo "FAIL: record exited $?"; exit 1; }
+[ "$(cat "$dir/rec.out")" = 120 ] || { echo "FAIL: the workload: $(cat "$dir/rec.out")"; exit 1; }
+n=$("$IOREEL" info --json "$dir/s.reel" | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["ops_by_type"].get("fcntl_lock", {}).get("count", 0))')
+[ "$n" -ge 500 ] || { echo "FAIL: $n fcntl_lock ops recorded, want hundreds"; exit 1; }
+refused=$("$IOREEL" info --json "$dir/s.reel" | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["ops_by_type"]["fcntl_lock"]["errors"])')
+for timing in original think afap; do
+	rm -rf "$dir/tgt"
+	timeout -s KILL 120 "$IOREEL" replay "$dir/s.reel" --target "$dir/tgt" --timing $timing \
+		-o "$dir/r.reel" > "$dir/r.out" 2>&1 || { echo "FAIL: replay: $(cat "$dir/r.out")"; exit 1; }
+	grep -q "outcomes differing from the original: 0" "$dir/r.out" &&
+		grep -q "ops not replayed: 0" "$dir/r.out" ||
+		{ echo "FAIL: $timing:"; cat "$dir/r.out"; exit 1; }
+	echo "$timing: $n lock ops ($refused refused in the original), every one replayed, as recorded"
+done
+echo PASS
