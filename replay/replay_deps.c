@@ -200,25 +200,26 @@ uint64_t key_dir(const char *s, size_t n)
 
 /*
  * The lock ops on a file (and closes of it, which drop record locks) keep the original's
- * order, as it happened: an op waits for every other thread's that had ended before it
- * started, and for those that had started by then and cannot block (a release that began a
- * µs before a take on another CPU took effect before it: SQLite's shared-memory locks), so
- * that a request meets the locks the original's met, taken or not. A blocking request waits
- * for the same as of when it was granted (it ended): the releases it waited for, and the
- * other owners' takes and releases meanwhile (flock grants no turn: a waiter sees the holder
- * take the lock again, several times, before it gets it). Its wait for those is its wait for
- * the lock (replay_lock.c counts it in its latency). No op waits for a blocking request that
- * had not been granted when it started: it may be the release that request waits for, and
- * come after it in the trace, which is in exit order (the woken waiter can return first).
- * The times are the original's; a short history per file suffices, as each op waits for its
- * own thread's before it too.
+ * order, so that a request meets the locks the original's met, taken or not. That order is
+ * the trace's (exit order: a lock is checked, taken or given up just before the call
+ * returns), for every op that cannot block; their times are no guide (a release that began a
+ * µs before a take on another CPU took effect first: SQLite's shared-memory locks; under
+ * strace every call's window is ~50-100 µs wide). A blocking request is the exception: it
+ * returns when it is granted, which may be long after the releases it waited for began. So
+ * no op waits for a blocking request still waiting when it started (it may be the release
+ * that request waits for, and come after it in the trace: the woken waiter can return
+ * first), and a blocking request waits for those granted before it was (flock grants no
+ * turns: a waiter sees the holder take the lock again, several times, before it gets it).
+ * Its wait for the ops before it is its wait for the lock (replay_lock.c counts it in its
+ * latency). A short history per file suffices, as each op waits for its own thread's before
+ * it too.
  */
 #define LOCKHIST 64
 
 struct lockhist {
 	unsigned n, next;
 	struct {
-		uint64_t start, end, seq;
+		uint64_t end, seq;
 		uint32_t w;
 		int blocks;
 	} e[LOCKHIST];
@@ -256,10 +257,9 @@ static void disp__lock(struct deptrack *dt, const struct ritem *it, uint32_t sel
 	for (unsigned i = 0; i < h->n; i++) {
 		const typeof(h->e[0]) *e = &h->e[i];
 
-		if (e->w != self && (e->end <= before || (!e->blocks && e->start <= before)))
+		if (e->w != self && (!e->blocks || e->end <= before))
 			ds__add(ds, e->w, self, e->seq);
 	}
-	h->e[h->next].start = op->start_ns;
 	h->e[h->next].end = op->end_ns;
 	h->e[h->next].blocks = blocks;
 	h->e[h->next].seq = it->seq;
