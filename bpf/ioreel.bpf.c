@@ -551,11 +551,6 @@ static __always_inline void lock_read(__u64 *args, __u64 uptr)
 	args[5] = (__u16)fl.l_type | (__u64)(__u16)fl.l_whence << 16 | IOREEL_LOCK_SEEN;
 }
 
-static __always_inline void lock_enter(struct entry *ep)
-{
-	lock_read(ep->args, ep->args[2]);
-}
-
 /* at exit: the request if the entry could not read it; a get command's answer */
 static __always_inline void lock_exit(struct ioreel_sys_event *ev)
 {
@@ -633,7 +628,7 @@ int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	if (flags & (IOREEL_SYS_OUT0 | IOREEL_SYS_OUT2))
 		copy_enter(task, ep, flags);
 	if ((flags & IOREEL_SYS_LOCK2) && ioreel_is_lock_cmd(ep->args[1]))
-		lock_enter(ep);
+		lock_read(ep->args, ep->args[2]);
 	ep->busy = 1;
 	ep->start_ns = bpf_ktime_get_ns();
 	return 0;

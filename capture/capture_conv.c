@@ -598,10 +598,10 @@ static void conv_fcntl_lock(struct conv_ctx *x, struct reel_op *op)
 		emit(x->c, op);
 		return;
 	}
-	if (whence == SEEK_CUR && ev->has_pos)
-		start += (int64_t)ev->pos, whence = SEEK_SET;
-	else if (whence == SEEK_END && ev->has_pos)
-		start += (int64_t)ev->isize, whence = SEEK_SET;
+	if ((whence == SEEK_CUR || whence == SEEK_END) && ev->has_pos) {
+		start += (int64_t)(whence == SEEK_CUR ? ev->pos : ev->isize);
+		whence = SEEK_SET;
+	}
 	if (len < 0 && whence == SEEK_SET) {
 		start += len;
 		len = -len;

@@ -243,10 +243,10 @@ static long lock__flock(int fd, int how)
 	return flock(fd, how) < 0 ? -errno : 0;
 }
 
-/* the kernel's answer for a lock in the way: EAGAIN, or EACCES for record locks */
+/* the kernel's answer for a lock in the way: EAGAIN (EWOULDBLOCK), or EACCES for record locks */
 static int lock__busy(long r)
 {
-	return r == -EAGAIN || r == -EACCES || r == -EWOULDBLOCK;
+	return r == -EAGAIN || r == -EACCES;
 }
 
 /* one try of the request, without blocking when nb */
@@ -264,7 +264,7 @@ int exec__lock(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	const struct reel_op *op = &it->op;
 	int posix = op->type == REEL_OP_FCNTL_LOCK && lock__is_posix(op->flags);
 	int fd = exec__fd(w, it, op->type == REEL_OP_FCNTL_LOCK && op->mode == F_WRLCK);
-	int cmd = (int)op->flags, lfd;
+	int cmd = (int)op->flags, lfd, blocks = replay_lock__blocks(op);
 	struct flock fl;
 	long r;
 
@@ -308,8 +308,8 @@ int exec__lock(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		}
 	}
 	res->start_ns = worker__now(w);
-	r = lock__try(op, fd, cmd, &fl, replay_lock__blocks(op));
-	if (replay_lock__blocks(op) && lock__busy(r)) {
+	r = lock__try(op, fd, cmd, &fl, blocks);
+	if (blocks && lock__busy(r)) {
 		if (lock__timer(w) == 0) {
 			lock__arm(w, lock__give_up_ns(op));
 			r = lock__try(op, fd, cmd, &fl, 0);
@@ -328,7 +328,7 @@ int exec__lock(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	res->ret = r;
 	/* its wait for other threads' ops (replay_deps.c: the releases it waited for) is its
 	 * wait for the lock, as in the original: in its latency, not its lateness */
-	if (replay_lock__blocks(op) && res->wait_ns) {
+	if (blocks && res->wait_ns) {
 		res->start_ns -= res->wait_ns;
 		res->wait_ns = 0;
 	}
