@@ -22,7 +22,7 @@ extern "C" {
 #endif
 
 #define REEL_VERSION_MAJOR 1
-#define REEL_VERSION_MINOR 3
+#define REEL_VERSION_MINOR 4
 
 /*
  * Op types. The numeric values are part of the file format (FORMAT.md, "Op types"):
@@ -109,6 +109,10 @@ enum reel_op_type {
 	/* 1.3: file locks */
 	REEL_OP_FLOCK = 68,	  /* flock(2) */
 	REEL_OP_FCNTL_LOCK = 69, /* fcntl F_GETLK, F_SETLK, F_SETLKW and their F_OFD_* forms */
+	/* 1.4: processes, for the fds and locks they share and leave: no fd, no path */
+	REEL_OP_FORK = 70,   /* a process made another (fork, vfork, clone without CLONE_THREAD) */
+	REEL_OP_EXECVE = 71, /* a process began a new program: its close-on-exec fds closed */
+	REEL_OP_EXIT = 72,   /* a process's last thread ended: what it had open is closed */
 	REEL_OP__COUNT
 };
 
@@ -176,8 +180,9 @@ int reel_op__is_write(unsigned type);		 /* write, pwrite64, writev, pwritev, pwr
 int reel_op__has_path(unsigned type);		 /* takes a path argument (open, stat, ...) */
 /* the op follows a symlink in its path's last component; opens: opens and creat count too */
 int reel_op__follows_link(const struct reel_op *op, int opens);
-int reel_op__is_copy(unsigned type);
-int reel_op__is_lock(unsigned type);		 /* flock, fcntl_lock */		 /* copy_file_range, sendfile: fd -> fd2 */
+int reel_op__is_copy(unsigned type);		 /* copy_file_range, sendfile: fd -> fd2 */
+int reel_op__is_lock(unsigned type);		 /* flock, fcntl_lock */
+int reel_op__is_process(unsigned type);		 /* fork, execve, exit */
 /* a copy op whose destination is a file (copy_file_range; sendfile to a regular file): its
  * bytes count as written as well as read */
 int reel_op__copy_writes(const struct reel_op *op);

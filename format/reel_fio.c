@@ -291,6 +291,10 @@ static int fio_op(struct fio_state *s, const struct reel_op *op)
 		return fio_close(s, op);
 	case REEL_OP_LSEEK:
 		return 0; /* every read and write carries its offset */
+	case REEL_OP_FORK:
+	case REEL_OP_EXECVE:
+	case REEL_OP_EXIT:
+		return 0; /* no I/O: each thread becomes a job of its own either way */
 	case REEL_OP_FSYNC:
 	case REEL_OP_FDATASYNC:
 		if (op->fd_kind == REEL_FD_DIR) {

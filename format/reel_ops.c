@@ -79,6 +79,9 @@ static const char *const op_names[REEL_OP__COUNT] = {
     [REEL_OP_MUNMAP] = "munmap",
     [REEL_OP_FLOCK] = "flock",
     [REEL_OP_FCNTL_LOCK] = "fcntl_lock",
+    [REEL_OP_FORK] = "fork",
+    [REEL_OP_EXECVE] = "execve",
+    [REEL_OP_EXIT] = "exit",
 };
 
 const char *reel_op__name(unsigned type)
@@ -197,6 +200,11 @@ int reel_op__copy_writes(const struct reel_op *op)
 int reel_op__is_lock(unsigned type)
 {
 	return type == REEL_OP_FLOCK || type == REEL_OP_FCNTL_LOCK;
+}
+
+int reel_op__is_process(unsigned type)
+{
+	return type == REEL_OP_FORK || type == REEL_OP_EXECVE || type == REEL_OP_EXIT;
 }
 
 int reel_op__maps_shared_writable(const struct reel_op *op)

@@ -29,10 +29,13 @@ static const struct golden goldens[] = {
     {"newer-minor-1.2.reel", 0, -REEL_E_CORRUPT, 52},
     /* minor 3 with an unknown chunk: readable by 1.2, damage since 1.3 */
     {"newer-minor-1.3.reel", 0, -REEL_E_CORRUPT, 52},
-    {"newer-minor-1.4.reel", 0, 0, 52}, /* newer than this reader: the chunk skipped */
+    /* minor 4 with an unknown chunk: readable by 1.3, damage since 1.4 */
+    {"newer-minor-1.4.reel", 0, -REEL_E_CORRUPT, 52},
+    {"newer-minor-1.5.reel", 0, 0, 52}, /* newer than this reader: the chunk skipped */
     {"small-1.1.reel", 0, 0, 68},	/* every op type of version 1.1; 18 columns, wait 0 */
     {"small-1.2.reel", 0, 0, 69},	/* munmap; as a replay result: sched, and wait in column 18 */
     {"small-1.3.reel", 0, 0, 71},	/* flock and fcntl_lock */
+    {"small-1.4.reel", 0, 0, 74},	/* fork, execve and exit */
 };
 
 int main(int argc, char **argv)

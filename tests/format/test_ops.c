@@ -26,8 +26,8 @@ int main(void)
 		  reel_op__from_name("none") == -EINVAL,
 	      "unknown names");
 	CHECK(strcmp(reel_op__name(REEL_OP_PREAD64), "pread64") == 0, "pread64");
-	CHECK(strcmp(reel_op__name(REEL_OP_FCNTL_LOCK), "fcntl_lock") == 0 &&
-		  REEL_OP_FCNTL_LOCK == REEL_OP__COUNT - 1,
+	CHECK(strcmp(reel_op__name(REEL_OP_EXIT), "exit") == 0 &&
+		  REEL_OP_EXIT == REEL_OP__COUNT - 1,
 	      "last type");
 	/* version 1.1's values (FORMAT.md, "Op types"): part of the format, never renumbered */
 	CHECK(REEL_OP_COPY_FILE_RANGE == 51 && REEL_OP_SENDFILE == 52 && REEL_OP_CHMOD == 53 &&
@@ -38,6 +38,11 @@ int main(void)
 	CHECK(reel_op__is_lock(REEL_OP_FLOCK) && reel_op__is_lock(REEL_OP_FCNTL_LOCK) &&
 		  !reel_op__is_lock(REEL_OP_FCNTL_DUPFD) && !reel_op__is_lock(REEL_OP_MUNMAP),
 	      "lock class");
+	CHECK(REEL_OP_FORK == 70 && REEL_OP_EXECVE == 71 && REEL_OP_EXIT == 72, "1.4 values");
+	CHECK(reel_op__is_process(REEL_OP_FORK) && reel_op__is_process(REEL_OP_EXECVE) &&
+		  reel_op__is_process(REEL_OP_EXIT) && !reel_op__is_process(REEL_OP_CLOSE) &&
+		  reel_op__from_name("execve") == REEL_OP_EXECVE,
+	      "process class");
 	CHECK(reel_op__is_copy(REEL_OP_COPY_FILE_RANGE) && reel_op__is_copy(REEL_OP_SENDFILE) &&
 		  !reel_op__is_copy(REEL_OP_PREAD64) && !reel_op__is_copy(REEL_OP_CHMOD),
 	      "copy class");
