@@ -230,8 +230,9 @@ static uint64_t key_lock(const struct rpath *p)
 	return replay_hash__key('L', (uintptr_t)p, 0);
 }
 
-static void disp__lock(struct deptrack *dt, const struct ritem *it, uint32_t self,
-		       struct depset *ds)
+/* it, a lock op of file p (or one that drops locks on it: a close, an execve, an exit) */
+static void disp__lock(struct deptrack *dt, const struct ritem *it, const struct rpath *p,
+		       uint32_t self, struct depset *ds)
 {
 	const struct reel_op *op = &it->op;
 	uint64_t key, *v;
@@ -239,9 +240,9 @@ static void disp__lock(struct deptrack *dt, const struct ritem *it, uint32_t sel
 	int blocks = replay_lock__blocks(op);
 	uint64_t before = blocks ? op->end_ns : op->start_ns;
 
-	if (!it->p1)
+	if (!p)
 		return;
-	key = key_lock(it->p1);
+	key = key_lock(p);
 	v = replay_u64map__get(&dt->locks, key);
 	if (v) {
 		h = (struct lockhist *)(uintptr_t)*v;
@@ -1091,6 +1092,59 @@ static void disp__inherited(struct deptrack *dt, uint32_t pid, int64_t fd, const
 	dt__use(dt, key_path(p), self, seq, ds);
 }
 
+/* a lock op of p by a process: its execve and exit are lock ops of p too */
+static void pexit__locked(struct pexit *pe, const struct rpath *p)
+{
+	uint32_t i;
+
+	if (!pe || !p)
+		return;
+	for (i = 0; i < pe->nlocked && pe->locked[i] != p; i++)
+		;
+	if (i == pe->nlocked && i < PEXIT_LOCKED)
+		pe->locked[pe->nlocked++] = p;
+}
+
+/*
+ * A process record (format 1.4, replay_proc.c). A fork comes after the exit of the last
+ * process of the pid it returns, and the child's threads after the fork (disp__deps). An
+ * execve or an exit closes fds under the process's other threads: it comes after the last op
+ * of each that has ended (the kernel ends them first); and as it drops the process's locks,
+ * it is a lock op of each file the process locked, in the trace's order with the others'.
+ */
+static void disp__proc(struct disp *d, const struct ritem *it, uint32_t self, struct depset *ds)
+{
+	const struct reel_op *op = &it->op;
+	struct pexit *pe = d->cpe;
+	uint64_t *v;
+
+	if (op->type == REEL_OP_FORK) {
+		if (op->ret <= 0 || op->ret > UINT32_MAX)
+			return;
+		v = replay_u64map__get(&d->plive, (uint64_t)op->ret);
+		pe = v ? (struct pexit *)(uintptr_t)*v : NULL;
+		if (!pe)
+			return; /* the child has no op in the trace */
+		if (pe->exited.seq)
+			ds__add(ds, pe->exited.w, self, pe->exited.seq);
+		pe->born.w = self;
+		pe->born.seq = it->seq;
+		return;
+	}
+	if (!pe)
+		return;
+	for (uint32_t i = 0; i < pe->n; i++)
+		ds__add(ds, pe->last[i].w, self, pe->last[i].seq);
+	for (uint32_t i = 0; i < pe->nlocked; i++)
+		disp__lock(&d->dt, it, pe->locked[i], self, ds);
+	if (op->type == REEL_OP_EXIT) {
+		pe->exited.w = self;
+		pe->exited.seq = it->seq;
+		pe->nlocked = 0;
+		pe->born.seq = 0; /* a later process of the pid has a fork of its own */
+	}
+}
+
 void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 {
 	const struct reel_op *op = &it->op;
@@ -1100,6 +1154,9 @@ void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 	unsigned t = op->type;
 
 	ds__clear(ds);
+	/* a thread of a process whose fork the trace has starts after it: with its fds */
+	if (d->cfirst && d->cpe && d->cpe->born.seq)
+		ds__add(ds, d->cpe->born.w, self, d->cpe->born.seq);
 
 	/* a path op waits for what last made, moved or removed a directory above it */
 	if (it->p1 && !replay_op__on_fd(op))
@@ -1139,7 +1196,7 @@ void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 		}
 		/* it drops the process's record locks on its file: a lock op of the file's */
 		if (it->p1 && replay_u64map__get(&dt->locks, key_lock(it->p1)))
-			disp__lock(dt, it, self, ds);
+			disp__lock(dt, it, it->p1, self, ds);
 	} else if (op__is_dup(t)) {
 		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
 		if (op->ret >= 0) {
@@ -1203,7 +1260,10 @@ void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 	} else if (reel_op__is_lock(t)) {
 		if (op->fd >= 0)
 			dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
-		disp__lock(dt, it, self, ds);
+		disp__lock(dt, it, it->p1, self, ds);
+		pexit__locked(d->cpe, it->p1);
+	} else if (reel_op__is_process(t)) {
+		disp__proc(d, it, self, ds);
 	} else if (op->fd >= 0) {
 		dt__use(dt, key_fd(op->pid, op->fd), self, it->seq, ds);
 		/* a listing sees the directory (its fd's name) before another thread's rmdir of

@@ -240,6 +240,7 @@ int disp__worker(struct disp *d, uint32_t pid, uint32_t tid, struct rworker **ou
 			d->idle_head = d->nidle = 0;
 		item__none(&rebind, pid, tid);
 		disp__push(d, w, &rebind);
+		w->bound_seq = d->seq;
 	} else {
 		w = worker__new(d->run, pid, tid);
 	}
@@ -382,6 +383,7 @@ int disp__run(struct disp *d)
 		it.sched_rel =
 		    at > d->base ? (uint64_t)((double)(at - d->base) / run->o->speed) : 0;
 		it.flags = 0;
+		d->cfirst = w->pushed_seq <= w->bound_seq;
 		disp__deps(d, &it, w->idx);
 		w->pushed_seq = it.seq;
 		disp__push(d, w, &it);

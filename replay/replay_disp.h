@@ -69,11 +69,20 @@ struct awrite {
 /* a process whose threads have not all ended: how many have not, and the last op of each that
  * has (by worker), which its end waits for (disp__exit); and one more than the highest fd its
  * ops named, so that its end can drop what the dispatcher kept by fd */
+#define PEXIT_LOCKED 8
 struct pexit {
 	uint32_t left;
 	uint32_t n, cap;
 	uint32_t fds;
 	struct rdep *last;
+	/* format 1.4's process records (replay_proc.c): the fork that made it, which each of its
+	 * threads' first op waits for, and the exit of the last process by its pid, which a
+	 * fork that returns the pid again waits for (seq 0: none) */
+	struct rdep born, exited;
+	/* the files it made lock ops on: its execve and exit drop its locks on them, and are
+	 * lock ops of theirs (disp__proc); more than PEXIT_LOCKED are not followed */
+	const struct rpath *locked[PEXIT_LOCKED];
+	uint32_t nlocked;
 };
 
 struct disp {
@@ -100,6 +109,7 @@ struct disp {
 	uint64_t *cleft;
 	struct pexit *cpe;
 	struct rworker *cw;
+	int cfirst; /* the op being dispatched is its thread's first */
 	int cvalid;
 	uint32_t cpid; /* the last path id looked up (0: none), and its path */
 	struct rpath *cpath;

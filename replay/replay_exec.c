@@ -37,7 +37,8 @@
  */
 #define OPEN_FLAGS_OK                                                                              \
 	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_NONBLOCK | O_DSYNC | O_SYNC |       \
-	 O_DIRECT | O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME | O_PATH | __O_TMPFILE)
+	 O_DIRECT | O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME | O_PATH | __O_TMPFILE |   \
+	 O_CLOEXEC)
 
 int replay_op__on_fd(const struct reel_op *op)
 {
@@ -223,34 +224,42 @@ static int rpath__open(struct rworker *w, const struct rpath *p, int flags, mode
 	return replay_path__open(w->run->m->roots[p->root].fd, p->rel, flags, mode);
 }
 
+/* the same for an open of the trace: close-on-exec as the original's (replay_proc.c) */
+static int rpath__open_traced(struct rworker *w, const struct rpath *p, int flags, mode_t mode)
+{
+	if (p->err)
+		return p->err;
+	return replay_path__open_as(w->run->m->roots[p->root].fd, p->rel, flags, mode);
+}
+
 /* Opens rel beneath rootfd for original fd ofd of pid, one the trace did not open (open before
  * the capture, or got from a parent); the fd or -errno. */
 int exec__open_found(struct run *run, uint32_t pid, int32_t ofd, int rootfd, const char *rel,
 		     int for_write)
 {
 	uint64_t *oflags = replay_u64map__get(&run->fd_oflags, (uint64_t)pid << 32 | (uint32_t)ofd);
-	int extra = oflags ? (int)(*oflags & (O_DIRECT | O_DSYNC | O_SYNC)) : 0, fd;
+	int extra = oflags ? (int)(*oflags & (O_DIRECT | O_DSYNC | O_SYNC | O_CLOEXEC)) : 0, fd;
 
 	/* the fd's access mode is not in the trace: read-write when the file allows it, so
-	 * that later writes through it (or its dups) work; O_DIRECT and the sync flags are,
-	 * when the capture found the fd open */
-	fd = replay_path__open(rootfd, rel, O_RDWR | extra, 0);
+	 * that later writes through it (or its dups) work; O_DIRECT, the sync flags and
+	 * close-on-exec are, when the capture found the fd open */
+	fd = replay_path__open_as(rootfd, rel, O_RDWR | extra, 0);
 	if (fd < 0 && fd != -EXDEV && !for_write)
-		fd = replay_path__open(rootfd, rel, O_RDONLY | extra, 0);
+		fd = replay_path__open_as(rootfd, rel, O_RDONLY | extra, 0);
 	if (fd == -EINVAL && (extra & O_DIRECT)) {
 		/* the target rejects O_DIRECT: the --direct policy, as for an open (exec__open) */
 		if (run->o->direct_keep) {
 			atomic_fetch_add(&run->direct_failed, 1);
 		} else {
 			extra &= ~O_DIRECT;
-			fd = replay_path__open(rootfd, rel, O_RDWR | extra, 0);
+			fd = replay_path__open_as(rootfd, rel, O_RDWR | extra, 0);
 			if (fd < 0 && fd != -EXDEV && !for_write)
-				fd = replay_path__open(rootfd, rel, O_RDONLY | extra, 0);
+				fd = replay_path__open_as(rootfd, rel, O_RDONLY | extra, 0);
 			atomic_fetch_add(&run->direct_dropped, 1);
 		}
 	}
 	if (fd == -EISDIR)
-		fd = replay_path__open(rootfd, rel, O_RDONLY | O_DIRECTORY, 0);
+		fd = replay_path__open_as(rootfd, rel, O_RDONLY | O_DIRECTORY, 0);
 	return fd;
 }
 
@@ -423,7 +432,7 @@ static int exec__open(struct rworker *w, const struct ritem *it, struct reel_op 
 	if (op->type == REEL_OP_CREAT)
 		flags = O_CREAT | O_WRONLY | O_TRUNC;
 	res->start_ns = worker__now(w);
-	fd = rpath__open(w, it->p1, flags, op->mode);
+	fd = rpath__open_traced(w, it->p1, flags, op->mode);
 	res->end_ns = worker__now(w);
 	if (fd == -EINVAL && (flags & O_DIRECT)) {
 		if (run->o->direct_keep) {
@@ -433,7 +442,7 @@ static int exec__open(struct rworker *w, const struct ritem *it, struct reel_op 
 			res->start_ns = worker__now(w);
 			/* an O_EXCL open failing with EINVAL, not EEXIST, created the file already
 			 */
-			fd = rpath__open(w, it->p1, flags & ~(O_DIRECT | O_EXCL), op->mode);
+			fd = rpath__open_traced(w, it->p1, flags & ~(O_DIRECT | O_EXCL), op->mode);
 			res->end_ns = worker__now(w);
 			atomic_fetch_add(&run->direct_dropped, 1);
 		}
@@ -1344,6 +1353,10 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	case REEL_OP_FLOCK:
 	case REEL_OP_FCNTL_LOCK:
 		return exec__lock(w, it, res);
+	case REEL_OP_FORK:
+	case REEL_OP_EXECVE:
+	case REEL_OP_EXIT:
+		return exec__proc(w, it, res);
 	case REEL_OP_SYNCFS:
 		if (op->fd < 0)
 			return exec__sync_all(w, res);
@@ -1416,7 +1429,13 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		case REEL_OP_DUP2:
 		case REEL_OP_DUP3:
 		case REEL_OP_FCNTL_DUPFD:
-			ret = TIMED(res, fcntl(fd, F_DUPFD_CLOEXEC, 0));
+			/* close-on-exec as the original's new fd: dup's never, the others' by
+			 * their O_CLOEXEC (F_DUPFD_CLOEXEC's too) */
+			ret = TIMED(res, fcntl(fd,
+					       op->type != REEL_OP_DUP && (op->flags & O_CLOEXEC)
+						   ? F_DUPFD_CLOEXEC
+						   : F_DUPFD,
+					       0));
 			if (op->ret >= 0 && ret >= 0) {
 				fd__set(w, (int32_t)op->ret, (int)ret,
 					op->type == REEL_OP_DUP2 || op->type == REEL_OP_DUP3);

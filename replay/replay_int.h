@@ -48,6 +48,10 @@ int replay_mapper__overlaps(const struct replay_mapper *m, const char *path);
 
 /* openat2(rootfd, rel, RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS): fd or -errno (-EXDEV: escape). */
 int replay_path__open(int rootfd, const char *rel, int flags, mode_t mode);
+/* the same, close-on-exec only when flags has O_CLOEXEC: the replay's fd for an fd of the
+ * trace carries that fd's flag, which an execve of the trace acts on (replay_proc.c); the
+ * replayer itself never runs a program */
+int replay_path__open_as(int rootfd, const char *rel, int flags, mode_t mode);
 /* O_PATH fd of rel's parent directory, resolved beneath rootfd; *base = last component. */
 int replay_path__parent(int rootfd, const char *rel, const char **base);
 /* Paths the replay never touches: /proc, /sys, /dev (not storage). */

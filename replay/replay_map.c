@@ -270,10 +270,15 @@ int replay_mapper__overlaps(const struct replay_mapper *m, const char *path)
 
 int replay_path__open(int rootfd, const char *rel, int flags, mode_t mode)
 {
+	return replay_path__open_as(rootfd, rel, flags | O_CLOEXEC, mode);
+}
+
+int replay_path__open_as(int rootfd, const char *rel, int flags, mode_t mode)
+{
 	struct open_how how = {0};
 	long fd;
 
-	how.flags = (unsigned)flags | O_CLOEXEC;
+	how.flags = (unsigned)flags;
 	if (flags & (O_CREAT | __O_TMPFILE))
 		how.mode = mode & 07777;
 	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;

@@ -67,7 +67,8 @@ static void writer__measure(struct run *run, const struct reel_op *res)
 		late = (int64_t)(res->start_ns - res->sched_ns);
 		replay_pctl__add(&run->lateness, late > 0 ? (uint64_t)late : 0);
 	}
-	if (res->type < REEL_OP__COUNT) {
+	/* a process record is instant (start = end): it has no latency to show */
+	if (res->type < REEL_OP__COUNT && !reel_op__is_process(res->type)) {
 		if (!run->lat[res->type])
 			run->lat[res->type] = calloc(1, sizeof(struct replay_pctl));
 		if (run->lat[res->type])

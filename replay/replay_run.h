@@ -231,6 +231,7 @@ struct rworker {
 	uint32_t seg_first, seg_last; /* staged: its items in the segment being read ahead */
 	uint32_t seg_share; /* staged: how many of the running segment's items are its */
 	uint64_t pushed_seq; /* the dispatcher's: the seq of the last op queued to it */
+	uint64_t bound_seq;  /* the dispatcher's: the last seq before it took on its thread */
 	_Alignas(64) _Atomic uint32_t head; /* the consumer's line */
 	uint32_t tail_seen;
 	int seg_owed; /* staged: took items of the running segment, owes a "done" */
@@ -491,6 +492,9 @@ void lock__free(struct rpid *rp);
 void lock__worker_end(struct rworker *w);
 /* a request that may wait for another owner's lock: F_SETLKW, flock without LOCK_NB */
 int replay_lock__blocks(const struct reel_op *op);
+
+/* replay_proc.c: fork, execve and exit records: what they do to the process's fds */
+int exec__proc(struct rworker *w, const struct ritem *it, struct reel_op *res);
 
 /* replay_mmap.c: the replay's mappings of the original's address ranges */
 int mmaps__init(struct run *run);

@@ -739,7 +739,9 @@ static int one_op(struct collect *c, const struct reel_op *op)
 	struct report_run *run = c->run;
 	int err;
 
-	if (!op->type || op->type >= REEL_OP__COUNT)
+	/* a process record (fork, execve, exit) is no storage work, and instant: what it does
+	 * to fds shows in the ops after it */
+	if (!op->type || op->type >= REEL_OP__COUNT || reel_op__is_process(op->type))
 		return 0;
 	if (is_nonfile(c, op)) {
 		run->ops_nonfile++;

@@ -1,0 +1,63 @@
+#!/bin/bash
+# Format 1.4's process records, replayed (replay_proc.c):
+# - fork: the child's fds are its parent's open files. Its flock through the inherited fd is
+#   the parent's lock already (granted, where a file of its own would be refused), and its
+#   close of that fd leaves the parent's lock in place.
+# - exit: a process's fds are closed when it exits, not after its last op: a lock it held
+#   until its exit refuses another process's request before, and a blocking request waits
+#   for the exit (40 ms in the original, at least 30 ms replayed in original timing).
+# - execve: the close-on-exec fds are closed (their flock released), the others kept.
+source "$(dirname "$0")/lib.sh"
+
+# LOCK_EX 2, LOCK_NB 4. P=100 forks C=200; Q=300 meets P's lock.
+mk t <<'SPEC'
+100 100 100 110 openat fd=-100 path=/d/f flags=O_RDWR|O_CREAT mode=0644 ret=5
+300 300 150 160 openat fd=-100 path=/d/f flags=O_RDWR ret=5
+100 100 200 210 flock fd=5 path=/d/f mode=2 ret=0
+100 100 300 300 fork ret=200
+200 200 400 410 flock fd=5 path=/d/f mode=6 ret=0
+200 200 500 510 close fd=5 path=/d/f ret=0
+200 200 550 550 exit ret=0
+300 300 600 610 flock fd=5 path=/d/f mode=6 ret=-EAGAIN
+300 300 20000 60020 flock fd=5 path=/d/f mode=2 ret=0
+100 100 60000 60000 exit ret=768
+300 300 60100 60110 close fd=5 path=/d/f ret=0
+300 300 60200 60200 exit ret=0
+SPEC
+for timing in original think afap; do
+	replay_as_traced $timing "a flock met another state of the lock than the original's"
+	[ "$timing" = original ] || continue
+	# the blocking flock waited for P's exit, due 40 ms after it began
+	lat=$("$IOREEL" dump --format jsonl "$T/r.reel" | python3 -c '
+import json, sys
+for l in sys.stdin:
+    o = json.loads(l)
+    if o["pid"] == 300 and o["op"] == "flock" and o["mode"] == 2:
+        print(o["end_ns"] - o["start_ns"])')
+	[ -n "$lat" ] || fail "no blocking flock of pid 300 in the result"
+	[ "$lat" -ge 30000000 ] && [ "$lat" -le 140000000 ] || fail "the blocking flock waited $lat ns: P's exit did not hold the lock"
+	echo "blocking flock waited $lat ns (40 ms in the original)"
+done
+
+# execve: /d/a open close-on-exec, /d/b not; both locked by P; after P's execve, Q gets
+# /d/a's lock and is refused /d/b's
+mk t <<'SPEC'
+100 100 100 110 openat fd=-100 path=/d/a flags=O_RDWR|O_CREAT|O_CLOEXEC mode=0644 ret=5
+100 100 120 130 openat fd=-100 path=/d/b flags=O_RDWR|O_CREAT mode=0644 ret=6
+100 100 140 150 flock fd=5 path=/d/a mode=2 ret=0
+100 100 160 170 flock fd=6 path=/d/b mode=2 ret=0
+300 300 180 190 openat fd=-100 path=/d/a flags=O_RDWR ret=5
+300 300 200 210 openat fd=-100 path=/d/b flags=O_RDWR ret=6
+300 300 300 310 flock fd=5 path=/d/a mode=6 ret=-EAGAIN
+300 300 320 330 flock fd=6 path=/d/b mode=6 ret=-EAGAIN
+100 100 400 400 execve ret=0
+300 300 500 510 flock fd=5 path=/d/a mode=6 ret=0
+300 300 520 530 flock fd=6 path=/d/b mode=6 ret=-EAGAIN
+100 100 600 610 pwrite64 fd=6 path=/d/b off=0 len=100 ret=100
+100 100 700 700 exit ret=0
+300 300 800 810 flock fd=6 path=/d/b mode=6 ret=0
+SPEC
+for timing in original think afap; do
+	replay_as_traced $timing "execve kept or closed another fd than the original's"
+done
+echo PASS
