@@ -10,9 +10,9 @@
  * opened for that alone (struct rlockfd). That fd is the original's owner, the process; and
  * as the kernel drops a process's record locks on a file when it closes any fd of it, the
  * replay closes that fd then (lock__closed). flock's locks and F_OFD_* ones belong to the
- * open file already: they go on the op's own fd. (An fd inherited over fork is reopened by
- * the replay, which sees no forks: there a parent's and a child's flock meet, where in the
- * original they shared one open file.)
+ * open file already: they go on the op's own fd, which a child shares with its parent when
+ * the trace has the fork (replay_proc.c; without it the child's fd is the file opened
+ * again, and its flock meets its parent's, where in the original they were one lock).
  *
  * A blocking request comes after the releases it waited for in the original (replay_deps.c
  * orders a file's lock ops), and its wait for them is its wait for the lock: in its latency,

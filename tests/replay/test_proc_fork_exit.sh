@@ -7,6 +7,8 @@
 #   until its exit refuses another process's request before, and a blocking request waits
 #   for the exit (40 ms in the original, at least 30 ms replayed in original timing).
 # - execve: the close-on-exec fds are closed (their flock released), the others kept.
+# - record locks (fcntl) belong to the process: a child does not inherit its parent's, and
+#   meets them as another owner's; they go at the owner's exit.
 source "$(dirname "$0")/lib.sh"
 
 # LOCK_EX 2, LOCK_NB 4. P=100 forks C=200; Q=300 meets P's lock.
@@ -59,5 +61,21 @@ mk t <<'SPEC'
 SPEC
 for timing in original think afap; do
 	replay_as_traced $timing "execve kept or closed another fd than the original's"
+done
+# F_SETLK 6, F_SETLKW 7, F_WRLCK 1
+mk t <<'SPEC'
+100 100 100 110 openat fd=-100 path=/d/g flags=O_RDWR|O_CREAT mode=0644 ret=5
+300 300 150 160 openat fd=-100 path=/d/g flags=O_RDWR ret=5
+100 100 200 210 fcntl_lock fd=5 path=/d/g flags=6 mode=1 off=0 len=100 ret=0
+100 100 300 300 fork ret=200
+200 200 400 410 fcntl_lock fd=5 path=/d/g flags=6 mode=1 off=50 len=10 ret=-EAGAIN
+200 200 420 430 fcntl_lock fd=5 path=/d/g flags=6 mode=1 off=100 len=10 ret=0
+200 200 550 550 exit ret=0
+300 300 600 610 fcntl_lock fd=5 path=/d/g flags=6 mode=1 off=105 len=1 ret=0
+300 300 20000 60020 fcntl_lock fd=5 path=/d/g flags=7 mode=1 off=0 len=1 ret=0
+100 100 60000 60000 exit ret=0
+SPEC
+for timing in original think afap; do
+	replay_as_traced $timing "a record lock met another state than the original's"
 done
 echo PASS
