@@ -1129,6 +1129,10 @@ static void disp__proc(struct disp *d, const struct ritem *it, uint32_t self, st
 			ds__add(ds, pe->exited.w, self, pe->exited.seq);
 		pe->born.w = self;
 		pe->born.seq = it->seq;
+		/* its fds are its parent's open files, and hold their flocks: its exit may be
+		 * the release of one (flock(1) forks the command under the lock it took) */
+		for (uint32_t i = 0; d->cpe && i < d->cpe->nlocked; i++)
+			pexit__locked(pe, d->cpe->locked[i]);
 		return;
 	}
 	if (!pe)
