@@ -90,6 +90,7 @@ void stl_parse_line(char *line, struct stl_line *l)
 	}
 	if (!strncmp(p, "+++ ", 4)) {
 		l->kind = STL_EXIT;
+		l->text = p;
 		return;
 	}
 	if (!strncmp(p, "--- ", 4)) {
