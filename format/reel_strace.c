@@ -2,10 +2,11 @@
 /*
  * reel_strace.c - import the output of `strace -f -ttt -T -y` (or -yy) as a trace.
  *
- * Two passes over the log. The first learns the process tree: which tid each clone, fork
+ * Three passes over the log. The first learns the process tree: which tid each clone, fork
  * and vfork created and whether it is a thread (CLONE_THREAD), because a child's first
  * lines may come before its parent's clone returns; and which pid the lines without a pid
- * column belong to. The second pass turns calls into ops.
+ * column belong to. The second (1b) finds each process's last line, where it may have
+ * exited. The third turns calls into ops.
  *
  * Choices worth knowing (they follow DESIGN.md, "Capture"):
  * - A call split into "<unfinished ...>" and "<... resumed>" becomes one op, started at the
@@ -46,6 +47,13 @@
  *   those calls are only counted (meta "uring_enters").
  * - set/removexattr (any form) that succeeded are counted in meta capture.xattr_ops, as the
  *   recorder counts them: not replayed (cp -a gives each copy its mode through an ACL so).
+ * - Processes (format 1.4): a clone, fork or vfork without CLONE_THREAD is a fork op of the
+ *   parent (ret: the child's pid or -errno; flags: CLONE_FILES), at its return, or at the
+ *   child's first line and just before it when that comes first. An execve or execveat
+ *   that returned 0 is an execve op at its return. A process's last line, when it is a
+ *   "+++ exited with N +++" or "+++ killed by SIG +++" one, is its exit op (the wait
+ *   status): the kernel reports a group's leader after its other threads. "+++ superseded
+ *   by execve in pid OLD +++" is no end: thread OLD's execve resumes as the tgid.
  * - flock and fcntl's record locks (F_GETLK, F_SETLK, F_SETLKW, F_OFD_*, the *64 names) are
  *   ops, failed ones too; a lock's range is made absolute from the tracked position and
  *   size where it can be (FORMAT.md, "Locks"). A get command's type asked is not in the log:
