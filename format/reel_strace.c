@@ -520,7 +520,6 @@ static uint64_t st_rel(const struct st_state *s, uint64_t ts)
 	return ts > s->first_ts ? ts - s->first_ts : 0;
 }
 
-
 static void st_bad(struct st_state *s, uint64_t lineno)
 {
 	if (!s->st->bad_lines++)
