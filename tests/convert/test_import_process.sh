@@ -7,7 +7,8 @@
 # child's lines come before its parent's clone returns; no op of a process comes after its
 # exit. First hand-written logs checked op by op, then REAL strace runs of a shell (children
 # through vfork and clone, a subshell's exit 3) and of a multi-threaded python3 (a thread's
-# execve that strace shows as superseded; an exit_group with threads alive).
+# execve that strace shows as superseded, in -f and -ff logs; an exit_group with threads
+# alive).
 set -u
 IOREEL=$1
 dir=$(mktemp -d /var/tmp/ioreel-convert-process.XXXXXX) || exit 1
@@ -222,6 +223,19 @@ for m in exec group; do
 done
 grep -q 'superseded by execve' "$dir/pexec.strace" ||
 	{ echo "FAIL: strace showed no superseded execve: nothing tested it"; exit 1; }
+# strace -ff: the thread's file ends with "execve(...) <pid changed to TGID ...>", and the
+# tgid's goes on with "+++ superseded ..." and "<... execve resumed>"
+mkdir "$dir/ff"
+strace -ff -ttt -T -y -o "$dir/ff/p" "$py" "$dir/t.py" exec
+"$IOREEL" import strace "$dir"/ff/p.* -o "$dir/pff.reel" 2> "$dir/pff.err" ||
+	{ echo "FAIL: import of the python3 -ff logs"; cat "$dir/pff.err"; exit 1; }
+"$IOREEL" dump --format jsonl "$dir/pff.reel" > "$dir/pff.jsonl" || { echo "FAIL: dump python3 -ff"; exit 1; }
+cat "$dir"/ff/p.* > "$dir/pff.strace"
+grep -q 'pid changed to' "$dir/pff.strace" ||
+	{ echo "FAIL: strace -ff showed no pid change: nothing tested it"; exit 1; }
+for m in exec group ff; do
+	! grep -q 'could not be parsed' "$dir/p$m.err" || { echo "FAIL: python3 $m: bad lines:"; cat "$dir/p$m.err"; exit 1; }
+done
 
 python3 - "$dir" <<'PY' || exit 1
 import json, re, sys
@@ -281,7 +295,7 @@ for p, e in exited.items():
     if e is not [o for o in s if o["pid"] == p][-1]:
         err("sh: the exit of %d is not its last op" % p)
 
-for m in ("exec", "group"):
+for m in ("exec", "group", "ff"):
         ops = load("p%s.jsonl" % m)
         first, exited, forked = common("python3 " + m, ops)
         py = ops[0]["pid"]
@@ -292,7 +306,7 @@ for m in ("exec", "group"):
                 (m, sorted(forked), sorted(exited), py, threads))
             continue
         e = exited[py]
-        if m == "exec":
+        if m in ("exec", "ff"):
             # the thread's execve, resumed as the tgid
             if [(o["pid"], o["tid"]) for o in execs] != [(py, py)] * 2:
                 err("python3 exec: execs %s" % [(o["pid"], o["tid"]) for o in execs])
