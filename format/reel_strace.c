@@ -2,10 +2,11 @@
 /*
  * reel_strace.c - import the output of `strace -f -ttt -T -y` (or -yy) as a trace.
  *
- * Two passes over the log. The first learns the process tree: which tid each clone, fork
+ * Three passes over the log. The first learns the process tree: which tid each clone, fork
  * and vfork created and whether it is a thread (CLONE_THREAD), because a child's first
  * lines may come before its parent's clone returns; and which pid the lines without a pid
- * column belong to. The second pass turns calls into ops.
+ * column belong to. The second (1b) finds each process's last line, where it may have
+ * exited. The third turns calls into ops.
  *
  * Choices worth knowing (they follow DESIGN.md, "Capture"):
  * - A call split into "<unfinished ...>" and "<... resumed>" becomes one op, started at the
@@ -46,6 +47,13 @@
  *   those calls are only counted (meta "uring_enters").
  * - set/removexattr (any form) that succeeded are counted in meta capture.xattr_ops, as the
  *   recorder counts them: not replayed (cp -a gives each copy its mode through an ACL so).
+ * - Processes (format 1.4): a clone, fork or vfork without CLONE_THREAD is a fork op of the
+ *   parent (ret: the child's pid or -errno; flags: CLONE_FILES), at its return, or at the
+ *   child's first line and just before it when that comes first. An execve or execveat
+ *   that returned 0 is an execve op at its return. A process's last line, when it is a
+ *   "+++ exited with N +++" or "+++ killed by SIG +++" one, is its exit op (the wait
+ *   status): the kernel reports a group's leader after its other threads. "+++ superseded
+ *   by execve in pid OLD +++" is no end: thread OLD's execve resumes as the tgid.
  * - flock and fcntl's record locks (F_GETLK, F_SETLK, F_SETLKW, F_OFD_*, the *64 names) are
  *   ops, failed ones too; a lock's range is made absolute from the tracked position and
  *   size where it can be (FORMAT.md, "Locks"). A get command's type asked is not in the log:
@@ -254,6 +262,123 @@ static int st_pass1(struct st_state *s, FILE *in)
 	return 0;
 }
 
+/* ---- the tid of a line, and the threads alive: pass 2's view, which pass 1b repeats ---- */
+
+/* The tid of a line: its pid column, else the only tid alive, else the initial process. */
+static uint32_t st_line_tid(struct st_state *s, const struct cvt_map *live,
+			    const struct stl_line *l)
+{
+	uint64_t k, v;
+
+	if (l->pid >= 0)
+		return (uint32_t)l->pid;
+	if (live->len == 1) {
+		size_t i = 0;
+
+		if (cvt_map__next(live, &i, &k, &v))
+			return (uint32_t)k;
+	}
+	return (uint32_t)s->initial;
+}
+
+/*
+ * "+++ superseded by execve in pid OLD +++": a thread OLD of a multi-threaded process called
+ * execve, and the kernel gave it the tgid's id (the line's tid): OLD is gone without a line
+ * of its own, its execve resumes as the tgid. OLD, or 0 for any other line.
+ */
+static uint32_t st_superseded(const struct stl_line *l)
+{
+	static const char pfx[] = "+++ superseded by execve in pid ";
+	long old;
+
+	if (l->kind != STL_EXIT || !l->text || strncmp(l->text, pfx, sizeof(pfx) - 1))
+		return 0;
+	old = strtol(l->text + sizeof(pfx) - 1, NULL, 10);
+	return old > 0 && old <= UINT32_MAX ? (uint32_t)old : 0;
+}
+
+/* The line's tid (parsed, not blank nor bad), and live updated for it: 0 or -ENOMEM. */
+static int st_track_line(struct st_state *s, struct cvt_map *live, const struct stl_line *l,
+			 uint32_t *tid)
+{
+	uint32_t old;
+
+	*tid = st_line_tid(s, live, l);
+	if (l->kind == STL_EXIT) {
+		old = st_superseded(l);
+		if (!old) {
+			cvt_map__del(live, *tid);
+			return 0;
+		}
+		if (old != *tid)
+			cvt_map__del(live, old);
+	}
+	return cvt_map__put(live, *tid, NULL) ? 0 : -ENOMEM;
+}
+
+/*
+ * Pass 1b: the line where each process ends, the last line of any of its threads; when that
+ * is a "+++" line, the process exited there (the kernel reports a thread group's leader
+ * after its other threads, and strace may show no line for a thread it saw end with it).
+ */
+static int st_pass_ends(struct st_state *s, FILE *in)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	uint64_t lineno = 0, *v;
+	struct cvt_map live;
+	struct stl_line l;
+	uint32_t tid;
+	int err = 0;
+
+	cvt_map__init(&live);
+	while (!err && getline(&line, &cap, in) > 0) {
+		lineno++;
+		stl_parse_line(line, &l);
+		if (l.kind == STL_BLANK || l.kind == STL_BAD)
+			continue;
+		err = st_track_line(s, &live, &l, &tid);
+		v = err ? NULL : cvt_map__put(&s->ends, st_tgid(s, tid), NULL);
+		if (!err && !v)
+			err = -ENOMEM;
+		if (v)
+			*v = lineno;
+	}
+	free(line);
+	cvt_map__free(&live);
+	return err;
+}
+
+/* A superseded execve's first half, moved from the thread that began it to the tgid's id */
+static int st_pending_move(struct st_state *s, uint32_t from, uint32_t to)
+{
+	uint64_t *v = cvt_map__get(&s->pending, from), *t;
+	struct st_pending *p, *q;
+
+	if (!v)
+		return 0;
+	p = (struct st_pending *)(uintptr_t)*v;
+	cvt_map__del(&s->pending, from);
+	t = cvt_map__put(&s->pending, to, NULL);
+	if (!t) {
+		if (p) {
+			free(p->text);
+			st_ofd_put(p->closed);
+			free(p);
+		}
+		return -ENOMEM;
+	}
+	q = (struct st_pending *)(uintptr_t)*t;
+	if (q) {
+		/* the tgid's own call, which never resumed */
+		free(q->text);
+		st_ofd_put(q->closed);
+		free(q);
+	}
+	*t = (uintptr_t)p;
+	return 0;
+}
+
 static int st_dispatch(struct st_state *s, struct stl_call *c)
 {
 	static const struct {
@@ -389,19 +514,10 @@ static int st_dispatch(struct st_state *s, struct stl_call *c)
 
 /* ---- pass 2 ---- */
 
-static uint32_t st_line_tid(struct st_state *s, const struct stl_line *l)
+/* A log time as a trace time: since the log's first line */
+static uint64_t st_rel(const struct st_state *s, uint64_t ts)
 {
-	uint64_t k, v;
-
-	if (l->pid >= 0)
-		return (uint32_t)l->pid;
-	if (s->live.len == 1) {
-		size_t i = 0;
-
-		if (cvt_map__next(&s->live, &i, &k, &v))
-			return (uint32_t)k;
-	}
-	return (uint32_t)s->initial;
+	return ts > s->first_ts ? ts - s->first_ts : 0;
 }
 
 static void st_bad(struct st_state *s, uint64_t lineno)
@@ -429,19 +545,32 @@ static int st_pass2(struct st_state *s, FILE *in)
 			st_bad(s, lineno);
 			continue;
 		}
-		s->tid = st_line_tid(s, &l);
+		err = st_track_line(s, &s->live, &l, &s->tid);
+		if (err)
+			break;
+		s->tgid = st_tgid(s, s->tid);
+		/* a forked child's first line: its parent's fork op first, if not yet written */
+		err = st_fork_op(s, s->tgid, st_rel(s, l.ts_ns));
+		if (err)
+			break;
 		if (l.kind == STL_EXIT) {
 			struct st_ofd *closed = NULL;
-			uint64_t now;
+			uint32_t old = st_superseded(&l);
+			uint64_t now, *end;
+			int64_t status;
 
+			if (old) {
+				if (old != s->tid)
+					err = st_pending_move(s, old, s->tid);
+				continue;
+			}
 			free(st_pending_take(s, s->tid, "", &now, &closed));
 			st_ofd_put(closed);
-			cvt_map__del(&s->live, s->tid);
+			/* the process's last line: it ended, with this thread */
+			end = cvt_map__get(&s->ends, s->tgid);
+			if (end && *end == lineno && !st_exit_status(l.text, &status))
+				err = st_exit_op(s, status, st_rel(s, l.ts_ns));
 			continue;
-		}
-		if (!cvt_map__put(&s->live, s->tid, NULL)) {
-			err = -ENOMEM;
-			break;
 		}
 		if (l.kind == STL_SIGNAL)
 			continue;
@@ -479,7 +608,7 @@ static int st_pass2(struct st_state *s, FILE *in)
 			err = -ENOMEM;
 			break;
 		}
-		s->start = ts > s->first_ts ? ts - s->first_ts : 0;
+		s->start = st_rel(s, ts);
 		if (c.has_dur)
 			s->end = s->start + c.dur_ns;
 		else
@@ -527,7 +656,13 @@ int reel_strace__import(FILE *in, struct reel_writer *w, struct reel_strace_stat
 	cvt_map__init(&s.procs);
 	cvt_map__init(&s.sizes);
 	cvt_map__init(&s.dirs);
+	cvt_map__init(&s.ends);
+	cvt_map__init(&s.forked);
 	err = st_pass1(&s, in);
+	if (!err && fseek(in, 0, SEEK_SET))
+		err = -errno;
+	if (!err)
+		err = st_pass_ends(&s, in);
 	if (!err && fseek(in, 0, SEEK_SET))
 		err = -errno;
 	if (!err)
@@ -564,5 +699,7 @@ int reel_strace__import(FILE *in, struct reel_writer *w, struct reel_strace_stat
 	cvt_map__free(&s.procs);
 	cvt_map__free(&s.sizes);
 	cvt_map__free(&s.dirs);
+	cvt_map__free(&s.ends);
+	cvt_map__free(&s.forked);
 	return err;
 }

@@ -36,6 +36,8 @@
 
 #define ST_SEEK_END 2
 
+#define ST_CLONE_FILES 0x400
+
 /* An open file description: what dup and fork share. */
 struct st_ofd {
 	int refs;
@@ -101,6 +103,8 @@ struct st_state {
 	struct cvt_map procs;	/* tgid -> struct st_proc * */
 	struct cvt_map sizes;	/* path id -> file size + 1 */
 	struct cvt_map dirs;	/* hash of a path known to be a directory -> 1 */
+	struct cvt_map ends;	/* tgid -> number of the last line of any of its threads */
+	struct cvt_map forked;	/* child tgid -> 1: its fork op is written */
 	struct st_aio *aio;	/* in-flight iocbs, oldest first */
 	int command_set;
 	/* the call being handled */
@@ -142,6 +146,10 @@ void st_strip_deleted(char *p);
 uint32_t st_tgid(struct st_state *s, uint32_t tid);
 
 /* reel_strace_ops.c: one handler per syscall (family), st_dispatch's */
+int st_clone_is_thread(const struct stl_call *c);
+int st_exit_status(const char *text, int64_t *status);
+int st_fork_op(struct st_state *s, uint32_t child, uint64_t at);
+int st_exit_op(struct st_state *s, int64_t status, uint64_t at);
 int st_do_chdir(struct st_state *s, struct stl_call *c, int is_fchdir);
 int st_do_chroot(struct st_state *s, struct stl_call *c);
 int st_do_clone(struct st_state *s, struct stl_call *c);

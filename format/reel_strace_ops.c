@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1090,8 +1091,17 @@ int st_do_execve(struct st_state *s, struct stl_call *c)
 	uint64_t k, v;
 	struct st_proc *p = s->proc;
 
+	struct reel_op op;
+	int err;
+
 	if (c->ret != 0)
-		return 0;
+		return 0; /* a failed exec changes nothing: no op */
+	/* the new program began as the call returned */
+	st_op_init(s, &op, REEL_OP_EXECVE, c);
+	op.start_ns = s->end;
+	err = st_emit_any(s, &op, REEL_FD_UNKNOWN);
+	if (err)
+		return err;
 	if (p->fdt->refs > 1) {
 		/* execve unshares a table shared by clone(CLONE_FILES) first */
 		struct st_fdtab *shared = p->fdt;
@@ -1134,7 +1144,7 @@ int st_do_execve(struct st_state *s, struct stl_call *c)
 			x = *end ? end + 1 : end;
 		}
 		s->command_set = 1;
-		int err = reel_writer__meta(s->w, REEL_META_COMMAND, cmd);
+		err = reel_writer__meta(s->w, REEL_META_COMMAND, cmd);
 
 		free(cmd);
 		return err;
@@ -1184,15 +1194,159 @@ int st_do_chroot(struct st_state *s, struct stl_call *c)
 	return 0;
 }
 
+/* ---- processes: fork, execve, exit (format 1.4) ---- */
+
+/* clone's flags=..., clone3's {flags=...}: CLONE_THREAD anywhere in the arguments */
+int st_clone_is_thread(const struct stl_call *c)
+{
+	for (int i = 0; i < c->nargs; i++)
+		if (strstr(c->args[i], "CLONE_THREAD"))
+			return 1;
+	return 0;
+}
+
+static int st_clone_shares_files(const struct stl_call *c)
+{
+	for (int i = 0; i < c->nargs; i++)
+		if (strstr(c->args[i], "CLONE_FILES"))
+			return 1;
+	return 0;
+}
+
+/*
+ * The wait status of a "+++ exited with N +++" (N << 8) or "+++ killed by SIGNAME +++" line
+ * (the signal's number, | 0x80 with "(core dumped)", as wait(2) has it), given the text after
+ * the time stamp. 0, or -EINVAL for any other "+++" line (superseded by execve).
+ */
+int st_exit_status(const char *text, int64_t *status)
+{
+	static const struct {
+		const char *name;
+		int num;
+	} sigs[] = {
+	    {"SIGHUP", SIGHUP},	  {"SIGINT", SIGINT},	  {"SIGQUIT", SIGQUIT},
+	    {"SIGILL", SIGILL},	  {"SIGTRAP", SIGTRAP},	  {"SIGABRT", SIGABRT},
+	    {"SIGIOT", SIGIOT},	  {"SIGBUS", SIGBUS},	  {"SIGFPE", SIGFPE},
+	    {"SIGKILL", SIGKILL}, {"SIGUSR1", SIGUSR1},	  {"SIGSEGV", SIGSEGV},
+	    {"SIGUSR2", SIGUSR2}, {"SIGPIPE", SIGPIPE},	  {"SIGALRM", SIGALRM},
+	    {"SIGTERM", SIGTERM}, {"SIGSTKFLT", 16},	  {"SIGCHLD", SIGCHLD},
+	    {"SIGCONT", SIGCONT}, {"SIGSTOP", SIGSTOP},	  {"SIGTSTP", SIGTSTP},
+	    {"SIGTTIN", SIGTTIN}, {"SIGTTOU", SIGTTOU},	  {"SIGURG", SIGURG},
+	    {"SIGXCPU", SIGXCPU}, {"SIGXFSZ", SIGXFSZ},	  {"SIGVTALRM", SIGVTALRM},
+	    {"SIGPROF", SIGPROF}, {"SIGWINCH", SIGWINCH}, {"SIGIO", SIGIO},
+	    {"SIGPOLL", SIGIO},	  {"SIGPWR", SIGPWR},	  {"SIGSYS", SIGSYS},
+	};
+	const char *p;
+	char *end;
+	long n;
+
+	if (!strncmp(text, "+++ ", 4))
+		text += 4;
+	if (!strncmp(text, "exited with ", 12)) {
+		n = strtol(text + 12, &end, 10);
+		if (end == text + 12 || n < 0 || n > 255)
+			return -EINVAL;
+		*status = (int64_t)n << 8;
+		return 0;
+	}
+	if (strncmp(text, "killed by ", 10))
+		return -EINVAL;
+	p = text + 10;
+	n = -1;
+	/* strace's names: the kernel's, SIGRTMIN and SIGRT_N above it; a number otherwise */
+	if (!strncmp(p, "SIGRTMIN", 8) && (p[8] == ' ' || !p[8])) {
+		n = 32;
+	} else if (!strncmp(p, "SIGRT_", 6)) {
+		n = strtol(p + 6, &end, 10);
+		n = end == p + 6 ? -1 : 32 + n;
+	} else if (*p >= '0' && *p <= '9') {
+		n = strtol(p, &end, 10);
+	} else {
+		size_t len = strcspn(p, " ");
+
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			if (strlen(sigs[i].name) == len && !strncmp(p, sigs[i].name, len))
+				n = sigs[i].num;
+	}
+	if (n <= 0 || n > 127)
+		return -EINVAL;
+	*status = n | (strstr(p, "(core dumped)") ? 0x80 : 0);
+	return 0;
+}
+
+/*
+ * The fork op of child (a process, not a thread, that pass 1 saw a clone, fork or vfork
+ * return), once: the parent's op, at time at (since the log's start). Written at the clone's
+ * return, or before the child's first line when that comes first (the child may run before
+ * strace shows its parent's clone return).
+ */
+int st_fork_op(struct st_state *s, uint32_t child, uint64_t at)
+{
+	uint64_t *pv = cvt_map__get(&s->parent, child), *fv;
+	struct reel_op op;
+	uint32_t ptid;
+	int created;
+
+	if (!pv || (*pv & 1))
+		return 0;
+	fv = cvt_map__put(&s->forked, child, &created);
+	if (!fv)
+		return -ENOMEM;
+	if (!created)
+		return 0;
+	*fv = 1;
+	ptid = (uint32_t)(*pv >> 1);
+	memset(&op, 0, sizeof(op));
+	op.type = REEL_OP_FORK;
+	op.pid = st_tgid(s, ptid);
+	op.tid = ptid;
+	op.fd = op.fd2 = -1;
+	op.ret = child;
+	op.flags = cvt_map__get(&s->files, child) ? ST_CLONE_FILES : 0;
+	op.start_ns = op.end_ns = at;
+	return st_emit_any(s, &op, REEL_FD_UNKNOWN);
+}
+
+/* The exit op of the current process (s->tgid), ended by its thread s->tid. */
+int st_exit_op(struct st_state *s, int64_t status, uint64_t at)
+{
+	struct reel_op op;
+
+	memset(&op, 0, sizeof(op));
+	op.type = REEL_OP_EXIT;
+	op.pid = s->tgid;
+	op.tid = s->tid;
+	op.fd = op.fd2 = -1;
+	op.ret = status;
+	op.start_ns = op.end_ns = at;
+	return st_emit_any(s, &op, REEL_FD_UNKNOWN);
+}
+
 int st_do_clone(struct st_state *s, struct stl_call *c)
 {
 	uint64_t *pv;
 
-	if (!c->ret_known || c->ret <= 0)
+	if (!c->ret_known)
+		return 0;
+	if (c->ret < 0) {
+		/* a fork that failed (EAGAIN, ENOMEM...): the parent's record; a thread's none */
+		struct reel_op op;
+
+		if (st_clone_is_thread(c))
+			return 0;
+		st_op_init(s, &op, REEL_OP_FORK, c);
+		op.flags = st_clone_shares_files(c) ? ST_CLONE_FILES : 0;
+		op.start_ns = s->end;
+		return st_emit_any(s, &op, REEL_FD_UNKNOWN);
+	}
+	if (c->ret == 0)
 		return 0;
 	/* create a forked child's fd table now, as a copy of its parent's */
 	pv = cvt_map__get(&s->parent, (uint64_t)c->ret);
-	if (pv && !(*pv & 1))
-		return st_proc_get(s, (uint32_t)c->ret) ? 0 : -ENOMEM;
+	if (pv && !(*pv & 1)) {
+		if (!st_proc_get(s, (uint32_t)c->ret))
+			return -ENOMEM;
+		return st_fork_op(s, (uint32_t)c->ret, s->end);
+	}
 	return 0;
 }

@@ -90,6 +90,7 @@ void stl_parse_line(char *line, struct stl_line *l)
 	}
 	if (!strncmp(p, "+++ ", 4)) {
 		l->kind = STL_EXIT;
+		l->text = p;
 		return;
 	}
 	if (!strncmp(p, "--- ", 4)) {
@@ -116,6 +117,16 @@ void stl_parse_line(char *line, struct stl_line *l)
 	n = strlen(p);
 	if (n >= sizeof(unfinished) - 1 && !strcmp(p + n - (sizeof(unfinished) - 1), unfinished)) {
 		p[n - (sizeof(unfinished) - 1)] = 0;
+		l->text = p;
+		l->kind = STL_UNFINISHED;
+		return;
+	}
+	/* a thread's execve left open as the kernel gave it the tgid's id (strace -ff always,
+	 * -f when no other line came between): "execve(...) <pid changed to TGID ...>"; it
+	 * resumes as the tgid, after "+++ superseded by execve in pid TID +++" */
+	q = strstr(p, " <pid changed to ");
+	if (q && n >= 5 && !strcmp(p + n - 5, " ...>") && !strchr(q + 2, '<')) {
+		*q = 0;
 		l->text = p;
 		l->kind = STL_UNFINISHED;
 		return;

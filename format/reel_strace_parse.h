@@ -25,7 +25,8 @@ struct stl_line {
 	enum stl_kind kind;
 	long pid;	/* the pid column (a tid), or -1 when the line has none */
 	uint64_t ts_ns; /* -ttt timestamp, ns since the epoch */
-	char *text;	/* call text (STL_CALL/UNFINISHED: from NAME; RESUMED: after '>') */
+	char *text;	/* call text (STL_CALL/UNFINISHED: from NAME; RESUMED: after '>';
+			   STL_EXIT: from "+++") */
 	char name[32];	/* STL_RESUMED: the call's name */
 };
 
