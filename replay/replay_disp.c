@@ -161,19 +161,13 @@ int op__is_dup(unsigned t)
 	       t == REEL_OP_FCNTL_DUPFD;
 }
 
-/*
- * Non-file I/O (pipes, sockets, /proc...) is the application's think time: not replayed.
- * Nor are, yet, the process records of format 1.4 (fork, execve, exit: no file, no fd),
- * which an strace import writes: the replay still takes a process's end from its last op.
- */
+/* Non-file I/O (pipes, sockets, /proc...) is the application's think time: not replayed. */
 static int disp__nonfile(struct disp *d, const struct reel_op *op, const struct rpath *p1)
 {
 	uint64_t fk = (uint64_t)op->pid << 32 | (uint32_t)op->fd;
 	int kind_nonfile = op->fd_kind == REEL_FD_CHR || op->fd_kind == REEL_FD_FIFO ||
 			   op->fd_kind == REEL_FD_SOCK || op->fd_kind == REEL_FD_OTHER;
 
-	if (reel_op__is_process(op->type))
-		return 1;
 	if (op__is_open(op->type)) {
 		if ((p1 && p1->nonfile) || kind_nonfile) {
 			if (op->ret >= 0)
