@@ -927,8 +927,8 @@ static void disp__async_done(struct disp *d, uint64_t key, uint32_t w, uint64_t 
  * (disp__extent). Kept only when the trace has such listings or ops (no fd paths: a writer
  * that could not tell them, or left them out): a file-set scan finding. p NULL: the
  * fd is closed, or was made by an op that names nothing. An fd the process had before the
- * capture, or got from its parent across a fork (the trace records no forks), has no name
- * here: a listing through it stays unordered, as does one through an fd whose directory was
+ * capture, or got from its parent across a fork (names are kept by process, and not copied
+ * at a fork record), has no name here: a listing through it stays unordered, as does one through an fd whose directory was
  * renamed since it was opened (the name is the open's).
  */
 static void disp__fd_named(struct disp *d, uint32_t pid, int64_t fd, const struct rpath *p)
