@@ -32,9 +32,9 @@
  * Not O_APPEND: every write goes where the trace says it landed (pwrite at its offset, which
  * O_APPEND would ignore). An fd inherited over a fork the trace has no record of is reopened
  * by its path (format 1.3 and before), so nginx's workers wrote their error log lines at
- * their offsets while the
- * master's, through its own O_APPEND open, went to whatever end the file had when they ran:
- * replayed with the threads' order apart, the master's last lines landed under theirs.
+ * their offsets while the master's, through its own O_APPEND open, went to whatever end the
+ * file had when they ran: replayed with the threads' order apart, the master's last lines
+ * landed under theirs.
  */
 #define OPEN_FLAGS_OK                                                                              \
 	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_NONBLOCK | O_DSYNC | O_SYNC |       \
