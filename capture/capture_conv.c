@@ -1168,16 +1168,13 @@ static int conv_proc(struct capture_conv *c, const struct ioreel_proc_event *pe)
 		op.flags = shared ? CLONE_FILES_FLAG : 0;
 		break;
 	case IOREEL_EV_EXEC:
-		capture_procs__exec(&c->procs, pe->hdr.pid);
 		/*
-		 * The command the recorder started: its exec, the first, is the recorder's
-		 * doing, as is its fork. The trace begins with the command running, the fds the
-		 * snapshot found (those close-on-exec left out) its own.
+		 * The exec of the command the recorder started too: its first op, as strace -f
+		 * logs it (and import strace writes it). The fork before it is the recorder's
+		 * and not recorded: the trace begins with the held child there, the fds the
+		 * snapshot found (but the close-on-exec ones) its own.
 		 */
-		if (c->held_pid && pe->hdr.pid == (uint32_t)c->held_pid && !c->held_exec_seen) {
-			c->held_exec_seen = true;
-			return 0;
-		}
+		capture_procs__exec(&c->procs, pe->hdr.pid);
 		op.type = REEL_OP_EXECVE;
 		break;
 	case IOREEL_EV_EXIT:

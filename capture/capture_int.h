@@ -216,10 +216,6 @@ struct capture_conv {
 	uint64_t after_exit;
 	int err;	     /* first writer error */
 	bool exits_seen;     /* a traced process group ended */
-	/* the command the recorder started (0: none, -p or --cgroup); its first exec, which
-	 * turned the recorder's held child into the command, is not recorded */
-	pid_t held_pid;
-	bool held_exec_seen;
 };
 
 int capture_conv__init(struct capture_conv *c, struct reel_writer *w, uint64_t start_ns,

@@ -433,8 +433,6 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	if (err)
 		goto cleanup;
 	have_conv = true;
-	if (child > 0)
-		conv.held_pid = child;
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, &conv, NULL);
 	if (!rb) {
 		err = -errno;

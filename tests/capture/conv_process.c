@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * conv_process.c - capture_conv fed process events by hand (format 1.4, FORMAT.md
- * "Processes"), for what a live workload cannot choose: the command's own first exec is the
- * recorder's and left out, a later one recorded; a fork with CLONE_FILES; an io_uring
- * completion that reaches the recorder after its process's exit is left out and counted
- * (capture.after_exit, footer meta); a pid used again after its exit takes ops again from its
- * new fork on. No BPF.   conv_process        exit 0 pass, 1 fail
+ * "Processes"), for what a live workload cannot choose: the command's exec, its first op, and
+ * a second one; a fork with CLONE_FILES; an io_uring completion that reaches the recorder
+ * after its process's exit is left out and counted (capture.after_exit, footer meta), and
+ * so is a late syscall event; a pid used again after its exit takes ops again from its new
+ * fork on. No BPF.   conv_process        exit 0 pass, 1 fail
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +16,7 @@
 #include "capture.h"
 #include "capture_int.h"
 
-#define H 2147483010u /* the held command; above any pid_max: /proc knows nothing of them */
+#define H 2147483010u /* the command; above any pid_max: /proc knows nothing of them */
 #define C 2147483011u /* its child */
 #define T 2147483012u /* a thread of the command */
 
@@ -82,8 +82,9 @@ struct want {
 int main(void)
 {
 	static const struct want want[] = {
+		{ REEL_OP_EXECVE, H, H, 0, 0 },
 		{ REEL_OP_SYNCFS, H, H, 0, 0 },
-		{ REEL_OP_EXECVE, H, T, 0, 0 },
+		{ REEL_OP_EXECVE, H, H, 0, 0 },
 		{ REEL_OP_FORK, H, T, C, 0x400 },
 		{ REEL_OP_URING_SUBMIT, C, C, 0, 0 },
 		{ REEL_OP_EXIT, C, C, 9, 0 },
@@ -107,10 +108,9 @@ int main(void)
 	snprintf(trace, sizeof(trace), "%s/t.reel", dir);
 	if (reel_writer__open(trace, NULL, &w) || capture_conv__init(&c, w, 1000, NULL))
 		goto out;
-	c.held_pid = H;
-	proc_ev(&c, IOREEL_EV_EXEC, H, H, 0, 0, 0); /* the recorder's exec of the command */
+	proc_ev(&c, IOREEL_EV_EXEC, H, H, 0, 0, 0);
 	sync_ev(&c, H);
-	proc_ev(&c, IOREEL_EV_EXEC, H, T, 0, 0, 0); /* the command's own */
+	proc_ev(&c, IOREEL_EV_EXEC, H, H, 0, 0, 0);
 	proc_ev(&c, IOREEL_EV_FORK, H, T, C, IOREEL_PROC_SHARED_FILES, 0);
 	uring_ev(&c, IOREEL_EV_URING_SUBMIT, C);
 	proc_ev(&c, IOREEL_EV_EXIT, C, C, 0, 0, 9);
