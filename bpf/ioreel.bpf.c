@@ -947,6 +947,25 @@ int ioreel_exec(struct bpf_raw_tracepoint_args *ctx)
 	return 0;
 }
 
+/* include/linux/sched/signal.h: signal_struct.flags, a group exit is under way */
+#define SIGNAL_GROUP_EXIT 0x00000004
+
+/*
+ * The wait status of a thread group whose last thread (task) is in do_exit(), as
+ * wait_task_zombie() computes it: signal->group_exit_code when the group exited as one
+ * (exit_group, a fatal signal: every thread then exits with that code), else the group
+ * leader's exit_code (the leader is task, whose exit_code do_exit() has just set before the
+ * tracepoint, or a zombie that ended before it: pthread_exit in main).
+ */
+static __always_inline __s32 group_wait_status(struct task_struct *task)
+{
+	struct signal_struct *sig = task->signal;
+
+	if (sig->flags & SIGNAL_GROUP_EXIT)
+		return sig->group_exit_code;
+	return task->group_leader->exit_code;
+}
+
 SEC("raw_tp/sched_process_exit")
 int ioreel_exit(struct bpf_raw_tracepoint_args *ctx)
 {
@@ -970,6 +989,7 @@ int ioreel_exit(struct bpf_raw_tracepoint_args *ctx)
 	ev.hdr.pid = tgid;
 	ev.hdr.tid = tid;
 	ev.time_ns = bpf_ktime_get_ns();
+	ev.status = group_wait_status(bpf_get_current_task_btf());
 	send(&ev, sizeof(ev));
 	return 0;
 }

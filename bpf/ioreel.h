@@ -26,9 +26,9 @@
 
 enum ioreel_event_type {
 	IOREEL_EV_SYS = 1,	   /* one syscall, entry and exit paired */
-	IOREEL_EV_FORK = 2,	   /* a traced process forked: pid = parent, aux = child tgid */
+	IOREEL_EV_FORK = 2,	   /* a traced process forked: pid = parent, child_pid = child tgid */
 	IOREEL_EV_EXEC = 3,	   /* a traced process exec'd: close-on-exec fds go */
-	IOREEL_EV_EXIT = 4,	   /* a traced thread group ended */
+	IOREEL_EV_EXIT = 4,	   /* a traced thread group ended: its last thread, status */
 	IOREEL_EV_URING_SUBMIT = 5, /* one io_uring SQE accepted */
 	IOREEL_EV_URING_COMPLETE = 6, /* one io_uring CQE posted */
 	IOREEL_EV_SYS_SHORT = 7,   /* one syscall in the short form (struct ioreel_sys_short) */
@@ -201,12 +201,23 @@ struct ioreel_sys_short {
 	__u64 off;
 };
 
-/* IOREEL_EV_FORK / EXEC / EXIT */
+/*
+ * IOREEL_EV_FORK / EXEC / EXIT: hdr.pid, hdr.tid are the thread that forked, exec'd, or was
+ * the last of its group to end. time_ns: FORK once the child exists (before it can run),
+ * EXEC once the new program is in place, EXIT before the kernel closes the group's files.
+ */
 struct ioreel_proc_event {
 	struct ioreel_hdr hdr;
 	__u64 time_ns;
 	__u32 child_pid; /* FORK: the new tgid */
 	__u32 flags;	 /* FORK: enum ioreel_proc_flags */
+	/*
+	 * EXIT: the wait status the parent gets (exit code << 8, or the signal number, | 0x80
+	 * with a core dump): signal->group_exit_code after a group exit (exit_group, a fatal
+	 * signal), else the group leader's exit_code (the last thread left by exit(2))
+	 */
+	__s32 status;
+	__u32 pad;
 };
 
 enum ioreel_proc_flags {

@@ -22,6 +22,7 @@
 #endif
 #define CLOSE_RANGE_CLOEXEC_FLAG 4
 #define RENAME_EXCHANGE_FLAG 2
+#define CLONE_FILES_FLAG 0x400 /* a fork op's flags (FORMAT.md): the child shares the fd table */
 
 struct conv_ctx {
 	struct capture_conv *c;
@@ -155,7 +156,20 @@ static uint32_t readlink_content(struct conv_ctx *x)
 
 static int emit(struct capture_conv *c, const struct reel_op *op)
 {
-	int err = reel_writer__add(c->w, op);
+	const struct capture_proc *p = capture_procs__get(&c->procs, op->pid, false);
+	int err;
+
+	/*
+	 * No op of a process after its exit op (FORMAT.md, "Processes"). Its threads' syscalls
+	 * all reach the ring before its last thread's exit event does, but an io_uring request
+	 * still in flight completes when the kernel tears the ring down, after that: left out,
+	 * counted (capture.after_exit). A pid used again is live again at its fork.
+	 */
+	if (p && !p->live) {
+		c->after_exit++;
+		return 0;
+	}
+	err = reel_writer__add(c->w, op);
 
 	/* counted as "ioreel info" counts them: a completion's bytes, by its request's kind */
 	if (op->ret > 0 && (op->type == REEL_OP_AIO_COMPLETE || op->type == REEL_OP_URING_COMPLETE)) {
@@ -1126,6 +1140,58 @@ static int conv_short(struct capture_conv *c, const struct ioreel_sys_short *s)
 	return conv_sys(c, (const struct ioreel_sys_event *)&f, sizeof(f));
 }
 
+/*
+ * fork, execve, exit (FORMAT.md, "Processes"): no fd, no path, start_ns = end_ns, each written
+ * as its event comes, in the ring's order. A fork's event is sent before the child can run
+ * and an exit's after the group's other threads have ended (each sends its last syscall
+ * before it leaves the group), so the fork op comes before every op of the child and the
+ * exit op after every op of the process.
+ */
+static int conv_proc(struct capture_conv *c, const struct ioreel_proc_event *pe)
+{
+	struct reel_op op = { 0 };
+	bool shared = pe->flags & IOREEL_PROC_SHARED_FILES;
+	int err;
+
+	op.pid = pe->hdr.pid;
+	op.tid = pe->hdr.tid;
+	op.fd = op.fd2 = -1;
+	op.start_ns = op.end_ns = rel_time(c, pe->time_ns);
+	switch (pe->hdr.type) {
+	case IOREEL_EV_FORK:
+		/* the child live first: a pid used again after an exit takes ops again */
+		err = capture_procs__fork(&c->procs, pe->hdr.pid, pe->child_pid, shared);
+		if (err)
+			return err;
+		op.type = REEL_OP_FORK;
+		op.ret = pe->child_pid;
+		op.flags = shared ? CLONE_FILES_FLAG : 0;
+		break;
+	case IOREEL_EV_EXEC:
+		/*
+		 * The exec of the command the recorder started too: its first op, as strace -f
+		 * logs it (and import strace writes it). The fork before it is the recorder's
+		 * and not recorded: the trace begins with the held child there, the fds the
+		 * snapshot found (but the close-on-exec ones) its own.
+		 */
+		capture_procs__exec(&c->procs, pe->hdr.pid);
+		op.type = REEL_OP_EXECVE;
+		break;
+	case IOREEL_EV_EXIT:
+		op.type = REEL_OP_EXIT;
+		op.ret = pe->status;
+		/* written while the process is live (emit() drops ops of a dead one) */
+		emit(c, &op);
+		capture_procs__exit(&c->procs, pe->hdr.pid);
+		c->exits_seen = true;
+		return c->err;
+	default:
+		return 0;
+	}
+	emit(c, &op);
+	return c->err;
+}
+
 int capture_conv__event(struct capture_conv *c, const void *data, size_t size)
 {
 	const struct ioreel_hdr *h = data;
@@ -1144,17 +1210,11 @@ int capture_conv__event(struct capture_conv *c, const void *data, size_t size)
 			return 0;
 		return conv_short(c, data);
 	case IOREEL_EV_FORK:
+	case IOREEL_EV_EXEC:
+	case IOREEL_EV_EXIT:
 		if (size < sizeof(*pe))
 			return 0;
-		return capture_procs__fork(&c->procs, h->pid, pe->child_pid,
-					   pe->flags & IOREEL_PROC_SHARED_FILES);
-	case IOREEL_EV_EXEC:
-		capture_procs__exec(&c->procs, h->pid);
-		return 0;
-	case IOREEL_EV_EXIT:
-		capture_procs__exit(&c->procs, h->pid);
-		c->exits_seen = true;
-		return 0;
+		return conv_proc(c, pe);
 	case IOREEL_EV_URING_SUBMIT:
 	case IOREEL_EV_URING_COMPLETE:
 		if (size < sizeof(struct ioreel_uring_event))

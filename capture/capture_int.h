@@ -211,6 +211,9 @@ struct capture_conv {
 	uint64_t shared_wmaps, wmap_bytes;
 	/* bytes of async completions (the writer's totals count syscalls' only) */
 	uint64_t async_read, async_written;
+	/* ops of a process that came after its exit op: left out (io_uring completions of
+	 * requests the kernel finished when it tore the process's rings down) */
+	uint64_t after_exit;
 	int err;	     /* first writer error */
 	bool exits_seen;     /* a traced process group ended */
 };

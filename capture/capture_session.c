@@ -264,6 +264,7 @@ int capture__footer_meta(struct reel_writer *w, const struct capture_stats *st)
 	PUT("capture.lost_items", st->lost_items);
 	PUT(REEL_META_CAPTURE_UNPAIRED, st->unpaired);
 	PUT(REEL_META_CAPTURE_XATTR_OPS, st->xattr_ops);
+	PUT(REEL_META_CAPTURE_AFTER_EXIT, st->after_exit);
 #undef PUT
 	return err;
 }
@@ -528,6 +529,7 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	st->lost_items = conv.lost_items;
 	st->unpaired = conv.unpaired;
 	st->xattr_ops = conv.xattr_ops;
+	st->after_exit = conv.after_exit;
 	st->async_read = conv.async_read;
 	st->async_written = conv.async_written;
 	st->shared_wmaps = conv.shared_wmaps;

@@ -129,6 +129,11 @@ static void summary(const struct capture_opts *o, const struct capture_stats *st
 		    "  %llu async completions without their submission (made before the capture "
 		    "began, or its event lost): recorded without its fd, offset and length\n",
 		    (unsigned long long)st->unpaired);
+	if (st->after_exit)
+		fprintf(stderr,
+			"  %llu ops of processes that had ended (io_uring completions of requests "
+			"left in flight, finished as the kernel tore the ring down) not recorded\n",
+			(unsigned long long)st->after_exit);
 	fprintf(stderr, "  trace %s: %llu bytes, %.1f bytes/op\n", o->output,
 		(unsigned long long)st->trace_bytes,
 		t->ops ? (double)st->trace_bytes / t->ops : 0.0);

@@ -206,6 +206,8 @@ const char *reel_fd_kind__name(unsigned kind); /* "reg", "dir", "blk", ... */
 #define REEL_META_CAPTURE_UNPAIRED "capture.unpaired"
 /* setxattr/removexattr calls (any form) that succeeded: not recorded; at the end */
 #define REEL_META_CAPTURE_XATTR_OPS "capture.xattr_ops"
+/* ops of a process after its exit op, left out (io_uring completions); at the end */
+#define REEL_META_CAPTURE_AFTER_EXIT "capture.after_exit"
 #define REEL_META_ANONYMIZED "anonymized"   /* "1" when paths were anonymised */
 /* files open before the capture with flags that change what their I/O costs (O_DIRECT,
  * O_DSYNC, O_SYNC): "PID:FD:FLAGS" (FLAGS in octal, as fdinfo), space-separated; in the head */

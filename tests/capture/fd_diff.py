@@ -48,6 +48,9 @@ def load(name, d, drop_proc=False):
     for o in ops:
         o["pid"] = pids.setdefault(o["pid"], len(pids))
         o["tid"] = tids.setdefault(o["tid"], len(tids))
+        # a fork's result is the child's pid, another in each run: the process it names
+        if o["op"] == "fork" and o["ret"] > 0:
+            o["ret"] = "pid %d" % pids.setdefault(o["ret"], len(pids))
         for k in ("path", "path2"):
             p = o[k]
             if p and p.startswith("/") and not (p == d or p.startswith(d + "/")):
