@@ -19,8 +19,6 @@ Allowed differences, and why:
   replay must look up. They are compared after resolving symlinks. DIR holds no symlinks:
   its paths are compared as they are.
 - mmap's result is an address (ASLR): only success is compared.
-- The process records (fork, execve, exit), which the strace import writes, are left out of
-  strace's trace while the capture's has none.
 """
 import json
 import os
@@ -29,7 +27,6 @@ import sys
 FIELDS = ("op", "pid", "tid", "fd", "fd2", "path", "path2", "offset", "len", "ret", "flags",
           "mode", "fd_kind")
 OPENS = ("open", "openat", "openat2", "creat")
-PROC = ("fork", "execve", "exit")
 
 
 def has_fd(o):
@@ -39,10 +36,8 @@ def has_fd(o):
     return o["fd"] >= 0
 
 
-def load(name, d, drop_proc=False):
+def load(name, d):
     ops = [json.loads(line) for line in open(name)]
-    if drop_proc:
-        ops = [o for o in ops if o["op"] not in PROC]
     ops.sort(key=lambda o: (o["start_ns"], o["end_ns"]))
     pids, tids, threads = {}, {}, {}
     for o in ops:
@@ -170,7 +165,7 @@ def expected(d):
 def main():
     rec, st, d = sys.argv[1], sys.argv[2], os.path.normpath(sys.argv[3])
     ra, ta = load(rec, d)
-    rb, tb = load(st, d, drop_proc=not any(o["op"] in PROC for o in ra))
+    rb, tb = load(st, d)
     bad = compare(ta, tb)
     for name, ops in (("capture", ra), ("strace", rb)):
         for e in expected(d):
