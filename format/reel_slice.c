@@ -289,10 +289,54 @@ static struct slice_fd *fd__get(const struct slice_state *s, uint64_t key)
 	return v ? (struct slice_fd *)(uintptr_t)*v : NULL;
 }
 
+/*
+ * A fork (format 1.4): the child holds its parent's fds, which a window that starts after it
+ * finds open in the child; an exit: the process holds none. (An execve's close-on-exec fds
+ * are not known here: kept, they are only opened by a replay that uses them.)
+ */
+static int state__proc(struct slice_state *s, const struct reel_op *op)
+{
+	uint64_t k, v, *keys = NULL;
+	size_t i = 0, n = 0, cap = 0;
+	int err = 0;
+
+	if (op->type == REEL_OP_FORK && (op->ret <= 0 || op->ret > UINT32_MAX))
+		return 0;
+	/* the keys first: the map may grow (and move) as the child's are added */
+	while (cvt_map__next(&s->fds, &i, &k, &v)) {
+		if (k >> 32 != op->pid)
+			continue;
+		if (n == cap) {
+			uint64_t *nk = realloc(keys, (cap = cap ? 2 * cap : 16) * sizeof(*keys));
+
+			if (!nk) {
+				free(keys);
+				return -ENOMEM;
+			}
+			keys = nk;
+		}
+		keys[n++] = k;
+	}
+	for (i = 0; i < n && !err; i++) {
+		struct slice_fd *f = fd__get(s, keys[i]);
+
+		if (op->type == REEL_OP_EXIT)
+			fd__del(s, keys[i]);
+		else if (op->type == REEL_OP_FORK && f)
+			err = fd__set(s, FD_KEY((uint32_t)op->ret, (uint32_t)keys[i]), f->name,
+				      f->flags);
+	}
+	free(keys);
+	return err;
+}
+
 static int state__fds(struct slice_state *s, const struct reel_op *op)
 {
 	uint64_t key = FD_KEY(op->pid, op->fd);
 	struct slice_fd *f;
+
+	if (op->type == REEL_OP_FORK || op->type == REEL_OP_EXIT)
+		return state__proc(s, op);
 
 	if ((is_open(op->type) || is_dup(op->type)) && op->ret >= 0)
 		cvt_map__del(&s->presize, FD_KEY(op->pid, op->ret));

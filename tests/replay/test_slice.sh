@@ -190,4 +190,31 @@ check_size "$T/tgt/e/y/f" 131072 "a file whose directory was renamed while it wa
 check_size "$T/tgt/e/d" 65536 "the 64 KiB file exchanged to the name d"
 check_size "$T/tgt/e/c" 8192 "the 8 KiB file exchanged to the name c"
 check_size "$T/tgt/e/g" 4096 "a file cut by an O_TRUNC open of unknown size"
+# processes (format 1.4): a window after a fork finds the parent's fds open in the child, with
+# their flags and sizes, and none of a process that exited before it
+{
+	echo "300 300 100 110 openat path=/f/a flags=O_RDWR|O_CREAT|O_DSYNC mode=0644 ret=3 aux=1"
+	echo "300 300 200 210 pwrite64 fd=3 path=/f/a off=0 len=65536 ret=65536"
+	echo "300 300 300 310 openat path=/f/b flags=O_RDWR|O_CREAT mode=0644 ret=4 aux=1"
+	echo "300 300 400 400 fork ret=301"
+	echo "300 300 500 510 close fd=4 path=/f/b ret=0"
+	echo "300 300 600 600 exit ret=0"
+	# the window: 10 ms ..
+	echo "301 301 10000 10010 pwrite64 fd=3 path=/f/a off=65536 len=4096 ret=4096"
+	echo "301 301 10100 10110 pwrite64 fd=4 path=/f/b off=0 len=4096 ret=4096"
+	echo "301 301 10200 10200 exit ret=0"
+} | mk t3
+"$IOREEL" slice "$T/t3.reel" --from 10ms -o "$T/s3.reel" 2>"$T/err" || fail "slice t3: $(cat "$T/err")"
+meta() {
+	"$IOREEL" info "$T/s3.reel" | sed -n "s/^  $1  *//p" | tr ' ' '\n' | sort | tr '\n' ' '
+}
+[ "$(meta capture.fd_flags)" = "301:3:10000 " ] ||
+	fail "t3 capture.fd_flags: '$(meta capture.fd_flags)', want the child's fds only"
+[ "$(meta capture.fd_sizes)" = "301:3:65536 301:4:0 " ] ||
+	fail "t3 capture.fd_sizes: '$(meta capture.fd_sizes)'"
+rm -rf "$T/tgt"
+"$IOREEL" replay "$T/s3.reel" --target "$T/tgt" --timing afap -o "$T/r.reel" >"$T/out" 2>&1 ||
+	fail "replay of the t3 slice: $(cat "$T/out")"
+grep -q "outcomes differing from the original: 0" "$T/out" || fail "t3 slice: $(cat "$T/out")"
+check_size "$T/tgt/f/a" 69632 "a file the child wrote through its inherited fd"
 echo "ok: slice"
