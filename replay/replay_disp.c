@@ -383,7 +383,10 @@ int disp__run(struct disp *d)
 		it.sched_rel =
 		    at > d->base ? (uint64_t)((double)(at - d->base) / run->o->speed) : 0;
 		it.flags = 0;
-		d->cfirst = w->pushed_seq <= w->bound_seq;
+		/* its thread's first op, or its first since its process's fork (a pid used
+		 * again: the thread is bound still from the earlier process's) */
+		d->cfirst = w->pushed_seq <= w->bound_seq ||
+			    (d->cpe && d->cpe->born.seq > w->pushed_seq);
 		disp__deps(d, &it, w->idx);
 		w->pushed_seq = it.seq;
 		disp__push(d, w, &it);

@@ -109,7 +109,7 @@ struct disp {
 	uint64_t *cleft;
 	struct pexit *cpe;
 	struct rworker *cw;
-	int cfirst; /* the op being dispatched is its thread's first */
+	int cfirst; /* the op being dispatched is its thread's first (since its process's fork) */
 	int cvalid;
 	uint32_t cpid; /* the last path id looked up (0: none), and its path */
 	struct rpath *cpath;

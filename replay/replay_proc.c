@@ -30,7 +30,12 @@
 /* the replay fds of rp's table: pages of slots, made on first use */
 #define RPID_PAGES (RUN_FD_MAX / RUN_FD_PAGE)
 
-/* the child's table gets a copy of each fd open in the parent's; 0 or the first -errno */
+/*
+ * The child's table gets a copy of each fd open in the parent's; 0 or the first -errno. The
+ * parent's other threads may open and close meanwhile, as they may in the original while the
+ * kernel copies the table: an fd closed between the look at its slot and the copy is not
+ * copied (EBADF), or, its number reused already by the replay, copied as another file.
+ */
 static int proc__fork(struct rworker *w, const struct reel_op *op)
 {
 	struct rpid *child, *parent = w->rp;

@@ -78,4 +78,24 @@ SPEC
 for timing in original think afap; do
 	replay_as_traced $timing "a record lock met another state than the original's"
 done
+
+# a pid used again: the second child 200 shares its parent's flock through the fd it
+# inherits, as the first did; its first op waits for its own fork, not the first child's
+mk t <<'SPEC'
+100 100 100 110 openat fd=-100 path=/d/f flags=O_RDWR|O_CREAT mode=0644 ret=5
+300 300 150 160 openat fd=-100 path=/d/f flags=O_RDWR ret=5
+100 100 200 210 flock fd=5 path=/d/f mode=2 ret=0
+100 100 300 300 fork ret=200
+200 200 400 410 flock fd=5 path=/d/f mode=6 ret=0
+200 200 500 500 exit ret=0
+100 100 5000 5000 fork ret=200
+200 200 5100 5110 flock fd=5 path=/d/f mode=6 ret=0
+200 200 5200 5200 exit ret=0
+300 300 5300 5310 flock fd=5 path=/d/f mode=6 ret=-EAGAIN
+100 100 6000 6000 exit ret=0
+300 300 6100 6110 flock fd=5 path=/d/f mode=6 ret=0
+SPEC
+for timing in original think afap; do
+	replay_as_traced $timing "a child of a pid used again met another state of the lock"
+done
 echo PASS
