@@ -348,7 +348,7 @@ static void hot_table(FILE *out, const struct report *rep)
 	      "and the same "
 	      "file's I/O time in each replay (replay / original).</p>\n<table><tr><th>file</th>"
 	      "<th>share</th><th>I/O time</th><th>ops</th><th>reads</th><th>writes</th>"
-	      "<th>syncs</th><th>metadata</th>",
+	      "<th>syncs</th><th>metadata</th><th>locks</th>",
 	      out);
 	for (size_t r = 1; r < rep->nruns; r++)
 		fprintf(out, "<th>#%zu</th>", r);

@@ -30,6 +30,7 @@ enum report_class {
 	REPORT_CLASS_WRITE,
 	REPORT_CLASS_SYNC,
 	REPORT_CLASS_META,
+	REPORT_CLASS_LOCK, /* flock, fcntl_lock: their time is mostly a wait for another owner */
 	REPORT_CLASS_OTHER,
 	REPORT_CLASSES
 };

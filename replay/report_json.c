@@ -17,7 +17,7 @@
  *       over the span from the first submission to the last completion: the queue depth
  *       kept; 0 without any), "data_ops", "data_in_flight" (the same for the reads and
  *       writes: an async engine's replay raises it),
- *       "class_ns": { "read", "write", "sync", "metadata", "other" },   I/O time by class
+ *       "class_ns": { "read", "write", "sync", "metadata", "lock", "other" }, I/O time by class
  *       "gap_p50_ns",                           median per-thread start-to-start gap
  *       "lateness": null | { "ops", "p50_ns", "p99_ns", "max_ns", "early_ops",
  *                            "late_1ms_fraction", "fell_behind": bool,

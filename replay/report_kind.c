@@ -104,6 +104,9 @@ enum report_class report_kind__class(unsigned kind)
 	case REEL_OP_SENDFILE:
 		/* their bytes always count as read, as written only when they land in a file */
 		return REPORT_CLASS_READ;
+	case REEL_OP_FLOCK:
+	case REEL_OP_FCNTL_LOCK:
+		return REPORT_CLASS_LOCK;
 	default:
 		return REPORT_CLASS_OTHER;
 	}
@@ -111,16 +114,16 @@ enum report_class report_kind__class(unsigned kind)
 
 const char *report_class__name(enum report_class c)
 {
-	static const char *const names[REPORT_CLASSES] = {"reads", "writes", "syncs",
-							  "metadata ops", "other ops"};
+	static const char *const names[REPORT_CLASSES] = {"reads",	  "writes",   "syncs",
+							  "metadata ops", "lock ops", "other ops"};
 	return c < REPORT_CLASSES ? names[c] : "?";
 }
 
 /* JSON keys: stable, no spaces. */
 const char *report_class__key(enum report_class c)
 {
-	static const char *const keys[REPORT_CLASSES] = {"read", "write", "sync", "metadata",
-							 "other"};
+	static const char *const keys[REPORT_CLASSES] = {"read",     "write", "sync",
+							 "metadata", "lock",  "other"};
 	return c < REPORT_CLASSES ? keys[c] : "?";
 }
 
