@@ -523,9 +523,9 @@ static void disp__read(struct disp *d, struct rpath *p, uint64_t end, uint32_t s
  * next to nothing dirty and looks faster than it was (a database's checkpointer fsyncs the
  * files its backends wrote; tests/replay/test_sync_order.sh). A write that ended
  * after the fsync began is waited for too: at most one write's time late, against an fsync
- * that would otherwise leave out everything the thread wrote before it. Writes after an
- * fsync do not wait for it: they may have run beside it (the replay's order keeps a thread's
- * own writes and fsyncs in line). A syncfs (or sync) does so for every file with writers
+ * that would otherwise leave out everything the thread wrote before it. A write of another
+ * thread waits for the file's last fsync only when it began after that fsync ended
+ * (disp__extent): one that began before may have run beside it. A syncfs (or sync) does so for every file with writers
  * entries (disp__deps).
  */
 static void disp__synced(struct disp *d, const struct rpath *p, uint32_t self, struct depset *ds)
@@ -866,12 +866,22 @@ static void disp__extent(struct disp *d, struct ritem *it, uint32_t self, struct
 		if (op->ret)
 			disp__read(d, p, end, self, it->seq);
 	} else if (t >= REEL_OP_WRITE && t <= REEL_OP_PWRITEV2) {
+		/* one that began after another thread's sync of the file ended did not run beside
+		 * it: it waited (a database's commit for its log's flush), and run before it the
+		 * sync would have it to flush too */
+		if (p->synced.seq && op->start_ns >= p->synced_end)
+			ds__add(ds, p->synced.w, self, p->synced.seq);
 		if (op->ret && end > p->reach)
 			it->flags |= ITEM_GROWS;
 		if (op->ret)
 			disp__wrote(d, p, end, self, it->seq, 0, ds);
 	} else if (op__is_sync(t)) {
 		disp__synced(d, p, self, ds);
+		if (op->end_ns >= p->synced_end) {
+			p->synced.w = self;
+			p->synced.seq = it->seq;
+			p->synced_end = op->end_ns;
+		}
 	} else if (t == REEL_OP_LSEEK && op->mode == SEEK_END && !op->offset) {
 		/* a length check (a database's "how many blocks"): it saw what the writes of
 		 * other threads before it had made the file, as a read of the last byte would */

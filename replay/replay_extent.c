@@ -392,6 +392,7 @@ void extent__reset(struct rpath *p)
 	p->base = 0;
 	p->reach = 0;
 	p->cut.seq = 0;
+	p->synced.seq = 0;
 }
 
 void extent__move(struct rpath *from, struct rpath *to, int exchange)

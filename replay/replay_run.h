@@ -78,6 +78,10 @@ struct rpath {
 	struct rwriters *writers; /* each worker's last write since the cut: the next cut
 				   * waits for those that reached beyond it */
 	struct rwriters *readers; /* the same of reads, kept only when cut_later */
+	/* its last sync (fsync, fdatasync, sync_file_range; seq 0: none) and when that ended:
+	 * a write of another thread that began after it waits for it (disp__extent) */
+	struct rdep synced;
+	uint64_t synced_end;
 	uint64_t gone_seq; /* the last op that took the file by this name away (an unlink, a
 			    * rename from or onto it; 0: none): an fd opened before it is on
 			    * another file, whose ops leave this one's extent alone */

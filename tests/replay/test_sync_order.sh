@@ -46,4 +46,36 @@ print("'$tm': %d flushes, %d before the last write ended: %s" % (len(flush), len
 sys.exit(1 if early or len(flush) != 6 else 0)
 ' || fail "timing $tm: a flush ran before the writes it flushed"
 done
+
+# A write that began after another thread's fsync of the file ended waits for it (a commit
+# waits for its log's flush: the wait is in no syscall), in every timing mode; one that began
+# while the fsync ran does not. Thread 201 appends to a log and fdatasyncs it (2 ms); thread
+# 202's write began 1 ms into that sync, thread 203's after it ended. As fast as possible,
+# 203's ran before the sync (with nothing before it in its thread) without the order.
+{
+	echo "200 201 0 10 openat path=/d/wal flags=O_RDWR|O_CREAT|O_EXCL mode=0644 ret=3"
+	for tid in 202 203; do
+		echo "200 $tid $((tid - 180)) $((tid - 179)) fstat fd=3 path=/d/wal ret=0"
+	done
+	for i in $(seq 0 199); do
+		t=$((100 + 10 * i))
+		echo "200 201 $t $((t + 5)) pwrite64 fd=3 path=/d/wal off=$((i * 8192)) len=8192 ret=8192"
+	done
+	echo "200 201 3000 5000 fdatasync fd=3 path=/d/wal ret=0"
+	echo "200 202 4000 4010 pwrite64 fd=3 path=/d/wal off=1638400 len=8192 ret=8192"
+	echo "200 203 5100 5110 pwrite64 fd=3 path=/d/wal off=1646592 len=8192 ret=8192"
+	echo "200 201 6000 6001 close fd=3 ret=0"
+} | mk t
+for tm in afap think original; do
+	replay_as_traced $tm "an outcome differs"
+	"$IOREEL" dump --format jsonl "$T/r.reel" | python3 -c '
+import json, sys
+ops = [json.loads(l) for l in sys.stdin]
+sync = [o for o in ops if o["op"] == "fdatasync"][0]
+w = {o["tid"]: o for o in ops if o["op"] == "pwrite64" and o["tid"] in (202, 203)}
+print("'$tm': the write begun after the sync starts %d us after the sync ended" %
+      ((w[203]["start_ns"] - sync["end_ns"]) // 1000))
+sys.exit(1 if w[203]["start_ns"] < sync["end_ns"] else 0)
+' || fail "timing $tm: a write begun after the fdatasync ended ran before it ended"
+done
 echo PASS
