@@ -525,8 +525,8 @@ static void disp__read(struct disp *d, struct rpath *p, uint64_t end, uint32_t s
  * after the fsync began is waited for too: at most one write's time late, against an fsync
  * that would otherwise leave out everything the thread wrote before it. A write of another
  * thread waits for the file's last fsync only when it began after that fsync ended
- * (disp__extent): one that began before may have run beside it. A syncfs (or sync) does so for every file with writers
- * entries (disp__deps).
+ * (disp__extent): one that began before may have run beside it. A syncfs (or sync) does so
+ * for every file with writers entries (disp__deps).
  */
 static void disp__synced(struct disp *d, const struct rpath *p, uint32_t self, struct depset *ds)
 {
@@ -938,8 +938,8 @@ static void disp__async_done(struct disp *d, uint64_t key, uint32_t w, uint64_t 
  * that could not tell them, or left them out): a file-set scan finding. p NULL: the
  * fd is closed, or was made by an op that names nothing. An fd the process had before the
  * capture, or got from its parent across a fork (names are kept by process, and not copied
- * at a fork record), has no name here: a listing through it stays unordered, as does one through an fd whose directory was
- * renamed since it was opened (the name is the open's).
+ * at a fork record), has no name here: a listing through it stays unordered, as does one
+ * through an fd whose directory was renamed since it was opened (the name is the open's).
  */
 static void disp__fd_named(struct disp *d, uint32_t pid, int64_t fd, const struct rpath *p)
 {
