@@ -2,8 +2,8 @@
 # SQLite's locking, replayed: two sqlite3 writers (WAL mode, BEGIN IMMEDIATE, a busy
 # timeout) and readers on one database take and are refused its byte-range record locks
 # (on the database and its -shm file) in turn. Recorded, then replayed in every timing mode:
-# every lock op, the refusals included, ends as in the original (but for a rare one, below);
-# likewise from strace, within its limits.
+# every lock op, the refusals included, ends as in the original (but for a refused request
+# preempted after its check, below); likewise from strace, within its limits.
 source "$(dirname "$0")/lib.sh"
 command -v sqlite3 > /dev/null || { echo "SKIP: sqlite3 not installed"; exit 77; }
 command -v python3 > /dev/null || { echo "SKIP: no python3"; exit 77; }
@@ -37,12 +37,14 @@ for timing in original think afap; do
 	rm -rf "$dir/tgt"
 	timeout -s KILL 120 "$IOREEL" replay "$dir/s.reel" --target "$dir/tgt" --timing $timing \
 		-o "$dir/r.reel" > "$dir/r.out" 2>&1 || { echo "FAIL: replay: $(cat "$dir/r.out")"; exit 1; }
-	# 0 as a rule; once in ~100 replays of this workload (session 19, cause not found yet)
-	# one take on -shm was refused where the original's was granted: 1 lock op is let pass,
-	# said, and nothing else
+	# 0 as a rule. But ~4 % of the recordings here (8 of ~180) hold a refused F_SETLK on -shm
+	# that spent ms in the kernel after its check (2 CPUs, 13 processes): the trace, in exit
+	# order, has it after the release that came after its check, so the replay grants it, and
+	# then refuses another process's take that met the lock it now holds (1-3 lock ops
+	# differing, once 66). Up to 1 % of the lock ops may end otherwise, all fcntl_lock, said.
 	d=$(sed -n 's/^  outcomes differing from the original: //p' "$dir/r.out")
 	other=$(grep -A3 "outcomes differing" "$dir/r.out" | grep -E "^      " | grep -vc fcntl_lock)
-	[ -n "$d" ] && [ "$d" -le 1 ] && [ "$other" = 0 ] &&
+	[ -n "$d" ] && [ $((d * 100)) -le "$n" ] && [ "$other" = 0 ] &&
 		grep -q "ops not replayed: 0" "$dir/r.out" ||
 		{ echo "FAIL: $timing:"; cat "$dir/r.out"; exit 1; }
 	echo "$timing: $n lock ops ($refused refused in the original), $d ended otherwise"
