@@ -39,9 +39,9 @@ for timing in original think afap; do
 		-o "$dir/r.reel" > "$dir/r.out" 2>&1 || { echo "FAIL: replay: $(cat "$dir/r.out")"; exit 1; }
 	# 0 as a rule. But ~4 % of the recordings here (8 of ~180) hold a refused F_SETLK on -shm
 	# that spent ms in the kernel after its check (2 CPUs, 13 processes): the trace, in exit
-	# order, has it after the release that came after its check, so the replay grants it, and
-	# then refuses another process's take that met the lock it now holds (1-3 lock ops
-	# differing, once 66). Up to 1 % of the lock ops may end otherwise, all fcntl_lock, said.
+	# order, has it after the release that came after its check, and the replay finds the lock
+	# free (it takes nothing: replay_locks_refused_free). Up to 1 % of the lock ops may end
+	# otherwise, all fcntl_lock, said.
 	d=$(sed -n 's/^  outcomes differing from the original: //p' "$dir/r.out")
 	other=$(grep -A3 "outcomes differing" "$dir/r.out" | grep -E "^      " | grep -vc fcntl_lock)
 	[ -n "$d" ] && [ $((d * 100)) -le "$n" ] && [ "$other" = 0 ] &&
