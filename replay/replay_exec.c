@@ -217,16 +217,10 @@ int exec__buf(struct rworker *w, size_t len)
 	return 0;
 }
 
-/* p opened beneath its root; a path too long to map fails as the kernel fails it */
+/* p opened beneath its root with flags as given: an open of the trace passes the original's
+ * O_CLOEXEC (execve closes by it, replay_proc.c), the replay's own opens pass theirs; a path
+ * too long to map fails as the kernel fails it */
 static int rpath__open(struct rworker *w, const struct rpath *p, int flags, mode_t mode)
-{
-	if (p->err)
-		return p->err;
-	return replay_path__open(w->run->m->roots[p->root].fd, p->rel, flags, mode);
-}
-
-/* the same for an open of the trace: close-on-exec as the original's (replay_proc.c) */
-static int rpath__open_traced(struct rworker *w, const struct rpath *p, int flags, mode_t mode)
 {
 	if (p->err)
 		return p->err;
@@ -433,7 +427,7 @@ static int exec__open(struct rworker *w, const struct ritem *it, struct reel_op 
 	if (op->type == REEL_OP_CREAT)
 		flags = O_CREAT | O_WRONLY | O_TRUNC;
 	res->start_ns = worker__now(w);
-	fd = rpath__open_traced(w, it->p1, flags, op->mode);
+	fd = rpath__open(w, it->p1, flags, op->mode);
 	res->end_ns = worker__now(w);
 	if (fd == -EINVAL && (flags & O_DIRECT)) {
 		if (run->o->direct_keep) {
@@ -443,7 +437,7 @@ static int exec__open(struct rworker *w, const struct ritem *it, struct reel_op 
 			res->start_ns = worker__now(w);
 			/* an O_EXCL open failing with EINVAL, not EEXIST, created the file already
 			 */
-			fd = rpath__open_traced(w, it->p1, flags & ~(O_DIRECT | O_EXCL), op->mode);
+			fd = rpath__open(w, it->p1, flags & ~(O_DIRECT | O_EXCL), op->mode);
 			res->end_ns = worker__now(w);
 			atomic_fetch_add(&run->direct_dropped, 1);
 		}
@@ -587,7 +581,7 @@ static int stat__through(struct rworker *w, const struct ritem *it, struct reel_
 
 	if (access)
 		res->start_ns = worker__now(w);
-	fd = rpath__open(w, it->p1, O_PATH, 0);
+	fd = rpath__open(w, it->p1, O_PATH | O_CLOEXEC, 0);
 	if (fd == -EXDEV)
 		return exec__refused(w, it, it->p1);
 	if (fd < 0)
@@ -719,7 +713,7 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 		 * a missing file costs), to after the ftruncate.
 		 */
 		res->start_ns = worker__now(w);
-		fd = rpath__open(w, it->p1, O_WRONLY, 0);
+		fd = rpath__open(w, it->p1, O_WRONLY | O_CLOEXEC, 0);
 		if (fd == -EXDEV) {
 			exec__fail(w->run, REPLAY_FAIL_REFUSED, op, it->p1,
 				   "path escapes the target: refused");
@@ -815,7 +809,7 @@ static int exec__link(struct rworker *w, const struct ritem *it, struct reel_op 
 		return -(1 + REPLAY_FAIL_UNKNOWN_FD);
 	res->start_ns = worker__now(w);
 	if (follow)
-		ofd = rpath__open(w, it->p1, O_PATH, 0);
+		ofd = rpath__open(w, it->p1, O_PATH | O_CLOEXEC, 0);
 	else if (!from_fd)
 		ofd = path__parent(w, it, it->p1, &base);
 	if (ofd == PARENT_REFUSED)
@@ -914,7 +908,7 @@ static int exec__attr_path(struct rworker *w, const struct ritem *it, struct ree
 	int fd;
 
 	res->start_ns = worker__now(w);
-	fd = rpath__open(w, it->p1, O_PATH | (attr__nofollow(op) ? O_NOFOLLOW : 0), 0);
+	fd = rpath__open(w, it->p1, O_PATH | O_CLOEXEC | (attr__nofollow(op) ? O_NOFOLLOW : 0), 0);
 	if (fd == -EXDEV)
 		return exec__refused(w, it, it->p1);
 	if (fd < 0)

@@ -74,11 +74,9 @@ static int proc__fork(struct rworker *w, const struct reel_op *op)
 	return err;
 }
 
-/* closes the fds of rp's table that close_all, or their close-on-exec flag, says; how many */
-static unsigned proc__close(struct rworker *w, struct rpid *rp, int close_all)
+/* closes the fds of rp's table that close_all, or their close-on-exec flag, says */
+static void proc__close(struct rworker *w, struct rpid *rp, int close_all)
 {
-	unsigned n = 0;
-
 	for (int pg = 0; pg < RPID_PAGES; pg++) {
 		_Atomic int32_t *p = atomic_load(&rp->page[pg]);
 
@@ -100,10 +98,8 @@ static unsigned proc__close(struct rworker *w, struct rpid *rp, int close_all)
 			atomic_store(&p[i], close_all ? RFD_UNKNOWN : RFD_CLOSED);
 			lock__closed(w, fd); /* its record locks go with it */
 			close(fd);
-			n++;
 		}
 	}
-	return n;
 }
 
 /* the process's end: what it left open is closed, its locks dropped, its mappings gone */
