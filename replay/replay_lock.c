@@ -243,6 +243,30 @@ static long lock__flock(int fd, int how)
 	return flock(fd, how) < 0 ? -errno : 0;
 }
 
+/*
+ * flock has no question form: the file is opened again (another open file, as another
+ * process's would be) and the lock tried on that without blocking, then let go. A lock of
+ * fd's own open file is in that one's way too, so a conversion is never called free (the
+ * original's refused conversion also dropped the lock it had: flock(2)). Regular files
+ * only: opening a FIFO or a device again is not free of effects. 1: nothing in the way.
+ */
+static int lock__flock_free(int fd, int how)
+{
+	char self[40];
+	struct stat st;
+	int probe, free_now;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !(how & (LOCK_SH | LOCK_EX)))
+		return 0;
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	probe = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (probe < 0)
+		return 0;
+	free_now = flock(probe, (how & (LOCK_SH | LOCK_EX)) | LOCK_NB) == 0;
+	close(probe); /* the probe's lock goes with its open file */
+	return free_now;
+}
+
 /* the kernel's answer for a lock in the way: EAGAIN (EWOULDBLOCK), or EACCES for record locks */
 static int lock__busy(long r)
 {
@@ -260,19 +284,22 @@ static long lock__try(const struct reel_op *op, int fd, int cmd, struct flock *f
 }
 
 /*
- * A record-lock request the original was refused (a lock in the way) changed nothing: the
- * replay must not hold it either, or it refuses the takes after it that the original granted
- * (a refused F_SETLK that spent ms in the kernel after its check comes, in exit order, after
+ * A lock request the original was refused (a lock in the way) changed nothing: the replay
+ * must not hold it either, or it refuses the takes after it that the original granted (a
+ * refused F_SETLK that spent ms in the kernel after its check comes, in exit order, after
  * the release that followed the check: SQLite's -shm, once 66 lock ops differing from one).
- * So it is first asked with F_OFD_GETLK; when nothing is in the way, it is not made. 1: so.
+ * So it is asked first; when nothing is in the way, it is not made. 1: so.
  */
 static int lock__refused_free(const struct reel_op *op, int fd, int blocks,
 			      const struct flock *fl)
 {
 	struct flock probe = *fl;
 
-	if (op->type != REEL_OP_FCNTL_LOCK || blocks || lock__is_get(op->flags) ||
-	    !lock__busy(op->ret) || fl->l_type == F_UNLCK)
+	if (blocks || !lock__busy(op->ret))
+		return 0;
+	if (op->type == REEL_OP_FLOCK)
+		return lock__flock_free(fd, (int)op->mode);
+	if (lock__is_get(op->flags) || fl->l_type == F_UNLCK)
 		return 0;
 	return fcntl(fd, F_OFD_GETLK, &probe) == 0 && probe.l_type == F_UNLCK;
 }
