@@ -111,6 +111,13 @@ enum replay_fail_kind {
 
 #define REPLAY_EXAMPLES 3
 
+/* the file set in the page cache when the replay began (replay_cache.c) */
+struct replay_cache_state {
+	uint64_t disk_bytes;	 /* its files' bytes on disk-backed targets */
+	uint64_t resident_bytes; /* of those, in the page cache */
+	uint64_t ram_bytes;	 /* its files' bytes on tmpfs or ramfs: memory by nature */
+};
+
 struct replay_summary {
 	uint64_t ops_read;    /* ops in the trace */
 	uint64_t ops_issued;  /* ops the replay issued (and wrote to RESULT) */
@@ -151,6 +158,7 @@ struct replay_summary {
 	 * renames away or replaces */
 	uint64_t prep_unsized_gone;
 	uint64_t prep_ns;
+	struct replay_cache_state cache;
 	char result[4096];
 	char target[4096];
 	char timing[16];

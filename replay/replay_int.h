@@ -170,6 +170,9 @@ int replay_prepare__run(const struct replay_mapper *m, const struct replay_files
 int replay_prepare__mark_dirty(const struct replay_mapper *m);
 /* syncfs, posix_fadvise(DONTNEED) every file, drop_caches when root. */
 int replay_prepare__cold(const struct replay_mapper *m, const struct replay_fileset *fs);
+/* how much of fs's files the page cache holds now (replay_cache.c) */
+void replay_cache__measure(const struct replay_mapper *m, const struct replay_fileset *fs,
+			   struct replay_cache_state *st);
 
 /* ---- replay_hist.c is the report's; ours is replay_pctl.c: log-linear histogram ---- */
 

@@ -197,6 +197,8 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 			goto out;
 		}
 	}
+	/* what the reads will find in memory, said beside what they measure */
+	replay_cache__measure(&m, &fs, &sum->cache);
 	/* from the first op on, the target no longer matches the manifest */
 	if (fs.mutates)
 		replay_prepare__mark_dirty(&m);
@@ -243,6 +245,20 @@ static void print_damage(const struct replay_summary *s, FILE *out)
 		s->damage.lost & REEL_LOST_OPS ? ", not replayed" : "");
 }
 
+/* The file set in memory at the start: a disk's reads of it came from there, not the disk. */
+static void print_cache(const struct replay_cache_state *c, FILE *out)
+{
+	if (!c->disk_bytes)
+		return;
+	fprintf(out, "  page cache at start: %.0f%% of the file set's %.1f MiB on disk-backed "
+		"targets%s\n",
+		100.0 * (double)c->resident_bytes / (double)c->disk_bytes,
+		(double)c->disk_bytes / 1048576.0,
+		c->resident_bytes * 2 > c->disk_bytes
+			? " (its reads of it come from memory, not the disk; --cold drops it)"
+			: "");
+}
+
 void replay_summary__print(const struct replay_summary *s, FILE *out)
 {
 	char a[32], b[32], c[32], d[32], e[32];
@@ -254,6 +270,7 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 	fprintf(out, "  file set: %llu files, %llu dirs, %.1f MiB %s (%s)\n",
 		(unsigned long long)s->prep_files, (unsigned long long)s->prep_dirs,
 		(double)s->prep_bytes / 1048576.0, s->reused ? "reused" : "prepared", a);
+	print_cache(&s->cache, out);
 	fprintf(out, "  ops: %llu in trace, %llu replayed by %llu threads, %llu non-file skipped\n",
 		(unsigned long long)s->ops_read, (unsigned long long)s->ops_issued,
 		(unsigned long long)s->threads, (unsigned long long)s->ops_nonfile);

@@ -227,6 +227,13 @@ void run__meta(struct run *run, struct reel_reader *trace)
 		snprintf(buf, sizeof(buf), "%d", o->spin_us);
 	meta__set(run, "replay.spin_us", buf);
 	meta__set(run, "replay.cold", o->cold ? "1" : "0");
+	/* the file set in the page cache at the start (replay_cache.c) */
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)run->sum->cache.disk_bytes);
+	meta__set(run, "replay.cache.disk_bytes", buf);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)run->sum->cache.resident_bytes);
+	meta__set(run, "replay.cache.resident_bytes", buf);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)run->sum->cache.ram_bytes);
+	meta__set(run, "replay.cache.ram_bytes", buf);
 	meta__set(run, "replay.direct", o->direct_keep ? "keep" : "drop");
 	meta__set(run, "replay.clock", replay_clock__name(o));
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)run->syscall_ns);

@@ -27,6 +27,8 @@
 #define MIN_OPS 5
 /* Reads at or under this p50 in the original come from the page cache, not the device. */
 #define PAGE_CACHE_NS 20000
+/* A replay's file set counts as cached from this share of its bytes in memory on. */
+#define CACHED_SHARE 0.5
 /* A class of ops "dominates" I/O time from this share on. */
 #define DOMINANT_SHARE 0.5
 /*
@@ -574,6 +576,56 @@ static void say_unchanged(struct report *rep, size_t ri)
 		: "");
 }
 
+/*
+ * Reads that got faster on a disk whose file set the page cache held when the replay began
+ * (replay_cache.c: preparing the files wrote them, a replay before read them): the speed-up
+ * is memory's. Said with the read type that shows it most, once per replay; a replay with
+ * --cold, or whose set was mostly out of memory, is not suspected.
+ */
+static void judge_cache(struct report *rep, size_t ri)
+{
+	const struct report_run *run = &rep->runs[ri], *o = orig(rep);
+	double disk = meta_num(run, "replay.cache.disk_bytes");
+	double resident = meta_num(run, "replay.cache.resident_bytes");
+	char name[32], a[32], b[32], mib[32];
+	int best = -1;
+	double best_gain = 1;
+
+	if (disk <= 0 || resident < CACHED_SHARE * disk)
+		return;
+	for (size_t i = 0; i < rep->norder; i++) {
+		int k = rep->order[i];
+		const struct report_cmp *c = &run->cmp[k];
+		uint64_t op50, rp50;
+
+		if (report_kind__class(k) != REPORT_CLASS_READ || !c->valid ||
+		    c->change != REPORT_FASTER)
+			continue;
+		op50 = hist__quantile(&o->kinds[k].lat, 0.5);
+		rp50 = hist__quantile(&run->kinds[k].lat, 0.5);
+		/* from a device's time in the original to a memory copy's in the replay */
+		if (op50 <= PAGE_CACHE_NS || rp50 > PAGE_CACHE_NS || !rp50)
+			continue;
+		if ((double)op50 / (double)rp50 > best_gain) {
+			best_gain = (double)op50 / (double)rp50;
+			best = k;
+		}
+	}
+	if (best < 0)
+		return;
+	snprintf(mib, sizeof(mib), "%.1f MiB", disk / 1048576.0);
+	say(rep, REPORT_V_NOTE, (int)ri, best, 0,
+	    "on %s, %.0f%% of the file set (%s on disk-backed storage) was in the page cache "
+	    "when the replay began (%s): %s p50 %s, against the original's %s, is memory's "
+	    "speed, not the device's; replay with --cold to read from the device",
+	    run->label, 100.0 * resident / disk, mib,
+	    meta_num(run, "replay.cold") > 0 ? "even after --cold"
+					     : "its preparation or an earlier replay put it there",
+	    report_kind__name(best, name, sizeof(name)),
+	    report_fmt__dur(hist__quantile(&run->kinds[best].lat, 0.5), b, sizeof(b)),
+	    report_fmt__dur(hist__quantile(&o->kinds[best].lat, 0.5), a, sizeof(a)));
+}
+
 static void judge_replay(struct report *rep, size_t ri)
 {
 	struct report_run *run = &rep->runs[ri];
@@ -587,6 +639,7 @@ static void judge_replay(struct report *rep, size_t ri)
 	judge_cpu(rep, ri);
 	judge_engine(rep, ri);
 	judge_errors(rep, ri);
+	judge_cache(rep, ri);
 	for (size_t i = 0; i < rep->norder; i++) {
 		int k = rep->order[i];
 		enum report_change ch = run->cmp[k].change;
