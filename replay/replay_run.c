@@ -592,6 +592,8 @@ stop:
 	meta__u64(run->w, "replay.mmaps_exited", mmaps__exits(run));
 	meta__u64(run->w, "replay.unsized_removed", sum->prep_unsized_gone);
 	meta__u64(run->w, "replay.nonfile_ops", sum->ops_nonfile);
+	/* not in the result: a report counting the closes of each says why they differ */
+	meta__u64(run->w, "replay.noop_closes", sum->noop_closes);
 	meta__u64(run->w, "replay.cpu_ns.workers", sum->cpu_workers_ns);
 	meta__u64(run->w, "replay.cpu_ns.dispatch", sum->cpu_dispatch_ns);
 	meta__u64(run->w, "replay.order_waits", sum->order_waits);

@@ -177,6 +177,7 @@ static void async_unreaped(const struct report_run *r, FILE *out)
 static void runs(const struct report *rep, FILE *out)
 {
 	char a[32], b[32], c[32], d[32], what[256];
+	const char *v;
 
 	fprintf(out, "runs:\n");
 	for (size_t i = 0; i < rep->nruns; i++) {
@@ -189,6 +190,9 @@ static void runs(const struct report *rep, FILE *out)
 		if (r->ops_nonfile)
 			fprintf(out, ", %llu non-file ops left out",
 				(unsigned long long)r->ops_nonfile);
+		if (i && (v = report_run__meta(r, "replay.noop_closes")) && strtoull(v, NULL, 10))
+			fprintf(out, ", %s closes not replayed (fds from before the capture, "
+				     "never opened in the replay)", v);
 		if (r->damaged)
 			fprintf(out, ", damaged at byte %llu: %s",
 				(unsigned long long)r->damage.first_offset,
