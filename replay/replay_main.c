@@ -255,7 +255,7 @@ static void print_cache(const struct replay_cache_state *c, FILE *out)
 		100.0 * (double)c->resident_bytes / (double)c->disk_bytes,
 		(double)c->disk_bytes / 1048576.0,
 		c->resident_bytes * 2 > c->disk_bytes
-			? " (its reads of it come from memory, not the disk; --cold drops it)"
+			? " (reads of it come from memory, not the disk; --cold drops it)"
 			: "");
 }
 

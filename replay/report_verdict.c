@@ -579,8 +579,8 @@ static void say_unchanged(struct report *rep, size_t ri)
 /*
  * Reads that got faster on a disk whose file set the page cache held when the replay began
  * (replay_cache.c: preparing the files wrote them, a replay before read them): the speed-up
- * is memory's. Said with the read type that shows it most, once per replay; a replay with
- * --cold, or whose set was mostly out of memory, is not suspected.
+ * is memory's. Said with the read type that shows it most, once per replay; a replay whose
+ * set was mostly out of memory (--cold) is not suspected.
  */
 static void judge_cache(struct report *rep, size_t ri)
 {
