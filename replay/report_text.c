@@ -235,9 +235,11 @@ static void runs(const struct report *rep, FILE *out)
 		if (r->order_ops)
 			fprintf(out,
 				"       and waiting for ops of other threads they are kept after "
-				"(the target's where those were slow): %llu ops, p99 %s, max %s\n",
+				"(the target's where those were slow): %llu ops, their wait p50 %s, "
+				"p99 %s, max %s\n",
 				(unsigned long long)r->order_ops,
-				report_fmt__dur(hist__quantile(&r->order, 0.99), a, sizeof(a)),
+				report_fmt__dur(hist__quantile(&r->order_waited, 0.5), c, sizeof(c)),
+				report_fmt__dur(hist__quantile(&r->order_waited, 0.99), a, sizeof(a)),
 				report_fmt__dur(r->order.max, b, sizeof(b)));
 	}
 	fputc('\n', out);
