@@ -35,6 +35,8 @@ static void usage(FILE *out)
 		"  -d, --duration SECONDS stop after this long (also: Ctrl-C, SIGTERM)\n"
 		"      --buffer-mb N      ring buffer size in MiB, a power of two (default 16)\n"
 		"      --anonymize-paths  replace every path component with a keyed hash\n"
+		"                         (paths under /proc, /sys, /dev stay in clear, but\n"
+		"                         not the names below /dev/shm)\n"
 		"  -q, --quiet            no summary\n"
 		"  -h, --help             this text\n\n"
 		"Exit status: 0 ok, 1 failure, 2 usage, %d when events were lost (the trace\n"
