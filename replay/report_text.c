@@ -197,6 +197,9 @@ static void runs(const struct report *rep, FILE *out)
 			fprintf(out, ", %llu async completions without submission",
 				(unsigned long long)r->unmatched);
 		fputc('\n', out);
+		if (report_run__meta(r, REEL_META_SLICE_SOURCE_DAMAGE))
+			fprintf(out, "     a slice of a damaged trace, it lacks what that lost: %s\n",
+				report_run__meta(r, REEL_META_SLICE_SOURCE_DAMAGE));
 		async_depth(rep, r, out);
 		async_unreaped(r, out);
 		engine_depth(rep, r, out);
