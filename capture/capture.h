@@ -30,6 +30,13 @@ struct capture_opts {
 	void *arg;
 };
 
+/* What an error capture__run() returns was about, when the caller can say more than errno. */
+enum capture_failed {
+	CAPTURE_FAILED_OTHER = 0,
+	CAPTURE_FAILED_OUTPUT, /* the trace file (opts->output) could not be created */
+	CAPTURE_FAILED_EXEC,   /* -- CMD could not be executed (execvp's errno returned) */
+};
+
 struct capture_stats {
 	uint64_t events;	/* events the kernel side produced (sent + lost) */
 	uint64_t lost;		/* dropped because the ring buffer was full */
@@ -50,6 +57,7 @@ struct capture_stats {
 	bool uring;		/* io_uring tracepoints attached */
 	bool child_exited;	/* -- CMD: the command ended during the capture */
 	int child_status;	/* its wait status then */
+	enum capture_failed failed; /* with an error returned: which step failed, when it says more */
 };
 
 /* Asks a running capture__run() to stop (async-signal-safe: call it from a handler). */

@@ -68,6 +68,28 @@ int capture_anon__init(struct capture_anon *a)
 	return 0;
 }
 
+/* in is dir or below it (component-wise: "/devx" is not below "/dev") */
+static int is_below(const char *in, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(in, dir, n) && (in[n] == '/' || in[n] == '\0');
+}
+
+/* How much of an absolute path stays in clear: all of it under /proc, /sys and /dev, but
+ * only "/dev/shm" of what is below it; nothing elsewhere. */
+static size_t clear_prefix(const char *in)
+{
+	static const char *const kernel[] = { "/proc", "/sys", "/dev" };
+
+	if (is_below(in, "/dev/shm"))
+		return strlen("/dev/shm");
+	for (size_t i = 0; i < sizeof(kernel) / sizeof(kernel[0]); i++)
+		if (is_below(in, kernel[i]))
+			return strlen(in);
+	return 0;
+}
+
 void capture_anon__path(const struct capture_anon *a, const char *in, char *out, size_t size)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -75,6 +97,8 @@ void capture_anon__path(const struct capture_anon *a, const char *in, char *out,
 
 	if (!size)
 		return;
+	for (size_t n = clear_prefix(in); n && o + 1 < size; n--)
+		out[o++] = *in++;
 	while (*in && o + 1 < size) {
 		const char *end;
 		size_t len;

@@ -187,7 +187,8 @@ struct capture_anon {
 };
 
 int capture_anon__init(struct capture_anon *a); /* a random key from getrandom() */
-/* Replaces each component with a keyed hash; "/" structure kept. */
+/* Replaces each component with a keyed hash; "/" structure kept. Paths under /proc, /sys
+ * and /dev stay in clear, except the names below /dev/shm (FORMAT.md, meta "anonymized"). */
 void capture_anon__path(const struct capture_anon *a, const char *in, char *out, size_t size);
 
 /* ---- capture_conv.c: kernel events -> reel ops ---- */

@@ -54,32 +54,63 @@ static void mount_tracefs(void)
 /*
  * The command is forked at once but waits on a pipe before exec, so that its pid can go
  * into the filter and the probes can be attached first: its very first syscall is seen.
+ * A second pipe, close-on-exec, tells the recorder whether the exec happened: it reads EOF
+ * when it did, the errno when it failed (the usual way: the child has nobody else to say it to).
  */
-static int spawn_held(char *const *argv, pid_t *pid, int *release_fd)
+static int spawn_held(char *const *argv, pid_t *pid, int *release_fd, int *exec_fd)
 {
-	int fds[2];
+	int fds[2], efds[2];
 	char c;
 
 	if (pipe2(fds, O_CLOEXEC))
 		return -errno;
-	*pid = fork();
-	if (*pid < 0) {
+	if (pipe2(efds, O_CLOEXEC)) {
 		int err = -errno;
 
 		close(fds[0]);
 		close(fds[1]);
 		return err;
 	}
-	if (*pid == 0) {
+	*pid = fork();
+	if (*pid < 0) {
+		int err = -errno;
+
+		close(fds[0]);
 		close(fds[1]);
+		close(efds[0]);
+		close(efds[1]);
+		return err;
+	}
+	if (*pid == 0) {
+		int e;
+
+		close(fds[1]);
+		close(efds[0]);
 		if (read(fds[0], &c, 1) != 1)
 			_exit(127); /* the recorder gave up: do not run untraced */
 		execvp(argv[0], argv);
+		e = errno;
+		if (write(efds[1], &e, sizeof(e)) != sizeof(e))
+			_exit(127);
 		_exit(127);
 	}
 	close(fds[0]);
+	close(efds[1]);
 	*release_fd = fds[1];
+	*exec_fd = efds[0];
 	return 0;
+}
+
+/* After the release: 0 once the held command has exec'ed, its exec's -errno if it could not. */
+static int exec_result(int exec_fd)
+{
+	ssize_t n;
+	int e;
+
+	do
+		n = read(exec_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	return n == (ssize_t)sizeof(e) && e > 0 ? -e : 0;
 }
 
 /* Where cgroup v2 is mounted: /sys/fs/cgroup, or /sys/fs/cgroup/unified on hybrid hosts. */
@@ -349,7 +380,7 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	pid_t child = -1, *pids = NULL;
 	size_t npids = 0;
 	char *fd_flags, *fd_sizes;
-	int release_fd = -1, err, ncpu;
+	int release_fd = -1, exec_fd = -1, err, ncpu;
 	uint64_t mono, wall, last_flush, deadline = 0;
 	struct stat sb;
 	uint8_t one = 1;
@@ -406,10 +437,11 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	err = reel_writer__open(o->output, NULL, &w);
 	if (err) {
 		w = NULL;
+		st->failed = CAPTURE_FAILED_OUTPUT;
 		goto cleanup;
 	}
 	if (o->argv) {
-		err = spawn_held(o->argv, &child, &release_fd);
+		err = spawn_held(o->argv, &child, &release_fd, &exec_fd);
 		if (err)
 			goto cleanup;
 	}
@@ -477,6 +509,15 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 		}
 		close(release_fd);
 		release_fd = -1;
+		/* the command could not be run (not found, not executable): there is nothing
+		 * to record, and a trace of its failed execve would pass for one of it */
+		err = exec_result(exec_fd);
+		if (err) {
+			st->failed = CAPTURE_FAILED_EXEC;
+			waitpid(child, NULL, 0);
+			child = -1;
+			goto cleanup;
+		}
 	}
 
 	last_flush = now_ns(CLOCK_MONOTONIC);
@@ -542,6 +583,8 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	}
 
 cleanup:
+	if (exec_fd >= 0)
+		close(exec_fd);
 	if (release_fd >= 0) {
 		/* never released: the held child sees EOF and exits without running */
 		close(release_fd);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "capture.h"
 #include "commands.h"
@@ -28,10 +29,14 @@ static void usage(FILE *out)
 		"      --cgroup PATH      follow a cgroup v2 (its directory, or a path below\n"
 		"                         the cgroup2 mount)\n"
 		"  -- CMD [ARGS...]       start CMD held until the probes are attached; its\n"
-		"                         exit ends the capture\n"
+		"                         exit ends the capture. When CMD cannot be run (not\n"
+		"                         found, not executable), nothing is recorded: TRACE\n"
+		"                         is removed and the exit status is 1\n"
 		"  -d, --duration SECONDS stop after this long (also: Ctrl-C, SIGTERM)\n"
 		"      --buffer-mb N      ring buffer size in MiB, a power of two (default 16)\n"
 		"      --anonymize-paths  replace every path component with a keyed hash\n"
+		"                         (paths under /proc, /sys, /dev stay in clear, but\n"
+		"                         not the names below /dev/shm)\n"
 		"  -q, --quiet            no summary\n"
 		"  -h, --help             this text\n\n"
 		"Exit status: 0 ok, 1 failure, 2 usage, %d when events were lost (the trace\n"
@@ -249,6 +254,17 @@ int cmd_record(int argc, char **argv)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	free(pids);
+	if (err && st.failed == CAPTURE_FAILED_EXEC) {
+		/* nothing of the command ran: its trace would hold only the failed execve */
+		unlink(o.output);
+		fprintf(stderr, "ioreel: cannot run %s: %s (nothing recorded, %s not written)\n",
+			o.argv[0], strerror(-err), o.output);
+		return 1;
+	}
+	if (err && st.failed == CAPTURE_FAILED_OUTPUT) {
+		fprintf(stderr, "ioreel: failed to create %s: %s\n", o.output, reel_strerror(err));
+		return 1;
+	}
 	if (err) {
 		fprintf(stderr, "ioreel: failed to record: %s%s\n", reel_strerror(err),
 			err == -EPERM		? " (BPF needs root)" :

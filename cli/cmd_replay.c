@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "reel.h"
 #include "replay.h"
 
 #define MAX_TARGETS 64
@@ -195,6 +196,24 @@ static char *default_result(const char *trace)
 	return s;
 }
 
+/*
+ * A slice of a damaged trace is whole itself, and its replay meets no damage: that the
+ * window lacks what the damage lost is only in its meta (slice.source_damage).
+ */
+static void slice_damage_print(const char *trace, FILE *out)
+{
+	struct reel_reader *r;
+	const char *v;
+
+	if (reel_reader__open(trace, &r))
+		return;
+	v = reel_reader__meta(r, REEL_META_SLICE_SOURCE_DAMAGE);
+	if (v)
+		fprintf(out, "  SLICE OF A DAMAGED TRACE: the window may lack ops, not replayed: %s\n",
+			v);
+	reel_reader__close(r);
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -375,8 +394,10 @@ int cmd_replay(int argc, char **argv)
 			goto out;
 		}
 		damaged |= sum->damaged != 0;
-		if (!quiet)
+		if (!quiet) {
 			replay_summary__print(sum, stdout);
+			slice_damage_print(o.trace, stdout);
+		}
 		fflush(stdout);
 		if (atomic_load(&interrupted)) {
 			fprintf(stderr,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cmd_report.c - "ioreel report TRACE RESULT...": latency distributions side by side. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,8 @@ static void usage(FILE *out)
 	    "usage: ioreel report TRACE [RESULT...] [--json] [--html FILE] [--by op|file] "
 	    "[--top N]\n"
 	    "                     [--timeline[=INTERVAL]]\n"
-	    "       ioreel report RESULT... (the original is the trace the results name)\n"
+	    "       ioreel report RESULT... (the original is the trace the first result names:\n"
+	    "                   its meta replay.of; when it is not there, name it first)\n"
 	    "\n"
 	    "Compares the latency distributions of a captured TRACE with those of its replay\n"
 	    "RESULTs (traces written by 'ioreel replay'). Per op type: count, p50, p90, p99,\n"
@@ -58,22 +60,67 @@ static void usage(FILE *out)
 	    "\n"
 	    "exit status: 0; 1 when an input cannot be read or holds no ops, or when one is\n"
 	    "damaged (the report is still printed, as far as they could be read, and names the\n"
-	    "damage; one line on stderr says where); 2 on usage errors.\n");
+	    "damage; one line on stderr says where); 2 on usage errors, and when the first\n"
+	    "input is a replay result whose trace cannot be found (name the trace first).\n");
 }
 
-/* The original trace a replay result names, when it is one and that trace exists. */
-static char *replay_of(const char *path)
+/* The capture a candidate path holds is the one the result replayed: it opens, and its
+ * start_wall_ns is the result's replay.of_start_wall_ns when both are known. */
+static int is_capture_of(const char *cand, const char *of_start)
 {
 	struct reel_reader *r;
-	char *of = NULL;
+	const char *v;
+	int ok;
 
-	if (reel_reader__open(path, &r))
-		return NULL;
-	const char *v = reel_reader__meta(r, REEL_META_REPLAY_OF);
-	if (v && *v && !access(v, R_OK))
-		of = strdup(v);
+	if (access(cand, R_OK) || reel_reader__open(cand, &r))
+		return 0;
+	v = reel_reader__meta(r, REEL_META_START_WALL_NS);
+	ok = !of_start || !v || !strcmp(v, of_start);
 	reel_reader__close(r);
-	return of;
+	return ok;
+}
+
+/*
+ * The original trace a replay result names (meta replay.of): 1 with *of set when path is a
+ * result and that trace was found; 0 when path is not a result (or cannot be read: the
+ * report says why); -1 when it is a result whose trace cannot be found, with where it was
+ * looked for in looked. replay.of is absolute since results name the trace by realpath; an
+ * older result's relative one is tried from the current directory and then from the
+ * result's own.
+ */
+static int replay_of(const char *path, char **of, char *looked, size_t len)
+{
+	struct reel_reader *r;
+	char cand[PATH_MAX + 1];
+	const char *v, *start;
+	int ret = -1;
+
+	*of = NULL;
+	if (reel_reader__open(path, &r))
+		return 0;
+	v = reel_reader__meta(r, REEL_META_REPLAY_OF);
+	start = reel_reader__meta(r, REEL_META_REPLAY_OF_START);
+	if (!v || !*v) {
+		reel_reader__close(r);
+		return 0;
+	}
+	snprintf(looked, len, "%s", v);
+	if (is_capture_of(v, start)) {
+		*of = strdup(v);
+		ret = *of ? 1 : -1;
+	} else if (v[0] != '/') {
+		const char *slash = strrchr(path, '/');
+		int dlen = slash ? (int)(slash - path) : 1;
+
+		snprintf(cand, sizeof(cand), "%.*s/%s", dlen, slash ? path : ".", v);
+		snprintf(looked + strlen(looked), len - strlen(looked), " and %s", cand);
+		if (is_capture_of(cand, start)) {
+			*of = strdup(cand);
+			ret = *of ? 1 : -1;
+		}
+	}
+	reel_reader__close(r);
+	return ret;
 }
 
 int cmd_report(int argc, char **argv)
@@ -149,7 +196,18 @@ int cmd_report(int argc, char **argv)
 	const char *trace = argv[optind];
 	const char *const *results = (const char *const *)argv + optind + 1;
 	size_t n = (size_t)(argc - optind - 1);
-	char *of = replay_of(trace);
+	char *of = NULL, looked[2 * PATH_MAX + 16] = "";
+	int is_result = replay_of(trace, &of, looked, sizeof(looked));
+	if (is_result < 0) {
+		/* reporting on anyway would take the first replay for the original: verdicts
+		 * comparing a replay with a replay, under the original's name */
+		fprintf(stderr,
+			"ioreel: failed to report: %s is a replay result, and the trace it replayed "
+			"is not at %s (or is another capture): name the trace first: ioreel report "
+			"TRACE RESULT...\n",
+			trace, looked);
+		return 2;
+	}
 	if (of) {
 		trace = of;
 		results--;

@@ -31,7 +31,10 @@ static void slice_usage(FILE *out)
 		"Times are from the start of TRACE, in seconds, or with a unit: ns, us, ms, s,\n"
 		"m (1.5, 1500ms, 2m): 'ioreel report TRACE --timeline' shows when it was\n"
 		"slow, 'ioreel dump' each op's start_ns. OUT is written whole or not at all\n"
-		"(an empty window writes nothing).\n\n"
+		"(an empty window writes nothing). A damaged TRACE is sliced as far as it can\n"
+		"be read, exit status 1: the slice says in its meta (slice.source_damage,\n"
+		"shown by info, replay and report) what the damage lost and how much of it\n"
+		"may have been in the window.\n\n"
 		"options:\n"
 		"  -o, --output OUT      the slice (required; not TRACE itself)\n"
 		"  -f, --from T          window start (default 0)\n"
@@ -214,13 +217,21 @@ int cmd_slice(int argc, char **argv)
 		out, res.ops_out, res.ops_in, o.from_ns / 1e9, res.to_ns / 1e9, o.source,
 		res.fds_carried);
 	if (res.damaged) {
-		char what[256];
+		char what[256], win[96] = "";
 
+		if (!(res.damage.lost & REEL_LOST_OPS))
+			;
+		else if (res.window_ops_lost == REEL_OPS_UNKNOWN)
+			snprintf(win, sizeof(win), ", how many in the window is unknown");
+		else
+			snprintf(win, sizeof(win), ", up to %" PRIu64 " of them in the window",
+				 res.window_ops_lost);
 		fprintf(stderr,
 			"ioreel: %s is damaged at byte %" PRIu64 " (%" PRIu64
-			" region(s)): %s; the slice holds every op that could be read\n",
+			" region(s)): %s%s; the slice holds every op that could be read, and its "
+			"meta slice.source_damage says what it lacks\n",
 			o.source, res.damage.first_offset, res.damaged,
-			reel_damage_sum__describe(&res.damage, what, sizeof(what)));
+			reel_damage_sum__describe(&res.damage, what, sizeof(what)), win);
 		return 1;
 	}
 	return 0;

@@ -225,6 +225,11 @@ int reel_meta__fd_entry(const char **list, uint32_t *pid, uint32_t *fd, uint64_t
 #define REEL_META_SLICE_OF "slice.of"
 #define REEL_META_SLICE_FROM_NS "slice.from_ns"
 #define REEL_META_SLICE_TO_NS "slice.to_ns"
+/* the trace sliced was damaged: what that lost, in words; the ops it lost (decimal or
+ * "unknown"); of them, how many may have started in the window (decimal or "unknown") */
+#define REEL_META_SLICE_SOURCE_DAMAGE "slice.source_damage"
+#define REEL_META_SLICE_SOURCE_OPS_LOST "slice.source_ops_lost"
+#define REEL_META_SLICE_WINDOW_OPS_LOST "slice.window_ops_lost"
 #define REEL_META_REPLAY_OF "replay.of"	   /* path of the trace replayed */
 /* the replayed trace's start_wall_ns: which capture a result belongs to, wherever it moved */
 #define REEL_META_REPLAY_OF_START "replay.of_start_wall_ns"
@@ -299,6 +304,10 @@ struct reel_damage {
 	unsigned lost;	   /* REEL_LOST_* bits; 0: nothing is missing of what was written */
 	uint64_t ops_lost; /* with REEL_LOST_OPS: a count, or REEL_OPS_UNKNOWN */
 	bool truncated;	   /* the input ends in or right after the region */
+	/* the footer's index named the lost ops' chunks: they started in [first, last] */
+	bool times_known;
+	uint64_t lost_first_ns;
+	uint64_t lost_last_ns;
 };
 
 /* Every damage reported so far, added up. */

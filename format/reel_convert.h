@@ -142,6 +142,9 @@ struct reel_slice_result {
 				    flags or size the head gives */
 	uint64_t damaged;	 /* damaged regions met */
 	struct reel_damage_sum damage;
+	/* of the ops the damage lost, at most this many started in the window (the footer's
+	 * index gives the lost chunks' times); REEL_OPS_UNKNOWN when that cannot be told */
+	uint64_t window_ops_lost;
 };
 
 /*
@@ -152,7 +155,8 @@ struct reel_slice_result {
  * completion record too. reel_slice__open reads the input once to learn that state and
  * counts the window's ops (res->ops_window), so that a caller can refuse an empty window
  * before creating anything; reel_slice__write reads it again and writes the slice to w.
- * Damage is reported in res, not as an error: the slice holds every op that could be read.
+ * Damage is reported in res, not as an error: the slice holds every op that could be read,
+ * and its head meta says what the input's damage lost (slice.source_damage, FORMAT.md).
  * -EINVAL when from >= to.
  */
 struct reel_slice;

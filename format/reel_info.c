@@ -187,6 +187,19 @@ static void info__json_ops_lost(FILE *out, const char *key, unsigned lost, uint6
 		fprintf(out, "\"%s\":%" PRIu64, key, n);
 }
 
+/* ,"key":N from a decimal meta value; 0 when absent, null when it is not a number
+ * ("unknown") */
+static void info__json_count(FILE *out, const char *key, const char *v)
+{
+	char *end;
+	unsigned long long n = v ? strtoull(v, &end, 10) : 0;
+
+	if (v && (!*v || *end))
+		fprintf(out, ",\"%s\":null", key);
+	else
+		fprintf(out, ",\"%s\":%llu", key, n);
+}
+
 static void info__print_text(struct reel_reader *r, struct info_state *s, uint64_t set_bytes,
 			     FILE *out)
 {
@@ -212,6 +225,10 @@ static void info__print_text(struct reel_reader *r, struct info_state *s, uint64
 	if (!lost)
 		lost = info__footer_lost(s) ? "unknown (the footer is lost)" : "0";
 	fprintf(out, "lost events   %s\n", lost);
+	/* a slice of a damaged trace is whole itself, but lacks what that damage lost */
+	if (reel_reader__meta(r, REEL_META_SLICE_SOURCE_DAMAGE))
+		fprintf(out, "source damage the trace sliced was damaged: %s\n",
+			reel_reader__meta(r, REEL_META_SLICE_SOURCE_DAMAGE));
 	if (unpaired && strtoull(unpaired, NULL, 10))
 		fprintf(
 		    out,
@@ -279,6 +296,10 @@ static void info__print_json(struct reel_reader *r, struct info_state *s, uint64
 	else
 		fprintf(out, ",\"lost_events\":null");
 	fprintf(out, ",\"capture_unpaired\":%llu", unpaired ? strtoull(unpaired, NULL, 10) : 0ULL);
+	info__json_count(out, "slice_source_ops_lost",
+			 reel_reader__meta(r, REEL_META_SLICE_SOURCE_OPS_LOST));
+	info__json_count(out, "slice_window_ops_lost",
+			 reel_reader__meta(r, REEL_META_SLICE_WINDOW_OPS_LOST));
 	fprintf(out, ",\"async_unreaped\":%" PRIu64, info__unreaped(s));
 	if (tot)
 		fprintf(out, ",\"footer_ops\":%" PRIu64, tot->ops);

@@ -30,6 +30,8 @@ enum reader_state {
 struct index_entry {
 	uint64_t off;
 	uint32_t nops;
+	uint64_t first_start; /* its ops started from first_start to last_end at most */
+	uint64_t last_end;
 };
 
 struct path_def {
@@ -312,8 +314,8 @@ static int parse_footer(struct reel_reader *r, const struct chunk *ch)
 		at += reel_cur__varint(&c);
 		index[i].off = at;
 		index[i].nops = (uint32_t)reel_cur__varint(&c);
-		reel_cur__varint(&c); /* first_start */
-		reel_cur__varint(&c); /* span */
+		index[i].first_start = reel_cur__varint(&c);
+		index[i].last_end = index[i].first_start + reel_cur__varint(&c);
 	}
 	if (!err)
 		err = c.err;
@@ -543,8 +545,32 @@ static void account_region(struct reel_reader *r, struct reel_damage *d, const s
 		d->lost |= REEL_LOST_FOOTER;
 }
 
-static int report_damage(struct reel_reader *r, const struct reel_damage *d)
+/*
+ * When the footer's index names the ops a region lost, the times they started in: from the
+ * smallest first_start of those chunks to their largest end (no op starts after its end).
+ */
+static void index_times(const struct reel_reader *r, struct reel_damage *d)
 {
+	uint64_t to = d->truncated ? UINT64_MAX : d->resume;
+
+	if (!r->have_index || !(d->lost & REEL_LOST_OPS) || d->ops_lost == REEL_OPS_UNKNOWN)
+		return;
+	for (size_t i = 0; i < r->nindex; i++) {
+		const struct index_entry *e = &r->index[i];
+
+		if (e->off < d->offset || e->off >= to || !e->nops)
+			continue;
+		if (!d->times_known || e->first_start < d->lost_first_ns)
+			d->lost_first_ns = e->first_start;
+		if (!d->times_known || e->last_end > d->lost_last_ns)
+			d->lost_last_ns = e->last_end;
+		d->times_known = true;
+	}
+}
+
+static int report_damage(struct reel_reader *r, struct reel_damage *d)
+{
+	index_times(r, d);
 	struct reel_damage_sum *s = &r->sum;
 
 	r->last = *d;

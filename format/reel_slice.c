@@ -49,6 +49,10 @@ struct slice_state {
 	struct cvt_map presize; /* (pid, fd) -> size + 1: the input's capture.fd_sizes, while
 				   the fd stays open and no op has named its file */
 	struct cvt_map wpath;	/* input path id -> output path id */
+	/* pass 1: the input's damage, for the head meta (slice.source_*) */
+	uint64_t src_regions;
+	struct reel_damage_sum src_damage;
+	uint64_t window_lost; /* lost ops that may have started in the window, or unknown */
 };
 
 static int in_window(const struct reel_slice_opts *o, const struct reel_op *op)
@@ -432,6 +436,31 @@ static void damage__note(struct reel_reader *r, struct reel_slice_result *res)
 	reel_reader__damage_sum(r, &res->damage);
 }
 
+/*
+ * Pass 1's damage: what each region lost and whether those ops may have started in the
+ * window (the footer's index gives the lost chunks' times; without it nobody can tell).
+ */
+static void damage__learn(struct slice_state *s, struct reel_reader *r,
+			  struct reel_slice_result *res)
+{
+	struct reel_damage d;
+	uint64_t n = 0;
+
+	damage__note(r, res);
+	s->src_regions++;
+	reel_reader__damage(r, &d);
+	if (!(d.lost & REEL_LOST_OPS))
+		return;
+	if (d.ops_lost == REEL_OPS_UNKNOWN || !d.times_known)
+		n = REEL_OPS_UNKNOWN;
+	else if (d.lost_first_ns < s->o->to_ns && d.lost_last_ns >= s->o->from_ns)
+		n = d.ops_lost;
+	if (n == REEL_OPS_UNKNOWN || s->window_lost == REEL_OPS_UNKNOWN)
+		s->window_lost = REEL_OPS_UNKNOWN;
+	else
+		s->window_lost += n;
+}
+
 static int slice__learn(struct slice_state *s, struct reel_reader *r, struct reel_slice_result *res)
 {
 	struct reel_op op;
@@ -444,7 +473,7 @@ static int slice__learn(struct slice_state *s, struct reel_reader *r, struct ree
 		uint64_t *pv;
 
 		if (n < 0) {
-			damage__note(r, res);
+			damage__learn(s, r, res);
 			continue;
 		}
 		res->ops_in++;
@@ -471,6 +500,9 @@ static int slice__learn(struct slice_state *s, struct reel_reader *r, struct ree
 		err = err ?: state__fds(s, &op);
 		err = err ?: state__sizes(s, &op);
 	}
+	reel_reader__damage_sum(r, &s->src_damage); /* exact now: the reading is over */
+	res->damage = s->src_damage;
+	res->window_ops_lost = s->window_lost;
 	s->r = NULL;
 	return err;
 }
@@ -507,6 +539,41 @@ static int meta__u64(struct reel_writer *w, const char *key, uint64_t v)
 
 	snprintf(num, sizeof(num), "%" PRIu64, v);
 	return reel_writer__meta(w, key, num);
+}
+
+/*
+ * The input was damaged: the slice is whole as a file but lacks what the damage lost, which
+ * no reader of the slice could tell otherwise (its footer counts only the ops it holds).
+ */
+static int slice__damage_meta(struct slice_state *s, struct reel_writer *w)
+{
+	const struct reel_damage_sum *d = &s->src_damage;
+	int ops = (d->lost & REEL_LOST_OPS) != 0;
+	uint64_t lost = ops ? d->ops_lost : 0, win = ops ? s->window_lost : 0;
+	char what[256], inwin[128], words[768];
+	int err;
+
+	if (win == REEL_OPS_UNKNOWN)
+		snprintf(inwin, sizeof(inwin), "how many of them started in the window is unknown");
+	else if (win)
+		snprintf(inwin, sizeof(inwin), "up to %" PRIu64 " of them started in the window",
+			 win);
+	else
+		snprintf(inwin, sizeof(inwin), "none of them in the window");
+	snprintf(words, sizeof(words), "%" PRIu64 " damaged region%s from byte %" PRIu64 " of %s: %s%s%s",
+		 s->src_regions, s->src_regions == 1 ? "" : "s", d->first_offset,
+		 s->o->source && *s->o->source ? s->o->source : "the trace sliced",
+		 reel_damage_sum__describe(d, what, sizeof(what)), ops ? "; " : "", ops ? inwin : "");
+	err = reel_writer__meta(w, REEL_META_SLICE_SOURCE_DAMAGE, words);
+	if (!err && lost == REEL_OPS_UNKNOWN)
+		err = reel_writer__meta(w, REEL_META_SLICE_SOURCE_OPS_LOST, "unknown");
+	else if (!err)
+		err = meta__u64(w, REEL_META_SLICE_SOURCE_OPS_LOST, lost);
+	if (!err && win == REEL_OPS_UNKNOWN)
+		err = reel_writer__meta(w, REEL_META_SLICE_WINDOW_OPS_LOST, "unknown");
+	else if (!err)
+		err = meta__u64(w, REEL_META_SLICE_WINDOW_OPS_LOST, win);
+	return err;
 }
 
 /*
@@ -562,6 +629,8 @@ static int slice__head(struct slice_state *s, struct reel_reader *r, struct reel
 	err = err ?: reel_writer__meta(w, REEL_META_SLICE_OF, s->o->source ? s->o->source : "");
 	err = err ?: meta__u64(w, REEL_META_SLICE_FROM_NS, s->o->from_ns);
 	err = err ?: meta__u64(w, REEL_META_SLICE_TO_NS, s->o->to_ns);
+	if (!err && s->src_regions)
+		err = slice__damage_meta(s, w);
 	return err;
 }
 

@@ -203,7 +203,8 @@ void run__meta(struct run *run, struct reel_reader *trace)
 	size_t off = 0;
 
 	meta__set(run, REEL_META_TOOL, "ioreel replay 0.1");
-	meta__set(run, REEL_META_REPLAY_OF, o->trace);
+	/* absolute, so that 'ioreel report RESULT' finds the trace from any directory */
+	meta__set(run, REEL_META_REPLAY_OF, realpath(o->trace, buf) ? buf : o->trace);
 	if (of_start)
 		meta__set(run, REEL_META_REPLAY_OF_START, of_start);
 	for (int i = 0; i < run->m->n_roots && off < sizeof(buf); i++)

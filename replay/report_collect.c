@@ -387,6 +387,8 @@ static int schedule_add_at(struct collect *c, const struct reel_op *op, uint64_t
 		err = hist__add(&run->backlog, backlog);
 	if (!err)
 		err = hist__add(&run->order, order);
+	if (!err && order)
+		err = hist__add(&run->order_waited, order);
 	return err;
 }
 
@@ -863,6 +865,7 @@ int report_run__collect(struct report_run *run, const char *path, int by_file)
 	hist__init(&run->wake);
 	hist__init(&run->backlog);
 	hist__init(&run->order);
+	hist__init(&run->order_waited);
 
 	err = reel_reader__open(path, &c.r);
 	if (err)
@@ -933,6 +936,7 @@ void report_run__free(struct report_run *run)
 	hist__free(&run->wake);
 	hist__free(&run->backlog);
 	hist__free(&run->order);
+	hist__free(&run->order_waited);
 	for (size_t i = 0; i < run->nfiles; i++) {
 		struct report_file *f = run->files[i];
 		for (size_t j = 0; j < f->nkinds; j++)

@@ -323,9 +323,10 @@ static void runs_table(FILE *out, const struct report *rep)
 				100.0 * (double)r->late_1ms / (double)r->lateness.n);
 		if (r->lateness.n)
 			fprintf(out,
-				"<td title=\"waiting for ops of other threads: p99 %s\">"
-				"%s%s / %s%s</td>",
-				report_fmt__dur(hist__quantile(&r->order, 0.99), c, sizeof(c)),
+				"<td title=\"%llu ops waited for ops of other threads: their "
+				"wait p99 %s\">%s%s / %s%s</td>",
+				(unsigned long long)r->order_ops,
+				report_fmt__dur(hist__quantile(&r->order_waited, 0.99), c, sizeof(c)),
 				report_fmt__dur(hist__quantile(&r->backlog, 0.99), a, sizeof(a)),
 				r->backlogged ? " <b>pace not kept</b>" : "",
 				report_fmt__dur(hist__quantile(&r->wake, 0.99), b, sizeof(b)),

@@ -144,7 +144,8 @@ struct report_run {
 	struct hist backlog;  /* the thread was still in its previous op */
 	/* the rest of the lateness: waiting for ops of other threads it is kept after (the
 	 * result's wait_ns, format 1.2), maybe the target's where those were slow on it */
-	struct hist order;
+	struct hist order; /* every scheduled op, 0 for those that did not wait */
+	struct hist order_waited; /* the ops that waited only: what a "p99 of the waits" means */
 	uint64_t order_ops; /* ops that waited so */
 	int has_wait;	    /* the result has wait_ns (format 1.2): order is known */
 	uint64_t early;	      /* ops started before their schedule (counted as lateness 0) */

@@ -23,13 +23,16 @@
  *                            "late_1ms_fraction", "fell_behind": bool,
  *                            "backlog_p50_ns", "backlog_p99_ns", "backlog_max_ns",
  *                            "wake_p50_ns", "wake_p99_ns", "wake_max_ns",
+ *                            "order_ops", "order_p50_ns", "order_p99_ns", "order_max_ns",
  *                            "pace_not_kept": bool },
  *           lateness = backlog + wake: backlog is the time the op's thread would still have
  *           been in its previous ops past the schedule had each started at its schedule or
  *           as its thread was free, with the replay's latencies (the target was slower than
  *           the app's pace: the latencies are real); wake is the rest (the replayer woke
  *           late, or ran late since: what "fell_behind" judges, latencies doubtful);
- *           both can be true, and the verdict then has "pace_not_kept" before "fell_behind"
+ *           both can be true, and the verdict then has "pace_not_kept" before "fell_behind";
+ *           order_*: the ops that waited for ops of other threads they are kept after
+ *           (format 1.2 results): how many, and the percentiles of those ops' waits only
  *       "ops_by_type": { "<op>": { "count", "errors", "min_ns", "p50_ns", "p90_ns",
  *                                  "p99_ns", "p999_ns", "max_ns", "mean_ns", "total_ns",
  *                                  "vs_original": null (run 0) | {
@@ -244,8 +247,8 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 		    (unsigned long long)hist__quantile(&r->wake, 0.5),
 		    (unsigned long long)hist__quantile(&r->wake, 0.99),
 		    (unsigned long long)r->wake.max, (unsigned long long)r->order_ops,
-		    (unsigned long long)hist__quantile(&r->order, 0.5),
-		    (unsigned long long)hist__quantile(&r->order, 0.99),
+		    (unsigned long long)hist__quantile(&r->order_waited, 0.5),
+		    (unsigned long long)hist__quantile(&r->order_waited, 0.99),
 		    (unsigned long long)r->order.max, r->backlogged ? "true" : "false");
 	} else {
 		fputs("null", out);

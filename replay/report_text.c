@@ -201,6 +201,9 @@ static void runs(const struct report *rep, FILE *out)
 			fprintf(out, ", %llu async completions without submission",
 				(unsigned long long)r->unmatched);
 		fputc('\n', out);
+		if (report_run__meta(r, REEL_META_SLICE_SOURCE_DAMAGE))
+			fprintf(out, "     a slice of a damaged trace, it lacks what that lost: %s\n",
+				report_run__meta(r, REEL_META_SLICE_SOURCE_DAMAGE));
 		async_depth(rep, r, out);
 		async_unreaped(r, out);
 		engine_depth(rep, r, out);
@@ -239,9 +242,11 @@ static void runs(const struct report *rep, FILE *out)
 		if (r->order_ops)
 			fprintf(out,
 				"       and waiting for ops of other threads they are kept after "
-				"(the target's where those were slow): %llu ops, p99 %s, max %s\n",
+				"(the target's where those were slow): %llu ops, their wait p50 %s, "
+				"p99 %s, max %s\n",
 				(unsigned long long)r->order_ops,
-				report_fmt__dur(hist__quantile(&r->order, 0.99), a, sizeof(a)),
+				report_fmt__dur(hist__quantile(&r->order_waited, 0.5), c, sizeof(c)),
+				report_fmt__dur(hist__quantile(&r->order_waited, 0.99), a, sizeof(a)),
 				report_fmt__dur(r->order.max, b, sizeof(b)));
 	}
 	fputc('\n', out);

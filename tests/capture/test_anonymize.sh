@@ -2,7 +2,8 @@
 # --anonymize-paths: no name of the traced files reaches the trace; each component becomes a
 # stable token (the same file twice = the same path), the directory structure is kept
 # (as many components, shared prefixes stay shared), the key is per capture (two captures
-# give different tokens), and the trace says anonymized=1.
+# give different tokens), and the trace says anonymized=1. Paths of kernel objects (/proc,
+# /sys, /dev but /dev/shm's files) stay in clear.
 source "$(dirname "$0")/lib.sh"
 mkdir "$dir/alpha"
 echo secret > "$dir/alpha/beta.txt"
@@ -75,6 +76,52 @@ elif ! [[ $c2 =~ ^\.\./$h/$h$ ]] || [ "${c2:3:12}" != "$(basename "${src%/*}")" 
 elif [ ${#reads[@]} != 2 ] || [ "$r1" != "$c1" ] || [ "$r2" != "$c2" ]; then
 	echo "FAIL: readlink read ${r1:-none}, ${r2:-none} (${#reads[@]} readlinks), not the" \
 		"symlinks' contents $c1, $c2"
+	fail=1
+fi
+
+# Paths of kernel objects stay in clear (/dev, /proc, /sys): the replay must still know them
+# for what they are, not files to create; below /dev/shm the names are the user's, hashed,
+# "/dev/shm" kept so that the replay still sees tmpfs files there. (Opens of devices that
+# succeed are not recorded, non-file I/O; a stat of /dev/null and a failed open are.)
+shm=/dev/shm/ioreel-anon-$$
+trap 'rm -rf "$dir" "$shm"' EXIT
+"$IOREEL" record -q --anonymize-paths -o "$dir/t4.reel" -- sh -c "stat /dev/null > /dev/null &&
+	{ cat /dev/ioreel-anon-none 2> /dev/null; cat /proc/self/stat > /dev/null; } &&
+	echo x > $dir/alpha/omega && echo y > $shm && cat /sys/kernel/mm/transparent_hugepage/enabled \
+	$dir/alpha/omega $shm > /dev/null 2>&1" ||
+	{ echo "FAIL: record exited $?"; exit 1; }
+"$PRINT" "$dir/t4.reel" > "$dir/ops4.txt" || { echo "FAIL: trace unreadable"; exit 1; }
+paths() { grep -E "^op=$1 " "$dir/ops4.txt" | field path | grep -E "$2"; }
+if grep -Eq "alpha|omega|ioreel-capture|ioreel-anon-[0-9]" "$dir/ops4.txt"; then
+	echo "FAIL: a real name is in the anonymized trace (kernel paths)"
+	grep -E "alpha|omega|ioreel-capture|ioreel-anon-[0-9]" "$dir/ops4.txt" | head -3
+	fail=1
+fi
+if ! paths 'statx|newfstatat|stat|lstat|fstatat' '^/dev/null$' >/dev/null; then
+	echo "FAIL: /dev/null (stat) not in clear:" $(paths '[a-z]*stat[a-z]*' '^/[0-9a-f]{12}/[0-9a-f]{12}$' | head -3)
+	fail=1
+fi
+if ! paths 'openat|open' '^/dev/ioreel-anon-none$' >/dev/null; then
+	echo "FAIL: a failed open in /dev not in clear"
+	fail=1
+fi
+if ! paths 'openat|open' '^/proc/[0-9a-z]+/stat$' >/dev/null; then
+	echo "FAIL: /proc/PID/stat not in clear:" $(paths 'openat|open' '^/(proc|[0-9a-f]{12})/' | head -3)
+	fail=1
+fi
+if [ -e /sys/kernel/mm/transparent_hugepage/enabled ] &&
+	! paths 'openat|open' '^/sys/kernel/mm/transparent_hugepage/enabled$' >/dev/null; then
+	echo "FAIL: a /sys path not in clear"
+	fail=1
+fi
+if [ "$(paths 'openat|open' "^/dev/shm/$h\$" | sort -u | wc -l)" != 1 ]; then
+	echo "FAIL: a /dev/shm file is not /dev/shm/<token>:" $(paths 'openat|open' '^/dev/shm' | head -3)
+	fail=1
+fi
+# the only file created (flags O_WRONLY|O_CREAT|O_TRUNC) outside /dev/shm: omega
+if [ "$(grep -E '^op=openat .* flags=0x241 .* ret=[0-9]+ ' "$dir/ops4.txt" | field path |
+	grep -Ev '^/dev/shm/' | grep -Ec "^(/$h){5}\$")" != 1 ]; then
+	echo "FAIL: the file written in the scratch dir is not 5 hashed components"
 	fail=1
 fi
 [ $fail = 0 ] && echo "PASS"

@@ -1,0 +1,66 @@
+#!/bin/bash
+# A slice of a damaged trace is a whole file, but its window may lack what the damage lost:
+# its head meta says so (slice.source_damage, slice.source_ops_lost, slice.window_ops_lost),
+# and info, replay and report show it. Before, 'ioreel info' of such a slice said "lost
+# events 0", no damage, and its replay nothing: 16,384 ops of its window gone silently.
+# The shipped PostgreSQL trace with 8 bytes flipped at byte 150,000 (inside an ops chunk
+# whose ops started in 0.5 s .. 2.5 s); a window elsewhere says that none of the lost ops
+# was in it; a truncated trace (no footer, no index) says how many is unknown.
+source "$(dirname "$0")/lib.sh"
+
+PG=$HERE/../../samples/postgres/pgbench.reel
+python3 - "$PG" "$T/flip.reel" <<'PY' || fail "flip"
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+for i in range(150000, 150008):
+    d[i] ^= 0xff
+open(sys.argv[2], "wb").write(d)
+PY
+meta() { # FILE KEY: the value of a meta key as info prints it
+	"$IOREEL" info "$1" 2>/dev/null | sed -n "s/^  $2 *\(.*\)/\1/p"
+}
+
+"$IOREEL" slice "$T/flip.reel" --from 0.5 --duration 2 -o "$T/s5.reel" 2>"$T/err"
+[ $? = 1 ] || fail "slice of the damaged trace: want exit 1: $(cat "$T/err")"
+grep -q "16384 ops lost, up to 16384 of them in the window; .*slice.source_damage" "$T/err" ||
+	fail "slice: the window's share not said: $(cat "$T/err")"
+[ "$(meta "$T/s5.reel" slice.source_ops_lost)" = 16384 ] ||
+	fail "slice.source_ops_lost: $(meta "$T/s5.reel" slice.source_ops_lost)"
+[ "$(meta "$T/s5.reel" slice.window_ops_lost)" = 16384 ] ||
+	fail "slice.window_ops_lost: $(meta "$T/s5.reel" slice.window_ops_lost)"
+"$IOREEL" info "$T/s5.reel" >"$T/info" 2>&1 || fail "info of the slice: exit $? (the slice itself is whole)"
+grep -q "^source damage the trace sliced was damaged: 1 damaged region from byte [0-9]* of $T/flip.reel: 16384 ops lost; up to 16384 of them started in the window" \
+	"$T/info" || fail "info: no source damage line: $(grep -i damage "$T/info")"
+"$IOREEL" info --json "$T/s5.reel" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+sys.exit(0 if d["slice_source_ops_lost"] == 16384 and d["slice_window_ops_lost"] == 16384 else 1)' ||
+	fail "info --json: slice_source_ops_lost / slice_window_ops_lost"
+
+timeout -s KILL 120 "$IOREEL" replay "$T/s5.reel" --target "$T/tgt" --timing afap -o "$T/r.reel" \
+	>"$T/out" 2>&1 || fail "replay of the slice: $(tail -3 "$T/out")"
+grep -q "^  SLICE OF A DAMAGED TRACE: the window may lack ops, not replayed: .*16384 ops lost" "$T/out" ||
+	fail "replay summary: nothing said: $(head -5 "$T/out")"
+"$IOREEL" report "$T/s5.reel" "$T/r.reel" >"$T/rep" 2>&1
+grep -A2 "#0 original: $T/s5.reel" "$T/rep" | grep -q "a slice of a damaged trace, it lacks what that lost: .*16384 ops lost" ||
+	fail "report runs: nothing said: $(grep -A3 '#0' "$T/rep")"
+
+# a window the lost chunk's ops did not start in: said to lack none of them
+"$IOREEL" slice "$T/flip.reel" --from 4.5 --duration 2 -o "$T/s6.reel" 2>/dev/null
+[ "$(meta "$T/s6.reel" slice.window_ops_lost)" = 0 ] ||
+	fail "a window away from the damage: slice.window_ops_lost $(meta "$T/s6.reel" slice.window_ops_lost)"
+meta "$T/s6.reel" slice.source_damage | grep -q "16384 ops lost; none of them in the window" ||
+	fail "a window away from the damage: $(meta "$T/s6.reel" slice.source_damage)"
+
+# truncated: no footer, so neither how many ops nor when
+sz=$(stat -c %s "$PG")
+head -c $((sz / 2)) "$PG" >"$T/cut.reel"
+"$IOREEL" slice "$T/cut.reel" --from 0 --duration 1 -o "$T/c.reel" 2>/dev/null
+[ "$(meta "$T/c.reel" slice.source_ops_lost)" = unknown ] &&
+	[ "$(meta "$T/c.reel" slice.window_ops_lost)" = unknown ] ||
+	fail "truncated: $(meta "$T/c.reel" slice.source_ops_lost) / $(meta "$T/c.reel" slice.window_ops_lost)"
+
+# a whole trace's slice has none of it
+"$IOREEL" slice "$PG" --from 0.5 --duration 2 -o "$T/w.reel" 2>/dev/null || fail "slice of the whole trace"
+! "$IOREEL" info "$T/w.reel" | grep -q "slice.source\|source damage" || fail "a whole trace's slice says damage"
+echo "ok: slice_damaged"
