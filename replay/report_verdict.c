@@ -423,18 +423,19 @@ static void judge_lateness(struct report *rep, size_t ri)
 		others_note(rep, run, ri);
 	}
 	/* since format 1.2 those waits are counted apart, per op: neither the replayer's nor
-	 * the pace's, they are said when they are as long as a late wake-up would be flagged */
+	 * the pace's, they are said when they delay as many ops as a late wake-up would be
+	 * flagged for (the p99 over all ops); the numbers said are the waiting ops' own */
 	int order_said = hist__quantile(&run->order, 0.99) > limit;
 	if (order_said)
 		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
 		    "on %s, %llu ops waited for ops of other threads they are kept after (the open "
-		    "of their fd, a write they read: p99 %s > %s, %s; longest %s): counted apart "
-		    "from the wake-up lateness, that wait is the storage's where the op waited for "
-		    "was slow on it",
+		    "of their fd, a write they read), %s at p50 and %s at most, which puts the p99 "
+		    "of all ops' waits over %s (%s): counted apart from the wake-up lateness, that "
+		    "wait is the storage's where the op waited for was slow on it",
 		    run->label, (unsigned long long)run->order_ops,
-		    report_fmt__dur(hist__quantile(&run->order, 0.99), a, sizeof(a)),
-		    report_fmt__dur((uint64_t)limit, b, sizeof(b)), c,
-		    report_fmt__dur(run->order.max, d, sizeof(d)));
+		    report_fmt__dur(hist__quantile(&run->order_waited, 0.5), a, sizeof(a)),
+		    report_fmt__dur(run->order.max, d, sizeof(d)),
+		    report_fmt__dur((uint64_t)limit, b, sizeof(b)), c);
 	if (!run->fell_behind && !run->backlogged && !order_said && late_share > LATE_1MS_SHARE) {
 		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
 		    "replay on %s: %.1f%% of ops started more than 1 ms late (lateness p99 %s)",
