@@ -818,6 +818,12 @@ static void judge_fidelity(struct report *rep, size_t ri)
 		    "the capture lost %s events (ring buffer full): the original's distributions "
 		    "miss those ops",
 		    v);
+	/* a slice whose source was damaged in its window lacks ops it cannot name */
+	if (!ri && (v = report_run__meta(run, "slice.window_ops_lost")) && strcmp(v, "0"))
+		say(rep, REPORT_V_NOTE, 0, -1, 0,
+		    "the original is a slice of a damaged trace, and %s ops that started in its "
+		    "window were lost with the damage: its distributions miss those ops",
+		    strcmp(v, "unknown") ? v : "an unknown number of");
 	if (!ri && run->net_copies && run->io_ns) {
 		char a[32];
 

@@ -44,6 +44,8 @@ grep -q "^  SLICE OF A DAMAGED TRACE: the window may lack ops, not replayed: .*1
 "$IOREEL" report "$T/s5.reel" "$T/r.reel" >"$T/rep" 2>&1
 grep -A2 "#0 original: $T/s5.reel" "$T/rep" | grep -q "a slice of a damaged trace, it lacks what that lost: .*16384 ops lost" ||
 	fail "report runs: nothing said: $(grep -A3 '#0' "$T/rep")"
+grep -q "^  - the original is a slice of a damaged trace, and 16384 ops that started in its window were lost" "$T/rep" ||
+	fail "report verdict: nothing said: $(sed -n '/^verdict/,$p' "$T/rep")"
 
 # a window the lost chunk's ops did not start in: said to lack none of them
 "$IOREEL" slice "$T/flip.reel" --from 4.5 --duration 2 -o "$T/s6.reel" 2>/dev/null
