@@ -97,6 +97,8 @@ enum reel_fio_left_out {
 	REEL_FIO_LO_SPACE,	  /* fallocate, truncate, ftruncate, fadvise64 */
 	REEL_FIO_LO_NO_IO,	  /* syncs of threads without reads/writes: fio rejects such logs */
 	REEL_FIO_LO_COPY,	  /* copy_file_range: may be a clone or a server-side copy */
+	REEL_FIO_LO_NONFILE,	  /* ops on /proc, /sys, /dev (but /dev/shm), pipes, sockets,
+				     devices: not storage, as replay leaves them out */
 	REEL_FIO_LO__COUNT
 };
 

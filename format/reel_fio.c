@@ -63,6 +63,8 @@ static const char *const fio_lo_what[REEL_FIO_LO__COUNT] = {
     [REEL_FIO_LO_NO_IO] = "syncs of threads without reads or writes (fio rejects such logs)",
     [REEL_FIO_LO_COPY] = "copy_file_range calls (the file system may clone or offload them: "
 			 "a read and a write would misstate their cost)",
+    [REEL_FIO_LO_NONFILE] = "ops on /proc, /sys, /dev (but /dev/shm), pipes, sockets and "
+			    "devices (not storage: ioreel replay leaves them out too)",
 };
 
 void reel_fio__print_left_out(const struct reel_fio_result *res, FILE *out)
@@ -208,6 +210,22 @@ static uint32_t fio_path_of(struct fio_state *s, const struct reel_op *op)
 	return v ? (uint32_t)*v : 0;
 }
 
+/*
+ * Not storage, by the rule ioreel replay follows (reel_path__is_nonfile, the fd's kind):
+ * fio's own disk-util reads of /sys/block/DEV/stat would otherwise become a [prep] job
+ * laying out ROOT/sys/block/DEV/stat and a job reading it.
+ */
+static int fio_nonfile(struct fio_state *s, const struct reel_op *op, uint32_t path)
+{
+	const char *p = path ? reel_reader__path(s->r, path) : NULL;
+
+	if (p && reel_path__is_nonfile(p))
+		return 1;
+	return !op->path && op->fd >= 0 &&
+	       (op->fd_kind == REEL_FD_CHR || op->fd_kind == REEL_FD_FIFO ||
+		op->fd_kind == REEL_FD_SOCK || op->fd_kind == REEL_FD_OTHER);
+}
+
 static int fio_fd_set(struct fio_state *s, uint32_t pid, int64_t fd, uint32_t path)
 {
 	uint64_t *v;
@@ -295,6 +313,15 @@ static int fio_op(struct fio_state *s, const struct reel_op *op)
 	case REEL_OP_EXECVE:
 	case REEL_OP_EXIT:
 		return 0; /* no I/O: each thread becomes a job of its own either way */
+	case REEL_OP_AIO_COMPLETE:
+	case REEL_OP_URING_COMPLETE:
+		return 0; /* the request was written at its submission */
+	}
+	if (fio_nonfile(s, op, fio_path_of(s, op))) {
+		lo[REEL_FIO_LO_NONFILE]++;
+		return 0;
+	}
+	switch (op->type) {
 	case REEL_OP_FSYNC:
 	case REEL_OP_FDATASYNC:
 		if (op->fd_kind == REEL_FD_DIR) {
@@ -332,9 +359,6 @@ static int fio_op(struct fio_state *s, const struct reel_op *op)
 		return 0;
 	case REEL_OP_SENDFILE:
 		return fio_sendfile(s, op);
-	case REEL_OP_AIO_COMPLETE:
-	case REEL_OP_URING_COMPLETE:
-		return 0; /* the request was written at its submission */
 	case REEL_OP_AIO_SUBMIT:
 	case REEL_OP_URING_SUBMIT:
 		dir = cvt_op_dir(op, 1);
