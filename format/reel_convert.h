@@ -54,7 +54,7 @@ struct reel_dump_result {
 int reel_dump__run(struct reel_reader *r, enum reel_dump_format fmt, FILE *out, FILE *diag,
 		   struct reel_dump_result *res);
 
-/* ---- import strace: the output of strace -f -ttt -T -y (or -yy) ---- */
+/* ---- import strace: the output of strace -f -ttt -T -y (or -yy; -tt for -ttt) ---- */
 
 struct reel_strace_stats {
 	uint64_t lines;
@@ -66,6 +66,8 @@ struct reel_strace_stats {
 	uint64_t xattr_ops;	 /* set/removexattr calls that succeeded: not replayed, counted */
 	uint64_t unmatched;	 /* <... resumed> lines without their <unfinished ...> */
 	uint64_t first_bad_line; /* line number of the first bad line, 1-based */
+	uint64_t untimed_lines;	 /* of the bad lines, calls without a -ttt or -tt time stamp */
+	int time_of_day;	 /* the log's times are -tt's (HH:MM:SS.us), not -ttt's */
 };
 
 /*

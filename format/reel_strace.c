@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * reel_strace.c - import the output of `strace -f -ttt -T -y` (or -yy) as a trace.
+ * -tt's times of day work too (a time that goes back by more than 12 h is on the next day;
+ * the trace then has no start_wall_ns, the date being unknown); a log without times cannot
+ * be imported: its lines count as bad and untimed (reel_strace_stats).
  *
  * Three passes over the log. The first learns the process tree: which tid each clone, fork
  * and vfork created and whether it is a thread (CLONE_THREAD), because a child's first
@@ -169,6 +172,7 @@ static void st_pending_clear(struct st_state *s)
 
 static int st_pass1(struct st_state *s, FILE *in)
 {
+	struct stl_clock ck = {0};
 	char *line = NULL, *text;
 	size_t cap = 0;
 	uint64_t lineno = 0, best = UINT64_MAX, k, v, ts;
@@ -180,12 +184,13 @@ static int st_pass1(struct st_state *s, FILE *in)
 		uint64_t tid;
 
 		lineno++;
-		stl_parse_line(line, &l);
+		stl_parse_line(line, &l, &ck);
 		if (l.kind == STL_BAD || l.kind == STL_BLANK)
 			continue;
 		if (!s->have_first) {
 			s->first_ts = l.ts_ns;
 			s->have_first = 1;
+			s->st->time_of_day = l.tod;
 		}
 		/* unprefixed lines: tid 0 stands for "the initial process" until known */
 		tid = l.pid >= 0 ? (uint64_t)l.pid : 0;
@@ -323,6 +328,7 @@ static int st_track_line(struct st_state *s, struct cvt_map *live, const struct 
  */
 static int st_pass_ends(struct st_state *s, FILE *in)
 {
+	struct stl_clock ck = {0};
 	char *line = NULL;
 	size_t cap = 0;
 	uint64_t lineno = 0, *v;
@@ -334,7 +340,7 @@ static int st_pass_ends(struct st_state *s, FILE *in)
 	cvt_map__init(&live);
 	while (!err && getline(&line, &cap, in) > 0) {
 		lineno++;
-		stl_parse_line(line, &l);
+		stl_parse_line(line, &l, &ck);
 		if (l.kind == STL_BLANK || l.kind == STL_BAD)
 			continue;
 		err = st_track_line(s, &live, &l, &tid);
@@ -528,6 +534,7 @@ static void st_bad(struct st_state *s, uint64_t lineno)
 
 static int st_pass2(struct st_state *s, FILE *in)
 {
+	struct stl_clock ck = {0};
 	char *line = NULL, *text;
 	size_t cap = 0;
 	uint64_t lineno = 0, ts;
@@ -538,11 +545,13 @@ static int st_pass2(struct st_state *s, FILE *in)
 	while (!err && getline(&line, &cap, in) > 0) {
 		lineno++;
 		s->st->lines++;
-		stl_parse_line(line, &l);
+		stl_parse_line(line, &l, &ck);
 		if (l.kind == STL_BLANK)
 			continue;
 		if (l.kind == STL_BAD) {
 			st_bad(s, lineno);
+			if (l.untimed)
+				s->st->untimed_lines++;
 			continue;
 		}
 		err = st_track_line(s, &s->live, &l, &s->tid);
@@ -667,7 +676,8 @@ int reel_strace__import(FILE *in, struct reel_writer *w, struct reel_strace_stat
 		err = -errno;
 	if (!err)
 		err = reel_writer__meta(w, REEL_META_TOOL, "ioreel import strace");
-	if (!err && s.have_first)
+	/* -tt's times of day have no date: the wall clock at time 0 is not known */
+	if (!err && s.have_first && !st->time_of_day)
 		err = st_meta_u64(w, REEL_META_START_WALL_NS, s.first_ts);
 	if (!err)
 		err = st_pass2(&s, in);
