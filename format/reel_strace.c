@@ -55,7 +55,9 @@
  *   child's first line and just before it when that comes first. An execve or execveat
  *   that returned 0 is an execve op at its return. A process's last line, when it is a
  *   "+++ exited with N +++" or "+++ killed by SIG +++" one, is its exit op (the wait
- *   status): the kernel reports a group's leader after its other threads. "+++ superseded
+ *   status): the kernel reports a group's leader after its other threads. The op is
+ *   stamped at the start of the exit_group (or last exit) call that began the end, when
+ *   there is one (st_pass_ends), else at the "+++" line. "+++ superseded
  *   by execve in pid OLD +++" is no end: thread OLD's execve resumes as the tgid.
  * - flock and fcntl's record locks (F_GETLK, F_SETLK, F_SETLKW, F_OFD_*, the *64 names) are
  *   ops, failed ones too; a lock's range is made absolute from the tracked position and
@@ -325,7 +327,33 @@ static int st_track_line(struct st_state *s, struct cvt_map *live, const struct 
  * Pass 1b: the line where each process ends, the last line of any of its threads; when that
  * is a "+++" line, the process exited there (the kernel reports a thread group's leader
  * after its other threads, and strace may show no line for a thread it saw end with it).
+ *
+ * And when it began to end: the start of its exit_group call, or of its last thread's exit,
+ * when no call of the process began after it. The "+++" line comes later, after the kernel
+ * has let go of the process's files, and strace may print another process's lines first:
+ * a waiter's "<... flock resumed> = 0" came before the "+++ exited" line of the holder whose
+ * exit released that lock. An exit op stamped at the "+++" line put the release after the
+ * take it allowed, and the replay's take waited for it, given up (EINTR). A process killed
+ * by a signal has no such call: its "+++" line is its time.
  */
+/* A call line of process tgid: an exit_group or exit starts its end, any other call undoes
+ * that (a thread's exit while others go on; a call that raced an exit_group). */
+static int st_note_exiting(struct st_state *s, uint32_t tgid, const struct stl_line *l)
+{
+	int ending = !strncmp(l->text, "exit_group(", 11) || !strncmp(l->text, "exit(", 5);
+	uint64_t *v;
+
+	if (!ending) {
+		cvt_map__del(&s->exiting, tgid);
+		return 0;
+	}
+	v = cvt_map__put(&s->exiting, tgid, NULL);
+	if (!v)
+		return -ENOMEM;
+	*v = l->ts_ns + 1;
+	return 0;
+}
+
 static int st_pass_ends(struct st_state *s, FILE *in)
 {
 	struct stl_clock ck = {0};
@@ -349,6 +377,8 @@ static int st_pass_ends(struct st_state *s, FILE *in)
 			err = -ENOMEM;
 		if (v)
 			*v = lineno;
+		if (!err && (l.kind == STL_CALL || l.kind == STL_UNFINISHED))
+			err = st_note_exiting(s, st_tgid(s, tid), &l);
 	}
 	free(line);
 	cvt_map__free(&live);
@@ -577,8 +607,14 @@ static int st_pass2(struct st_state *s, FILE *in)
 			st_ofd_put(closed);
 			/* the process's last line: it ended, with this thread */
 			end = cvt_map__get(&s->ends, s->tgid);
-			if (end && *end == lineno && !st_exit_status(l.text, &status))
-				err = st_exit_op(s, status, st_rel(s, l.ts_ns));
+			if (end && *end == lineno && !st_exit_status(l.text, &status)) {
+				/* from when it began to exit (st_pass_ends) */
+				uint64_t *at = cvt_map__get(&s->exiting, s->tgid);
+
+				err = st_exit_op(s, status,
+						 st_rel(s, at && *at - 1 <= l.ts_ns ? *at - 1
+										  : l.ts_ns));
+			}
 			continue;
 		}
 		if (l.kind == STL_SIGNAL)
@@ -666,6 +702,7 @@ int reel_strace__import(FILE *in, struct reel_writer *w, struct reel_strace_stat
 	cvt_map__init(&s.sizes);
 	cvt_map__init(&s.dirs);
 	cvt_map__init(&s.ends);
+	cvt_map__init(&s.exiting);
 	cvt_map__init(&s.forked);
 	err = st_pass1(&s, in);
 	if (!err && fseek(in, 0, SEEK_SET))
@@ -710,6 +747,7 @@ int reel_strace__import(FILE *in, struct reel_writer *w, struct reel_strace_stat
 	cvt_map__free(&s.sizes);
 	cvt_map__free(&s.dirs);
 	cvt_map__free(&s.ends);
+	cvt_map__free(&s.exiting);
 	cvt_map__free(&s.forked);
 	return err;
 }

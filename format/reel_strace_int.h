@@ -104,6 +104,8 @@ struct st_state {
 	struct cvt_map sizes;	/* path id -> file size + 1 */
 	struct cvt_map dirs;	/* hash of a path known to be a directory -> 1 */
 	struct cvt_map ends;	/* tgid -> number of the last line of any of its threads */
+	struct cvt_map exiting; /* tgid -> log time + 1 of the exit_group (or last exit) call
+				   that began its end, when no call of it began later */
 	struct cvt_map forked;	/* child tgid -> 1: its fork op is written */
 	struct st_aio *aio;	/* in-flight iocbs, oldest first */
 	int command_set;
