@@ -332,25 +332,53 @@ static int st_track_line(struct st_state *s, struct cvt_map *live, const struct 
  * when no call of the process began after it. The "+++" line comes later, after the kernel
  * has let go of the process's files, and strace may print another process's lines first:
  * a waiter's "<... flock resumed> = 0" came before the "+++ exited" line of the holder whose
- * exit released that lock. An exit op stamped at the "+++" line put the release after the
- * take it allowed, and the replay's take waited for it, given up (EINTR). A process killed
- * by a signal has no such call: its "+++" line is its time.
+ * exit released that lock. An exit op stamped and written at the "+++" line put the release
+ * after the take it allowed, in time and in the trace's order (which a replay keeps for a
+ * file's lock ops, FORMAT.md: a recorder writes in exit order), and the replay's take waited
+ * for it, given up (EINTR). So the exit op is stamped at that call and written right after
+ * its line (or after a later line of the process's that is an op: a call that returned as
+ * the process ended), with the status of the process's last line, its "+++" one. A process
+ * killed by a signal has no such call: its exit op is its "+++" line's.
  */
-/* A call line of process tgid: an exit_group or exit starts its end, any other call undoes
- * that (a thread's exit while others go on; a call that raced an exit_group). */
-static int st_note_exiting(struct st_state *s, uint32_t tgid, const struct stl_line *l)
+/*
+ * A line of process tgid, for its exit op: an exit_group or exit call starts its end, any
+ * other call undoes that (a thread's exit while others go on; a call that raced an
+ * exit_group); a call that returns after it (not "= ?") is an op its exit goes after; the
+ * status is its last line's, when that is a "+++" one.
+ */
+static int st_note_exiting(struct st_state *s, uint32_t tgid, const struct stl_line *l,
+			   uint64_t lineno)
 {
-	int ending = !strncmp(l->text, "exit_group(", 11) || !strncmp(l->text, "exit(", 5);
-	uint64_t *v;
+	int64_t status;
+	uint64_t *v, *n;
 
-	if (!ending) {
+	if (l->kind == STL_EXIT && !st_superseded(l) && !st_exit_status(l->text, &status)) {
+		v = cvt_map__put(&s->exit_status, tgid, NULL);
+		if (!v)
+			return -ENOMEM;
+		*v = (uint64_t)status + 1;
+		return 0;
+	}
+	cvt_map__del(&s->exit_status, tgid);
+	if (l->kind == STL_RESUMED) {
+		n = cvt_map__get(&s->exiting, tgid) ? cvt_map__get(&s->exit_line, tgid) : NULL;
+		if (n && !strstr(l->text, "= ?"))
+			*n = lineno;
+		return 0;
+	}
+	if (l->kind != STL_CALL && l->kind != STL_UNFINISHED)
+		return 0;
+	if (strncmp(l->text, "exit_group(", 11) && strncmp(l->text, "exit(", 5)) {
 		cvt_map__del(&s->exiting, tgid);
+		cvt_map__del(&s->exit_line, tgid);
 		return 0;
 	}
 	v = cvt_map__put(&s->exiting, tgid, NULL);
-	if (!v)
+	n = v ? cvt_map__put(&s->exit_line, tgid, NULL) : NULL;
+	if (!n)
 		return -ENOMEM;
 	*v = l->ts_ns + 1;
+	*n = lineno;
 	return 0;
 }
 
@@ -377,8 +405,8 @@ static int st_pass_ends(struct st_state *s, FILE *in)
 			err = -ENOMEM;
 		if (v)
 			*v = lineno;
-		if (!err && (l.kind == STL_CALL || l.kind == STL_UNFINISHED))
-			err = st_note_exiting(s, st_tgid(s, tid), &l);
+		if (!err)
+			err = st_note_exiting(s, st_tgid(s, tid), &l, lineno);
 	}
 	free(line);
 	cvt_map__free(&live);
@@ -562,17 +590,44 @@ static void st_bad(struct st_state *s, uint64_t lineno)
 		s->st->first_bad_line = lineno;
 }
 
+/* The exit op of the process whose exit call (or last op after it) was the last line */
+static int st_exit_early(struct st_state *s)
+{
+	uint32_t tgid = s->exit_due - 1, tid = s->tid, pid = s->tgid;
+	uint64_t *at, *line, *status;
+	int err;
+
+	if (!s->exit_due)
+		return 0;
+	s->exit_due = 0;
+	at = cvt_map__get(&s->exiting, tgid);
+	line = cvt_map__get(&s->exit_line, tgid);
+	status = cvt_map__get(&s->exit_status, tgid);
+	if (!at || !line || !status)
+		return 0;
+	*line = 0; /* written: not again at its "+++" line */
+	/* the group's leader, whose "+++" line the kernel reports last */
+	s->tgid = s->tid = tgid;
+	err = st_exit_op(s, (int64_t)(*status - 1), st_rel(s, *at - 1));
+	s->tgid = pid;
+	s->tid = tid;
+	return err;
+}
+
 static int st_pass2(struct st_state *s, FILE *in)
 {
 	struct stl_clock ck = {0};
 	char *line = NULL, *text;
 	size_t cap = 0;
-	uint64_t lineno = 0, ts;
+	uint64_t lineno = 0, ts, *ev;
 	struct stl_line l;
 	struct stl_call c;
 	int err = 0;
 
 	while (!err && getline(&line, &cap, in) > 0) {
+		err = st_exit_early(s);
+		if (err)
+			break;
 		lineno++;
 		s->st->lines++;
 		stl_parse_line(line, &l, &ck);
@@ -588,6 +643,9 @@ static int st_pass2(struct st_state *s, FILE *in)
 		if (err)
 			break;
 		s->tgid = st_tgid(s, s->tid);
+		ev = cvt_map__get(&s->exit_line, s->tgid);
+		if (ev && *ev == lineno && cvt_map__get(&s->exit_status, s->tgid))
+			s->exit_due = s->tgid + 1; /* after this line's op, if any */
 		/* a forked child's first line: its parent's fork op first, if not yet written */
 		err = st_fork_op(s, s->tgid, st_rel(s, l.ts_ns));
 		if (err)
@@ -607,14 +665,11 @@ static int st_pass2(struct st_state *s, FILE *in)
 			st_ofd_put(closed);
 			/* the process's last line: it ended, with this thread */
 			end = cvt_map__get(&s->ends, s->tgid);
-			if (end && *end == lineno && !st_exit_status(l.text, &status)) {
-				/* from when it began to exit (st_pass_ends) */
-				uint64_t *at = cvt_map__get(&s->exiting, s->tgid);
-
-				err = st_exit_op(s, status,
-						 st_rel(s, at && *at - 1 <= l.ts_ns ? *at - 1
-										  : l.ts_ns));
-			}
+			ev = cvt_map__get(&s->exit_line, s->tgid);
+			/* a process killed by a signal: its exit op is here (else: st_exit_early) */
+			if (end && *end == lineno && !(ev && !*ev) &&
+			    !st_exit_status(l.text, &status))
+				err = st_exit_op(s, status, st_rel(s, l.ts_ns));
 			continue;
 		}
 		if (l.kind == STL_SIGNAL)
@@ -671,6 +726,8 @@ static int st_pass2(struct st_state *s, FILE *in)
 		}
 		free(text);
 	}
+	if (!err)
+		err = st_exit_early(s);
 	free(line);
 	return err;
 }
@@ -703,6 +760,8 @@ int reel_strace__import(FILE *in, struct reel_writer *w, struct reel_strace_stat
 	cvt_map__init(&s.dirs);
 	cvt_map__init(&s.ends);
 	cvt_map__init(&s.exiting);
+	cvt_map__init(&s.exit_line);
+	cvt_map__init(&s.exit_status);
 	cvt_map__init(&s.forked);
 	err = st_pass1(&s, in);
 	if (!err && fseek(in, 0, SEEK_SET))
@@ -748,6 +807,8 @@ int reel_strace__import(FILE *in, struct reel_writer *w, struct reel_strace_stat
 	cvt_map__free(&s.dirs);
 	cvt_map__free(&s.ends);
 	cvt_map__free(&s.exiting);
+	cvt_map__free(&s.exit_line);
+	cvt_map__free(&s.exit_status);
 	cvt_map__free(&s.forked);
 	return err;
 }

@@ -106,6 +106,9 @@ struct st_state {
 	struct cvt_map ends;	/* tgid -> number of the last line of any of its threads */
 	struct cvt_map exiting; /* tgid -> log time + 1 of the exit_group (or last exit) call
 				   that began its end, when no call of it began later */
+	struct cvt_map exit_line;   /* tgid -> the line its exit op goes after (0: written) */
+	struct cvt_map exit_status; /* tgid -> wait status + 1, when its last line is "+++" */
+	uint32_t exit_due;	    /* tgid + 1 whose exit op goes before the next line */
 	struct cvt_map forked;	/* child tgid -> 1: its fork op is written */
 	struct st_aio *aio;	/* in-flight iocbs, oldest first */
 	int command_set;

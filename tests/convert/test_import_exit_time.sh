@@ -3,8 +3,9 @@
 # of its exit_group (or its last thread's exit) call, not strace's later "+++ exited" line.
 # Three flock(1)s on one lock file: the holder's exit releases the lock, and strace printed
 # the waiter's "<... flock resumed> = 0" between the holder's exit_group and its "+++" line.
-# Stamped at the "+++" line, the exit came after the take it allowed: the replay's take
-# waited for it until given up (EINTR), a stall and an outcome differing. Replayed
+# Stamped and written at the "+++" line, the exit came after the take it allowed, in time
+# and in the trace's order: the replay's take waited for it until given up (EINTR), a stall
+# and an outcome differing (in afap, now and then, even with the time right). Replayed
 # --timing original and afap, every outcome is the original's and no lock wait is given up.
 # Then the live case, when strace and flock(1) are here.
 # usage: test_import_exit_time.sh IOREEL
@@ -54,6 +55,13 @@ ex = {o["pid"]: o["start_ns"] for o in ops if o["op"] == "exit"}
 want = {101: 51000000, 102: 101000000, 103: 151000000, 100: 152000000}
 if ex != want:
     print("FAIL: exits at %s, want at each exit_group: %s" % (ex, want)); sys.exit(1)
+# and written where they happened, as a recorder writes (exit order): before the takes
+# they allowed, which a replay keeps after them (FORMAT.md, "Locks")
+order = [(o["op"], o["pid"]) for o in ops if o["op"] in ("flock", "exit")]
+want = [("flock", 101), ("exit", 101), ("flock", 102), ("exit", 102), ("flock", 103),
+        ("exit", 103), ("exit", 100)]
+if order != want:
+    print("FAIL: lock ops and exits in the order %s, want %s" % (order, want)); sys.exit(1)
 PY
 [ $? = 0 ] || exit 1
 
@@ -63,7 +71,8 @@ replay_ok() {
 	timeout -s KILL 60 "$IOREEL" replay "$1" --target "$dir/tgt" --timing "$2" \
 		-o "$dir/r.reel" > "$dir/out" 2>&1 || fail "$3: replay --timing $2: status $?: $(cat "$dir/out")"
 	grep -q "outcomes differing from the original: 0" "$dir/out" ||
-		fail "$3, --timing $2: outcomes differ: $(grep -A6 'outcomes differing' "$dir/out")"
+		fail "$3, --timing $2: outcomes differ: $(grep -A6 'outcomes differing' "$dir/out")
+the replay's lock ops and exits: $("$IOREEL" dump "$dir/r.reel" | grep -E 'flock|exit')"
 	! grep -Eq 'given up|EINTR' "$dir/out" || fail "$3, --timing $2: a lock wait given up: $(cat "$dir/out")"
 }
 for m in original afap; do
