@@ -88,13 +88,12 @@ int cmd_export(int argc, char **argv)
 		return 1;
 	}
 	reel_fio__print_left_out(&res, stderr);
-	fprintf(
-	    stderr,
-	    "ioreel: wrote %llu iolog(s) with %llu reads/writes and %llu syncs (%llu job(s) "
-	    "direct=1, %llu async with their iodepth); run: fio %s.fio\n",
-	    (unsigned long long)res.logs, (unsigned long long)res.ios,
-	    (unsigned long long)res.syncs, (unsigned long long)res.direct_jobs,
-	    (unsigned long long)res.async_jobs, o.prefix);
+	fprintf(stderr,
+		"ioreel: wrote %llu iolog(s) with %llu reads/writes and %llu syncs (%llu job(s) "
+		"direct=1, %llu async with their iodepth); run: fio %s.fio\n",
+		(unsigned long long)res.logs, (unsigned long long)res.ios,
+		(unsigned long long)res.syncs, (unsigned long long)res.direct_jobs,
+		(unsigned long long)res.async_jobs, o.prefix);
 	if (!o.root && res.ios)
 		fprintf(stderr, "ioreel: the iologs name the original files: fio will write to "
 				"them (use --root DIR to replay elsewhere)\n");

@@ -59,10 +59,10 @@ struct fio_state {
 				   count << 32 | thread idx */
 	struct fio_thread **tv; /* by idx */
 	uint32_t nthreads;
-	int src, direct;	/* the op being written: FIO_SRC_*, on an O_DIRECT fd */
+	int src, direct;	 /* the op being written: FIO_SRC_*, on an O_DIRECT fd */
 	struct fio_thread *last; /* the thread fio_emit last wrote a line for */
-	struct cvt_map names;	/* path id -> char * (fio's name), or 1 when unusable */
-	struct cvt_map extent;	/* path id -> furthest byte read or written */
+	struct cvt_map names;	 /* path id -> char * (fio's name), or 1 when unusable */
+	struct cvt_map extent;	 /* path id -> furthest byte read or written */
 	struct fio_thread *first, **tail;
 };
 
@@ -317,8 +317,8 @@ static int fio_fds_preopened(struct fio_state *s)
 /* An async request is known by its process, engine, context and id (FORMAT.md) */
 static uint64_t fio_req_key(const struct reel_op *op)
 {
-	uint64_t h = (uint64_t)op->pid << 1 | (op->type == REEL_OP_URING_SUBMIT ||
-						op->type == REEL_OP_URING_COMPLETE);
+	uint64_t h = (uint64_t)op->pid << 1 |
+		     (op->type == REEL_OP_URING_SUBMIT || op->type == REEL_OP_URING_COMPLETE);
 
 	/* splitmix64 steps over the fields: a collision merely misattributes a request */
 	for (int i = 0; i < 3; i++) {
@@ -668,8 +668,9 @@ static void fio_job_io(struct fio_state *s, struct fio_thread *t, FILE *f)
 	int direct = t->direct_ios > t->buffered_ios;
 
 	if (direct) {
-		fprintf(f, "; %" PRIu64 " of its %" PRIu64 " reads/writes were on O_DIRECT fds\n"
-			   "direct=1\n",
+		fprintf(f,
+			"; %" PRIu64 " of its %" PRIu64 " reads/writes were on O_DIRECT fds\n"
+			"direct=1\n",
 			t->direct_ios, t->ios);
 		s->res->direct_jobs++;
 		ap[REEL_FIO_AP_DIRECT_ADDED] += t->buffered_ios;
@@ -685,8 +686,8 @@ static void fio_job_io(struct fio_state *s, struct fio_thread *t, FILE *f)
 			" io_uring), at most %" PRIu64 " in flight at once%s\n"
 			"ioengine=%s\niodepth=%" PRIu64 "\n",
 			async, t->lines[FIO_SRC_AIO], t->lines[FIO_SRC_URING], depth,
-			depth ? "" : " (none completed in the trace)", uring ? "io_uring" : "libaio",
-			depth ? depth : 1);
+			depth ? "" : " (none completed in the trace)",
+			uring ? "io_uring" : "libaio", depth ? depth : 1);
 		s->res->async_jobs++;
 		ap[REEL_FIO_AP_SYNC_ASYNC] += t->lines[FIO_SRC_SYNC];
 		ap[REEL_FIO_AP_OTHER_ENGINE] += t->lines[uring ? FIO_SRC_AIO : FIO_SRC_URING];

@@ -666,7 +666,7 @@ static int st_pass2(struct st_state *s, FILE *in)
 			/* the process's last line: it ended, with this thread */
 			end = cvt_map__get(&s->ends, s->tgid);
 			ev = cvt_map__get(&s->exit_line, s->tgid);
-			/* a process killed by a signal: its exit op is here (else: st_exit_early) */
+			/* killed by a signal: its exit op is here (else st_exit_early) */
 			if (end && *end == lineno && !(ev && !*ev) &&
 			    !st_exit_status(l.text, &status))
 				err = st_exit_op(s, status, st_rel(s, l.ts_ns));
