@@ -14,11 +14,16 @@ static void export_usage(FILE *out)
 		"usage: ioreel export fio TRACE -o IOLOG [--root DIR]\n\n"
 		"Write a trace as fio iologs (version 3): IOLOG.TID for each original thread\n"
 		"with at least one read or write, and the job file IOLOG.fio with one job per\n"
-		"thread (read_iolog=IOLOG.TID, ioengine=psync, the recorded timing). Reads and\n"
+		"thread (read_iolog=IOLOG.TID, the recorded timing). A job is direct=1 when\n"
+		"most of its thread's reads/writes were on O_DIRECT fds; a thread whose I/O\n"
+		"was libaio or io_uring requests gets ioengine=libaio or io_uring and iodepth=\n"
+		"the most of its requests in flight at once (submission to reap, from the\n"
+		"trace); other jobs are ioengine=psync. Reads and\n"
 		"writes keep their file, offset and the bytes they moved; fsync and fdatasync\n"
 		"become sync and datasync. What fio's iolog cannot say (metadata ops, mmap,\n"
 		"fallocate, sync_file_range, ...) is left out and counted on stderr, one line\n"
-		"per kind.\n\n"
+		"per kind; so are ops on /proc, /sys, /dev (but /dev/shm), pipes and sockets,\n"
+		"which are not storage (ioreel replay leaves them out too).\n\n"
 		"options:\n"
 		"  -o, --output IOLOG  prefix of the files written (required)\n"
 		"  -r, --root DIR      name the files DIR/<original path>; without it the logs\n"
@@ -83,11 +88,12 @@ int cmd_export(int argc, char **argv)
 		return 1;
 	}
 	reel_fio__print_left_out(&res, stderr);
-	fprintf(
-	    stderr,
-	    "ioreel: wrote %llu iolog(s) with %llu reads/writes and %llu syncs; run: fio %s.fio\n",
-	    (unsigned long long)res.logs, (unsigned long long)res.ios,
-	    (unsigned long long)res.syncs, o.prefix);
+	fprintf(stderr,
+		"ioreel: wrote %llu iolog(s) with %llu reads/writes and %llu syncs (%llu job(s) "
+		"direct=1, %llu async with their iodepth); run: fio %s.fio\n",
+		(unsigned long long)res.logs, (unsigned long long)res.ios,
+		(unsigned long long)res.syncs, (unsigned long long)res.direct_jobs,
+		(unsigned long long)res.async_jobs, o.prefix);
 	if (!o.root && res.ios)
 		fprintf(stderr, "ioreel: the iologs name the original files: fio will write to "
 				"them (use --root DIR to replay elsewhere)\n");

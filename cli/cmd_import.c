@@ -19,14 +19,16 @@ static void import_usage(FILE *out)
 	    out,
 	    "usage: ioreel import strace LOG... -o TRACE\n\n"
 	    "Make a trace from the output of strace -f -ttt -T -y (or -yy; -f optional; with\n"
-	    "-o, one file; LOG '-' reads stdin). Several LOGs are the files of strace -ff\n"
+	    "-o, one file; LOG '-' reads stdin; -tt's times of day work as -ttt's, a log\n"
+	    "without times does not). Several LOGs are the files of strace -ff\n"
 	    "(PREFIX.PID, one per process): merged in time order. Calls split in\n"
 	    "<unfinished ...> and <... resumed> become one op; threads keep their tid and get\n"
 	    "their process from the clone flags; read/write get the file position tracked\n"
 	    "from opens, lseek and transfers (O_APPEND writes go to the end); fds that are\n"
 	    "not files (sockets, pipes, eventfds, terminals, /proc, /sys) are left out and\n"
 	    "counted in meta nonfile_ops. Lines that cannot be parsed are skipped and counted\n"
-	    "on stderr.\n"
+	    "on stderr. A log that yields no op at all is an error (exit status 1, no\n"
+	    "TRACE written), with one line saying why.\n"
 	    "strace cannot show io_uring submissions: io_uring_enter calls are only counted.\n\n"
 	    "options:\n"
 	    "  -o, --output TRACE  the trace to write (required)\n"
@@ -215,6 +217,30 @@ int cmd_import(int argc, char **argv)
 	if (err || cerr) {
 		fprintf(stderr, "ioreel: failed to import %s: %s\n", log,
 			reel_strerror(err ? err : cerr));
+		return 1;
+	}
+	if (!st.ops) {
+		/* an empty trace and status 0 would hide that the log was of no use */
+		unlink(out);
+		if (st.untimed_lines)
+			fprintf(stderr,
+				"ioreel: failed to import %s: its lines have no time stamps: strace "
+				"logs need -ttt or -tt timestamps (and -T, -f, -y as the README "
+				"says)\n",
+				log);
+		else if (st.bad_lines)
+			fprintf(stderr,
+				"ioreel: failed to import %s: no op in it: %llu of its %llu lines "
+				"could not be parsed (first: line %llu); record with strace -f -ttt "
+				"-T -y\n",
+				log, (unsigned long long)st.bad_lines, (unsigned long long)st.lines,
+				(unsigned long long)st.first_bad_line);
+		else
+			fprintf(stderr,
+				"ioreel: failed to import %s: no file I/O in its %llu lines (%llu "
+				"non-file ops left out)\n",
+				log, (unsigned long long)st.lines,
+				(unsigned long long)st.nonfile_ops);
 		return 1;
 	}
 	if (st.bad_lines)

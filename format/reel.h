@@ -191,6 +191,12 @@ int reel_op__copy_writes(const struct reel_op *op);
  * their output so) */
 int reel_op__maps_shared_writable(const struct reel_op *op);
 const char *reel_fd_kind__name(unsigned kind); /* "reg", "dir", "blk", ... */
+/*
+ * A path under /proc, /sys or /dev (but /dev/shm, tmpfs): not storage. A replay and a fio
+ * export leave ops on such files out as the application's think time (fio's own disk-util
+ * reads of /sys/block/DEV/stat, a program's /proc/self/stat).
+ */
+int reel_path__is_nonfile(const char *path);
 
 /* Well-known meta keys (FORMAT.md, "Meta"). Values are UTF-8 strings. */
 #define REEL_META_TOOL "tool"		   /* "ioreel record 0.1", "ioreel import strace" */

@@ -54,7 +54,7 @@ struct reel_dump_result {
 int reel_dump__run(struct reel_reader *r, enum reel_dump_format fmt, FILE *out, FILE *diag,
 		   struct reel_dump_result *res);
 
-/* ---- import strace: the output of strace -f -ttt -T -y (or -yy) ---- */
+/* ---- import strace: the output of strace -f -ttt -T -y (or -yy; -tt for -ttt) ---- */
 
 struct reel_strace_stats {
 	uint64_t lines;
@@ -66,6 +66,8 @@ struct reel_strace_stats {
 	uint64_t xattr_ops;	 /* set/removexattr calls that succeeded: not replayed, counted */
 	uint64_t unmatched;	 /* <... resumed> lines without their <unfinished ...> */
 	uint64_t first_bad_line; /* line number of the first bad line, 1-based */
+	uint64_t untimed_lines;	 /* of the bad lines, calls without a -ttt or -tt time stamp */
+	int time_of_day;	 /* the log's times are -tt's (HH:MM:SS.us), not -ttt's */
 };
 
 /*
@@ -97,7 +99,23 @@ enum reel_fio_left_out {
 	REEL_FIO_LO_SPACE,	  /* fallocate, truncate, ftruncate, fadvise64 */
 	REEL_FIO_LO_NO_IO,	  /* syncs of threads without reads/writes: fio rejects such logs */
 	REEL_FIO_LO_COPY,	  /* copy_file_range: may be a clone or a server-side copy */
+	REEL_FIO_LO_NONFILE,	  /* ops on /proc, /sys, /dev (but /dev/shm), pipes, sockets,
+				     devices: not storage, as replay leaves them out */
 	REEL_FIO_LO__COUNT
+};
+
+/*
+ * What the job file carries only in part, per reason (counted in iolog lines): a fio job has
+ * one engine, one iodepth and one direct= for all its I/O. Printed by
+ * reel_fio__print_left_out() too.
+ */
+enum reel_fio_approx {
+	REEL_FIO_AP_DIRECT_LOST = 0, /* reads/writes of O_DIRECT fds in a job run buffered */
+	REEL_FIO_AP_DIRECT_ADDED,    /* reads/writes of buffered fds in a job run direct=1 */
+	REEL_FIO_AP_SYNC_ASYNC,	     /* sync syscalls' I/O in a job run through libaio/io_uring */
+	REEL_FIO_AP_OTHER_ENGINE,    /* libaio requests in an io_uring job, or the reverse */
+	REEL_FIO_AP_UNREAPED,	     /* async requests with no completion: not in the depth */
+	REEL_FIO_AP__COUNT
 };
 
 struct reel_fio_result {
@@ -105,6 +123,9 @@ struct reel_fio_result {
 	uint64_t ios;	/* read/write lines */
 	uint64_t syncs; /* sync/datasync lines */
 	uint64_t left_out[REEL_FIO_LO__COUNT];
+	uint64_t approx[REEL_FIO_AP__COUNT];
+	uint64_t direct_jobs; /* jobs with direct=1 */
+	uint64_t async_jobs;  /* jobs with ioengine=libaio or io_uring and their iodepth */
 	uint64_t damaged;
 	struct reel_damage_sum damage; /* what the damaged regions cost */
 };
@@ -120,7 +141,8 @@ struct reel_fio_opts {
 
 int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 		     struct reel_fio_result *res);
-/* One line per non-zero category of res->left_out, "fio: left out N ...: why". */
+/* One line per non-zero category of res->left_out, "fio: left out N ...: why", and of
+ * res->approx, what was carried only in part. */
 void reel_fio__print_left_out(const struct reel_fio_result *res, FILE *out);
 
 /* ---- slice: a time window of a trace, as a trace of its own ---- */

@@ -16,6 +16,7 @@
  * asked for: a replay of a short read at EOF must not read past the file's end.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
@@ -27,24 +28,41 @@
 #include "reel_cvt_util.h"
 
 #define FIO_NAME_MAX 256
+#define FIO_FD_DIRECT (1ULL << 32)
 
 struct fio_thread {
-	uint32_t pid, tid;
+	uint32_t pid, tid, idx;
 	FILE *f;
 	char *log;
 	struct cvt_map files; /* path id -> 1 added | 2 open */
 	uint64_t ios, syncs, last_us;
+	/* what its job can carry (fio_job_io): reads/writes on O_DIRECT fds and on others;
+	 * lines from sync syscalls, libaio and io_uring requests */
+	uint64_t direct_ios, buffered_ios, lines[3];
+	/* its completed async requests: submission (2t + 1) and reap (2t) times, sorted and
+	 * swept at the end for the most in flight at once */
+	uint64_t *ev;
+	size_t nev, evcap;
 	struct fio_thread *next;
 };
+
+/* Where a thread's iolog line came from, fio_thread.lines */
+enum { FIO_SRC_SYNC = 0, FIO_SRC_AIO, FIO_SRC_URING };
 
 struct fio_state {
 	struct reel_reader *r;
 	const struct reel_fio_opts *o;
 	struct reel_fio_result *res;
 	struct cvt_map threads; /* (pid, tid) -> struct fio_thread * */
-	struct cvt_map fds;	/* (pid, fd) -> path id */
-	struct cvt_map names;	/* path id -> char * (fio's name), or 1 when unusable */
-	struct cvt_map extent;	/* path id -> furthest byte read or written */
+	struct cvt_map fds;	/* (pid, fd) -> path id | FIO_FD_DIRECT */
+	struct cvt_map reqs;	/* async requests in flight written to a log: fio_req_key ->
+				   count << 32 | thread idx */
+	struct fio_thread **tv; /* by idx */
+	uint32_t nthreads;
+	int src, direct;	 /* the op being written: FIO_SRC_*, on an O_DIRECT fd */
+	struct fio_thread *last; /* the thread fio_emit last wrote a line for */
+	struct cvt_map names;	 /* path id -> char * (fio's name), or 1 when unusable */
+	struct cvt_map extent;	 /* path id -> furthest byte read or written */
 	struct fio_thread *first, **tail;
 };
 
@@ -63,6 +81,21 @@ static const char *const fio_lo_what[REEL_FIO_LO__COUNT] = {
     [REEL_FIO_LO_NO_IO] = "syncs of threads without reads or writes (fio rejects such logs)",
     [REEL_FIO_LO_COPY] = "copy_file_range calls (the file system may clone or offload them: "
 			 "a read and a write would misstate their cost)",
+    [REEL_FIO_LO_NONFILE] = "ops on /proc, /sys, /dev (but /dev/shm), pipes, sockets and "
+			    "devices (not storage: ioreel replay leaves them out too)",
+};
+
+static const char *const fio_ap_what[REEL_FIO_AP__COUNT] = {
+    [REEL_FIO_AP_DIRECT_LOST] = "reads/writes on O_DIRECT fds replayed buffered (most of "
+				"their job's I/O was buffered; fio has one direct= per job)",
+    [REEL_FIO_AP_DIRECT_ADDED] = "reads/writes on buffered fds replayed O_DIRECT (most of "
+				 "their job's I/O was O_DIRECT; fio has one direct= per job)",
+    [REEL_FIO_AP_SYNC_ASYNC] = "reads/writes/syncs of sync syscalls replayed through their "
+			       "job's async engine (fio has one ioengine per job)",
+    [REEL_FIO_AP_OTHER_ENGINE] = "async requests replayed through their job's other async "
+				 "engine (a thread used both libaio and io_uring)",
+    [REEL_FIO_AP_UNREAPED] = "async requests with no completion in the trace (not counted "
+			     "in their job's iodepth)",
 };
 
 void reel_fio__print_left_out(const struct reel_fio_result *res, FILE *out)
@@ -71,6 +104,10 @@ void reel_fio__print_left_out(const struct reel_fio_result *res, FILE *out)
 		if (res->left_out[i])
 			fprintf(out, "ioreel: fio iolog left out %" PRIu64 " %s\n",
 				res->left_out[i], fio_lo_what[i]);
+	for (int i = 0; i < REEL_FIO_AP__COUNT; i++)
+		if (res->approx[i])
+			fprintf(out, "ioreel: fio job file cannot carry %" PRIu64 " %s\n",
+				res->approx[i], fio_ap_what[i]);
 }
 
 /* fio's name of a path, or NULL when it cannot have one (left_out counted by caller). */
@@ -115,7 +152,7 @@ static const char *fio_name(struct fio_state *s, uint32_t path, int *err)
 static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *op, int *err)
 {
 	uint64_t *v = cvt_map__put(&s->threads, cvt_key2(op->pid, op->tid), NULL);
-	struct fio_thread *t;
+	struct fio_thread *t, **tv;
 
 	*err = 0;
 	if (!v) {
@@ -124,6 +161,15 @@ static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *
 	}
 	if (*v)
 		return (struct fio_thread *)(uintptr_t)*v;
+	/* s->tv grows at powers of two */
+	tv = s->nthreads & (s->nthreads - 1)
+		 ? s->tv
+		 : realloc(s->tv, (s->nthreads ? 2 * (size_t)s->nthreads : 1) * sizeof(*tv));
+	if (!tv) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	s->tv = tv;
 	t = calloc(1, sizeof(*t));
 	if (!t || asprintf(&t->log, "%s.%" PRIu32, s->o->prefix, op->tid) < 0) {
 		free(t);
@@ -132,6 +178,7 @@ static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *
 	}
 	t->pid = op->pid;
 	t->tid = op->tid;
+	t->idx = s->nthreads;
 	t->last_us = 1;
 	cvt_map__init(&t->files);
 	t->f = fopen(t->log, "w");
@@ -143,6 +190,7 @@ static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *
 	}
 	fputs("fio version 3 iolog\n", t->f);
 	*v = (uintptr_t)t;
+	s->tv[s->nthreads++] = t;
 	*s->tail = t;
 	s->tail = &t->next;
 	return t;
@@ -157,6 +205,7 @@ static int fio_emit(struct fio_state *s, const struct reel_op *op, uint32_t path
 	uint64_t *st, us = op->start_ns / 1000 + 1;
 	int err;
 
+	s->last = NULL;
 	if (!path) {
 		s->res->left_out[REEL_FIO_LO_NO_PATH]++;
 		return 0;
@@ -191,10 +240,16 @@ static int fio_emit(struct fio_state *s, const struct reel_op *op, uint32_t path
 			*ext = off + len;
 		t->ios++;
 		s->res->ios++;
+		if (s->direct)
+			t->direct_ios++;
+		else
+			t->buffered_ios++;
 	} else {
 		t->syncs++;
 		s->res->syncs++;
 	}
+	t->lines[s->src]++;
+	s->last = t;
 	return ferror(t->f) ? -EIO : 0;
 }
 
@@ -208,17 +263,145 @@ static uint32_t fio_path_of(struct fio_state *s, const struct reel_op *op)
 	return v ? (uint32_t)*v : 0;
 }
 
-static int fio_fd_set(struct fio_state *s, uint32_t pid, int64_t fd, uint32_t path)
+/*
+ * Not storage, by the rule ioreel replay follows (reel_path__is_nonfile, the fd's kind):
+ * fio's own disk-util reads of /sys/block/DEV/stat would otherwise become a [prep] job
+ * laying out ROOT/sys/block/DEV/stat and a job reading it.
+ */
+static int fio_nonfile(struct fio_state *s, const struct reel_op *op, uint32_t path)
+{
+	const char *p = path ? reel_reader__path(s->r, path) : NULL;
+
+	if (p && reel_path__is_nonfile(p))
+		return 1;
+	return !op->path && op->fd >= 0 &&
+	       (op->fd_kind == REEL_FD_CHR || op->fd_kind == REEL_FD_FIFO ||
+		op->fd_kind == REEL_FD_SOCK || op->fd_kind == REEL_FD_OTHER);
+}
+
+/* fd of pid refers to path (0: unknown), opened O_DIRECT or not */
+static int fio_fd_set(struct fio_state *s, uint32_t pid, int64_t fd, uint32_t path, int direct)
 {
 	uint64_t *v;
 
-	if (fd < 0 || !path)
+	if (fd < 0 || (!path && !direct))
 		return 0;
 	v = cvt_map__put(&s->fds, cvt_key2(pid, (uint32_t)fd), NULL);
 	if (!v)
 		return -ENOMEM;
-	*v = path;
+	*v = path | (direct ? FIO_FD_DIRECT : 0);
 	return 0;
+}
+
+static int fio_fd_direct(struct fio_state *s, const struct reel_op *op)
+{
+	uint64_t *v =
+	    op->fd >= 0 ? cvt_map__get(&s->fds, cvt_key2(op->pid, (uint32_t)op->fd)) : NULL;
+
+	return v && (*v & FIO_FD_DIRECT);
+}
+
+/* The fds open before the capture with O_DIRECT (capture.fd_flags) */
+static int fio_fds_preopened(struct fio_state *s)
+{
+	const char *list = reel_reader__meta(s->r, REEL_META_CAPTURE_FD_FLAGS);
+	uint32_t pid, fd;
+	uint64_t flags;
+
+	while (list && reel_meta__fd_entry(&list, &pid, &fd, &flags, 8))
+		if ((flags & O_DIRECT) && fio_fd_set(s, pid, fd, 0, 1))
+			return -ENOMEM;
+	return 0;
+}
+
+/* An async request is known by its process, engine, context and id (FORMAT.md) */
+static uint64_t fio_req_key(const struct reel_op *op)
+{
+	uint64_t h = (uint64_t)op->pid << 1 |
+		     (op->type == REEL_OP_URING_SUBMIT || op->type == REEL_OP_URING_COMPLETE);
+
+	/* splitmix64 steps over the fields: a collision merely misattributes a request */
+	for (int i = 0; i < 3; i++) {
+		h += (i == 0 ? 0 : i == 1 ? op->ctx : op->aux) + 0x9e3779b97f4a7c15ULL;
+		h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+		h ^= h >> 31;
+	}
+	return h;
+}
+
+/* A request written to thread t's log is in flight until its completion record */
+static int fio_req_submitted(struct fio_state *s, const struct reel_op *op, struct fio_thread *t)
+{
+	uint64_t *v = cvt_map__put(&s->reqs, fio_req_key(op), NULL);
+
+	if (!v)
+		return -ENOMEM;
+	/* ids alike in flight (strace's aio_data, fio leaves it 0): counted, same thread */
+	*v = ((*v >> 32) + 1) << 32 | t->idx;
+	return 0;
+}
+
+static int fio_ev_add(struct fio_thread *t, uint64_t ev)
+{
+	if (t->nev == t->evcap) {
+		size_t cap = t->evcap ? 2 * t->evcap : 64;
+		uint64_t *n = realloc(t->ev, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		t->ev = n;
+		t->evcap = cap;
+	}
+	t->ev[t->nev++] = ev;
+	return 0;
+}
+
+/*
+ * A completion: its request was in flight from its submission (the record's start_ns) to
+ * its reap (end_ns), for the thread that submitted it, whichever thread reaped it.
+ */
+static int fio_req_completed(struct fio_state *s, const struct reel_op *op)
+{
+	uint64_t key = fio_req_key(op), *v = cvt_map__get(&s->reqs, key);
+	struct fio_thread *t;
+	uint64_t from = op->start_ns, to = op->end_ns > from ? op->end_ns : from;
+	int err;
+
+	if (!v)
+		return 0; /* not written to a log, or submitted before the trace */
+	t = s->tv[(uint32_t)*v];
+	if (*v >> 32 > 1)
+		*v -= 1ULL << 32;
+	else
+		cvt_map__del(&s->reqs, key);
+	/* times in ns fit 63 bits; a reap sorts before a submission at the same time */
+	err = fio_ev_add(t, (from & (UINT64_MAX >> 1)) << 1 | 1);
+	return err ? err : fio_ev_add(t, (to & (UINT64_MAX >> 1)) << 1);
+}
+
+static int fio_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The most of t's requests in flight at once (0: none completed in the trace) */
+static uint64_t fio_depth(struct fio_thread *t)
+{
+	uint64_t n = 0, most = 0;
+
+	qsort(t->ev, t->nev, sizeof(*t->ev), fio_cmp_u64);
+	for (size_t i = 0; i < t->nev; i++) {
+		if (t->ev[i] & 1) {
+			if (++n > most)
+				most = n;
+		} else if (n) {
+			n--;
+		}
+	}
+	return most;
 }
 
 static int fio_close(struct fio_state *s, const struct reel_op *op)
@@ -267,6 +450,38 @@ static int fio_sendfile(struct fio_state *s, const struct reel_op *op)
 	return fio_emit(s, op, dst, "write", op->aux, (uint64_t)op->ret);
 }
 
+/* An async request: its line in the submitting thread's log, and its flight begun */
+static int fio_submit(struct fio_state *s, const struct reel_op *op)
+{
+	uint64_t *lo = s->res->left_out;
+	int dir = cvt_op_dir(op, 1), err;
+	const char *act = NULL;
+	uint64_t off = 0, len = 0;
+
+	if (dir) {
+		if (op->ret < 0 || !op->len) {
+			lo[REEL_FIO_LO_ZERO]++;
+			return 0;
+		}
+		act = dir == 'r' ? "read" : "write";
+		off = op->offset;
+		len = op->len;
+	} else if (op->type == REEL_OP_AIO_SUBMIT &&
+		   (op->subop == FIO_IOCB_FSYNC || op->subop == FIO_IOCB_FDSYNC)) {
+		act = op->subop == FIO_IOCB_FSYNC ? "sync" : "datasync";
+	} else if (op->type == REEL_OP_URING_SUBMIT && op->subop == FIO_URING_FSYNC) {
+		act = "sync";
+	}
+	if (!act) {
+		lo[REEL_FIO_LO_ASYNC]++;
+		return 0;
+	}
+	err = fio_emit(s, op, fio_path_of(s, op), act, off, len);
+	if (err || !s->last || op->ret < 0)
+		return err;
+	return fio_req_submitted(s, op, s->last);
+}
+
 static int fio_op(struct fio_state *s, const struct reel_op *op)
 {
 	uint64_t *lo = s->res->left_out;
@@ -281,12 +496,15 @@ static int fio_op(struct fio_state *s, const struct reel_op *op)
 			lo[REEL_FIO_LO_METADATA]++;
 			return 0;
 		}
-		return fio_fd_set(s, op->pid, op->ret, op->path);
+		return fio_fd_set(s, op->pid, op->ret, op->path, !!(op->flags & O_DIRECT));
 	case REEL_OP_DUP:
 	case REEL_OP_DUP2:
 	case REEL_OP_DUP3:
 	case REEL_OP_FCNTL_DUPFD:
-		return op->ret >= 0 ? fio_fd_set(s, op->pid, op->ret, fio_path_of(s, op)) : 0;
+		/* the same open file description: its O_DIRECT too */
+		return op->ret >= 0 ? fio_fd_set(s, op->pid, op->ret, fio_path_of(s, op),
+						 fio_fd_direct(s, op))
+				    : 0;
 	case REEL_OP_CLOSE:
 		return fio_close(s, op);
 	case REEL_OP_LSEEK:
@@ -295,6 +513,20 @@ static int fio_op(struct fio_state *s, const struct reel_op *op)
 	case REEL_OP_EXECVE:
 	case REEL_OP_EXIT:
 		return 0; /* no I/O: each thread becomes a job of its own either way */
+	case REEL_OP_AIO_COMPLETE:
+	case REEL_OP_URING_COMPLETE:
+		/* the request was written at its submission; here it leaves the flight */
+		return fio_req_completed(s, op);
+	}
+	s->src = op->type == REEL_OP_AIO_SUBMIT	    ? FIO_SRC_AIO
+		 : op->type == REEL_OP_URING_SUBMIT ? FIO_SRC_URING
+						    : FIO_SRC_SYNC;
+	s->direct = op->type != REEL_OP_SENDFILE && fio_fd_direct(s, op);
+	if (fio_nonfile(s, op, fio_path_of(s, op))) {
+		lo[REEL_FIO_LO_NONFILE]++;
+		return 0;
+	}
+	switch (op->type) {
 	case REEL_OP_FSYNC:
 	case REEL_OP_FDATASYNC:
 		if (op->fd_kind == REEL_FD_DIR) {
@@ -332,28 +564,9 @@ static int fio_op(struct fio_state *s, const struct reel_op *op)
 		return 0;
 	case REEL_OP_SENDFILE:
 		return fio_sendfile(s, op);
-	case REEL_OP_AIO_COMPLETE:
-	case REEL_OP_URING_COMPLETE:
-		return 0; /* the request was written at its submission */
 	case REEL_OP_AIO_SUBMIT:
 	case REEL_OP_URING_SUBMIT:
-		dir = cvt_op_dir(op, 1);
-		if (dir) {
-			if (op->ret < 0 || !op->len) {
-				lo[REEL_FIO_LO_ZERO]++;
-				return 0;
-			}
-			return fio_emit(s, op, fio_path_of(s, op), dir == 'r' ? "read" : "write",
-					op->offset, op->len);
-		}
-		if (op->type == REEL_OP_AIO_SUBMIT &&
-		    (op->subop == FIO_IOCB_FSYNC || op->subop == FIO_IOCB_FDSYNC))
-			return fio_emit(s, op, fio_path_of(s, op),
-					op->subop == FIO_IOCB_FSYNC ? "sync" : "datasync", 0, 0);
-		if (op->type == REEL_OP_URING_SUBMIT && op->subop == FIO_URING_FSYNC)
-			return fio_emit(s, op, fio_path_of(s, op), "sync", 0, 0);
-		lo[REEL_FIO_LO_ASYNC]++;
-		return 0;
+		return fio_submit(s, op);
 	}
 	dir = cvt_op_dir(op, 0);
 	if (dir) {
@@ -440,6 +653,47 @@ static void fio_job_prep(struct fio_state *s, FILE *f)
 	}
 }
 
+/*
+ * What a job's I/O was like, as far as fio can say it per job: direct=1 when most of its
+ * reads and writes were on O_DIRECT fds; the async engine of most of its lines, with
+ * iodepth the most of its requests in flight at once (submission to reap, from the trace's
+ * submit and complete records). fio's iolog replay (iolog.c, read_iolog_get) applies each
+ * line's delay before getting its io_u and goes on queueing while earlier ones are in
+ * flight, reaping when iodepth are (backend.c, do_io): the log is replayed asynchronously
+ * up to that depth. What one job cannot say is counted in res->approx.
+ */
+static void fio_job_io(struct fio_state *s, struct fio_thread *t, FILE *f)
+{
+	uint64_t *ap = s->res->approx, async = t->lines[FIO_SRC_AIO] + t->lines[FIO_SRC_URING];
+	int direct = t->direct_ios > t->buffered_ios;
+
+	if (direct) {
+		fprintf(f,
+			"; %" PRIu64 " of its %" PRIu64 " reads/writes were on O_DIRECT fds\n"
+			"direct=1\n",
+			t->direct_ios, t->ios);
+		s->res->direct_jobs++;
+		ap[REEL_FIO_AP_DIRECT_ADDED] += t->buffered_ios;
+	} else {
+		ap[REEL_FIO_AP_DIRECT_LOST] += t->direct_ios;
+	}
+	if (async) {
+		int uring = t->lines[FIO_SRC_URING] > t->lines[FIO_SRC_AIO];
+		uint64_t depth = fio_depth(t);
+
+		fprintf(f,
+			"; %" PRIu64 " async requests (%" PRIu64 " libaio, %" PRIu64
+			" io_uring), at most %" PRIu64 " in flight at once%s\n"
+			"ioengine=%s\niodepth=%" PRIu64 "\n",
+			async, t->lines[FIO_SRC_AIO], t->lines[FIO_SRC_URING], depth,
+			depth ? "" : " (none completed in the trace)",
+			uring ? "io_uring" : "libaio", depth ? depth : 1);
+		s->res->async_jobs++;
+		ap[REEL_FIO_AP_SYNC_ASYNC] += t->lines[FIO_SRC_SYNC];
+		ap[REEL_FIO_AP_OTHER_ENGINE] += t->lines[uring ? FIO_SRC_AIO : FIO_SRC_URING];
+	}
+}
+
 static int fio_job_file(struct fio_state *s)
 {
 	char *path = NULL, *abs_dir = NULL, *copy = strdup(s->o->prefix);
@@ -490,6 +744,7 @@ static int fio_job_file(struct fio_state *s)
 			abs_dir, base ? base + 1 : t->log);
 		if (s->o->root && !stonewall++)
 			fputs("; the replay starts once the file set is laid out\nstonewall\n", f);
+		fio_job_io(s, t, f);
 	}
 	if (ferror(f))
 		err = -EIO;
@@ -516,7 +771,9 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 	cvt_map__init(&s.fds);
 	cvt_map__init(&s.names);
 	cvt_map__init(&s.extent);
-	for (;;) {
+	cvt_map__init(&s.reqs);
+	err = fio_fds_preopened(&s);
+	for (; !err;) {
 		int n = reel_reader__next(r, &op);
 
 		if (!n)
@@ -530,6 +787,8 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 			break;
 	}
 	reel_reader__damage_sum(r, &res->damage);
+	for (size_t i = 0; cvt_map__next(&s.reqs, &i, &k, &v);)
+		res->approx[REEL_FIO_AP_UNREAPED] += v >> 32;
 	for (struct fio_thread *t = s.first, *next; t; t = next) {
 		next = t->next;
 		if (fclose(t->f) && !err)
@@ -548,6 +807,7 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 	for (struct fio_thread *t = s.first, *next; t; t = next) {
 		next = t->next;
 		cvt_map__free(&t->files);
+		free(t->ev);
 		free(t->log);
 		free(t);
 	}
@@ -558,5 +818,7 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 	cvt_map__free(&s.fds);
 	cvt_map__free(&s.names);
 	cvt_map__free(&s.extent);
+	cvt_map__free(&s.reqs);
+	free(s.tv);
 	return err;
 }

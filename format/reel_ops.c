@@ -287,3 +287,24 @@ int reel_meta__fd_entry(const char **list, uint32_t *pid, uint32_t *fd, uint64_t
 	*list = s;
 	return 0;
 }
+
+static int path_is_below(const char *p, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(p, dir, n) && (p[n] == '/' || p[n] == '\0');
+}
+
+int reel_path__is_nonfile(const char *path)
+{
+	static const char *const pseudo[] = {"/proc", "/sys", "/dev"};
+
+	/* /dev/shm is tmpfs: files there are storage like any other */
+	if (path_is_below(path, "/dev/shm"))
+		return 0;
+	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++) {
+		if (path_is_below(path, pseudo[i]))
+			return 1;
+	}
+	return 0;
+}

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * reel_strace.c - import the output of `strace -f -ttt -T -y` (or -yy) as a trace.
+ * -tt's times of day work too (a time that goes back by more than 12 h is on the next day;
+ * the trace then has no start_wall_ns, the date being unknown); a log without times cannot
+ * be imported: its lines count as bad and untimed (reel_strace_stats).
  *
  * Three passes over the log. The first learns the process tree: which tid each clone, fork
  * and vfork created and whether it is a thread (CLONE_THREAD), because a child's first
@@ -52,7 +55,9 @@
  *   child's first line and just before it when that comes first. An execve or execveat
  *   that returned 0 is an execve op at its return. A process's last line, when it is a
  *   "+++ exited with N +++" or "+++ killed by SIG +++" one, is its exit op (the wait
- *   status): the kernel reports a group's leader after its other threads. "+++ superseded
+ *   status): the kernel reports a group's leader after its other threads. The op is
+ *   stamped at the start of the exit_group (or last exit) call that began the end, when
+ *   there is one (st_pass_ends), else at the "+++" line. "+++ superseded
  *   by execve in pid OLD +++" is no end: thread OLD's execve resumes as the tgid.
  * - flock and fcntl's record locks (F_GETLK, F_SETLK, F_SETLKW, F_OFD_*, the *64 names) are
  *   ops, failed ones too; a lock's range is made absolute from the tracked position and
@@ -169,6 +174,7 @@ static void st_pending_clear(struct st_state *s)
 
 static int st_pass1(struct st_state *s, FILE *in)
 {
+	struct stl_clock ck = {0};
 	char *line = NULL, *text;
 	size_t cap = 0;
 	uint64_t lineno = 0, best = UINT64_MAX, k, v, ts;
@@ -180,12 +186,13 @@ static int st_pass1(struct st_state *s, FILE *in)
 		uint64_t tid;
 
 		lineno++;
-		stl_parse_line(line, &l);
+		stl_parse_line(line, &l, &ck);
 		if (l.kind == STL_BAD || l.kind == STL_BLANK)
 			continue;
 		if (!s->have_first) {
 			s->first_ts = l.ts_ns;
 			s->have_first = 1;
+			s->st->time_of_day = l.tod;
 		}
 		/* unprefixed lines: tid 0 stands for "the initial process" until known */
 		tid = l.pid >= 0 ? (uint64_t)l.pid : 0;
@@ -320,9 +327,64 @@ static int st_track_line(struct st_state *s, struct cvt_map *live, const struct 
  * Pass 1b: the line where each process ends, the last line of any of its threads; when that
  * is a "+++" line, the process exited there (the kernel reports a thread group's leader
  * after its other threads, and strace may show no line for a thread it saw end with it).
+ *
+ * And when it began to end: the start of its exit_group call, or of its last thread's exit,
+ * when no call of the process began after it. The "+++" line comes later, after the kernel
+ * has let go of the process's files, and strace may print another process's lines first:
+ * a waiter's "<... flock resumed> = 0" came before the "+++ exited" line of the holder whose
+ * exit released that lock. An exit op stamped and written at the "+++" line put the release
+ * after the take it allowed, in time and in the trace's order (which a replay keeps for a
+ * file's lock ops, FORMAT.md: a recorder writes in exit order), and the replay's take waited
+ * for it, given up (EINTR). So the exit op is stamped at that call and written right after
+ * its line (or after a later line of the process's that is an op: a call that returned as
+ * the process ended), with the status of the process's last line, its "+++" one. A process
+ * killed by a signal has no such call: its exit op is its "+++" line's.
  */
+/*
+ * A line of process tgid, for its exit op: an exit_group or exit call starts its end, any
+ * other call undoes that (a thread's exit while others go on; a call that raced an
+ * exit_group); a call that returns after it (not "= ?") is an op its exit goes after; the
+ * status is its last line's, when that is a "+++" one.
+ */
+static int st_note_exiting(struct st_state *s, uint32_t tgid, const struct stl_line *l,
+			   uint64_t lineno)
+{
+	int64_t status;
+	uint64_t *v, *n;
+
+	if (l->kind == STL_EXIT && !st_superseded(l) && !st_exit_status(l->text, &status)) {
+		v = cvt_map__put(&s->exit_status, tgid, NULL);
+		if (!v)
+			return -ENOMEM;
+		*v = (uint64_t)status + 1;
+		return 0;
+	}
+	cvt_map__del(&s->exit_status, tgid);
+	if (l->kind == STL_RESUMED) {
+		n = cvt_map__get(&s->exiting, tgid) ? cvt_map__get(&s->exit_line, tgid) : NULL;
+		if (n && !strstr(l->text, "= ?"))
+			*n = lineno;
+		return 0;
+	}
+	if (l->kind != STL_CALL && l->kind != STL_UNFINISHED)
+		return 0;
+	if (strncmp(l->text, "exit_group(", 11) && strncmp(l->text, "exit(", 5)) {
+		cvt_map__del(&s->exiting, tgid);
+		cvt_map__del(&s->exit_line, tgid);
+		return 0;
+	}
+	v = cvt_map__put(&s->exiting, tgid, NULL);
+	n = v ? cvt_map__put(&s->exit_line, tgid, NULL) : NULL;
+	if (!n)
+		return -ENOMEM;
+	*v = l->ts_ns + 1;
+	*n = lineno;
+	return 0;
+}
+
 static int st_pass_ends(struct st_state *s, FILE *in)
 {
+	struct stl_clock ck = {0};
 	char *line = NULL;
 	size_t cap = 0;
 	uint64_t lineno = 0, *v;
@@ -334,7 +396,7 @@ static int st_pass_ends(struct st_state *s, FILE *in)
 	cvt_map__init(&live);
 	while (!err && getline(&line, &cap, in) > 0) {
 		lineno++;
-		stl_parse_line(line, &l);
+		stl_parse_line(line, &l, &ck);
 		if (l.kind == STL_BLANK || l.kind == STL_BAD)
 			continue;
 		err = st_track_line(s, &live, &l, &tid);
@@ -343,6 +405,8 @@ static int st_pass_ends(struct st_state *s, FILE *in)
 			err = -ENOMEM;
 		if (v)
 			*v = lineno;
+		if (!err)
+			err = st_note_exiting(s, st_tgid(s, tid), &l, lineno);
 	}
 	free(line);
 	cvt_map__free(&live);
@@ -526,29 +590,62 @@ static void st_bad(struct st_state *s, uint64_t lineno)
 		s->st->first_bad_line = lineno;
 }
 
+/* The exit op of the process whose exit call (or last op after it) was the last line */
+static int st_exit_early(struct st_state *s)
+{
+	uint32_t tgid = s->exit_due - 1, tid = s->tid, pid = s->tgid;
+	uint64_t *at, *line, *status;
+	int err;
+
+	if (!s->exit_due)
+		return 0;
+	s->exit_due = 0;
+	at = cvt_map__get(&s->exiting, tgid);
+	line = cvt_map__get(&s->exit_line, tgid);
+	status = cvt_map__get(&s->exit_status, tgid);
+	if (!at || !line || !status)
+		return 0;
+	*line = 0; /* written: not again at its "+++" line */
+	/* the group's leader, whose "+++" line the kernel reports last */
+	s->tgid = s->tid = tgid;
+	err = st_exit_op(s, (int64_t)(*status - 1), st_rel(s, *at - 1));
+	s->tgid = pid;
+	s->tid = tid;
+	return err;
+}
+
 static int st_pass2(struct st_state *s, FILE *in)
 {
+	struct stl_clock ck = {0};
 	char *line = NULL, *text;
 	size_t cap = 0;
-	uint64_t lineno = 0, ts;
+	uint64_t lineno = 0, ts, *ev;
 	struct stl_line l;
 	struct stl_call c;
 	int err = 0;
 
 	while (!err && getline(&line, &cap, in) > 0) {
+		err = st_exit_early(s);
+		if (err)
+			break;
 		lineno++;
 		s->st->lines++;
-		stl_parse_line(line, &l);
+		stl_parse_line(line, &l, &ck);
 		if (l.kind == STL_BLANK)
 			continue;
 		if (l.kind == STL_BAD) {
 			st_bad(s, lineno);
+			if (l.untimed)
+				s->st->untimed_lines++;
 			continue;
 		}
 		err = st_track_line(s, &s->live, &l, &s->tid);
 		if (err)
 			break;
 		s->tgid = st_tgid(s, s->tid);
+		ev = cvt_map__get(&s->exit_line, s->tgid);
+		if (ev && *ev == lineno && cvt_map__get(&s->exit_status, s->tgid))
+			s->exit_due = s->tgid + 1; /* after this line's op, if any */
 		/* a forked child's first line: its parent's fork op first, if not yet written */
 		err = st_fork_op(s, s->tgid, st_rel(s, l.ts_ns));
 		if (err)
@@ -568,7 +665,10 @@ static int st_pass2(struct st_state *s, FILE *in)
 			st_ofd_put(closed);
 			/* the process's last line: it ended, with this thread */
 			end = cvt_map__get(&s->ends, s->tgid);
-			if (end && *end == lineno && !st_exit_status(l.text, &status))
+			ev = cvt_map__get(&s->exit_line, s->tgid);
+			/* killed by a signal: its exit op is here (else st_exit_early) */
+			if (end && *end == lineno && !(ev && !*ev) &&
+			    !st_exit_status(l.text, &status))
 				err = st_exit_op(s, status, st_rel(s, l.ts_ns));
 			continue;
 		}
@@ -626,6 +726,8 @@ static int st_pass2(struct st_state *s, FILE *in)
 		}
 		free(text);
 	}
+	if (!err)
+		err = st_exit_early(s);
 	free(line);
 	return err;
 }
@@ -657,6 +759,9 @@ int reel_strace__import(FILE *in, struct reel_writer *w, struct reel_strace_stat
 	cvt_map__init(&s.sizes);
 	cvt_map__init(&s.dirs);
 	cvt_map__init(&s.ends);
+	cvt_map__init(&s.exiting);
+	cvt_map__init(&s.exit_line);
+	cvt_map__init(&s.exit_status);
 	cvt_map__init(&s.forked);
 	err = st_pass1(&s, in);
 	if (!err && fseek(in, 0, SEEK_SET))
@@ -667,7 +772,8 @@ int reel_strace__import(FILE *in, struct reel_writer *w, struct reel_strace_stat
 		err = -errno;
 	if (!err)
 		err = reel_writer__meta(w, REEL_META_TOOL, "ioreel import strace");
-	if (!err && s.have_first)
+	/* -tt's times of day have no date: the wall clock at time 0 is not known */
+	if (!err && s.have_first && !st->time_of_day)
 		err = st_meta_u64(w, REEL_META_START_WALL_NS, s.first_ts);
 	if (!err)
 		err = st_pass2(&s, in);
@@ -700,6 +806,9 @@ int reel_strace__import(FILE *in, struct reel_writer *w, struct reel_strace_stat
 	cvt_map__free(&s.sizes);
 	cvt_map__free(&s.dirs);
 	cvt_map__free(&s.ends);
+	cvt_map__free(&s.exiting);
+	cvt_map__free(&s.exit_line);
+	cvt_map__free(&s.exit_status);
 	cvt_map__free(&s.forked);
 	return err;
 }

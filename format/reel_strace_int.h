@@ -94,18 +94,23 @@ struct st_state {
 	struct reel_strace_stats *st;
 	uint64_t first_ts;
 	int have_first;
-	long initial;		/* pid of the lines without a pid column */
-	struct cvt_map parent;	/* child tid -> parent tid << 1 | is_thread */
-	struct cvt_map files;	/* child tid -> 1: a process sharing its parent's fd table */
-	struct cvt_map seen;	/* pid column values -> first line number */
-	struct cvt_map live;	/* tids alive */
-	struct cvt_map pending; /* tid -> struct st_pending * */
-	struct cvt_map procs;	/* tgid -> struct st_proc * */
-	struct cvt_map sizes;	/* path id -> file size + 1 */
-	struct cvt_map dirs;	/* hash of a path known to be a directory -> 1 */
-	struct cvt_map ends;	/* tgid -> number of the last line of any of its threads */
-	struct cvt_map forked;	/* child tgid -> 1: its fork op is written */
-	struct st_aio *aio;	/* in-flight iocbs, oldest first */
+	long initial;		    /* pid of the lines without a pid column */
+	struct cvt_map parent;	    /* child tid -> parent tid << 1 | is_thread */
+	struct cvt_map files;	    /* child tid -> 1: a process sharing its parent's fd table */
+	struct cvt_map seen;	    /* pid column values -> first line number */
+	struct cvt_map live;	    /* tids alive */
+	struct cvt_map pending;	    /* tid -> struct st_pending * */
+	struct cvt_map procs;	    /* tgid -> struct st_proc * */
+	struct cvt_map sizes;	    /* path id -> file size + 1 */
+	struct cvt_map dirs;	    /* hash of a path known to be a directory -> 1 */
+	struct cvt_map ends;	    /* tgid -> number of the last line of any of its threads */
+	struct cvt_map exiting;	    /* tgid -> log time + 1 of the exit_group (or last exit) call
+				       that began its end, when no call of it began later */
+	struct cvt_map exit_line;   /* tgid -> the line its exit op goes after (0: written) */
+	struct cvt_map exit_status; /* tgid -> wait status + 1, when its last line is "+++" */
+	uint32_t exit_due;	    /* tgid + 1 whose exit op goes before the next line */
+	struct cvt_map forked;	    /* child tgid -> 1: its fork op is written */
+	struct st_aio *aio;	    /* in-flight iocbs, oldest first */
 	int command_set;
 	/* the call being handled */
 	uint32_t tgid, tid;

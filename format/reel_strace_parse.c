@@ -23,7 +23,18 @@ static char *stl_skip_space(char *p)
 	return p;
 }
 
-static int stl_parse_ts(char **pp, uint64_t *ns)
+static int stl_digits(const char *p, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!isdigit((unsigned char)p[i]))
+			return 0;
+	return 1;
+}
+
+#define STL_DAY_NS (86400ULL * 1000000000ULL)
+
+/* -ttt "SECONDS.FRACTION" (since the epoch), or -tt "HH:MM:SS.FRACTION" (*tod set) */
+static int stl_parse_ts(char **pp, uint64_t *ns, int *tod)
 {
 	char *p = *pp;
 	uint64_t sec = 0, frac = 0;
@@ -31,8 +42,17 @@ static int stl_parse_ts(char **pp, uint64_t *ns)
 
 	if (!isdigit((unsigned char)*p))
 		return -EINVAL;
-	while (isdigit((unsigned char)*p))
-		sec = sec * 10 + (uint64_t)(*p++ - '0');
+	*tod = stl_digits(p, 2) && p[2] == ':' && stl_digits(p + 3, 2) && p[5] == ':' &&
+	       stl_digits(p + 6, 2) && p[8] == '.';
+	if (*tod) {
+		sec = (uint64_t)((p[0] - '0') * 10 + (p[1] - '0')) * 3600 +
+		      (uint64_t)((p[3] - '0') * 10 + (p[4] - '0')) * 60 +
+		      (uint64_t)((p[6] - '0') * 10 + (p[7] - '0'));
+		p += 8;
+	} else {
+		while (isdigit((unsigned char)*p))
+			sec = sec * 10 + (uint64_t)(*p++ - '0');
+	}
 	if (*p != '.')
 		return -EINVAL;
 	p++;
@@ -52,7 +72,23 @@ static int stl_parse_ts(char **pp, uint64_t *ns)
 	return 0;
 }
 
-void stl_parse_line(char *line, struct stl_line *l)
+/* What follows a line's pid column when it has no usable time stamp: a call, "+++", "---",
+ * "<... NAME resumed>", or -t's whole seconds ("12:34:56 "). */
+static int stl_untimed(const char *p)
+{
+	const char *q = p;
+
+	if (!strncmp(p, "+++ ", 4) || !strncmp(p, "--- ", 4) || !strncmp(p, "<... ", 5))
+		return 1;
+	if (stl_digits(p, 2) && p[2] == ':' && stl_digits(p + 3, 2) && p[5] == ':' &&
+	    stl_digits(p + 6, 2) && (p[8] == ' ' || p[8] == '\t'))
+		return 1;
+	while (isalnum((unsigned char)*q) || *q == '_')
+		q++;
+	return q != p && !isdigit((unsigned char)*p) && *q == '(';
+}
+
+void stl_parse_line(char *line, struct stl_line *l, struct stl_clock *ck)
 {
 	size_t n = strlen(line);
 	char *p, *q;
@@ -84,9 +120,19 @@ void stl_parse_line(char *line, struct stl_line *l)
 			p = stl_skip_space(q);
 		}
 	}
-	if (stl_parse_ts(&p, &l->ts_ns)) {
+	if (stl_parse_ts(&p, &l->ts_ns, &l->tod)) {
 		l->kind = STL_BAD;
+		l->untimed = stl_untimed(p);
 		return;
+	}
+	if (l->tod) {
+		l->ts_ns += ck->day_ns;
+		if (l->ts_ns + STL_DAY_NS / 2 < ck->last_ns) {
+			ck->day_ns += STL_DAY_NS; /* past midnight */
+			l->ts_ns += STL_DAY_NS;
+		}
+		if (l->ts_ns > ck->last_ns)
+			ck->last_ns = l->ts_ns;
 	}
 	if (!strncmp(p, "+++ ", 4)) {
 		l->kind = STL_EXIT;

@@ -24,14 +24,27 @@ enum stl_kind {
 struct stl_line {
 	enum stl_kind kind;
 	long pid;	/* the pid column (a tid), or -1 when the line has none */
-	uint64_t ts_ns; /* -ttt timestamp, ns since the epoch */
+	uint64_t ts_ns; /* -ttt timestamp, ns since the epoch; -tt: ns since the first line's
+			   midnight (stl_clock) */
+	int tod;	/* the time stamp was -tt's time of day */
+	int untimed;	/* STL_BAD: a call (or +++/--- line) without a usable time stamp */
 	char *text;	/* call text (STL_CALL/UNFINISHED: from NAME; RESUMED: after '>';
 			   STL_EXIT: from "+++") */
 	char name[32];	/* STL_RESUMED: the call's name */
 };
 
+/*
+ * -tt's times of day carry no date: a line whose time goes back by more than 12 h from the
+ * latest seen is on the next day. One clock per pass over a log, zeroed, so that every pass
+ * gives each line the same time.
+ */
+struct stl_clock {
+	uint64_t day_ns; /* added to the time of day: a multiple of 24 h */
+	uint64_t last_ns;
+};
+
 /* Splits line in place (it is modified: the unfinished marker is cut off). */
-void stl_parse_line(char *line, struct stl_line *l);
+void stl_parse_line(char *line, struct stl_line *l, struct stl_clock *ck);
 
 #define STC_MAX_ARGS 12
 

@@ -311,14 +311,5 @@ int replay_path__parent(int rootfd, const char *rel, const char **base)
 
 int replay_path__is_nonfile(const char *path)
 {
-	static const char *const pseudo[] = {"/proc", "/sys", "/dev"};
-
-	/* /dev/shm is tmpfs: files there are storage like any other */
-	if (path_is_below(path, "/dev/shm"))
-		return 0;
-	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++) {
-		if (path_is_below(path, pseudo[i]))
-			return 1;
-	}
-	return 0;
+	return reel_path__is_nonfile(path); /* the format library's, which fio export shares */
 }
