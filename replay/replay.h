@@ -132,6 +132,7 @@ struct replay_summary {
 	 * the trace has no munmap, so they freed no blocks */
 	uint64_t unlinks_mapped;
 	uint64_t xattr_ops;   /* the trace's meta capture.xattr_ops: not recorded, not replayed */
+	uint64_t lost_events; /* the trace's meta lost_events: ops the capture never wrote */
 	uint64_t fail[REPLAY_FAIL__COUNT];
 	char fail_example[REPLAY_FAIL__COUNT][REPLAY_EXAMPLES][160];
 	uint64_t direct_dropped;

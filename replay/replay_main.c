@@ -285,6 +285,11 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 			     "not replayed\n");
 	if (s->damaged)
 		print_damage(s, out);
+	if (s->lost_events)
+		fprintf(out,
+			"  TRACE INCOMPLETE: the capture lost %llu events (its ring buffer was "
+			"full): their ops are not in the trace, so not replayed\n",
+			(unsigned long long)s->lost_events);
 	if (s->noop_closes)
 		fprintf(out,
 			"  %llu closes of fds opened before the capture (or inherited) and "

@@ -554,6 +554,10 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	disp__extent_stats(&d);
 	disp__key_stats(&d);
 	reel_reader__damage_sum(d.r, &run->sum->damage);
+	/* read at the end: the capture writes it in the footer */
+	if (reel_reader__meta(d.r, REEL_META_LOST_EVENTS))
+		run->sum->lost_events =
+		    strtoull(reel_reader__meta(d.r, REEL_META_LOST_EVENTS), NULL, 10);
 	run->cpu_dispatch_ns = thread_cpu_ns() - cpu0;
 	setpriority(PRIO_PROCESS, (id_t)gettid(), prio);
 stop:

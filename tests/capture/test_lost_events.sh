@@ -33,5 +33,17 @@ if ! grep -Eq "^op=write .* path=$dir/z .* len=1 ret=1 " "$dir/ops.txt"; then
 	fail=1
 fi
 [ "$(stat -c %s "$dir/z")" = 200000 ] || { echo "FAIL: the traced program was disturbed"; fail=1; }
+# the loss is said where the trace is used: the replay's summary, the report's runs
+"$IOREEL" replay "$dir/t.reel" --target "$dir/tgt" --timing afap -o "$dir/r.reel" >"$dir/rep.out" 2>&1 ||
+	{ echo "FAIL: replay: $(tail -3 "$dir/rep.out")"; fail=1; }
+if ! grep -q "^  TRACE INCOMPLETE: the capture lost $lost events" "$dir/rep.out"; then
+	echo "FAIL: the replay's summary does not say the capture lost $lost events"
+	fail=1
+fi
+"$IOREEL" report "$dir/t.reel" "$dir/r.reel" 2>&1 | grep -A1 "#0 original" |
+	grep -q ", $lost events lost by the capture" || {
+	echo "FAIL: the report's runs do not say the capture lost $lost events"
+	fail=1
+}
 [ $fail = 0 ] && echo "PASS"
 exit $fail
