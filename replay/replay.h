@@ -119,7 +119,8 @@ struct replay_cache_state {
 };
 
 struct replay_summary {
-	uint64_t ops_read;    /* ops in the trace */
+	uint64_t ops_read;    /* ops of the trace read (all of them, unless interrupted) */
+	uint64_t ops_trace;   /* ops in the trace (the file set's scan) */
 	uint64_t ops_issued;  /* ops the replay issued (and wrote to RESULT) */
 	uint64_t ops_nonfile; /* ops on pipes, sockets, /proc ...: think time, not replayed */
 	uint64_t threads;

@@ -173,6 +173,7 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 		goto out;
 	}
 	sum->prep_ns = replay_now_ns() - t;
+	sum->ops_trace = fs.nops;
 	sum->reused = prep.reused;
 	sum->prep_files = prep.files;
 	sum->prep_dirs = prep.dirs;
@@ -271,9 +272,14 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 		(unsigned long long)s->prep_files, (unsigned long long)s->prep_dirs,
 		(double)s->prep_bytes / 1048576.0, s->reused ? "reused" : "prepared", a);
 	print_cache(&s->cache, out);
-	fprintf(out, "  ops: %llu in trace, %llu replayed by %llu threads, %llu non-file skipped\n",
-		(unsigned long long)s->ops_read, (unsigned long long)s->ops_issued,
-		(unsigned long long)s->threads, (unsigned long long)s->ops_nonfile);
+	if (s->interrupted)
+		fprintf(out, "  ops: %llu of the trace's %llu read before the stop, ",
+			(unsigned long long)s->ops_read, (unsigned long long)s->ops_trace);
+	else
+		fprintf(out, "  ops: %llu in trace, ", (unsigned long long)s->ops_read);
+	fprintf(out, "%llu replayed by %llu threads, %llu non-file skipped\n",
+		(unsigned long long)s->ops_issued, (unsigned long long)s->threads,
+		(unsigned long long)s->ops_nonfile);
 	if (s->prep_unsized_gone)
 		fprintf(out,
 			"  %llu files the application removed, renamed away or replaced before "

@@ -590,6 +590,9 @@ stop:
 	}
 	run__summary(run, sum);
 	sum->interrupted = run__interrupted(run);
+	/* a result of part of the trace must not pass for a whole one (report) */
+	if (sum->interrupted)
+		meta__u64(run->w, "replay.interrupted_after_ops", sum->ops_read);
 	meta__u64(run->w, "replay.direct_dropped", sum->direct_dropped);
 	meta__u64(run->w, "replay.unlinks_mapped", sum->unlinks_mapped);
 	meta__u64(run->w, "replay.lock_waits_abandoned", sum->lock_waits_abandoned);

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Ctrl-C (SIGINT) stops a long replay promptly; the result trace is still closed whole
-# (readable without damage) with the ops issued so far, the summary says INTERRUPTED, and
+# (readable without damage) with the ops issued so far, the summary says INTERRUPTED (and
+# how much of the trace it read), the result's meta and the report with it say so, and
 # the exit status is 130. With the original timing, and as fast as possible (in segments
 # read ahead: stopped in the middle of one).
 source "$(dirname "$0")/lib.sh"
@@ -33,6 +34,15 @@ interrupt() {
 		fail "$name: no one-line message: $(cat "$T/$name.err")"
 	"$IOREEL" info "$T/$name.reel" >"$T/$name.info" 2>&1 ||
 		fail "$name: result damaged: $(cat "$T/$name.info")"
+	grep -q "^  ops: [0-9]* of the trace's [0-9]* read before the stop" "$T/$name.out" ||
+		fail "$name: summary: $(grep ' ops:' "$T/$name.out")"
+	# the result says it is part of a run, and the report with it
+	grep -q "replay.interrupted_after_ops [0-9]" "$T/$name.info" ||
+		fail "$name: result meta: no replay.interrupted_after_ops"
+	"$IOREEL" report "$trace" "$T/$name.reel" >"$T/$name.rep" 2>&1
+	grep -q ", INTERRUPTED after [0-9]* ops of the trace" "$T/$name.rep" &&
+		grep -q "^  - replay on .* was interrupted after [0-9]* of the original's" "$T/$name.rep" ||
+		fail "$name: the report does not say the replay was interrupted: $(head -12 "$T/$name.rep")"
 	"$IOREEL" dump --format jsonl "$T/$name.reel" | wc -l
 }
 
