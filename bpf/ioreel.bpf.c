@@ -30,6 +30,7 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
 #define NR_MAX 512
 #define S_IFMT 00170000
+#define S_IFREG 0100000
 #define O_APPEND 00002000
 /* scratch area for io_submit's iocb pointers, past where iocbs and pointers are packed */
 #define AIO_PTRS (IOREEL_AIO_MAX * 72)
@@ -60,6 +61,9 @@ struct entry {
 	__u8 ptr_miss; /* a *loff_t unreadable at entry: bit 0 source, bit 1 destination */
 	__u8 pad[2];
 	__u64 pos2;
+	/* the struct file * behind the fd argument at entry: exit's f_pos is read only from the
+	 * same file (pos_at_exit) */
+	__u64 file;
 	/* the AIO context (its ring's user address) the thread last submitted to: its ring
 	 * is looked at on each of the thread's syscalls (aio_ring_scan) */
 	__u64 aio_ctx;
@@ -607,6 +611,7 @@ int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	ep->pos = 0;
 	ep->isize = 0;
 	ep->f_flags = 0;
+	ep->file = 0;
 	if (flags & (IOREEL_SYS_FD0 | IOREEL_SYS_FD1 | IOREEL_SYS_FD4)) {
 		fd = flags & IOREEL_SYS_FD0 ? ep->args[0] :
 		     flags & IOREEL_SYS_FD1 ? ep->args[1] : ep->args[4];
@@ -624,6 +629,7 @@ int ioreel_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 		ep->has_pos = 1;
 		ep->pos = tf->f_pos;
 		ep->f_flags = tf->f_flags;
+		ep->file = (__u64)f;
 	}
 	if (flags & (IOREEL_SYS_OUT0 | IOREEL_SYS_OUT2))
 		copy_enter(task, ep, flags);
@@ -664,24 +670,56 @@ static __always_inline void fill_sys(struct ioreel_sys_event *ev, struct entry *
 }
 
 /*
- * Where an O_APPEND write (POS_MOVES) landed: its fd's f_pos at exit less what it wrote. Two
- * writers appending to one file on ext4 saw the same i_size at entry for a fifth of their
- * writes (each waits for the inode lock the other holds); ev->isize keeps the entry's when
- * the fd is gone by now.
+ * Where a call that moves the position (POS_MOVES: read, write, readv, writev) took place:
+ * its fd's f_pos at exit less what it moved (ret). The f_pos its entry saw is stale when
+ * another thread or process sharing the open file went first: a regular file's f_pos is
+ * read and moved by the kernel under its f_pos_lock, after sys_enter (two shells appending
+ * through one inherited stdout recorded 420 of 800 writes at another write's offset; three
+ * threads read()ing one fd recorded reads at one offset). The exit's f_pos is exact unless
+ * another call on the file ran between the unlock and this tracepoint, a much shorter window.
+ * An O_APPEND write lands at i_size under the inode's lock and moves f_pos past what it
+ * wrote: the same sum (the i_size at entry is stale when another writer grew the file).
+ * The entry's values are kept when the call moved nothing (ret <= 0), when the fd names
+ * another file by now (closed or replaced by another thread), when f_pos is less than ret
+ * (an lseek back meanwhile), and for files other than regular ones (pipes, sockets and
+ * devices have no serialised position; the trace leaves most of them out). Returns whether
+ * *landed was set; counts (IOREEL_CNT_POS_MOVED) a landing that is not where the entry's
+ * position said.
  */
-static __always_inline void append_landed(struct ioreel_sys_event *ev, struct task_struct *task,
-					  __u32 flags)
+static __always_inline bool pos_at_exit(struct task_struct *task, struct entry *e, __u32 flags,
+					__s64 ret, __u64 *landed)
 {
 	struct file *f;
+	__u64 pos;
 
-	if (!(flags & IOREEL_SYS_POS_MOVES) || !(ev->f_flags & O_APPEND) || ev->ret <= 0)
-		return;
-	f = task_fd_file(task, ev->args[0]);
-	if (!f)
-		return;
+	if (!(flags & IOREEL_SYS_POS_MOVES) || ret <= 0 || !e->file ||
+	    e->fd_kind != (S_IFREG >> 12))
+		return false;
+	f = task_fd_file(task, e->args[0]);
+	if ((__u64)f != e->file)
+		return false;
 	f = bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
-	if ((__u64)f->f_pos >= (__u64)ev->ret)
-		ev->isize = f->f_pos - ev->ret;
+	pos = f->f_pos;
+	if (pos < (__u64)ret)
+		return false;
+	*landed = pos - ret;
+	/* an O_APPEND write's entry position was i_size (capture_conv.c), a read's f_pos */
+	if (*landed != e->pos && !((e->f_flags & O_APPEND) && *landed == e->isize))
+		count(IOREEL_CNT_POS_MOVED);
+	return true;
+}
+
+/* pos_at_exit into the event: pos, and isize where an O_APPEND write's offset is taken */
+static __always_inline void pos_landed(struct ioreel_sys_event *ev, struct task_struct *task,
+				       struct entry *e, __u32 flags)
+{
+	__u64 landed;
+
+	if (!pos_at_exit(task, e, flags, ev->ret, &landed))
+		return;
+	ev->pos = landed;
+	if (e->f_flags & O_APPEND)
+		ev->isize = landed;
 }
 
 SEC("raw_tp/sys_exit")
@@ -734,7 +772,10 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 		sev.fd = e->args[0];
 		sev.ret = ret;
 		sev.len = e->args[2];
-		sev.off = flags & IOREEL_SYS_OFF3 ? e->args[3] : e->pos;
+		if (flags & IOREEL_SYS_OFF3)
+			sev.off = e->args[3];
+		else if (!pos_at_exit(task, e, flags, ret, &sev.off))
+			sev.off = e->pos;
 		send(&sev, sizeof(sev));
 		return 0;
 	}
@@ -747,7 +788,7 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 
 		ev = (struct ioreel_sys_event *)&fev;
 		fill_sys(ev, e, task, ret, end_ns);
-		append_landed(ev, task, flags);
+		pos_landed(ev, task, e, flags);
 		ev->hdr.size = sizeof(fev);
 		if ((flags & IOREEL_SYS_RETFD) && ret >= 0)
 			ev->ret_kind = fd_kind(task, ret);
@@ -762,7 +803,7 @@ int ioreel_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	if (!ev)
 		return 0;
 	fill_sys(ev, e, task, ret, end_ns);
-	append_landed(ev, task, flags);
+	pos_landed(ev, task, e, flags);
 	/* here, before the branches below multiply the verifier's states (~0.5 s of load) */
 	if ((flags & (IOREEL_SYS_STAT1 | IOREEL_SYS_STAT2 | IOREEL_SYS_STATX4)) && ret == 0)
 		ev->ret_kind = stat_kind_size(ev->args, flags, &ev->ret_size);

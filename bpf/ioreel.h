@@ -70,9 +70,12 @@ enum ioreel_sys_flags {
 	 */
 	IOREEL_SYS_LINKBUF = 1 << 23,
 	/*
-	 * write, writev: through an O_APPEND fd the kernel writes at i_size under the inode's
-	 * lock and moves f_pos past what it wrote; the write landed at f_pos at exit less ret.
-	 * The i_size at entry is stale when another writer grew the file meanwhile.
+	 * read, write, readv, writev: the call moves the fd's f_pos by what it returned, so it
+	 * took place at f_pos at exit less ret. The f_pos at entry is stale when another thread
+	 * or process sharing the open file moved it meanwhile: a regular file's f_pos is taken
+	 * under its f_pos_lock (when the file is shared) after sys_enter, and moved before the
+	 * unlock. Through an O_APPEND fd the kernel writes at i_size under the inode's lock and
+	 * moves f_pos past what it wrote; the i_size at entry is stale the same way.
 	 */
 	IOREEL_SYS_POS_MOVES = 1 << 24,
 	/*
@@ -143,7 +146,9 @@ struct ioreel_sys_event {
 	__u64 args[6];
 	__u64 start_ns; /* bpf_ktime_get_ns() at sys_enter */
 	__u64 end_ns;	/* at sys_exit */
-	__u64 pos;	/* file->f_pos of the fd argument at entry */
+	/* file->f_pos of the fd argument at entry; POS_MOVES calls that moved it: where they
+	 * took place (see IOREEL_SYS_POS_MOVES) */
+	__u64 pos;
 	__u64 isize;	/* its inode's i_size at entry; O_APPEND writes: where they landed */
 	__u32 f_flags;	/* its file->f_flags */
 	__u16 len0;	/* bytes of path 0 (with NUL) or of the raw array, at data[0] */
@@ -248,7 +253,9 @@ enum ioreel_counter {
 	IOREEL_CNT_LOST = 1,   /* ring buffer full: dropped */
 	IOREEL_CNT_NOENTRY = 2, /* no per-thread entry storage: syscall dropped */
 	IOREEL_CNT_UNWOKEN = 3, /* bytes sent since this CPU last woke the consumer */
-	IOREEL_CNT__MAX = 4,
+	/* POS_MOVES calls that did not take place at the position their entry saw */
+	IOREEL_CNT_POS_MOVED = 4,
+	IOREEL_CNT__MAX = 5,
 };
 
 #endif /* IOREEL_BPF_EVENT_H */

@@ -218,6 +218,8 @@ static void read_counters(struct ioreel_bpf *skel, struct capture_stats *st)
 			st->lost = sum;
 		else if (k == IOREEL_CNT_NOENTRY)
 			st->noentry = sum;
+		else if (k == IOREEL_CNT_POS_MOVED)
+			st->pos_moved = sum;
 	}
 	free(vals);
 }
@@ -296,6 +298,7 @@ int capture__footer_meta(struct reel_writer *w, const struct capture_stats *st)
 	PUT(REEL_META_CAPTURE_UNPAIRED, st->unpaired);
 	PUT(REEL_META_CAPTURE_XATTR_OPS, st->xattr_ops);
 	PUT(REEL_META_CAPTURE_AFTER_EXIT, st->after_exit);
+	PUT(REEL_META_CAPTURE_POS_MOVED, st->pos_moved);
 #undef PUT
 	return err;
 }

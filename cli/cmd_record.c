@@ -139,6 +139,12 @@ static void summary(const struct capture_opts *o, const struct capture_stats *st
 			"  %llu ops of processes that had ended (io_uring completions of requests "
 			"left in flight, finished as the kernel tore the ring down) not recorded\n",
 			(unsigned long long)st->after_exit);
+	if (st->pos_moved)
+		fprintf(stderr,
+			"  %llu reads/writes did not take place where their fd's position was when "
+			"they were called (another thread or process sharing the open file went "
+			"first): recorded where they took place\n",
+			(unsigned long long)st->pos_moved);
 	fprintf(stderr, "  trace %s: %llu bytes, %.1f bytes/op\n", o->output,
 		(unsigned long long)st->trace_bytes,
 		t->ops ? (double)st->trace_bytes / t->ops : 0.0);

@@ -214,6 +214,9 @@ int reel_path__is_nonfile(const char *path);
 #define REEL_META_CAPTURE_XATTR_OPS "capture.xattr_ops"
 /* ops of a process after its exit op, left out (io_uring completions); at the end */
 #define REEL_META_CAPTURE_AFTER_EXIT "capture.after_exit"
+/* read/write/readv/writev not at the position their entry saw (another thread or process on
+ * the same open file went first): recorded where they took place; at the end */
+#define REEL_META_CAPTURE_POS_MOVED "capture.pos_moved"
 #define REEL_META_ANONYMIZED "anonymized"   /* "1" when paths were anonymised */
 /* files open before the capture with flags that change what their I/O costs (O_DIRECT,
  * O_DSYNC, O_SYNC): "PID:FD:FLAGS" (FLAGS in octal, as fdinfo), space-separated; in the head */
