@@ -7,6 +7,7 @@
 #ifndef IOREEL_CAPTURE_H
 #define IOREEL_CAPTURE_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +36,9 @@ enum capture_failed {
 	CAPTURE_FAILED_OTHER = 0,
 	CAPTURE_FAILED_OUTPUT, /* the trace file (opts->output) could not be created */
 	CAPTURE_FAILED_EXEC,   /* -- CMD could not be executed (execvp's errno returned) */
+	/* --cgroup names no cgroup v2 directory: cgroup_tried says which path was tried,
+	 * cgroup2_root where cgroup2 is mounted ("" when it is not: -ENOENT) */
+	CAPTURE_FAILED_CGROUP,
 };
 
 struct capture_stats {
@@ -59,6 +63,8 @@ struct capture_stats {
 	bool child_exited;	/* -- CMD: the command ended during the capture */
 	int child_status;	/* its wait status then */
 	enum capture_failed failed; /* with an error returned: which step failed, when it says more */
+	char cgroup_tried[PATH_MAX];
+	char cgroup2_root[PATH_MAX];
 };
 
 /* Asks a running capture__run() to stop (async-signal-safe: call it from a handler). */

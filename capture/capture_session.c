@@ -133,31 +133,43 @@ static int cgroup2_root(char *out, size_t size)
 	return err;
 }
 
-static int cgroup_dir(const char *cg, char *out, size_t size)
+/*
+ * --cgroup's directory into out: a cgroup2 directory as it is, else a cgroup path ("/",
+ * "system.slice/x") below the cgroup2 mount. An absolute path that is there but in no cgroup2
+ * (a v1 hierarchy's directory, which the BPF side's cgroup v2 ids would never match) is
+ * -EMEDIUMTYPE. The path tried and the cgroup2 mount go to st, for the message.
+ */
+static int cgroup_dir(const char *cg, char *out, size_t size, struct capture_stats *st)
 {
 	struct statfs sf;
-	struct stat st;
-	char root[PATH_MAX];
+	struct stat sb;
 	int err;
 
-	/* a cgroup2 directory as it is, else a cgroup path ("/", "system.slice/x") below the
-	 * cgroup2 mount */
+	st->failed = CAPTURE_FAILED_CGROUP;
+	snprintf(st->cgroup_tried, sizeof(st->cgroup_tried), "%s", cg);
 	if (cg[0] == '/' && statfs(cg, &sf) == 0 && sf.f_type == CGROUP2_SUPER_MAGIC) {
 		snprintf(out, size, "%s", cg);
 	} else {
-		err = cgroup2_root(root, sizeof(root));
-		if (err)
+		err = cgroup2_root(st->cgroup2_root, sizeof(st->cgroup2_root));
+		if (err) {
+			st->cgroup2_root[0] = '\0';
 			return err;
-		if ((size_t)snprintf(out, size, "%s/%s", root, cg[0] == '/' ? cg + 1 : cg) >= size)
+		}
+		if ((size_t)snprintf(out, size, "%s/%s", st->cgroup2_root,
+				     cg[0] == '/' ? cg + 1 : cg) >= size)
 			return -ENAMETOOLONG;
+		/* /sys/fs/cgroup/memory is no path below a cgroup2 mount, but a v1 directory */
+		if (cg[0] == '/' && stat(out, &sb) && stat(cg, &sb) == 0)
+			return -EMEDIUMTYPE;
+		snprintf(st->cgroup_tried, sizeof(st->cgroup_tried), "%s", out);
 	}
-	if (stat(out, &st))
+	if (stat(out, &sb))
 		return -errno;
-	if (!S_ISDIR(st.st_mode))
+	if (!S_ISDIR(sb.st_mode))
 		return -ENOTDIR;
-	/* the BPF side compares cgroup v2 ids: a v1 hierarchy's directory would never match */
 	if (statfs(out, &sf) || sf.f_type != CGROUP2_SUPER_MAGIC)
 		return -EMEDIUMTYPE;
+	st->failed = CAPTURE_FAILED_OTHER;
 	return 0;
 }
 
@@ -395,7 +407,7 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	if (o->buffer_bytes & (o->buffer_bytes - 1))
 		return -EINVAL;
 	if (o->cgroup) {
-		err = cgroup_dir(o->cgroup, cgdir, sizeof(cgdir));
+		err = cgroup_dir(o->cgroup, cgdir, sizeof(cgdir), st);
 		if (err)
 			return err;
 	}

@@ -27,7 +27,8 @@ static void usage(FILE *out)
 		"  -o, --output TRACE     trace file to write\n"
 		"  -p, --pid PID[,PID]    follow running processes and their descendants\n"
 		"      --cgroup PATH      follow a cgroup v2 (its directory, or a path below\n"
-		"                         the cgroup2 mount)\n"
+		"                         the cgroup2 mount; a cgroup v1 hierarchy's directory\n"
+		"                         is refused: the capture matches cgroup v2 ids)\n"
 		"  -- CMD [ARGS...]       start CMD held until the probes are attached; its\n"
 		"                         exit ends the capture. When CMD cannot be run (not\n"
 		"                         found, not executable), nothing is recorded: TRACE\n"
@@ -156,6 +157,23 @@ static void summary(const struct capture_opts *o, const struct capture_stats *st
 			WTERMSIG(st->child_status));
 }
 
+/* --cgroup names no cgroup v2 directory: say which path was tried, and where cgroup2 is */
+static void cgroup_error(const struct capture_opts *o, const struct capture_stats *st, int err)
+{
+	fprintf(stderr, "ioreel: failed to record: --cgroup %s: ", o->cgroup);
+	if (!st->cgroup2_root[0] && err == -ENOENT)
+		fprintf(stderr, "no cgroup2 file system is mounted (--cgroup follows a cgroup v2)\n");
+	else if (err == -EMEDIUMTYPE)
+		fprintf(stderr, "%s%snot a cgroup v2 directory (cgroup2 is mounted at %s)\n",
+			strcmp(st->cgroup_tried, o->cgroup) ? st->cgroup_tried : "",
+			strcmp(st->cgroup_tried, o->cgroup) ? ": " : "",
+			st->cgroup2_root[0] ? st->cgroup2_root : "nowhere");
+	else
+		fprintf(stderr, "%s: %s (a cgroup v2 directory, or a path below the cgroup2 "
+				"mount, %s)\n", st->cgroup_tried, reel_strerror(err),
+			st->cgroup2_root);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -271,10 +289,13 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "ioreel: failed to create %s: %s\n", o.output, reel_strerror(err));
 		return 1;
 	}
+	if (err && st.failed == CAPTURE_FAILED_CGROUP) {
+		cgroup_error(&o, &st, err);
+		return 1;
+	}
 	if (err) {
 		fprintf(stderr, "ioreel: failed to record: %s%s\n", reel_strerror(err),
 			err == -EPERM		? " (BPF needs root)" :
-			err == -EMEDIUMTYPE	? " (not a cgroup v2 directory)" :
 			err == -ESRCH		? " (no such pid)" :
 						  "");
 		return 1;

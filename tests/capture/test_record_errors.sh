@@ -44,5 +44,26 @@ check "sh exit 127: exit $rc, want 0" [ $rc = 0 ]
 check "sh exit 127: status said" grep -q "the command exited with status 127" "$dir/err4"
 check "sh exit 127: trace written" "$PRINT" "$dir/f.reel" >/dev/null
 
+# --cgroup: the path tried is named, and a directory outside every cgroup v2 hierarchy (a v1
+# one, or any other) is said to be that (both said only 'No such file or directory')
+root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+if [ -n "$root" ]; then
+	"$IOREEL" record -q -o "$dir/cg.reel" --cgroup nonexist-$$ -d 1 2>"$dir/err5"
+	rc=$?
+	cat "$dir/err5"
+	check "cgroup nonexist: exit $rc, want 1" [ $rc = 1 ]
+	check "cgroup nonexist: the path tried is named" grep -qF \
+		"failed to record: --cgroup nonexist-$$: $root/nonexist-$$: No such file or directory" "$dir/err5"
+	v1=$(awk '$3 == "cgroup" { print $2; exit }' /proc/self/mounts)
+	for d in $v1 "$dir"; do
+		"$IOREEL" record -q -o "$dir/cg.reel" --cgroup "$d" -d 1 2>"$dir/err6"
+		rc=$?
+		cat "$dir/err6"
+		check "cgroup $d: exit $rc, want 1" [ $rc = 1 ]
+		check "cgroup $d: not v2, said" grep -qF \
+			"failed to record: --cgroup $d: not a cgroup v2 directory (cgroup2 is mounted at $root)" "$dir/err6"
+	done
+fi
+
 [ $fail = 0 ] && echo "PASS"
 exit $fail
