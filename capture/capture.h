@@ -41,6 +41,17 @@ enum capture_failed {
 	CAPTURE_FAILED_CGROUP,
 };
 
+/* Why a capture ended (meta capture.stopped_by). */
+enum capture_stop {
+	CAPTURE_STOP_NONE = 0,	/* not ended, or by an error */
+	CAPTURE_STOP_EXIT,	/* -- CMD exited, or every process followed (-p) ended */
+	CAPTURE_STOP_DURATION,	/* -d's time was up */
+	CAPTURE_STOP_SIGNAL,	/* capture__stop(): SIGINT, SIGTERM */
+};
+
+/* "exit", "duration", "signal" (meta capture.stopped_by); NULL for CAPTURE_STOP_NONE */
+const char *capture_stop__name(enum capture_stop s);
+
 struct capture_stats {
 	uint64_t events;	/* events the kernel side produced (sent + lost) */
 	uint64_t lost;		/* dropped because the ring buffer was full */
@@ -60,7 +71,10 @@ struct capture_stats {
 	struct reel_totals totals;
 	double seconds;		/* capture duration */
 	bool uring;		/* io_uring tracepoints attached */
-	bool child_exited;	/* -- CMD: the command ended during the capture */
+	enum capture_stop stopped_by;
+	pid_t child;		/* -- CMD: its pid */
+	bool child_exited;	/* -- CMD: the command ended during the capture (else it is left
+				 * running when the capture ends, no longer recorded) */
 	int child_status;	/* its wait status then */
 	enum capture_failed failed; /* with an error returned: which step failed, when it says more */
 	char cgroup_tried[PATH_MAX];

@@ -35,6 +35,20 @@ void capture__stop(void)
 	stop_requested = 1;
 }
 
+const char *capture_stop__name(enum capture_stop s)
+{
+	switch (s) {
+	case CAPTURE_STOP_EXIT:
+		return "exit";
+	case CAPTURE_STOP_DURATION:
+		return "duration";
+	case CAPTURE_STOP_SIGNAL:
+		return "signal";
+	default:
+		return NULL;
+	}
+}
+
 static uint64_t now_ns(clockid_t clk)
 {
 	struct timespec ts;
@@ -312,6 +326,9 @@ int capture__footer_meta(struct reel_writer *w, const struct capture_stats *st)
 	PUT(REEL_META_CAPTURE_AFTER_EXIT, st->after_exit);
 	PUT(REEL_META_CAPTURE_POS_MOVED, st->pos_moved);
 #undef PUT
+	if (capture_stop__name(st->stopped_by))
+		err = err ?: reel_writer__meta(w, REEL_META_CAPTURE_STOPPED_BY,
+					       capture_stop__name(st->stopped_by));
 	return err;
 }
 
@@ -560,14 +577,19 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 				break;
 			last_flush = t;
 		}
-		if (deadline && t >= deadline)
+		if (deadline && t >= deadline) {
+			st->stopped_by = CAPTURE_STOP_DURATION;
 			break;
-		if (child > 0 && child_done(child, st))
+		}
+		if ((child > 0 && child_done(child, st)) ||
+		    /* -p: everything we followed has ended */
+		    (child <= 0 && !o->cgroup && conv.procs.live == 0)) {
+			st->stopped_by = CAPTURE_STOP_EXIT;
 			break;
-		/* -p: everything we followed has ended */
-		if (child <= 0 && !o->cgroup && conv.procs.live == 0)
-			break;
+		}
 	}
+	if (!err && stop_requested && !st->stopped_by)
+		st->stopped_by = CAPTURE_STOP_SIGNAL;
 	/* detach first, then drain what is left: nothing is lost at the end */
 	ioreel_bpf__detach(skel);
 	if (!err) {
@@ -578,6 +600,7 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 		err = conv.err;
 	if (child > 0)
 		child_done(child, st);
+	st->child = child;
 	st->seconds = (now_ns(CLOCK_MONOTONIC) - mono) / 1e9;
 	read_counters(skel, st);
 	st->received = conv.events;

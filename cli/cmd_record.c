@@ -33,7 +33,11 @@ static void usage(FILE *out)
 		"                         exit ends the capture. When CMD cannot be run (not\n"
 		"                         found, not executable), nothing is recorded: TRACE\n"
 		"                         is removed and the exit status is 1\n"
-		"  -d, --duration SECONDS stop after this long (also: Ctrl-C, SIGTERM)\n"
+		"  -d, --duration SECONDS stop after this long (also: Ctrl-C, SIGTERM). A CMD\n"
+		"                         still running then is left running, no longer\n"
+		"                         recorded (not killed: stderr says so, with its pid);\n"
+		"                         the trace's meta capture.stopped_by says why the\n"
+		"                         capture ended: exit, duration or signal\n"
 		"      --buffer-mb N      ring buffer size in MiB, a power of two (default 16)\n"
 		"      --anonymize-paths  replace every path component with a keyed hash\n"
 		"                         (paths under /proc, /sys, /dev stay in clear, but\n"
@@ -50,9 +54,40 @@ static void usage(FILE *out)
 		EXIT_LOST);
 }
 
+static volatile sig_atomic_t stop_signal;
+
 static void on_signal(int sig)
 {
+	stop_signal = sig;
 	capture__stop();
+}
+
+/*
+ * Why the capture ended, on stderr: always when a command it started is left running (-d's
+ * time was up, or a signal stopped the recorder: the command is not killed, as a user's
+ * command should not be, but it goes on unrecorded), else with the summary.
+ */
+static void say_stop(const struct capture_opts *o, const struct capture_stats *st, bool quiet)
+{
+	bool running = o->argv && st->child > 0 && !st->child_exited;
+	char why[96];
+
+	if (st->stopped_by == CAPTURE_STOP_DURATION)
+		snprintf(why, sizeof(why), "stopped after %g s (-d)", o->duration_s);
+	else if (st->stopped_by == CAPTURE_STOP_SIGNAL)
+		snprintf(why, sizeof(why), "interrupted by %s after %.1f s",
+			 stop_signal == SIGINT ? "SIGINT" : stop_signal == SIGTERM ? "SIGTERM" :
+						   "a signal", st->seconds);
+	else if (st->stopped_by == CAPTURE_STOP_EXIT)
+		snprintf(why, sizeof(why), "stopped: %s",
+			 o->argv ? "the command exited" : "the followed processes ended");
+	else
+		return;
+	if (running)
+		fprintf(stderr, "ioreel: %s; %s (pid %d) is still running, no longer recorded\n",
+			why, o->argv[0], (int)st->child);
+	else if (!quiet || st->stopped_by == CAPTURE_STOP_SIGNAL)
+		fprintf(stderr, "ioreel: %s\n", why);
 }
 
 static void on_attached(void *arg)
@@ -300,6 +335,7 @@ int cmd_record(int argc, char **argv)
 						  "");
 		return 1;
 	}
+	say_stop(&o, &st, quiet);
 	if (!quiet)
 		summary(&o, &st);
 	fprintf(stderr, "ioreel: lost %llu of %llu events\n",

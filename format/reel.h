@@ -217,6 +217,9 @@ int reel_path__is_nonfile(const char *path);
 /* read/write/readv/writev not at the position their entry saw (another thread or process on
  * the same open file went first): recorded where they took place; at the end */
 #define REEL_META_CAPTURE_POS_MOVED "capture.pos_moved"
+/* why the capture ended: "exit" (the command, or every followed process), "duration" (-d),
+ * "signal" (SIGINT, SIGTERM to the recorder); at the end */
+#define REEL_META_CAPTURE_STOPPED_BY "capture.stopped_by"
 #define REEL_META_ANONYMIZED "anonymized"   /* "1" when paths were anonymised */
 /* files open before the capture with flags that change what their I/O costs (O_DIRECT,
  * O_DSYNC, O_SYNC): "PID:FD:FLAGS" (FLAGS in octal, as fdinfo), space-separated; in the head */

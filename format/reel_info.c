@@ -225,6 +225,8 @@ static void info__print_text(struct reel_reader *r, struct info_state *s, uint64
 	if (!lost)
 		lost = info__footer_lost(s) ? "unknown (the footer is lost)" : "0";
 	fprintf(out, "lost events   %s\n", lost);
+	if (reel_reader__meta(r, REEL_META_CAPTURE_STOPPED_BY))
+		fprintf(out, "stopped by    %s\n", reel_reader__meta(r, REEL_META_CAPTURE_STOPPED_BY));
 	/* a slice of a damaged trace is whole itself, but lacks what that damage lost */
 	if (reel_reader__meta(r, REEL_META_SLICE_SOURCE_DAMAGE))
 		fprintf(out, "source damage the trace sliced was damaged: %s\n",
@@ -296,6 +298,11 @@ static void info__print_json(struct reel_reader *r, struct info_state *s, uint64
 	else
 		fprintf(out, ",\"lost_events\":null");
 	fprintf(out, ",\"capture_unpaired\":%llu", unpaired ? strtoull(unpaired, NULL, 10) : 0ULL);
+	fputs(",\"capture_stopped_by\":", out);
+	if (reel_reader__meta(r, REEL_META_CAPTURE_STOPPED_BY))
+		cvt_json_str(out, reel_reader__meta(r, REEL_META_CAPTURE_STOPPED_BY));
+	else
+		fputs("null", out);
 	info__json_count(out, "slice_source_ops_lost",
 			 reel_reader__meta(r, REEL_META_SLICE_SOURCE_OPS_LOST));
 	info__json_count(out, "slice_window_ops_lost",
