@@ -635,7 +635,7 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 	const struct reel_op *op = &it->op;
 	const char *base, *base2;
 	struct statx stx;
-	struct stat st;
+	struct stat st, mst;
 	int pfd, pfd2 = -1, fd, mapped = 0;
 	long r = 0;
 
@@ -670,11 +670,11 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 				       AT_SYMLINK_NOFOLLOW));
 		break;
 	case REEL_OP_UNLINK:
-		mapped = mmaps__maps_name(w->run, pfd, base);
+		mapped = mmaps__maps_name(w->run, pfd, base, &mst);
 		r = TIMED(res, unlinkat(pfd, base, 0));
 		break;
 	case REEL_OP_UNLINKAT:
-		mapped = !(op->flags & AT_REMOVEDIR) && mmaps__maps_name(w->run, pfd, base);
+		mapped = !(op->flags & AT_REMOVEDIR) && mmaps__maps_name(w->run, pfd, base, &mst);
 		r = TIMED(res, unlinkat(pfd, base, (int)(op->flags & AT_REMOVEDIR)));
 		break;
 	case REEL_OP_RMDIR:
@@ -702,7 +702,7 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 		}
 		/* a rename over a file removes that file's name as an unlink does */
 		mapped = !(op->type == REEL_OP_RENAMEAT2 && (op->flags & RENAME_EXCHANGE)) &&
-			 mmaps__maps_name(w->run, pfd2, base2);
+			 mmaps__maps_name(w->run, pfd2, base2, &mst);
 		r = TIMED(res, renameat2(pfd, base, pfd2, base2,
 					 op->type == REEL_OP_RENAMEAT2 ? op->flags : 0));
 		break;
@@ -771,8 +771,10 @@ static int exec__path(struct rworker *w, const struct ritem *it, struct reel_op 
 		       ((op->type == REEL_OP_UNLINK || op->type == REEL_OP_UNLINKAT) &&
 			w->run->fs->symlinks)))
 		atomic_fetch_add(&w->run->dirgen, 1);
+	/* counted if the trace never undoes its mappings (sqlite unlinks its -shm file while
+	 * mapped, then unmaps it: so did the original) */
 	if (r == 0 && mapped)
-		atomic_fetch_add(&w->run->unlinks_mapped, 1);
+		mmaps__unlinked(w->run, &mst);
 	res->ret = r;
 	return 0;
 }

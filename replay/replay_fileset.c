@@ -65,7 +65,11 @@
  * that one leads (prelinks__place). A path below a name leads where the link that stood by it
  * when the trace first named the path led (struct lspan): one removed or replaced (rm, a
  * rename over it: ln -s v2 tmp; mv tmp cur) is not followed after, one a rename moved leads
- * from its new name.
+ * from its new name. A name the trace shows was no directory while the one there before the
+ * capture stood (pre__evidence: an lstat found a symlink, an unlink removed it without
+ * AT_REMOVEDIR, a non-directory was renamed over it...), with paths named below it then,
+ * was a symlink to a directory: prepared as one, to a stand-in directory beside it when no
+ * readlink told where it led (prelinks__standin).
  * The trace "mutates" the file set when it creates, deletes, renames, truncates, links, or
  * changes modes or owners: a replay of it leaves the target different from the prepared set.
  */
@@ -124,6 +128,16 @@ struct pinfo {
 	/* when first made anew, the file there before the capture, not cut by the application
 	 * (P_EXISTED): fds opened before still read it (FDV_GEN0) */
 	uint8_t pre_live;
+	/*
+	 * What the trace tells of the object by this name there before the capture, while it
+	 * still stood (before the application removed, replaced or made one by the name): not
+	 * a directory (an unlink without AT_REMOVEDIR, a rename of a non-directory over it
+	 * succeeded), a symlink (an lstat found one, a readlink read one, an O_NOFOLLOW open
+	 * failed ELOOP). With paths below it named while it stood, it was a symlink to a
+	 * directory (prelinks__standin).
+	 */
+	uint8_t pre_nondir;
+	uint8_t pre_islink;
 };
 
 /*
@@ -191,10 +205,26 @@ struct scan {
 		uint64_t lo, hi; /* hi UINT64_MAX: to the end */
 	} *holes;
 	size_t nholes, capholes;
+	/* contents of symlinks there before the capture that the trace does not tell, made up
+	 * for them (prelinks__standin): a content id with CONTENT_STANDIN names one of these */
+	char **standins;
+	uint32_t nstandins, capstandins;
 	struct replay_fileset *fs;
 	struct reel_reader *r;
 	uint64_t nops;
 };
+
+/* a symlink content (lspan.content, pinfo.pre_content) that is not a path of the trace but
+ * one of s->standins (path ids stay below 2^31: pinfo) */
+#define CONTENT_STANDIN (1U << 31)
+
+static const char *content__path(const struct scan *s, struct reel_reader *r, uint32_t c)
+{
+	if (!(c & CONTENT_STANDIN))
+		return reel_reader__path(r, c);
+	c &= ~CONTENT_STANDIN;
+	return c < s->nstandins ? s->standins[c] : NULL;
+}
 
 static struct pinfo *pinfo(struct scan *s, uint32_t id)
 {
@@ -325,6 +355,14 @@ static uint64_t fdkey(uint32_t pid, int32_t fd)
 #define FDV_SPAN_SHIFT 35
 #define FDV_SPAN(v) ((uint32_t)((v) >> FDV_SPAN_SHIFT))
 #define FDV_SPAN_MAX ((1U << (64 - FDV_SPAN_SHIFT)) - 1)
+
+/* the object there before the capture still stands by the name: nothing the application did
+ * has removed, replaced or made one by it (nor was it found absent) */
+static int pre__stands(const struct pinfo *pi)
+{
+	return pi && !pi->gone && !pi->remade && !pi->symlink && pi->state != P_ABSENT &&
+	       pi->state != P_CREATED;
+}
 
 /* the symlink the application made that stands at pi as the scan stands, NULL if none */
 static struct lspan *link__now(struct scan *s, const struct pinfo *pi)
@@ -933,6 +971,57 @@ static int holes__give(const struct scan *s, struct replay_fentry *e, uint32_t i
 	return 0;
 }
 
+/*
+ * The op tells, of the object by its name as it stood (the one there before the capture,
+ * when nothing the application did has removed, replaced or made one by the name yet), that
+ * it was a symlink, or not a directory: pinfo.pre_islink, pre_nondir. Looked at before the
+ * op's own effect is taken.
+ */
+static void pre__evidence(struct scan *s, const struct reel_op *op, struct pinfo *pi)
+{
+	struct pinfo *p2, *src;
+
+	switch (op->type) {
+	case REEL_OP_OPEN:
+	case REEL_OP_OPENAT:
+	case REEL_OP_OPENAT2:
+		if (op->ret == -ELOOP && (op->flags & O_NOFOLLOW) && pre__stands(pi))
+			pi->pre_islink = 1;
+		break;
+	case REEL_OP_STAT:
+	case REEL_OP_LSTAT:
+	case REEL_OP_NEWFSTATAT:
+	case REEL_OP_STATX:
+		/* S_IFLNK >> 12: only a stat that does not follow finds one */
+		if (op->ret == 0 && op->subop == (S_IFLNK >> 12) && pre__stands(pi))
+			pi->pre_islink = 1;
+		break;
+	case REEL_OP_READLINK:
+	case REEL_OP_READLINKAT:
+		if (op->ret > 0 && pre__stands(pi))
+			pi->pre_islink = 1;
+		break;
+	case REEL_OP_UNLINK:
+	case REEL_OP_UNLINKAT:
+		if (op->ret == 0 && !(op->flags & AT_REMOVEDIR) && pre__stands(pi))
+			pi->pre_nondir = 1;
+		break;
+	case REEL_OP_RENAME:
+	case REEL_OP_RENAMEAT:
+	case REEL_OP_RENAMEAT2:
+		/* a non-directory renamed over it: a directory there would have failed EISDIR
+		 * (RENAME_NOREPLACE: nothing was there; an exchange swaps any two) */
+		if (op->ret || (op->flags & (RENAME_EXCHANGE | RENAME_NOREPLACE)) || !op->path ||
+		    op->path == op->path2 || !(p2 = pinfo(s, op->path2)) || !pre__stands(p2))
+			break;
+		src = pinfo(s, op->path); /* p2's may have moved the table */
+		p2 = pinfo(s, op->path2);
+		if (src && (link__now(s, src) || src->kind == REPLAY_F_FILE))
+			p2->pre_nondir = 1;
+		break;
+	}
+}
+
 static void scan__op_(struct scan *s, const struct reel_op *op)
 {
 	struct pinfo *p2, *pi = pinfo(s, op->path);
@@ -1386,6 +1475,7 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 	    !replay_u64map__get(&s->fds, fdkey(op->pid, op->fd)))
 		early__note(s, op->pid, op->fd, pinfo(s, op->path), op->path);
 	link__under(s, op);
+	pre__evidence(s, op, pinfo(s, op->path));
 	scan__op_(s, op);
 	for (int i = 0; i < 2; i++) {
 		pi = pinfo(s, ids[i]);
@@ -1472,6 +1562,18 @@ static const struct replay_fentry *fs__find(const struct replay_fileset *fs, int
 	return fs->n ? bsearch(&key, fs->e, fs->n, sizeof(*fs->e), fentry__cmp) : NULL;
 }
 
+static uint64_t str__key(const char *p)
+{
+	return replay_hash__key('S', replay_hash__bytes(p, strlen(p)), 0);
+}
+
+/* a name whose object there before the capture was a symlink or no directory (pre_islink,
+ * pre_nondir), gone before op t: what the trace names below it from t on is not in that */
+static int pre__gone_nondir(const struct pinfo *a, uint64_t t)
+{
+	return (a->pre_islink || a->pre_nondir) && a->gone_op && t > a->gone_op;
+}
+
 /* Below a directory the application made: could not exist before the capture either. */
 static int below_created(const struct replay_strset *created, const char *p)
 {
@@ -1494,8 +1596,8 @@ static int below_created(const struct replay_strset *created, const char *p)
  * known to exist was a directory (else the error would have been ENOTDIR). So for absent
  * paths only the ancestors from the deepest one known to exist upwards are directories.
  */
-static int collect_dirs(struct scan *s, struct reel_reader *r, struct replay_strset *created,
-			struct replay_strset *dirs)
+static int collect_dirs(struct scan *s, struct reel_reader *r, const struct replay_u64map *ids,
+			struct replay_strset *created, struct replay_strset *dirs)
 {
 	struct replay_strset existed = {0};
 	char buf[PATH_MAX];
@@ -1511,6 +1613,7 @@ static int collect_dirs(struct scan *s, struct reel_reader *r, struct replay_str
 		for (uint32_t id = 1; id < s->np && !err; id++) {
 			const char *p = reel_reader__path(r, id);
 			int absent = s->p[id].state == P_ABSENT, known = 0;
+			uint64_t *v;
 			char *slash;
 
 			if (!p || !s->p[id].state || absent != pass || replay_path__is_nonfile(p) ||
@@ -1521,6 +1624,11 @@ static int collect_dirs(struct scan *s, struct reel_reader *r, struct replay_str
 				*slash = '\0';
 				if (replay_strset__has(created, buf))
 					break;
+				/* a symlink or a file there before, removed or replaced since: what
+				 * is named below it now is in what the application put there */
+				v = replay_u64map__get(ids, str__key(buf));
+				if (v && *v < s->np && pre__gone_nondir(&s->p[*v], s->p[id].first_op))
+					continue;
 				if (absent && !known)
 					known = replay_strset__has(&existed, buf) ||
 						replay_strset__has(dirs, buf);
@@ -1563,11 +1671,6 @@ static size_t max_live(const uint64_t *first, uint64_t *last, size_t n)
 			best = i + 1 - ended;
 	}
 	return best;
-}
-
-static uint64_t str__key(const char *p)
-{
-	return replay_hash__key('S', replay_hash__bytes(p, strlen(p)), 0);
 }
 
 /*
@@ -1852,7 +1955,7 @@ static int link__follow(const struct scan *s, struct reel_reader *r,
 		/* one there before is followed also by an absolute content: the replay prepares
 		 * it to lead where it led (replay_linkpath__disk) */
 		if (replay_linkpath__resolve(lp->at ? lp->at : reel_reader__path(r, ls->name),
-					     reel_reader__path(r, ls->content), ls->pre, rest, to,
+					     content__path(s, r, ls->content), ls->pre, rest, to,
 					     sz))
 			return -1;
 		l = link__above(s, ids, to, 0, &n);
@@ -1889,6 +1992,85 @@ static int link__add_pre(struct scan *s, uint32_t id)
 	return 0;
 }
 
+/* the name of the stand-in directory for the symlink p into buf: ".NAME.ioreel-pre" beside
+ * it, with a number when the trace names that too; the content (its last component) */
+static const char *standin__name(const struct replay_u64map *ids, const char *p, char *buf,
+				 size_t sz)
+{
+	const char *base = strrchr(p, '/') + 1;
+	int len;
+
+	for (unsigned k = 0; k < 100; k++) {
+		len = k ? snprintf(buf, sz, "%.*s.%s.ioreel-pre%u", (int)(base - p), p, base, k)
+			: snprintf(buf, sz, "%.*s.%s.ioreel-pre", (int)(base - p), p, base);
+		if (len < 0 || (size_t)len >= sz || strlen(base) + 13 > NAME_MAX)
+			return NULL;
+		if (!replay_u64map__get(ids, str__key(buf)))
+			return buf + (base - p);
+	}
+	return NULL;
+}
+
+/*
+ * A name the trace shows was a symlink before the capture, or no directory (pinfo.pre_islink,
+ * pre_nondir), with paths below it named while it stood, was a symlink to a directory:
+ * "current -> v1", read as current/file, then switched (ln -s v2 tmp; mv -T tmp current) or
+ * removed (rm; rm -rf of the tree). Prepared as a directory, the rename over it failed EISDIR
+ * and the readlink after EINVAL, the unlink EISDIR. Without a content a readlink read before
+ * the application changed it, it leads to a stand-in directory beside it (a hidden name,
+ * standin__name), in which what those paths need is prepared (through__links), as where a
+ * content leads: it resolves beneath the target whatever --map does with the names.
+ */
+static int prelinks__standin(struct scan *s, struct reel_reader *r,
+			     const struct replay_u64map *ids)
+{
+	char buf[PATH_MAX], name[PATH_MAX], *slash;
+
+	for (uint32_t id = 1; id < s->np; id++) {
+		const char *p = reel_reader__path(r, id), *c;
+		uint64_t t = s->p[id].first_op;
+
+		/* found below it, or made there: it led to a directory (one found absent says
+		 * less: the name itself may have been missing then) */
+		if (!p || (s->p[id].state != P_EXISTED && s->p[id].state != P_CREATED) || !t ||
+		    strlen(p) >= sizeof(buf))
+			continue;
+		strcpy(buf, p);
+		while ((slash = strrchr(buf, '/')) && slash != buf) {
+			uint64_t *v;
+			struct pinfo *a;
+
+			*slash = '\0';
+			v = replay_u64map__get(ids, str__key(buf));
+			if (!v || *v >= s->np)
+				continue;
+			a = &s->p[*v];
+			if (!(a->pre_islink || a->pre_nondir) || a->pre_content ||
+			    a->state == P_ABSENT || a->state == P_MAYBE ||
+			    (a->gone_op && t > a->gone_op) ||
+			    replay_path__is_nonfile(buf) ||
+			    !(c = standin__name(ids, buf, name, sizeof(name))))
+				continue;
+			if (s->nstandins == s->capstandins) {
+				uint32_t cap = s->capstandins ? s->capstandins * 2 : 8;
+				char **n = realloc(s->standins, cap * sizeof(*n));
+
+				if (!n)
+					return -ENOMEM;
+				s->standins = n;
+				s->capstandins = cap;
+			}
+			s->standins[s->nstandins] = strdup(c);
+			if (!s->standins[s->nstandins])
+				return -ENOMEM;
+			a->pre_content = CONTENT_STANDIN | s->nstandins++;
+			a->state = P_EXISTED;
+			a->kind = REPLAY_F_DIR; /* what it leads to, with what is below it */
+		}
+	}
+	return 0;
+}
+
 /*
  * Symlinks there before the capture whose content the trace tells: prepared as symlinks. One
  * the application removed and made again later (git stash -u, then stash pop; ln -sf) too:
@@ -1901,7 +2083,7 @@ static int prelinks__plan(struct scan *s, struct reel_reader *r, const struct re
 	for (uint32_t id = 1; id < s->np; id++) {
 		struct pinfo *pi = &s->p[id];
 		const char *p = reel_reader__path(r, id);
-		const char *content = reel_reader__path(r, pi->pre_content);
+		const char *content = content__path(s, r, pi->pre_content);
 
 		if (!p || !content || pi->state != P_EXISTED ||
 		    replay_path__is_nonfile(p) ||
@@ -1932,7 +2114,7 @@ static int prelinks__place(struct scan *s, struct reel_reader *r, const struct r
 		for (uint32_t id = 1; id < s->np; id++) {
 			struct pinfo *pi = &s->p[id];
 			const char *p = reel_reader__path(r, id), *base;
-			const char *content = reel_reader__path(r, pi->pre_content);
+			const char *content = content__path(s, r, pi->pre_content);
 			size_t n;
 			uint32_t l;
 			int len;
@@ -2250,7 +2432,7 @@ static int through__links(struct scan *s, struct reel_reader *r, const struct re
 
 		if (!p || !pi->linked || !pi->disk || !pi->pre_followed ||
 		    replay_linkpath__resolve(pi->at ? pi->at : p,
-					     reel_reader__path(r, pi->pre_content), 1, "", to,
+					     content__path(s, r, pi->pre_content), 1, "", to,
 					     sizeof(to)))
 			continue;
 		tv = replay_u64map__get(ids, str__key(to));
@@ -2480,6 +2662,8 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	if (!err)
 		made_again__mark(&s, r, &ids);
 	if (!err)
+		err = prelinks__standin(&s, r, &ids);
+	if (!err)
 		err = prelinks__plan(&s, r, m);
 	if (!err)
 		err = prelinks__place(&s, r, m, &ids);
@@ -2501,7 +2685,7 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	if (s.nholes)
 		qsort(s.holes, s.nholes, sizeof(*s.holes), hole__cmp);
 	if (!err)
-		err = collect_dirs(&s, r, &created, &dirs);
+		err = collect_dirs(&s, r, &ids, &created, &dirs);
 	for (size_t i = 0; i < dirs.n && !err; i++) {
 		if (replay_mapper__overlaps(m, dirs.str[i])) {
 			snprintf(fs->overlap, sizeof(fs->overlap), "%s", dirs.str[i]);
@@ -2612,6 +2796,9 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 	free(s.early);
 	free(s.links);
 	free(s.holes);
+	for (uint32_t i = 0; i < s.nstandins; i++)
+		free(s.standins[i]);
+	free(s.standins);
 	replay_u64map__free(&s.standing);
 	free(s.under);
 	replay_u64map__free(&s.under_seen);

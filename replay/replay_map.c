@@ -71,16 +71,59 @@ static int root__lock(const char *real)
 	return fd;
 }
 
-static int root__add(struct replay_mapper *m, const char *dir)
+/*
+ * dir and its missing parents, mode 0755, as mkdir -p makes them (--map '*.wal=/dev/shm/a/wal'
+ * with no /dev/shm/a); *made: the length of the shallowest one made, 0 when none (root__unmake)
+ */
+static int root__make(const char *dir, size_t *made)
+{
+	char buf[PATH_MAX];
+
+	*made = 0;
+	if (strlen(dir) >= sizeof(buf))
+		return -ENAMETOOLONG;
+	strcpy(buf, dir);
+	for (char *p = buf + 1;; p++) {
+		char c = *p;
+
+		if (c && c != '/')
+			continue;
+		*p = '\0';
+		if (!mkdir(buf, 0755)) {
+			if (!*made)
+				*made = (size_t)(p - buf);
+		} else if (errno != EEXIST) {
+			return -errno; /* one that is there but no directory: ENOTDIR below it */
+		}
+		*p = c;
+		if (!c)
+			return 0;
+	}
+}
+
+/* removes what root__make made of dir for a target then refused: nothing is left behind */
+static void root__unmake(const char *dir, size_t made)
+{
+	char buf[PATH_MAX], *slash;
+
+	if (!made || strlen(dir) >= sizeof(buf))
+		return;
+	strcpy(buf, dir);
+	while (strlen(buf) >= made && !rmdir(buf) && (slash = strrchr(buf, '/')) && slash != buf)
+		*slash = '\0';
+}
+
+static int root__add_(struct replay_mapper *m, const char *dir, size_t *made)
 {
 	char real[PATH_MAX];
 	struct stat st;
-	int i, fd, lockfd;
+	int i, fd, lockfd, err;
 
 	if (stat(dir, &st) < 0) {
-		if (errno != ENOENT || mkdir(dir, 0755) < 0) {
-			replay_set_error("cannot create target %s: %s", dir, strerror(errno));
-			return -errno;
+		err = errno == ENOENT ? root__make(dir, made) : -errno;
+		if (err) {
+			replay_set_error("cannot create target %s: %s", dir, strerror(-err));
+			return err;
 		}
 	} else if (!S_ISDIR(st.st_mode)) {
 		replay_set_error("target %s is not a directory", dir);
@@ -124,6 +167,16 @@ static int root__add(struct replay_mapper *m, const char *dir)
 	m->roots[m->n_roots].fd = fd;
 	m->roots[m->n_roots].lockfd = lockfd;
 	return m->n_roots++;
+}
+
+static int root__add(struct replay_mapper *m, const char *dir)
+{
+	size_t made = 0;
+	int r = root__add_(m, dir, &made);
+
+	if (r < 0)
+		root__unmake(dir, made);
+	return r;
 }
 
 int replay_mapper__init(struct replay_mapper *m, const char *target,

@@ -24,8 +24,11 @@
  * Without the munmap (a 1.1 trace), a file the application unmapped and then removed
  * (InfluxDB's and Prometheus's compactions) is still mapped by the replay when its last name
  * goes: the unlink frees no blocks then (the inode lives on until the replay ends) and costs
- * what an unlink of an empty file costs. Such removals are counted (mmaps__maps_name), and
- * the summary and the report say so.
+ * what an unlink of an empty file costs. Such removals are counted, and the summary and the
+ * report say so; only those whose mappings the trace never undoes (mmaps__unlinked): one
+ * followed by the munmap of each mapping of the file, or by the exit of each process that
+ * mapped it, was made while the original held the file mapped too (sqlite unlinks its -shm
+ * file, then unmaps it), and freed no blocks in the original either.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,6 +46,17 @@
 #define MMAP_FLAGS_OK                                                                              \
 	(MAP_TYPE | MAP_POPULATE | MAP_NORESERVE | MAP_NONBLOCK | MAP_LOCKED | MAP_SYNC)
 
+/*
+ * A removal of the last name of a file the replay still mapped (mmaps__unlinked), until its
+ * mappings are gone: counted (rmaps.unlinks_kept) when one of them went otherwise than by the
+ * trace's own munmap, exit or execve, or never went before the replay ended.
+ */
+struct rpend {
+	unsigned refs; /* mappings of the file still there */
+	int kept;      /* one went by no op of the trace */
+	int counted;   /* mmaps__unlinks_kept took it already */
+};
+
 struct rmap {
 	uint32_t pid;
 	uint64_t orig, len; /* the original range */
@@ -51,6 +65,7 @@ struct rmap {
 	ino_t ino;
 	unsigned users;	    /* msyncs on it now */
 	int dead;	    /* out of the table: the last user unmaps it */
+	struct rpend *pend; /* its file's last name was removed while it stood (NULL: not) */
 	struct rmap *older, *newer; /* all of them, by age: the oldest is evicted first */
 	struct rmap *pnext, *pprev; /* its process's, newest first */
 };
@@ -71,6 +86,7 @@ struct rmaps {
 	size_t max_n; /* the most mappings kept: half of vm.max_map_count */
 	int evicted;
 	uint64_t exits; /* processes whose mappings went when they ended */
+	uint64_t unlinks_kept; /* removals whose mappings went by no op of the trace */
 };
 
 static size_t mmaps__max_count(void)
@@ -107,6 +123,8 @@ void mmaps__free(struct run *run)
 		struct rmap *m = t->oldest;
 
 		t->oldest = m->newer;
+		if (m->pend && !--m->pend->refs)
+			free(m->pend);
 		munmap(m->addr, m->len);
 		free(m);
 	}
@@ -124,11 +142,30 @@ static struct rmap *rmaps__proc(const struct rmaps *t, uint32_t pid)
 	return v ? (struct rmap *)(uintptr_t)*v : NULL;
 }
 
-/* takes m out of the table (lock held); unmapped now unless an msync uses it */
-static void rmap__drop(struct rmaps *t, struct rmap *m)
+/* a mapping of a file whose last name was removed goes (lock held): by an op of the trace
+ * (traced: a munmap, the exit or execve of its process), or not (evicted, replaced by a new
+ * mapping of its range, its process's end guessed from its threads' last ops) */
+static void rpend__release(struct rmaps *t, struct rpend *p, int traced)
+{
+	if (!traced)
+		p->kept = 1;
+	if (--p->refs)
+		return;
+	if (p->kept && !p->counted)
+		t->unlinks_kept++;
+	free(p);
+}
+
+/* takes m out of the table (lock held); unmapped now unless an msync uses it; traced: the
+ * trace's own op undoes it (rpend__release) */
+static void rmap__drop(struct rmaps *t, struct rmap *m, int traced)
 {
 	uint64_t *v;
 
+	if (m->pend) {
+		rpend__release(t, m->pend, traced);
+		m->pend = NULL;
+	}
 	if (m->older)
 		m->older->newer = m->newer;
 	else
@@ -220,10 +257,10 @@ static int rmaps__add(struct run *run, uint32_t pid, uint64_t orig, uint64_t len
 	for (o = orig ? rmaps__proc(t, pid) : NULL; o; o = next) {
 		next = o->pnext;
 		if (o->orig < orig + len && orig < o->orig + o->len)
-			rmap__drop(t, o);
+			rmap__drop(t, o, 0);
 	}
 	while (t->n && (t->bytes + len > MMAP_BUDGET || t->n >= t->max_n)) {
-		rmap__drop(t, t->oldest);
+		rmap__drop(t, t->oldest, 0);
 		evicted = !t->evicted;
 		t->evicted = 1;
 	}
@@ -257,11 +294,12 @@ static struct rmap *rmaps__find(struct rmaps *t, uint32_t pid, uint64_t addr)
 }
 
 /*
- * Process pid has ended (all of its threads' ops are done): the kernel unmapped what it left
- * mapped, and so does the replay, so that an unlink of those files frees their blocks and
- * the replay's address space holds the mappings of live processes only.
+ * Process pid has ended (its exit record, an execve, or all of its threads' ops are done:
+ * traced 0): the kernel unmapped what it left mapped, and so does the replay, so that an
+ * unlink of those files frees their blocks and the replay's address space holds the mappings
+ * of live processes only.
  */
-void mmaps__exit(struct run *run, uint32_t pid)
+void mmaps__exit(struct run *run, uint32_t pid, int traced)
 {
 	struct rmaps *t = run->maps;
 	struct rmap *m;
@@ -270,7 +308,7 @@ void mmaps__exit(struct run *run, uint32_t pid)
 	if ((m = rmaps__proc(t, pid)) != NULL)
 		t->exits++;
 	for (; m; m = rmaps__proc(t, pid))
-		rmap__drop(t, m);
+		rmap__drop(t, m, traced);
 	pthread_mutex_unlock(&t->lock);
 }
 
@@ -281,10 +319,10 @@ uint64_t mmaps__exits(const struct run *run)
 
 /*
  * Whether base in pfd names a regular file whose last name it is and that the replay still
- * maps (no munmap of it in the trace): removing the name then frees nothing until the replay
- * ends. Looked up before the op is timed; nothing to look up while nothing is mapped.
+ * maps (*st: which): removing the name then frees nothing until its mappings go. Looked up
+ * before the op is timed; nothing to look up while nothing is mapped.
  */
-int mmaps__maps_name(struct run *run, int pfd, const char *base)
+int mmaps__maps_name(struct run *run, int pfd, const char *base, struct stat *st_out)
 {
 	struct rmaps *t = run->maps;
 	struct rmap *m;
@@ -299,6 +337,7 @@ int mmaps__maps_name(struct run *run, int pfd, const char *base)
 	if (!found || fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode) ||
 	    st.st_nlink != 1 || !st.st_ino)
 		return 0;
+	*st_out = st;
 	found = 0;
 	pthread_mutex_lock(&t->lock);
 	/* the inode number alone says "none" at once; a file of that number mapped is rare */
@@ -307,6 +346,56 @@ int mmaps__maps_name(struct run *run, int pfd, const char *base)
 		found = m->ino == st.st_ino && m->dev == st.st_dev;
 	pthread_mutex_unlock(&t->lock);
 	return found;
+}
+
+/*
+ * The last name of the file st (mmaps__maps_name) was removed: whether that freed no blocks
+ * where the original's did is known when its mappings go (rpend__release).
+ */
+void mmaps__unlinked(struct run *run, const struct stat *st)
+{
+	struct rmaps *t = run->maps;
+	struct rpend *p = calloc(1, sizeof(*p));
+	struct rmap *m;
+
+	pthread_mutex_lock(&t->lock);
+	for (m = replay_u64map__get(&t->inos, st->st_ino) ? t->newest : NULL; m; m = m->older) {
+		if (m->ino != st->st_ino || m->dev != st->st_dev || m->pend)
+			continue;
+		if (!p) {
+			t->unlinks_kept++; /* out of memory: counted, as before */
+			break;
+		}
+		m->pend = p;
+		p->refs++;
+	}
+	pthread_mutex_unlock(&t->lock);
+	if (p && !p->refs)
+		free(p); /* unmapped meanwhile */
+}
+
+/*
+ * The removals whose mappings went by no op of the trace, or are left when the replay ends
+ * (after the workers): each freed no blocks where the original's, which had unmapped the
+ * file first, did (a 1.1 trace without munmaps, or one that only cut the mapping).
+ */
+uint64_t mmaps__unlinks_kept(struct run *run)
+{
+	struct rmaps *t = run->maps;
+	uint64_t n;
+
+	if (!t)
+		return 0;
+	pthread_mutex_lock(&t->lock);
+	for (struct rmap *m = t->oldest; m; m = m->newer) {
+		if (m->pend && !m->pend->counted) {
+			m->pend->counted = 1;
+			t->unlinks_kept++;
+		}
+	}
+	n = t->unlinks_kept;
+	pthread_mutex_unlock(&t->lock);
+	return n;
 }
 
 int exec__mmap(struct rworker *w, const struct ritem *it, struct reel_op *res)
@@ -384,6 +473,8 @@ static void rmap__cut(struct rmaps *t, struct rmap *m, uint64_t a, uint64_t e)
 			free(tail);
 			return;
 		}
+		if (tail->pend)
+			tail->pend->refs++;
 		munmap((char *)m->addr + (a - m->orig), e - a);
 		t->bytes -= e - a + tail->len;
 		m->len = a - m->orig;
@@ -428,7 +519,7 @@ int exec__munmap(struct rworker *w, const struct ritem *it, struct reel_op *res)
 			continue;
 		found = 1;
 		if (a <= m->orig && m->orig + m->len <= e)
-			rmap__drop(t, m); /* unmapped now, or by its last msync */
+			rmap__drop(t, m, 1); /* unmapped now, or by its last msync */
 		else
 			rmap__cut(t, m, a > m->orig ? a : m->orig, e);
 	}

@@ -114,7 +114,7 @@ static void proc__exit(struct rworker *w, const struct reel_op *op)
 	rp->nrel = 0;
 	lock__free(rp);
 	pthread_mutex_unlock(&w->run->lock);
-	mmaps__exit(w->run, op->pid);
+	mmaps__exit(w->run, op->pid, 1);
 }
 
 int exec__proc(struct rworker *w, const struct ritem *it, struct reel_op *res)
@@ -130,7 +130,7 @@ int exec__proc(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	case REEL_OP_EXECVE:
 		if (op->ret == 0) {
 			proc__close(w, w->rp, 0);
-			mmaps__exit(w->run, op->pid); /* a new program, a new address space */
+			mmaps__exit(w->run, op->pid, 1); /* a new program, a new address space */
 		}
 		break;
 	case REEL_OP_EXIT:

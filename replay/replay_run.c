@@ -261,7 +261,7 @@ static void run__summary(struct run *run, struct replay_summary *s)
 		s->fail[k] = atomic_load(&run->fail[k]);
 	s->noop_closes = atomic_load(&run->noop_closes);
 	s->lock_waits_abandoned = atomic_load(&run->lock_waits_abandoned);
-	s->unlinks_mapped = atomic_load(&run->unlinks_mapped);
+	s->unlinks_mapped = mmaps__unlinks_kept(run);
 	s->xattr_ops = run->xattr_ops;
 	s->direct_dropped = atomic_load(&run->direct_dropped);
 	s->direct_failed = atomic_load(&run->direct_failed);

@@ -365,8 +365,6 @@ struct run {
 	_Atomic uint64_t fail[REPLAY_FAIL__COUNT];
 	_Atomic uint64_t noop_closes;
 	_Atomic uint64_t lock_waits_abandoned; /* blocked lock requests given up (replay_lock.c) */
-	/* unlinks and renames over the last name of a file the replay still mapped */
-	_Atomic uint64_t unlinks_mapped;
 	uint64_t xattr_ops; /* the trace's capture.xattr_ops */
 	/* bumped by renames, rmdirs, symlinks (and unlinks, in a run with symlinks): cached dir
 	 * fds go stale */
@@ -501,14 +499,19 @@ int replay_lock__blocks(const struct reel_op *op);
 int exec__proc(struct rworker *w, const struct ritem *it, struct reel_op *res);
 
 /* replay_mmap.c: the replay's mappings of the original's address ranges */
+struct stat;
 int mmaps__init(struct run *run);
 void mmaps__free(struct run *run); /* unmaps them all */
 int exec__mmap(struct rworker *w, const struct ritem *it, struct reel_op *res);
 int exec__msync(struct rworker *w, const struct ritem *it, struct reel_op *res);
 /* unmaps the replay's mappings the original range covers whole */
 int exec__munmap(struct rworker *w, const struct ritem *it, struct reel_op *res);
-int mmaps__maps_name(struct run *run, int pfd, const char *base);
-void mmaps__exit(struct run *run, uint32_t pid); /* unmaps what the ended process left mapped */
+int mmaps__maps_name(struct run *run, int pfd, const char *base, struct stat *st);
+void mmaps__unlinked(struct run *run, const struct stat *st);
+/* removals of a mapped file's last name whose mappings the trace never undid: at the end */
+uint64_t mmaps__unlinks_kept(struct run *run);
+/* unmaps what the ended process left mapped; traced: its exit or execve record */
+void mmaps__exit(struct run *run, uint32_t pid, int traced);
 uint64_t mmaps__exits(const struct run *run);	 /* how many processes had some */
 
 /* replay_async.c: the trace's own async ops (AIO_*, URING_*) */

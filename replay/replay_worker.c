@@ -765,7 +765,8 @@ static void *worker__main(void *arg)
 			}
 			/* interrupted: other workers may still be on the process's ops */
 			if (op->subop == ITEM_EXIT && !run__interrupted(run)) {
-				mmaps__exit(run, op->pid);
+				/* the trace has no exit of it: a guess */
+				mmaps__exit(run, op->pid, 0);
 				/* its thread has ended: a hand-over comes next */
 				if (w->rp && w->rp->pid == op->pid)
 					w->rp = NULL;

@@ -31,6 +31,7 @@ struct axis {
 	double lo, hi; /* log10 of the x range, whole decades */
 	int tail;      /* y: 0 linear CDF; 1 log of the share of ops slower than x */
 	double ydec;   /* tail: decades shown on y */
+	int lateness;  /* x is the ops' lateness, not their latency */
 };
 
 static double px(const struct axis *a, double v)
@@ -161,22 +162,26 @@ static void frame(FILE *out, const struct axis *a, const char *title)
 		}
 	}
 	fprintf(out,
-		"<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">%s</text>\n"
+		"<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">%s x (log "
+		"scale)</text>\n"
 		"<text x=\"13\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" "
 		"transform=\"rotate(-90 13 %d)\">%s</text>\n",
-		(PW + ML) / 2, PH - 8, "latency x (log scale)", (PH - MB + MT) / 2,
+		(PW + ML) / 2, PH - 8, a->lateness ? "lateness" : "latency", (PH - MB + MT) / 2,
 		(PH - MB + MT) / 2,
-		a->tail ? "share of ops slower than x (log)" : "share of ops &#8804; x");
+		!a->tail       ? "share of ops &#8804; x"
+		: a->lateness ? "share of ops later than x (log)"
+			      : "share of ops slower than x (log)");
 }
 
 /*
  * One figure: the CDF (linear y: the bulk) and the tail (log y: p99 and beyond) of
  * hists[i] for each run i (NULL or empty: not drawn), and a legend.
  */
+/* lateness: the hists are the runs' lateness, not an op type's latency (the axes' labels) */
 static void plot(FILE *out, const struct report *rep, const struct hist *const *hists,
-		 const char *title)
+		 const char *title, int lateness)
 {
-	struct axis a = {0};
+	struct axis a = {.lateness = lateness};
 	uint64_t mn = UINT64_MAX, mx = 0, nmax = 0;
 	char b[32];
 
@@ -538,7 +543,7 @@ int report__write_html(const struct report *rep, FILE *out)
 		for (size_t r = 0; r < rep->nruns; r++)
 			hs[r] = &rep->runs[r].kinds[k].lat;
 		snprintf(title, sizeof(title), "%s latency CDF", name);
-		plot(out, rep, hs, title);
+		plot(out, rep, hs, title, 0);
 		op_table(out, rep, k);
 	}
 
@@ -552,7 +557,7 @@ int report__write_html(const struct report *rep, FILE *out)
 		      "against its schedule (start &#8722; scheduled time). Late ops bunch up "
 		      "where the application spread them out.</p>\n",
 		      out);
-		plot(out, rep, hs, "lateness CDF");
+		plot(out, rep, hs, "lateness CDF", 1);
 	}
 	hot_table(out, rep);
 	timeline_plot(out, rep);

@@ -39,6 +39,7 @@ static const struct {
     {"O_SYNC", O_SYNC},
     {"O_DSYNC", O_DSYNC},
     {"O_CLOEXEC", O_CLOEXEC},
+    {"O_NOFOLLOW", O_NOFOLLOW},
     {"AT_REMOVEDIR", AT_REMOVEDIR},
     {"AT_EMPTY_PATH", AT_EMPTY_PATH},
     {"SEEK_SET", SEEK_SET},
@@ -61,6 +62,7 @@ static const struct {
     {"ENAMETOOLONG", ENAMETOOLONG},
     {"EFAULT", EFAULT},
     {"ENXIO", ENXIO},
+    {"ELOOP", ELOOP},
 };
 
 static long num(const char *s)

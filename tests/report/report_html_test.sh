@@ -6,8 +6,6 @@
 set -u
 IOREEL=$1 MKTRACE=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
-CHROMIUM=$(command -v chromium || command -v chromium-browser) ||
-	{ echo "chromium not installed (tests/setup-deps.sh installs it)"; exit 77; }
 dir=$(mktemp -d /dev/shm/ioreel-report-html.XXXXXX) || exit 1
 trap 'rm -rf "$dir"' EXIT
 fail=0
@@ -30,6 +28,20 @@ if [ "$nsvg" != 12 ]; then
 	fail=1
 fi
 grep -q 'fsync p[0-9]* falls from' "$page" || { echo "FAIL: verdict missing"; fail=1; }
+# The x axes say what they plot: the op types' latency, the lateness plots' lateness (both of
+# them were labelled latency).
+nlat=$(grep -c '>latency x (log scale)<' "$page")
+nlate=$(grep -c '>lateness x (log scale)<' "$page")
+if [ "$nlat" != 10 ] || [ "$nlate" != 2 ]; then
+	echo "FAIL: x axes: $nlat labelled latency (want 10), $nlate lateness (want 2)"
+	fail=1
+fi
+grep -q '>share of ops later than x (log)<' "$page" ||
+	{ echo "FAIL: the lateness tail's y axis does not say later"; fail=1; }
+[ $fail = 0 ] || exit 1
+
+CHROMIUM=$(command -v chromium || command -v chromium-browser) ||
+	{ echo "chromium not installed (tests/setup-deps.sh installs it)"; exit 77; }
 
 flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
 	--disable-background-networking --disable-component-update --disable-sync
