@@ -72,6 +72,7 @@ struct capture_stats {
 	double seconds;		/* capture duration */
 	bool uring;		/* io_uring tracepoints attached */
 	enum capture_stop stopped_by;
+	int stop_signal;	/* with CAPTURE_STOP_SIGNAL: the signal given to capture__stop() */
 	pid_t child;		/* -- CMD: its pid */
 	bool child_exited;	/* -- CMD: the command ended during the capture (else it is left
 				 * running when the capture ends, no longer recorded) */
@@ -81,8 +82,9 @@ struct capture_stats {
 	char cgroup2_root[PATH_MAX];
 };
 
-/* Asks a running capture__run() to stop (async-signal-safe: call it from a handler). */
-void capture__stop(void);
+/* Asks a running capture__run() to stop because of signal SIG (meta capture.stop_signal; 0:
+ * none named). Async-signal-safe: call it from the handler. */
+void capture__stop(int sig);
 
 /* Records until the command exits, the followed processes end, the duration passes, or
  * capture__stop(). The trace is complete (footer written) whenever 0 is returned. */

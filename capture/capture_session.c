@@ -29,9 +29,11 @@
 #include "ioreel.skel.h"
 
 static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_signal;
 
-void capture__stop(void)
+void capture__stop(int sig)
 {
+	stop_signal = sig;
 	stop_requested = 1;
 }
 
@@ -329,6 +331,13 @@ int capture__footer_meta(struct reel_writer *w, const struct capture_stats *st)
 	if (capture_stop__name(st->stopped_by))
 		err = err ?: reel_writer__meta(w, REEL_META_CAPTURE_STOPPED_BY,
 					       capture_stop__name(st->stopped_by));
+	/* "INT" -> "SIGINT", as kill -l and the recorder's own message name it */
+	if (st->stop_signal && sigabbrev_np(st->stop_signal)) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "SIG%s", sigabbrev_np(st->stop_signal));
+		err = err ?: reel_writer__meta(w, REEL_META_CAPTURE_STOP_SIGNAL, name);
+	}
 	return err;
 }
 
@@ -419,6 +428,7 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 
 	memset(st, 0, sizeof(*st));
 	stop_requested = 0;
+	stop_signal = 0;
 	if (!o->output || (!o->argv && !o->npids && !o->cgroup))
 		return -EINVAL;
 	if (o->buffer_bytes & (o->buffer_bytes - 1))
@@ -588,8 +598,10 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 			break;
 		}
 	}
-	if (!err && stop_requested && !st->stopped_by)
+	if (!err && stop_requested && !st->stopped_by) {
 		st->stopped_by = CAPTURE_STOP_SIGNAL;
+		st->stop_signal = stop_signal;
+	}
 	/* detach first, then drain what is left: nothing is lost at the end */
 	ioreel_bpf__detach(skel);
 	if (!err) {

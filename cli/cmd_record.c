@@ -54,12 +54,9 @@ static void usage(FILE *out)
 		EXIT_LOST);
 }
 
-static volatile sig_atomic_t stop_signal;
-
 static void on_signal(int sig)
 {
-	stop_signal = sig;
-	capture__stop();
+	capture__stop(sig);
 }
 
 /*
@@ -76,8 +73,10 @@ static void say_stop(const struct capture_opts *o, const struct capture_stats *s
 		snprintf(why, sizeof(why), "stopped after %g s (-d)", o->duration_s);
 	else if (st->stopped_by == CAPTURE_STOP_SIGNAL)
 		snprintf(why, sizeof(why), "interrupted by %s after %.1f s",
-			 stop_signal == SIGINT ? "SIGINT" : stop_signal == SIGTERM ? "SIGTERM" :
-						   "a signal", st->seconds);
+			 st->stop_signal == SIGINT    ? "SIGINT"
+			 : st->stop_signal == SIGTERM ? "SIGTERM"
+						      : "a signal",
+			 st->seconds);
 	else if (st->stopped_by == CAPTURE_STOP_EXIT)
 		snprintf(why, sizeof(why), "stopped: %s",
 			 o->argv ? "the command exited" : "the followed processes ended");

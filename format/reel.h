@@ -220,6 +220,8 @@ int reel_path__is_nonfile(const char *path);
 /* why the capture ended: "exit" (the command, or every followed process), "duration" (-d),
  * "signal" (SIGINT, SIGTERM to the recorder); at the end */
 #define REEL_META_CAPTURE_STOPPED_BY "capture.stopped_by"
+/* with stopped_by "signal": which one ("SIGINT", "SIGTERM"); at the end */
+#define REEL_META_CAPTURE_STOP_SIGNAL "capture.stop_signal"
 #define REEL_META_ANONYMIZED "anonymized"   /* "1" when paths were anonymised */
 /* files open before the capture with flags that change what their I/O costs (O_DIRECT,
  * O_DSYNC, O_SYNC): "PID:FD:FLAGS" (FLAGS in octal, as fdinfo), space-separated; in the head */

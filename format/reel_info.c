@@ -209,6 +209,7 @@ static void info__print_text(struct reel_reader *r, struct info_state *s, uint64
 	const char *unpaired = reel_reader__meta(r, REEL_META_CAPTURE_UNPAIRED);
 	char what[512];
 
+	fprintf(out, "format        %u.%u\n", REEL_VERSION_MAJOR, reel_reader__minor(r));
 	fprintf(out, "duration      %.6f s\n", dur / 1e9);
 	fprintf(out, "ops           %" PRIu64 "\n", s->ops);
 	fprintf(out, "bytes read    %" PRIu64 "\n", s->bytes_read);
@@ -225,8 +226,13 @@ static void info__print_text(struct reel_reader *r, struct info_state *s, uint64
 	if (!lost)
 		lost = info__footer_lost(s) ? "unknown (the footer is lost)" : "0";
 	fprintf(out, "lost events   %s\n", lost);
-	if (reel_reader__meta(r, REEL_META_CAPTURE_STOPPED_BY))
-		fprintf(out, "stopped by    %s\n", reel_reader__meta(r, REEL_META_CAPTURE_STOPPED_BY));
+	if (reel_reader__meta(r, REEL_META_CAPTURE_STOPPED_BY)) {
+		const char *sig = reel_reader__meta(r, REEL_META_CAPTURE_STOP_SIGNAL);
+
+		fprintf(out, "stopped by    %s%s%s%s\n",
+			reel_reader__meta(r, REEL_META_CAPTURE_STOPPED_BY), sig ? " (" : "",
+			sig ?: "", sig ? ")" : "");
+	}
 	/* a slice of a damaged trace is whole itself, but lacks what that damage lost */
 	if (reel_reader__meta(r, REEL_META_SLICE_SOURCE_DAMAGE))
 		fprintf(out, "source damage the trace sliced was damaged: %s\n",
@@ -283,8 +289,9 @@ static void info__print_json(struct reel_reader *r, struct info_state *s, uint64
 	char what[512];
 	int first = 1;
 
+	fprintf(out, "{\"format\":\"%u.%u\"", REEL_VERSION_MAJOR, reel_reader__minor(r));
 	fprintf(out,
-		"{\"duration_ns\":%" PRIu64 ",\"first_start_ns\":%" PRIu64
+		",\"duration_ns\":%" PRIu64 ",\"first_start_ns\":%" PRIu64
 		",\"last_end_ns\":%" PRIu64 ",\"ops\":%" PRIu64,
 		dur, s->ops ? s->first_start : 0, s->last_end, s->ops);
 	fprintf(out, ",\"bytes_read\":%" PRIu64 ",\"bytes_written\":%" PRIu64, s->bytes_read,

@@ -27,7 +27,9 @@ grep -qx "meta capture.stopped_by=signal" "$dir/ops.txt" ||
 	{ echo "FAIL: no meta capture.stopped_by=signal"; fail=1; }
 grep -q "^ioreel: interrupted by SIGTERM after [0-9.]* s$" "$dir/rec.err" ||
 	{ echo "FAIL: record did not say it was interrupted:"; cat "$dir/rec.err"; fail=1; }
-"$IOREEL" info "$dir/t.reel" | grep -q "^stopped by    signal$" ||
+grep -qx "meta capture.stop_signal=SIGTERM" "$dir/ops.txt" ||
+	{ echo "FAIL: no meta capture.stop_signal=SIGTERM"; fail=1; }
+"$IOREEL" info "$dir/t.reel" | grep -q "^stopped by    signal (SIGTERM)$" ||
 	{ echo "FAIL: info does not say the capture was stopped by a signal"; fail=1; }
 
 # -- CMD: SIGINT to the recorder alone (not to its process group, as Ctrl-C would)
@@ -45,5 +47,7 @@ grep -q "^ioreel: interrupted by SIGINT after [0-9.]* s; sh (pid $cmd) is still 
 	{ echo "FAIL: record did not say the command is left running:"; cat "$dir/rec2.err"; fail=1; }
 "$PRINT" "$dir/c.reel" | grep -qx "meta capture.stopped_by=signal" ||
 	{ echo "FAIL: -- CMD: no meta capture.stopped_by=signal"; fail=1; }
+"$PRINT" "$dir/c.reel" | grep -qx "meta capture.stop_signal=SIGINT" ||
+	{ echo "FAIL: -- CMD: no meta capture.stop_signal=SIGINT"; fail=1; }
 [ $fail = 0 ] && echo "PASS"
 exit $fail

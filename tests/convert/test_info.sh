@@ -8,11 +8,12 @@ trap 'rm -rf "$dir"' EXIT
 "$MKTRACE" "$dir/t.reel" || { echo "FAIL: mktrace"; exit 1; }
 "$IOREEL" info --json "$dir/t.reel" > "$dir/info.json" || { echo "FAIL: info --json exit $?"; exit 1; }
 "$IOREEL" info "$dir/t.reel" > "$dir/info.txt" || { echo "FAIL: info exit $?"; exit 1; }
-python3 - "$dir/info.json" <<'PY' || exit 1
+minor=$(sed -n 's/^#define REEL_VERSION_MINOR //p' "$(dirname "$0")/../../format/reel.h")
+python3 - "$dir/info.json" "$minor" <<'PY' || exit 1
 import json, sys
 i = json.load(open(sys.argv[1]))
 want = {
-    "ops": 9, "duration_ns": 50000 - 1000, "first_start_ns": 1000, "last_end_ns": 50000,
+    "format": "1.%d" % int(sys.argv[2]), "ops": 9, "duration_ns": 50000 - 1000, "first_start_ns": 1000, "last_end_ns": 50000,
     # pread 4096 + read 100; the pwrite 8192 (the failed write adds nothing)
     "bytes_read": 4196, "bytes_written": 8192,
     "processes": 2, "threads": 3,
@@ -36,7 +37,7 @@ for k, v in {"host": "testhost", "kernel": "6.18.0-test", "command": "app --x",
         print("FAIL: meta %s = %r" % (k, m.get(k))); fail = 1
 sys.exit(fail)
 PY
-for re in '^duration +0\.000049 s$' '^ops +9$' '^bytes read +4196$' '^threads +3$' \
+for re in "^format +1\\.$minor\$" '^duration +0\.000049 s$' '^ops +9$' '^bytes read +4196$' '^threads +3$' \
 	'^files +4 \(reached 12288 bytes\)$' '^lost events +7$' '^  write +1  \(1 failed\)$' \
 	'^  host +testhost$'; do
 	grep -Eq "$re" "$dir/info.txt" || { echo "FAIL: text has no line $re"; cat "$dir/info.txt"; exit 1; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_contents.py INFO_JSON DUMP_JSONL SCRATCH PROGRAM DBFILES_RE MIN_THREADS: the checks
+"""check_contents.py INFO_JSON DUMP_JSONL SCRATCH PROGRAM DBFILES_RE MIN_THREADS MIN_LOCKS: the checks
 of test_contents.sh on "ioreel info --json" and "ioreel dump --format jsonl" output. Exits
 0 pass, 1 fail, 77 when the only problem is a known capture defect recorded in the sample
 (the sample must then be re-recorded)."""
@@ -17,7 +17,7 @@ SYNCS = {"fsync", "fdatasync", "sync_file_range"}
 
 
 def main():
-    info_path, dump_path, scratch, program, dbfiles, min_threads = sys.argv[1:7]
+    info_path, dump_path, scratch, program, dbfiles, min_threads, min_locks = sys.argv[1:8]
     info = json.load(open(info_path))
     ops = [json.loads(line) for line in open(dump_path)]
     bad = []
@@ -45,6 +45,13 @@ def main():
     busy = [t for t, n in per_tid.items() if n >= 100]
     check(len(busy) >= int(min_threads),
           f"at least {min_threads} threads with >= 100 ops ({len(busy)} of {len(per_tid)})")
+
+    # the samples are recorded in format 1.4, with the ops of processes and locks
+    check(tuple(map(int, info["format"].split("."))) >= (1, 4),
+          f"format 1.4 or later ({info['format']})")
+    locks = types.get("fcntl_lock", 0) + types.get("flock", 0)
+    check(locks >= int(min_locks), f"at least {min_locks} file locks ({locks})")
+    check_processes(ops, program, check)
 
     db = re.compile(dbfiles)
     kinds = Counter()
@@ -96,6 +103,30 @@ def main():
               "samples/<name>/record.sh")
         return 77
     return 0
+
+
+def check_processes(ops, program, check):
+    """A command's trace begins with its execve and ends with its exit (status 0); in a -p
+    recording every fork's child has ops only after its fork, and its exit ends them."""
+    exits = {o["pid"]: o for o in ops if o["op"] == "exit"}
+    if program:
+        first, last = ops[0], ops[-1]
+        check(first["op"] == "execve" and first["ret"] == 0,
+              f"the command's execve is the first op ({first['op']})")
+        check(last["op"] == "exit" and last["pid"] == first["pid"] and last["ret"] == 0,
+              f"the command's exit, status 0, is the last op ({last['op']} "
+              f"pid {last['pid']} ret {last['ret']})")
+        return
+    forks = [o for o in ops if o["op"] == "fork" and o["ret"] > 0]
+    check(len(forks) >= 1, f"the -p recording holds forks ({len(forks)})")
+    child_first = {}
+    for o in ops:
+        child_first.setdefault(o["pid"], o["start_ns"])
+    wrong = [f["ret"] for f in forks
+             if f["ret"] not in exits or child_first.get(f["ret"], 0) < f["start_ns"]
+             or exits[f["ret"]]["start_ns"] < f["start_ns"]]
+    check(not wrong, f"every fork's child runs after it and exits ({len(forks)} forks, "
+          f"wrong: {wrong[:5]})")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 # Sourced by the samples tests with the sample's name in $1: where its trace is and what it
 # must look like. Sets SAMPLE, TRACE, SCRATCH (the dir it was recorded in), PROGRAM (in the
 # trace's meta command; empty for traces recorded with -p), DBFILES (regex: the application's data files), DATAOPS (the op types
-# that carry the workload, compared closely by the fidelity test), MIN_THREADS.
+# that carry the workload, compared closely by the fidelity test), MIN_THREADS, MIN_LOCKS
+# (fcntl_lock ops the application takes, format 1.3).
 set -u
 IOREEL=${IOREEL:-build/ioreel}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -16,6 +17,8 @@ sqlite)
 	DBFILES='/bank\.db(-wal|-shm|-journal)?$'
 	DATAOPS="pwrite64 pread64 fdatasync"
 	MIN_THREADS=1
+	# a reader's and a writer's locks around every transaction
+	MIN_LOCKS=1000
 	;;
 rocksdb)
 	SCRATCH=/var/tmp/ioreel-sample-rocksdb
@@ -24,6 +27,8 @@ rocksdb)
 	DATAOPS="write pread64 fdatasync"
 	# main, 2 writer and 2 reader client threads, flush and compaction threads
 	MIN_THREADS=5
+	# the LOCK file's F_SETLK, taken once per DB::Open
+	MIN_LOCKS=1
 	;;
 postgres)
 	TRACE=$SAMPLES/postgres/pgbench.reel
@@ -33,6 +38,8 @@ postgres)
 	DATAOPS="pwrite64 fdatasync lseek"
 	# the backends of pgbench's 4 clients
 	MIN_THREADS=4
+	# attached with -p after start-up: backends take no file locks
+	MIN_LOCKS=0
 	;;
 *)
 	echo "unknown sample $SAMPLE" >&2
