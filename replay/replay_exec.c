@@ -921,7 +921,11 @@ static int exec__attr_path(struct rworker *w, const struct ritem *it, struct ree
 	return 0;
 }
 
-/* fchmod, fchown, futimens, and the *at calls with AT_EMPTY_PATH: on the replay's fd */
+/*
+ * fchmod, fchown, futimens, and the *at calls with AT_EMPTY_PATH: on the replay's fd. The *at
+ * forms are made as the application made them, with AT_EMPTY_PATH: unlike fchmod, fchown and
+ * futimens, they take an O_PATH fd, which the replay opens as the original did.
+ */
 static int exec__attr_fd(struct rworker *w, const struct ritem *it, struct reel_op *res)
 {
 	const struct reel_op *op = &it->op;
@@ -931,14 +935,19 @@ static int exec__attr_fd(struct rworker *w, const struct ritem *it, struct reel_
 		return -(1 + REPLAY_FAIL_UNKNOWN_FD);
 	switch (op->type) {
 	case REEL_OP_FCHMOD:
-	case REEL_OP_FCHMODAT:
 		res->ret = TIMED(res, fchmod(fd, op->mode & 07777));
 		break;
-	case REEL_OP_UTIMENSAT:
-		res->ret = TIMED(res, futimens(fd, NULL));
-		break;
-	default:
+	case REEL_OP_FCHOWN:
 		res->ret = TIMED(res, fchown(fd, (uid_t)op->aux, (gid_t)op->ctx));
+		break;
+	case REEL_OP_UTIMENSAT:
+		if (!op->path) { /* futimens(): utimensat(fd, NULL, ...) */
+			res->ret = TIMED(res, futimens(fd, NULL));
+			break;
+		}
+		/* fallthrough */
+	default: /* fchmodat, fchownat, utimensat (fd, "", AT_EMPTY_PATH) */
+		res->ret = TIMED_SYS(res, attr__on_path_fd(op, fd));
 		break;
 	}
 	return 0;
