@@ -284,8 +284,12 @@ static int fio_fd_set(struct fio_state *s, uint32_t pid, int64_t fd, uint32_t pa
 {
 	uint64_t *v;
 
-	if (fd < 0 || (!path && !direct))
+	if (fd < 0)
 		return 0;
+	if (!path && !direct) { /* unknown: not what the number named before (a dup2 over it) */
+		cvt_map__del(&s->fds, cvt_key2(pid, (uint32_t)fd));
+		return 0;
+	}
 	v = cvt_map__put(&s->fds, cvt_key2(pid, (uint32_t)fd), NULL);
 	if (!v)
 		return -ENOMEM;

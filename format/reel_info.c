@@ -64,8 +64,10 @@ static int info__fd_track(struct info_state *s, const struct reel_op *op)
 	case REEL_OP_OPENAT:
 	case REEL_OP_OPENAT2:
 	case REEL_OP_CREAT:
-		if (!op->path)
+		if (!op->path) { /* unknown: not what the number named before */
+			cvt_map__del(&s->fds, cvt_key2(op->pid, (uint32_t)op->ret));
 			return 0;
+		}
 		v = cvt_map__put(&s->fds, cvt_key2(op->pid, (uint32_t)op->ret), NULL);
 		if (!v)
 			return -ENOMEM;
@@ -78,8 +80,10 @@ static int info__fd_track(struct info_state *s, const struct reel_op *op)
 		uint64_t *old = cvt_map__get(&s->fds, cvt_key2(op->pid, (uint32_t)op->fd));
 		uint64_t path = old ? *old : op->path;
 
-		if (!path)
+		if (!path) { /* unknown: not what the number named before (a dup2 over it) */
+			cvt_map__del(&s->fds, cvt_key2(op->pid, (uint32_t)op->ret));
 			return 0;
+		}
 		v = cvt_map__put(&s->fds, cvt_key2(op->pid, (uint32_t)op->ret), NULL);
 		if (!v)
 			return -ENOMEM;

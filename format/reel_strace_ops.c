@@ -747,6 +747,10 @@ int st_do_dup(struct st_state *s, struct stl_call *c, int type)
 		err = st_fd_set(s->proc, (int)c->ret, o, cloexec);
 		if (err)
 			return err;
+	} else if (c->ret >= 0 && c->ret != fd) {
+		/* a copy of an fd the log never opened: the new number no longer names what a
+		 * dup2 over it closed */
+		st_fd_close(s->proc, (int)c->ret);
 	}
 	return st_emit(s, &op, st_ofd_kind(o));
 }

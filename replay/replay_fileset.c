@@ -1088,6 +1088,8 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 							      ? pi->lspan
 							      : 0)
 							   << FDV_SPAN_SHIFT);
+			else /* unknown: not what the number named before */
+				replay_u64map__del(&s->fds, fdkey(op->pid, (int32_t)op->ret));
 			if (op->aux)
 				replay_u64map__put(&s->opensz, fdkey(op->pid, (int32_t)op->ret),
 						   op->aux);
@@ -1126,6 +1128,9 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 			/* one the trace did not open was opened before the capture: GEN0 */
 			replay_u64map__put(&s->fds, fdkey(op->pid, (int32_t)op->ret),
 					   v ? *v : id | (uint64_t)append << 32 | FDV_GEN0);
+		} else if (op->ret >= 0) {
+			/* unknown: not what the number named before (a dup2 over it) */
+			replay_u64map__del(&s->fds, fdkey(op->pid, (int32_t)op->ret));
 		}
 		if (op->ret >= 0 && op->ret != op->fd) {
 			uint64_t *sz = replay_u64map__get(&s->opensz, fdkey(op->pid, op->fd));

@@ -168,9 +168,15 @@ static uint32_t fd_path(struct collect *c, uint32_t pid, int32_t fd)
 	return v ? (uint32_t)*v : 0;
 }
 
+/* fd now names path; 0, a file the report does not know: not what the number named before
+ * (a dup2 over it has no close) */
 static int fd_remember(struct collect *c, uint32_t pid, int64_t fd, uint32_t path)
 {
-	return path ? replay_u64map__put(&c->fds, fd_key(pid, fd), path) : 0;
+	if (!path) {
+		replay_u64map__del(&c->fds, fd_key(pid, fd));
+		return 0;
+	}
+	return replay_u64map__put(&c->fds, fd_key(pid, fd), path);
 }
 
 /* op's thread's state; NULL: none yet (make 0), or out of memory (make 1) */

@@ -5,6 +5,9 @@
  *   mktrace OUT              the fixed 9-op trace
  *   mktrace OUT --many N     N pread64 ops of 4096 bytes at offsets i*4096, 16 ops a chunk
  *   mktrace OUT --v11        ops of the types format 1.1 added (copies, chmod, chown, links)
+ *   mktrace OUT --dup2-unknown  /d/a opened as fd 5 and written at 0, then a dup2 over fd 5
+ *                            of fd 9, whose file the trace does not know, and a pwrite64 on
+ *                            fd 5 (no path) at 1 MiB: not /d/a's
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +102,27 @@ static int v11(struct reel_writer *w)
 	return 0;
 }
 
+/* fd 5 names /d/a, then, after a dup2 of an fd the trace never opened, a file not known */
+static int dup2_unknown(struct reel_writer *w)
+{
+	struct reel_op op;
+	uint32_t a;
+
+	CHECK(reel_writer__path(w, "/d/a", &a));
+	op = mk(REEL_OP_OPENAT, 400, 400, -100, a, 0, 0, 5, 1000, 2000);
+	op.flags = 02; /* O_RDWR */
+	CHECK(reel_writer__add(w, &op));
+	op = mk(REEL_OP_PWRITE64, 400, 400, 5, a, 0, 4096, 4096, 3000, 4000);
+	CHECK(reel_writer__add(w, &op));
+	op = mk(REEL_OP_DUP2, 400, 400, 9, 0, 0, 0, 5, 5000, 6000);
+	op.fd2 = 5;
+	CHECK(reel_writer__add(w, &op));
+	op = mk(REEL_OP_PWRITE64, 400, 400, 5, 0, 1 << 20, 4096, 4096, 7000, 8000);
+	CHECK(reel_writer__add(w, &op));
+	CHECK(reel_writer__close(w));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct reel_writer_opts opts = {.ops_per_chunk = 16};
@@ -122,6 +146,8 @@ int main(int argc, char **argv)
 		CHECK(reel_writer__close(w));
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[2], "--dup2-unknown"))
+		return dup2_unknown(w);
 	if (argc == 3 && !strcmp(argv[2], "--v11"))
 		return v11(w);
 	CHECK(reel_writer__meta(w, REEL_META_HOST, "testhost"));
