@@ -1185,9 +1185,11 @@ static int exec__sync_all(struct rworker *w, struct reel_op *res)
 			ret = -errno;
 			continue;
 		}
-		if (fstat(fd, &st) == 0)
-			for (int j = 0; j < n && !seen; j++)
-				seen = devs[j] == st.st_dev;
+		/* a root whose device is not known is synced on its own */
+		if (fstat(fd, &st) < 0)
+			st.st_dev = (dev_t)-1;
+		for (int j = 0; j < n && !seen && st.st_dev != (dev_t)-1; j++)
+			seen = devs[j] == st.st_dev;
 		if (seen) {
 			close(fd);
 			continue;

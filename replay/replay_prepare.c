@@ -368,8 +368,12 @@ static int manifest__write(int rootfd, const struct replay_fileset *fs, int root
 		free(s);
 		return fd;
 	}
-	if (write(fd, s, len) != (ssize_t)len || fsync(fd))
-		err = -errno ? -errno : -EIO;
+	ssize_t n = write(fd, s, len);
+
+	if (n < 0 || fsync(fd))
+		err = -errno;
+	else if (n != (ssize_t)len) /* short: no errno set (the file system is full) */
+		err = -ENOSPC;
 	close(fd);
 	free(s);
 	if (!err && renameat(rootfd, MANIFEST_TMP, rootfd, MANIFEST))

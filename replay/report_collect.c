@@ -349,6 +349,16 @@ static uint64_t thread_free_at(struct collect *c, const struct reel_op *op)
  * delay carried forward would count as the target's slowness (a replay on tmpfs, 100x faster than
  * the original's disk, was said not to keep the app's pace after one 7 ms preemption).
  */
+/*
+ * Whether op was scheduled by a replay: every op of a replay result is, the first ones at 0
+ * (sched_ns is relative to the replay's start), which alone does not tell a replay from a
+ * recording; a result without the replay's meta (older) is known by its nonzero ones.
+ */
+static int scheduled(const struct collect *c, const struct reel_op *op)
+{
+	return op->sched_ns || c->run->is_replay;
+}
+
 static uint64_t lateness_of(const struct reel_op *op)
 {
 	return op->start_ns > op->sched_ns ? op->start_ns - op->sched_ns : 0;
@@ -375,7 +385,7 @@ static uint64_t order_of(const struct reel_op *op, uint64_t free_at)
 static int schedule_add_at(struct collect *c, const struct reel_op *op, uint64_t free_at)
 {
 	struct report_run *run = c->run;
-	if (!op->sched_ns)
+	if (!scheduled(c, op))
 		return 0;
 	uint64_t late = lateness_of(op);
 	uint64_t backlog = backlog_of(op, free_at);
@@ -400,7 +410,7 @@ static int schedule_add_at(struct collect *c, const struct reel_op *op, uint64_t
 
 static int schedule_add(struct collect *c, const struct reel_op *op)
 {
-	return op->sched_ns ? schedule_add_at(c, op, thread_free_at(c, op)) : 0;
+	return scheduled(c, op) ? schedule_add_at(c, op, thread_free_at(c, op)) : 0;
 }
 
 /* The thread is busy until vend on the schedule's timeline, until end in fact. */
@@ -651,7 +661,7 @@ static int async_submit(struct collect *c, const struct reel_op *op)
 
 	async_key(op, op->start_ns, k);
 	async_id_key(op, kid);
-	if ((err = schedule_add(c, op)) || (op->sched_ns && (err = busy_until(c, op, &at))))
+	if ((err = schedule_add(c, op)) || (scheduled(c, op) && (err = busy_until(c, op, &at))))
 		return err;
 	/* its completion came first in the file (another worker's batch) and was measured */
 	s = report_map__get(&c->early, k);
@@ -659,7 +669,7 @@ static int async_submit(struct collect *c, const struct reel_op *op)
 		report_map__del(&c->early, s);
 		return 0;
 	}
-	if (op->sched_ns) {
+	if (scheduled(c, op)) {
 		uint64_t vv[2] = {at, 0};
 
 		if ((err = report_map__put(&c->vsub, k, vv)))
@@ -692,7 +702,7 @@ static int async_complete(struct collect *c, const struct reel_op *op)
 	if (!s) {
 		/* A replay's completion carries its request (FORMAT.md): its submit, in another
 		 * worker's batch, may come later in the file. */
-		if (op->sched_ns && op->fd >= 0 && op->start_ns && op->start_ns <= op->end_ns) {
+		if (scheduled(c, op) && op->fd >= 0 && op->start_ns && op->start_ns <= op->end_ns) {
 			uint64_t one[2] = {1, 0};
 
 			if ((err = report_map__put(&c->early, k, one)))
@@ -708,7 +718,7 @@ static int async_complete(struct collect *c, const struct reel_op *op)
 	report_map__del(&c->async, s);
 	if (sid && sid->v[0] == start)
 		report_map__del(&c->async, sid);
-	vs = op->sched_ns ? report_map__get(&c->vsub, k) : NULL;
+	vs = scheduled(c, op) ? report_map__get(&c->vsub, k) : NULL;
 	if (vs) {
 		uint64_t vsub = vs->v[0];
 
@@ -756,7 +766,7 @@ static int one_op(struct collect *c, const struct reel_op *op)
 		/* Not storage work, but its thread was busy with it all the same; its fds are
 		 * followed, so that an op on one without a path is known as no storage work. */
 		uint64_t at;
-		if (op->sched_ns && (err = busy_until(c, op, &at)))
+		if (scheduled(c, op) && (err = busy_until(c, op, &at)))
 			return err;
 		return track_fds(c, op);
 	}
@@ -769,9 +779,9 @@ static int one_op(struct collect *c, const struct reel_op *op)
 	if (op->type == REEL_OP_AIO_COMPLETE || op->type == REEL_OP_URING_COMPLETE)
 		return async_complete(c, op);
 
-	if (op->sched_ns && c->engine_async)
+	if (scheduled(c, op) && c->engine_async)
 		err = engine_busy(c, op);
-	else if (!(err = schedule_add(c, op)) && op->sched_ns)
+	else if (!(err = schedule_add(c, op)) && scheduled(c, op))
 		err = busy_until(c, op, &at);
 	if (err)
 		return err;
