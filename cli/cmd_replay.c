@@ -353,6 +353,10 @@ int cmd_replay(int argc, char **argv)
 		usage_short();
 		return 2;
 	}
+	if (replay_targets__check(targets, nt)) {
+		fprintf(stderr, "ioreel: %s\n", replay__last_error());
+		return 2;
+	}
 	o.trace = argv[optind];
 	o.maps = maps;
 	o.n_maps = nm;

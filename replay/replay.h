@@ -173,6 +173,11 @@ int replay__run(const struct replay_opts *opts, struct replay_summary *sum);
 /* When replay__run fails, a sentence saying what (e.g. which path escaped). */
 const char *replay__last_error(void);
 
+/* The --target dirs of one command, each replayed in turn: 0, or -EINVAL (replay__last_error
+ * says which) when one is inside another, whose preparation would wipe it. Checked before
+ * any is made, so a refusal leaves nothing behind. */
+int replay_targets__check(const char *const *dirs, size_t n);
+
 void replay_summary__print(const struct replay_summary *sum, FILE *out);
 
 /* Parsers for the command line; 0 or -EINVAL. */

@@ -42,6 +42,77 @@ static int path_is_below(const char *p, const char *dir)
 }
 
 /*
+ * dir as an absolute path without ".", ".." and repeated slashes, symlinks resolved where it
+ * exists (realpath), else where its parent does: a target is often made by the replay.
+ */
+static int target__canon(const char *dir, char *out, size_t size)
+{
+	char abs[PATH_MAX], *save = NULL, *c;
+	size_t len = 0;
+
+	if (realpath(dir, out))
+		return 0;
+	if (dir[0] == '/')
+		snprintf(abs, sizeof(abs), "%s", dir);
+	else if (!getcwd(abs, sizeof(abs)) ||
+		 snprintf(abs + strlen(abs), sizeof(abs) - strlen(abs), "/%s", dir) >=
+		     (int)(sizeof(abs) - strlen(abs)))
+		return -ENAMETOOLONG;
+	out[0] = '\0';
+	for (c = strtok_r(abs, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(c, "."))
+			continue;
+		if (!strcmp(c, "..")) {
+			char *slash = strrchr(out, '/');
+
+			len = slash ? (size_t)(slash - out) : 0;
+			out[len] = '\0';
+			continue;
+		}
+		if (len + 1 + strlen(c) >= size)
+			return -ENAMETOOLONG;
+		len += (size_t)sprintf(out + len, "/%s", c);
+		/* the part that exists, with its symlinks resolved */
+		char real[PATH_MAX];
+		if (realpath(out, real) && strlen(real) < size) {
+			strcpy(out, real);
+			len = strcmp(real, "/") ? strlen(real) : 0;
+			out[len] = '\0';
+		}
+	}
+	if (!len)
+		strcpy(out, "/");
+	return 0;
+}
+
+int replay_targets__check(const char *const *dirs, size_t n)
+{
+	char (*canon)[PATH_MAX] = calloc(n ? n : 1, PATH_MAX);
+
+	if (!canon)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		if (target__canon(dirs[i], canon[i], PATH_MAX)) {
+			replay_set_error("cannot resolve target %s: path too long", dirs[i]);
+			free(canon);
+			return -ENAMETOOLONG;
+		}
+		for (size_t j = 0; j < i; j++) {
+			if (strcmp(canon[i], canon[j]) && (path_is_below(canon[i], canon[j]) ||
+							   path_is_below(canon[j], canon[i]))) {
+				replay_set_error("refusing nested targets %s and %s: preparing one "
+						 "would wipe the other; use separate directories",
+						 dirs[j], dirs[i]);
+				free(canon);
+				return -EINVAL;
+			}
+		}
+	}
+	free(canon);
+	return 0;
+}
+
+/*
  * Held for as long as the replay uses the target: two replays in one target wipe, prepare and
  * change each other's files (one of them found its WAL gone: 657 of 1,341 ops measured, 42
  * more failures, and nothing said why). flock, not a file: it goes with the process.
