@@ -42,7 +42,7 @@ static void usage(FILE *out)
 		"      --anonymize-paths  replace every path component with a keyed hash\n"
 		"                         (paths under /proc, /sys, /dev stay in clear, but\n"
 		"                         not the names below /dev/shm)\n"
-		"  -q, --quiet            no summary\n"
+		"  -q, --quiet            no summary (lost events are still said)\n"
 		"  -h, --help             this text\n\n"
 		"Exit status: 0 ok, 1 failure, 2 usage, %d when events were lost (the trace\n"
 		"is still complete and says how many).\n\n"
@@ -337,7 +337,10 @@ int cmd_record(int argc, char **argv)
 	say_stop(&o, &st, quiet);
 	if (!quiet)
 		summary(&o, &st);
-	fprintf(stderr, "ioreel: lost %llu of %llu events\n",
-		(unsigned long long)(st.lost + st.noentry), (unsigned long long)st.events);
+	/* -q: said only when something was lost (and the exit status is EXIT_LOST) */
+	if (!quiet || st.lost + st.noentry)
+		fprintf(stderr, "ioreel: lost %llu of %llu events\n",
+			(unsigned long long)(st.lost + st.noentry),
+			(unsigned long long)st.events);
 	return st.lost + st.noentry ? EXIT_LOST : 0;
 }

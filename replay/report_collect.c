@@ -911,6 +911,7 @@ int report_run__collect(struct report_run *run, const char *path, int by_file)
 	}
 	reel_reader__damage_sum(c.r, &run->damage);
 	async_unreaped(&c);
+	run->threads = c.nthreads;
 	if (!err && !run->nmeta) { /* footer meta arrives at the end on unseekable input */
 		free(run->meta);
 		err = copy_meta(&c);

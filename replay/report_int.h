@@ -109,6 +109,7 @@ struct report_run {
 	uint64_t ops_read;    /* records read */
 	uint64_t ops_used;    /* ops measured */
 	uint64_t ops_nonfile; /* ops on pipes, sockets, ...: think time, left out */
+	uint64_t threads;     /* threads with ops */
 	uint64_t errors;
 	uint64_t damaged;	       /* damaged regions skipped */
 	struct reel_damage_sum damage; /* what they cost */

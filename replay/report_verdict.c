@@ -351,10 +351,19 @@ static void judge_lateness(struct report *rep, size_t ri)
 	char a[32], b[32], c[64], d[32];
 
 	if (is_afap(run)) {
-		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
-		    "replay on %s ran as fast as possible: its ops queued as they never did in the "
-		    "original, so latencies include that load and lateness is not judged",
-		    run->label);
+		/* one thread of syscalls has one op in flight, as in the original: nothing queues,
+		 * only the think time between ops is gone */
+		if (orig(rep)->threads <= 1 && !orig(rep)->async_n)
+			say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
+			    "replay on %s ran as fast as possible: its ops went back to back, "
+			    "without the original's time between them, so lateness is not judged",
+			    run->label);
+		else
+			say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
+			    "replay on %s ran as fast as possible: its ops queued as they never did "
+			    "in the original, so latencies include that load and lateness is not "
+			    "judged",
+			    run->label);
 		return;
 	}
 	if (!run->lateness.n)

@@ -2,16 +2,19 @@
 # ioreel record -- sh -c '...': the basic ops of a small shell pipeline come out with their
 # exact absolute paths (relative ones resolved against the cwd the shell cd'ed to), file
 # positions for read/write (set by lseek, not passed), lengths and results; fork is followed.
-# The command's exit ends the capture (meta capture.stopped_by=exit); -d's time, when the
-# command outlives it, ends the capture and leaves the command running, and says so.
+# With -q and nothing lost, record says nothing. The command's exit ends the capture (meta
+# capture.stopped_by=exit); -d's time, when the command outlives it, ends the capture and
+# leaves the command running, and says so.
 source "$(dirname "$0")/lib.sh"
 
 "$IOREEL" record -q -o "$dir/t.reel" -- sh -c "cd $dir && mkdir sub && printf 0123456789 > sub/a &&
 	dd if=sub/a of=sub/b bs=4 skip=1 seek=2 conv=notrunc status=none && mv sub/b sub/c &&
-	rm sub/a" || { echo "FAIL: record exited $?"; exit 1; }
+	rm sub/a" 2>"$dir/t.err" || { echo "FAIL: record exited $?"; exit 1; }
 "$PRINT" "$dir/t.reel" > "$dir/ops.txt" || { echo "FAIL: trace unreadable"; exit 1; }
 
 fail=0
+# -q, nothing lost: nothing said
+[ -s "$dir/t.err" ] && { echo "FAIL: record -q said: $(cat "$dir/t.err")"; fail=1; }
 expect() { # a regex that some op line must match
 	if ! grep -Eq -- "$1" "$dir/ops.txt"; then
 		echo "FAIL: no op matches: $1"
