@@ -21,7 +21,7 @@ trap 'rm -rf "$T"' EXIT
 "$IOREEL" info --json "$TRACE" > "$T/info.json" || fail "ioreel info $TRACE"
 "$IOREEL" dump --format jsonl "$TRACE" > "$T/orig.jsonl" || fail "ioreel dump $TRACE"
 python3 "$HERE/check_contents.py" "$T/info.json" "$T/orig.jsonl" "$SCRATCH" "$PROGRAM" \
-	"$DBFILES" "$MIN_THREADS" > "$T/contents.out"
+	"$DBFILES" "$MIN_THREADS" "$MIN_LOCKS" > "$T/contents.out"
 case $? in
 0) ;;
 77) skip "$(grep '^SKIP' "$T/contents.out" | sed 's/^SKIP: //')" ;;
