@@ -178,6 +178,7 @@ enum report_verdict_tag {
 	REPORT_V_MIXED,
 	REPORT_V_PACE,	    /* the target could not keep the application's pace */
 	REPORT_V_CPU_BOUND, /* afap: the CPUs, not the storage, set the pace */
+	REPORT_V_TOTAL,	    /* a replay's I/O time and duration against the original's */
 };
 
 struct report_verdict {

@@ -49,7 +49,7 @@
  *                                 { "count", "p50_ns", "p99_ns", "max_ns" } } } ] } ] },
  *                                                    only with --timeline; each run's own clock
  *   "verdict": [ { "tag": "faster"|"slower"|"unchanged"|"tail_only"|"mixed"|"fell_behind"|
- *                         "errors"|"dominant"|"note"|"pace_not_kept",
+ *                         "errors"|"dominant"|"note"|"pace_not_kept"|"cpu_bound"|"total",
  *                  "run": index|null, "op": name|null, "speedup": original/replay|null,
  *                  "text": "..." } ]
  * }
@@ -78,7 +78,7 @@ static const char *tag_name(enum report_verdict_tag t)
 	    [REPORT_V_BEHIND] = "fell_behind",	[REPORT_V_ERRORS] = "errors",
 	    [REPORT_V_DOMINANT] = "dominant",	[REPORT_V_NOTE] = "note",
 	    [REPORT_V_MIXED] = "mixed",		[REPORT_V_PACE] = "pace_not_kept",
-	    [REPORT_V_CPU_BOUND] = "cpu_bound",
+	    [REPORT_V_CPU_BOUND] = "cpu_bound", [REPORT_V_TOTAL] = "total",
 	};
 	return names[t];
 }
