@@ -264,6 +264,9 @@ struct rworker {
 	uint64_t dep_max, last_seq;
 	size_t bufsz;
 	uint64_t prev_orig_end, prev_end;
+	/* --timing think: how late its ops woke up past their schedule (not waiting for other
+	 * threads), not yet made up from the gaps after them (worker__think_at) */
+	uint64_t think_debt;
 	int have_prev;
 	struct rbatch *out; /* results not yet handed to the writer thread */
 	uint64_t ndone, issued;
