@@ -2555,7 +2555,7 @@ static int cross__collect(const struct scan *s, struct reel_reader *r,
 	return 0;
 }
 
-int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
+int replay_fileset__scan(const char *trace, struct replay_mapper *m,
 			 struct replay_fileset *fs)
 {
 	struct replay_strset created = {0}, dirs = {0};
@@ -2630,6 +2630,13 @@ int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
 		err = 0; /* a trace cut short (crash, still being written): use what is there */
 	if (!err)
 		fs->max_live = max_live(s.tfirst, s.tlast, fs->ntids);
+	/* every path known before any is mapped: a glob --map's directories map to TO itself */
+	for (uint32_t id = 1; id < s.np && !err; id++) {
+		const char *p = reel_reader__path(r, id);
+
+		if (p)
+			err = replay_mapper__learn(m, p);
+	}
 	/*
 	 * A file there before that the application wrote, cut, removed, replaced or renamed: as
 	 * long as it was then (when an open or a stat said it first), so that writes in place

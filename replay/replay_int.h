@@ -26,6 +26,9 @@ struct replay_rule {
 	size_t from_len;
 	int glob;
 	int root;
+	/* glob: the leading parts the pattern matched with traced paths below them
+	 * (replay_mapper__learn): directories, each the root itself, not TO/<basename> */
+	struct replay_strset dirs;
 };
 
 struct replay_mapper {
@@ -41,6 +44,10 @@ void replay_mapper__free(struct replay_mapper *m);
 /* Root index and path relative to it ("." for the root itself); -ENAMETOOLONG. */
 int replay_mapper__map(const struct replay_mapper *m, const char *path, int *root, char *rel,
 		       size_t relsz);
+/* Takes note of a traced path before any is mapped: a glob rule's match that has paths
+ * below it is a directory, mapped to TO itself (a pattern of pg_wal maps pg_wal/x to TO/x,
+ * and pg_wal to TO, not to TO/pg_wal). 0 or -ENOMEM. */
+int replay_mapper__learn(struct replay_mapper *m, const char *path);
 /* The index of the --map rule that maps path, -1 when none does (it goes under the target). */
 int replay_mapper__rule(const struct replay_mapper *m, const char *path);
 /* True when the traced path would put the replay onto the traced location itself. */
@@ -148,7 +155,7 @@ struct replay_fileset {
 	char identity[512]; /* trace identity + map rules, for the manifest */
 };
 
-int replay_fileset__scan(const char *trace, const struct replay_mapper *m,
+int replay_fileset__scan(const char *trace, struct replay_mapper *m,
 			 struct replay_fileset *fs);
 void replay_fileset__free(struct replay_fileset *fs);
 /* The size a file is prepared with (root, rel as replay_mapper__map gives them); 0 when it is

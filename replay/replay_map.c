@@ -10,7 +10,8 @@
  *   glob    PAT=TO   (fnmatch, '*' also matches '/'; a trailing "/ *" is ignored): the
  *           shortest leading part D of P (whole components) that PAT matches is replaced by
  *           TO: P = D/rest -> TO/rest; when D is P itself (a file pattern such as "*.tmp"),
- *           the file goes to TO/<basename>.
+ *           the file goes to TO/<basename>, unless the trace has paths below P (learnt
+ *           before any path is mapped): then P is a directory, and TO itself.
  * Every TO is a root like the target: it must not be "/", nor inside or around another root.
  *
  * Safety: every root is opened once as an O_PATH directory fd, and every path operation is
@@ -297,8 +298,10 @@ void replay_mapper__free(struct replay_mapper *m)
 		close(m->roots[i].lockfd);
 		free(m->roots[i].dir);
 	}
-	for (size_t i = 0; i < m->n_rules; i++)
+	for (size_t i = 0; i < m->n_rules; i++) {
 		free(m->rules[i].from);
+		replay_strset__free(&m->rules[i].dirs);
+	}
 	free(m->rules);
 	memset(m, 0, sizeof(*m));
 }
@@ -318,6 +321,12 @@ static int rel__set(char *rel, size_t relsz, const char *s)
 	return 0;
 }
 
+/*
+ * Whether rule rl maps p, and the part of p after what it matched (rest: "" for the root
+ * itself). A glob matches the shortest leading part of p that it can; a match of the whole
+ * of p sends a file to TO/<basename> ("*.tmp"), a directory learnt to have paths below it
+ * to TO itself.
+ */
 static int rule__match(const struct replay_rule *rl, const char *p, const char **rest)
 {
 	char buf[PATH_MAX];
@@ -343,7 +352,9 @@ static int rule__match(const struct replay_rule *rl, const char *p, const char *
 		buf[i] = '\0';
 		if (fnmatch(rl->from, buf, 0))
 			continue;
-		if (i == n) {
+		if (i == n && replay_strset__has(&rl->dirs, buf)) {
+			*rest = p + n;
+		} else if (i == n) {
 			const char *b = strrchr(p, '/');
 
 			*rest = b ? b : p;
@@ -353,6 +364,26 @@ static int rule__match(const struct replay_rule *rl, const char *p, const char *
 		return 1;
 	}
 	return 0;
+}
+
+int replay_mapper__learn(struct replay_mapper *m, const char *path)
+{
+	const char *rest;
+	int i = replay_mapper__rule(m, path);
+
+	if (i < 0 || !m->rules[i].glob)
+		return 0;
+	rule__match(&m->rules[i], path, &rest);
+	if (*rest != '/' || rest == path || rest[1] == '\0')
+		return 0; /* the whole path matched: nothing learnt of it here */
+	char dir[PATH_MAX];
+	size_t n = (size_t)(rest - path);
+
+	if (n >= sizeof(dir))
+		return 0;
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	return replay_strset__add(&m->rules[i].dirs, dir) < 0 ? -ENOMEM : 0;
 }
 
 int replay_mapper__rule(const struct replay_mapper *m, const char *path)

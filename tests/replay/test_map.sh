@@ -33,6 +33,20 @@ check_same_ops "$T/t.reel" "$T/r.reel"
 "$IOREEL" replay "$T/t.reel" --target "$T/tgt2" --map '*/pg_wal/*'="$T/wal2" -o "$T/r2.reel" \
 	-q || fail "replay 2"
 [ -e "$T/wal2/0001" ] && [ -e "$T/wal2/0002" ] || fail "dir glob rule did not map pg_wal"
+# the directory a glob matches, with paths below it, is TO itself: its own ops (a stat, an
+# fsync of it) go there, and no empty TO/pg_wal is made beside its files
+{
+	echo "100 100 0 10 openat path=/var/lib/pg/pg_wal flags=O_RDONLY|O_DIRECTORY kind=dir ret=3"
+	echo "100 100 100 110 fsync fd=3 kind=dir ret=0"
+	echo "100 100 200 210 openat path=/var/lib/pg/pg_wal/0001 flags=O_RDWR ret=4"
+	echo "100 100 300 310 pread64 fd=4 off=0 len=16384 ret=16384"
+	echo "100 100 400 410 newfstatat path=/var/lib/pg/pg_wal ret=0 subop=4"
+} | mk d
+"$IOREEL" replay "$T/d.reel" --target "$T/tgt4" --map '*/pg_wal'="$T/wal4" -o "$T/r4.reel" \
+	>"$T/out" 2>&1 || fail "replay 4: $(cat "$T/out")"
+[ -f "$T/wal4/0001" ] || fail "pg_wal/0001 not in the map dir"
+[ ! -e "$T/wal4/pg_wal" ] || fail "an empty pg_wal made inside the map dir"
+grep -q "outcomes differing from the original: 0" "$T/out" || fail "dir glob: outcomes differ"
 # a map target inside the target is refused
 "$IOREEL" replay "$T/t.reel" --target "$T/tgt" --map /var/lib/pg/pg_wal="$T/tgt/wal" \
 	-o "$T/r3.reel" -q 2>"$T/err" && fail "nested map target accepted"
