@@ -9,7 +9,8 @@
  * can do is say what its cache held (the summary, the result's meta, and the report's
  * verdict when reads got faster), and --cold drops it (replay_prepare__cold).
  *
- * Counted: the bytes of the set's files on disk-backed targets, and how many of those the
+ * Counted: the bytes of the set's files on disk-backed targets (but those the trace opened
+ * only with O_DIRECT, whose I/O the cache does not serve), and how many of those the
  * page cache holds, asked with cachestat(2) (Linux 6.5), else with mincore(2) over a
  * mapping of the file, a window at a time. Files on tmpfs or ramfs are memory by nature:
  * counted apart, never called cached.
@@ -117,7 +118,7 @@ void replay_cache__measure(const struct replay_mapper *m, const struct replay_fi
 		int64_t got;
 		int fd;
 
-		if (fs->e[i].kind != REPLAY_F_FILE)
+		if (fs->e[i].kind != REPLAY_F_FILE || fs->e[i].direct_only)
 			continue;
 		fd = replay_path__open(m->roots[fs->e[i].root].fd, fs->e[i].rel,
 				       O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);

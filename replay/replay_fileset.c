@@ -96,6 +96,8 @@ struct pinfo {
 	uint8_t app_owned; /* truncated or written: later reads say nothing about the old size */
 	uint8_t written;
 	uint8_t exec;	      /* access(X_OK) succeeded: prepared executable */
+	uint8_t open_direct;  /* opened with O_DIRECT */
+	uint8_t open_cached;  /* opened without it (by the trace, or before the capture) */
 	uint8_t symlink;      /* a symlink the application made, as the scan stands: lspan's */
 	uint8_t linked;	      /* one was made by this name at some point (symlink, or a rename) */
 	uint32_t lspan;	      /* its latest link span (struct lspan), + 1 (0: never a symlink) */
@@ -1076,6 +1078,10 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 				link__now(s, pi)->through_kind = kind;
 			if (pi)
 				pi->followed = 1;
+			if (pi && (op->flags & O_DIRECT))
+				pi->open_direct = 1;
+			else if (pi)
+				pi->open_cached = 1;
 			if (pi && !pi->symlink && !pi->gone)
 				pi->pre_followed = kind;
 			if (op->path)
@@ -1528,6 +1534,7 @@ static int fs__add(struct replay_fileset *fs, const struct replay_mapper *m, con
 	fs->e[fs->n].kind = kind;
 	fs->e[fs->n].size = size;
 	fs->e[fs->n].exec = exec;
+	fs->e[fs->n].direct_only = 0;
 	fs->e[fs->n].content = NULL;
 	fs->e[fs->n].holes = NULL;
 	fs->e[fs->n].nholes = 0;
@@ -2742,8 +2749,10 @@ int replay_fileset__scan(const char *trace, struct replay_mapper *m,
 			err = fs__add(fs, m, p,
 				      pi->kind == REPLAY_F_DIR ? REPLAY_F_DIR : REPLAY_F_FILE,
 				      pi->kind == REPLAY_F_DIR ? 0 : pi->size, pi->exec);
-			if (!err && fs->n > n && fs->e[n].kind == REPLAY_F_FILE)
+			if (!err && fs->n > n && fs->e[n].kind == REPLAY_F_FILE) {
+				fs->e[n].direct_only = pi->open_direct && !pi->open_cached;
 				err = holes__give(&s, &fs->e[n], id);
+			}
 		}
 		/* removed or replaced before anything said how long it was: prepared empty,
 		 * its removal frees nothing (Tarantool's vinyl drops old run files by name

@@ -92,6 +92,9 @@ struct replay_fentry {
 	int kind;
 	int exec;
 	uint64_t size; /* a symlink's: the length of its content */
+	/* a file the trace opened only with O_DIRECT: its I/O bypasses the page cache, which
+	 * the replay's cache state (replay_cache.c) leaves it out of */
+	int direct_only;
 	char *content; /* a symlink's, when the trace tells it; NULL: a stand-in */
 	/* a file's holes, as lseek(SEEK_DATA) found them: nholes (lo, hi) pairs, in order */
 	uint64_t *holes;
