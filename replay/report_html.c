@@ -271,7 +271,7 @@ static void op_table(FILE *out, const struct report *rep, int k)
 			    [REPORT_SAME] = "unchanged",      [REPORT_FASTER] = "faster",
 			    [REPORT_SLOWER] = "slower",	      [REPORT_TAIL_ONLY] = "tail only",
 			    [REPORT_FEW_OPS] = "too few ops", [REPORT_MISSING] = "missing",
-			    [REPORT_MIXED] = "mixed"};
+			    [REPORT_MIXED] = "mixed",	      [REPORT_SHIFT] = "shifted"};
 			fprintf(out, "<td>%s</td>", report_fmt__ratio(c->ratio_p50, b, sizeof(b)));
 			fprintf(out, "<td>%s</td>", report_fmt__ratio(c->ratio_p99, b, sizeof(b)));
 			fprintf(out, "<td>%s</td>", report_fmt__ratio(c->ratio_mean, b, sizeof(b)));
@@ -505,7 +505,7 @@ int report__write_html(const struct report *rep, FILE *out)
 	static const char *const tags[] = {"faster",	  "slower",	   "unchanged", "tail_only",
 					   "fell_behind", "errors",	   "dominant",	"note",
 					   "mixed",	  "pace_not_kept", "cpu_bound",
-					   "total"};
+					   "total",	  "shifted"};
 	char name[32], title[64];
 	const struct hist **hs = calloc(rep->nruns, sizeof(*hs));
 

@@ -78,6 +78,7 @@ enum report_change {
 	REPORT_FEW_OPS,	  /* too few ops in either run to say */
 	REPORT_MISSING,	  /* the kind is absent from one of the two runs */
 	REPORT_MIXED,	  /* p50 and p99 moved in opposite directions */
+	REPORT_SHIFT,	  /* most ops moved (KS D), by less than the ratio that is a change */
 };
 
 struct report_cmp {
@@ -179,6 +180,7 @@ enum report_verdict_tag {
 	REPORT_V_PACE,	    /* the target could not keep the application's pace */
 	REPORT_V_CPU_BOUND, /* afap: the CPUs, not the storage, set the pace */
 	REPORT_V_TOTAL,	    /* a replay's I/O time and duration against the original's */
+	REPORT_V_SHIFT,	    /* REPORT_SHIFT */
 };
 
 struct report_verdict {

@@ -49,7 +49,8 @@
  *                                 { "count", "p50_ns", "p99_ns", "max_ns" } } } ] } ] },
  *                                                    only with --timeline; each run's own clock
  *   "verdict": [ { "tag": "faster"|"slower"|"unchanged"|"tail_only"|"mixed"|"fell_behind"|
- *                         "errors"|"dominant"|"note"|"pace_not_kept"|"cpu_bound"|"total",
+ *                         "errors"|"dominant"|"note"|"pace_not_kept"|"cpu_bound"|"total"|
+ *                         "shifted",
  *                  "run": index|null, "op": name|null, "speedup": original/replay|null,
  *                  "text": "..." } ]
  * }
@@ -66,7 +67,7 @@ static const char *change_name(enum report_change c)
 	    [REPORT_SAME] = "unchanged",      [REPORT_FASTER] = "faster",
 	    [REPORT_SLOWER] = "slower",	      [REPORT_TAIL_ONLY] = "tail_only",
 	    [REPORT_FEW_OPS] = "too_few_ops", [REPORT_MISSING] = "missing",
-	    [REPORT_MIXED] = "mixed"};
+	    [REPORT_MIXED] = "mixed",	      [REPORT_SHIFT] = "shifted"};
 	return names[c];
 }
 
@@ -79,6 +80,7 @@ static const char *tag_name(enum report_verdict_tag t)
 	    [REPORT_V_DOMINANT] = "dominant",	[REPORT_V_NOTE] = "note",
 	    [REPORT_V_MIXED] = "mixed",		[REPORT_V_PACE] = "pace_not_kept",
 	    [REPORT_V_CPU_BOUND] = "cpu_bound", [REPORT_V_TOTAL] = "total",
+	    [REPORT_V_SHIFT] = "shifted",
 	};
 	return names[t];
 }
