@@ -590,9 +590,13 @@ stop:
 	}
 	run__summary(run, sum);
 	sum->interrupted = run__interrupted(run);
-	/* a result of part of the trace must not pass for a whole one (report) */
-	if (sum->interrupted)
+	/* a result of part of the trace must not pass for a whole one (report): an interrupted
+	 * replay's, and a failed one's (it stopped at the error, and says which) */
+	if (sum->interrupted || err)
 		meta__u64(run->w, "replay.interrupted_after_ops", sum->ops_read);
+	if (err)
+		reel_writer__meta(run->w, "replay.failed",
+				  *replay__last_error() ? replay__last_error() : strerror(-err));
 	meta__u64(run->w, "replay.direct_dropped", sum->direct_dropped);
 	meta__u64(run->w, "replay.unlinks_mapped", sum->unlinks_mapped);
 	meta__u64(run->w, "replay.lock_waits_abandoned", sum->lock_waits_abandoned);

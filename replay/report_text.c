@@ -190,9 +190,13 @@ static void runs(const struct report *rep, FILE *out)
 		if (r->ops_nonfile)
 			fprintf(out, ", %llu non-file ops left out",
 				(unsigned long long)r->ops_nonfile);
-		if (i && (v = report_run__meta(r, "replay.interrupted_after_ops")))
-			fprintf(out, ", INTERRUPTED after %s ops of the trace (the rest not replayed)",
-				v);
+		if (i && (v = report_run__meta(r, "replay.interrupted_after_ops"))) {
+			const char *failed = report_run__meta(r, "replay.failed");
+
+			fprintf(out, ", %s after %s ops of the trace (the rest not replayed%s%s)",
+				failed ? "FAILED" : "INTERRUPTED", v, failed ? ": " : "",
+				failed ?: "");
+		}
 		if (!i && (v = report_run__meta(r, REEL_META_LOST_EVENTS)) && strtoull(v, NULL, 10))
 			fprintf(out, ", %s events lost by the capture (their ops are not in it)", v);
 		if (i && (v = report_run__meta(r, "replay.noop_closes")) && strtoull(v, NULL, 10))

@@ -962,12 +962,17 @@ static void judge_fidelity(struct report *rep, size_t ri)
 		    ri ? run->label : "original", run->path,
 		    (unsigned long long)run->damage.first_offset,
 		    reel_damage_sum__describe(&run->damage, what, sizeof(what)));
-	if (ri && (v = report_run__meta(run, "replay.interrupted_after_ops")))
+	if (ri && (v = report_run__meta(run, "replay.interrupted_after_ops"))) {
+		const char *failed = report_run__meta(run, "replay.failed");
+
 		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
-		    "replay on %s was interrupted after %s of the original's %llu ops: it is "
-		    "compared with the whole original, and what it did not reach (later phases, "
-		    "their files) is missing from it",
-		    run->label, v, (unsigned long long)orig(rep)->ops_read);
+		    "replay on %s %s after %s of the original's %llu ops%s%s%s: it is compared "
+		    "with the whole original, and what it did not reach (later phases, their "
+		    "files) is missing from it",
+		    run->label, failed ? "failed" : "was interrupted", v,
+		    (unsigned long long)orig(rep)->ops_read, failed ? " (" : "", failed ?: "",
+		    failed ? ")" : "");
+	}
 	if (ri && (v = report_run__meta(run, "replay.unsized_removed")) && strtoull(v, NULL, 10))
 		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
 		    "on %s, %s files the application removed, renamed away or replaced were "
