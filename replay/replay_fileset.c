@@ -1503,6 +1503,25 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 	}
 }
 
+/*
+ * The paths leading out of the target, not counting a directory above another of them: one
+ * path ../../x/y/f is one, not its 5 directories too (it read "6 traced paths lead out").
+ */
+static uint64_t refused__count(const struct replay_strset *rel)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < rel->n; i++) {
+		size_t len = strlen(rel->str[i]);
+		int above = 0;
+
+		for (size_t j = 0; j < rel->n && !above && rel->n <= 4096; j++)
+			above = !strncmp(rel->str[j], rel->str[i], len) && rel->str[j][len] == '/';
+		n += !above;
+	}
+	return n;
+}
+
 static int fs__add(struct replay_fileset *fs, const struct replay_mapper *m, const char *path,
 		   int kind, uint64_t size, int exec)
 {
@@ -1517,8 +1536,7 @@ static int fs__add(struct replay_fileset *fs, const struct replay_mapper *m, con
 	/* ".." would lead out of the root: never prepared, and refused when replayed */
 	if (!strcmp(rel, "..") || !strncmp(rel, "../", 3) || strstr(rel, "/../") ||
 	    (strlen(rel) > 3 && !strcmp(rel + strlen(rel) - 3, "/.."))) {
-		fs->refused++;
-		return 0;
+		return replay_strset__add(&fs->refused_rel, rel) < 0 ? -ENOMEM : 0;
 	}
 	if (fs->n == fs->cap) {
 		size_t cap = fs->cap ? fs->cap * 2 : 256;
@@ -2827,6 +2845,7 @@ int replay_fileset__scan(const char *trace, struct replay_mapper *m,
 	free(s.tfirst);
 	free(s.tlast);
 	free(s.p);
+	fs->refused = refused__count(&fs->refused_rel);
 	reel_reader__damage_sum(r, &fs->damage);
 	reel_reader__close(r);
 	return err;
@@ -2852,6 +2871,7 @@ void replay_fileset__free(struct replay_fileset *fs)
 	free(fs->early);
 	free(fs->tids);
 	free(fs->tid_ops);
+	replay_strset__free(&fs->refused_rel);
 	free(fs->map_hits);
 	free(fs->cross_from);
 	free(fs->cross_to);

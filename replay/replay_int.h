@@ -115,7 +115,8 @@ struct replay_fileset {
 	size_t n, cap;
 	struct replay_early_fd *early;
 	size_t nearly;
-	uint64_t refused; /* paths not prepared: they lead out of the target */
+	uint64_t refused; /* paths not prepared: they lead out of the target (refused__count) */
+	struct replay_strset refused_rel; /* theirs, the directories above them included */
 	/* files prepared empty that the application removes, renames away or replaces, and
 	 * whose size before the capture the trace does not say */
 	uint64_t unsized_gone;
