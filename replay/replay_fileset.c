@@ -1529,6 +1529,10 @@ static int fs__add(struct replay_fileset *fs, const struct replay_mapper *m, con
 	int root, r;
 
 	r = replay_mapper__map(m, path, &root, rel, sizeof(rel));
+	if (r == -ENAMETOOLONG) { /* no such path can be made; its ops fail, each said */
+		fs->too_long++;
+		return 0;
+	}
 	if (r)
 		return r;
 	if (!strcmp(rel, "."))

@@ -117,6 +117,7 @@ struct replay_fileset {
 	size_t nearly;
 	uint64_t refused; /* paths not prepared: they lead out of the target (refused__count) */
 	struct replay_strset refused_rel; /* theirs, the directories above them included */
+	uint64_t too_long; /* paths not prepared: longer than PATH_MAX under their target */
 	/* files prepared empty that the application removes, renames away or replaces, and
 	 * whose size before the capture the trace does not say */
 	uint64_t unsized_gone;

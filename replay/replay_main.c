@@ -188,6 +188,15 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 		       "their ops are refused%s",
 		       n, "");
 	}
+	if (fs.too_long) {
+		char n[32];
+
+		snprintf(n, sizeof(n), "%llu", (unsigned long long)fs.too_long);
+		notice(o,
+		       "%s traced paths are too long to be made under the target (PATH_MAX): not "
+		       "prepared, their ops fail ENAMETOOLONG%s",
+		       n, "");
+	}
 	if (prep.reused)
 		notice(o, "reusing prepared file set in %s%s", m.roots[0].dir,
 		       m.n_roots > 1 ? " (and the --map targets)" : "");

@@ -48,4 +48,18 @@ n=$("$IOREEL" dump --format jsonl "$T/r.reel" | grep -c '"ret":-36\|"ret":"-ENAM
 	"$IOREEL" dump --format jsonl "$T/r.reel" | cut -c1-300 >&2
 	fail "want 10 ops failing with ENAMETOOLONG, got $n"
 }
+
+# such a path that was there before (read in the original) cannot be prepared: its ops fail,
+# the rest replays (the whole replay failed, "cannot read trace: File name too long")
+mk p <<SPEC
+100 100 0 10 openat path=$long flags=O_RDONLY ret=3
+100 100 20 30 pread64 fd=3 off=0 len=100 ret=100
+100 100 40 50 openat path=/srv/g flags=O_RDONLY ret=4
+100 100 60 70 pread64 fd=4 off=0 len=100 ret=100
+SPEC
+"$IOREEL" replay "$T/p.reel" --target "$T/tgt2" -o "$T/r2.reel" >"$T/out" 2>&1 ||
+	fail "replay of a long path there before failed: $(cat "$T/out")"
+grep -q "1 traced paths are too long to be made under the target" "$T/out" ||
+	fail "the long path is not said: $(head -5 "$T/out")"
+[ "$(stat -c %s "$T/tgt2/srv/g")" = 100 ] || fail "/srv/g not prepared"
 echo PASS
