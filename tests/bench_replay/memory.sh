@@ -14,6 +14,7 @@
 # Then the smaller trace's ops again, each thread a succession of short processes of 10 ops
 # (gen_trace --proc-ops: 100 k processes, 500 k in the full form): what the replay keeps by
 # process and thread must go when they end (a build, a database's backend per connection).
+# Then memory by distinct path (stats of 100 k and 400 k paths): it does grow with them.
 # Target: peak RSS < 200 MiB on the larger trace, and on the many processes. A miss prints
 # "TARGET MISSED:" and does not fail; a broken run (replay error, missing ops) exits 1; 77: no
 # replay, or no room.
@@ -97,4 +98,35 @@ rb_check "$( [ "${RSS[$big]}" -lt $LIMIT_KIB ] && echo 1)" \
 rb_check "$( [ "${RSS[many]}" -lt $LIMIT_KIB ] && echo 1)" \
 	"peak RSS of the ${small}-op replay in $((small / 10)) processes < 200 MiB" \
 	"$(rb_ratio "${RSS[many]}" 1024) MiB"
+
+# What does grow: per distinct path. Stats of N distinct paths (all ENOENT, as a find or an
+# rsync over a large tree would have many), imported from a generated strace log; the peak
+# RSS of replay and report at two N, and their difference per path. Informational: the
+# README gives these numbers, no target.
+declare -A PRSS
+PATHS="100000 400000"
+for n in $PATHS; do
+	python3 - "$n" >"$S/paths.log" <<'PY'
+import sys
+n = int(sys.argv[1])
+for i in range(n):
+    print('100 %.6f newfstatat(AT_FDCWD, "/data/dir%04d/file%08d", 0x7ffd0000, 0) = -1 ENOENT '
+          '(No such file or directory) <0.000002>' % (1700000000 + i * 1e-5, i % 1000, i))
+PY
+	"$IOREEL" import strace "$S/paths.log" -o "$S/paths.reel" >/dev/null 2>&1 ||
+		rb_fail "import of $n paths"
+	rm -f "$S/paths.log"
+	rm -rf "$S/tgt"
+	PRSS[replay$n]=$(peak_rss_kib "$IOREEL" replay "$S/paths.reel" --target "$S/tgt" \
+		--timing afap -o "$S/paths.res.reel") || rb_fail "replay of $n paths"
+	PRSS[report$n]=$(peak_rss_kib "$IOREEL" report "$S/paths.reel" "$S/paths.res.reel") ||
+		rb_fail "report of $n paths"
+	rb_say "$n distinct paths: peak RSS replay $(rb_ratio "${PRSS[replay$n]}" 1024) MiB," \
+		"report $(rb_ratio "${PRSS[report$n]}" 1024) MiB"
+	rm -rf "$S/tgt" "$S/paths.reel" "$S/paths.res.reel"
+done
+lo=${PATHS% *} hi=${PATHS#* }
+rb_say "memory per distinct path: replay" \
+	"$(((PRSS[replay$hi] - PRSS[replay$lo]) * 1024 / (hi - lo))) B," \
+	"report $(((PRSS[report$hi] - PRSS[report$lo]) * 1024 / (hi - lo))) B"
 echo "results: $RB_OUT"
