@@ -14,7 +14,10 @@
 #             return at once; what attaching costs before ioreel does any work
 # then a loss check at a fixed 500 k preads/s under ioreel (or at the highest rate reached), and
 # the latency of one pread at a fixed 5 k/s, bare and under ioreel (p50, p99, and the
-# difference: what recording adds to each call).
+# difference: what recording adds to each call). Then the same load with read(2) at the
+# file position (bare_read, ioreel_read): the recorder takes a read's offset from the
+# position at its exit, one more fd lookup than a pread costs it; the CPU it adds per read
+# beside the CPU it adds per pread says what that lookup costs.
 #
 # Targets (DESIGN.md, "Capture"): ioreel >= 80% of bare, >= 90% of the floor, no lost events
 # up to 500 k events/s with the default buffer. They are reported, not asserted: the CI
@@ -51,6 +54,7 @@ failed=0
 run() {
 	local name=$1 rate=$2 out lost=0 rc
 	local load=("$WL" --bench-preads --file "$file" --seconds "$SECONDS_RUN")
+	[[ $name == *_read ]] && load[1]=--bench-reads
 	[ "$rate" -gt 0 ] && load+=(--rate "$rate")
 	case $name in
 	bare*) "${load[@]}" >"$tmp/out" 2>"$tmp/err" ;;
@@ -89,6 +93,8 @@ for ((i = 0; i < REPS; i++)); do
 	for c in $configs; do run "$c" 0; done
 	run bare@5k 5000
 	run ioreel@5k 5000
+	run bare_read 0
+	run ioreel_read 0
 done
 
 # median of column COL over the runs of NAME
@@ -160,6 +166,12 @@ verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r == "-") ? "n/a" : ((r >= t
 	printf "%-30s %12.0f %12.0f\n" "ioreel record" "$i50" "$i99"
 	printf "%-30s %+12.0f %+12.0f\n" "added by ioreel" "$(awk -v a="$i50" -v b="$b50" 'BEGIN { print a - b }')" \
 		"$(awk -v a="$i99" -v b="$b99" 'BEGIN { print a - b }')"
+	echo
+	# CPU ns per op added by recording: 1e9/ops_per_cpu_s under ioreel minus bare
+	added() { awk -v a="$(med "$1" 6)" -v b="$(med "$2" 6)" 'BEGIN { if (a > 0 && b > 0) printf "%.0f", 1e9 / a - 1e9 / b; else print "-" }'; }
+	ap=$(added ioreel bare) ar=$(added ioreel_read bare_read)
+	echo "CPU added per traced call: pread $ap ns, read at the file position $ar ns" \
+		"(the position at exit: $(awk -v a="$ar" -v b="$ap" 'BEGIN { if (a != "-" && b != "-") printf "%+.0f", a - b; else print "-" }') ns)"
 	echo
 	echo "runs (config preads/s p50_ns p99_ns lost preads/CPU-s):"
 	sed 's/^/  /' "$tmp/runs"

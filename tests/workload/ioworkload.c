@@ -51,6 +51,7 @@ static void usage(FILE *f)
 	    "  --wait-attach    after opening shared.dat, print \"ready PID\" and wait for\n"
 	    "                   SIGUSR1 (attach \"ioreel record -p PID\" meanwhile); ops\n"
 	    "                   before it are logged with \"before_capture\":1\n"
+	    "  --bench-reads    the same with read(2) at the file's position (lseek to 0 at its end)\n"
 	    "  --bench-preads   4 KiB preads of F (page cache) for S seconds, at full speed or\n"
 	    "                   at --rate; prints ops/s and, at a rate, pread latency p50/p99\n"
 	    "\n"
@@ -297,6 +298,7 @@ int main(int argc, char **argv)
 		{ "wait-attach", no_argument, NULL, 'W' },
 		{ "proc-child", required_argument, NULL, 'P' },
 		{ "bench-preads", no_argument, NULL, 'B' },
+		{ "bench-reads", no_argument, NULL, 'b' },
 		{ "file", required_argument, NULL, 'f' },
 		{ "seconds", required_argument, NULL, 'S' },
 		{ "rate", required_argument, NULL, 'R' },
@@ -305,7 +307,7 @@ int main(int argc, char **argv)
 	};
 	const char *bench_file = NULL;
 	double seconds = 3, rate = 0;
-	bool bench = false;
+	bool bench = false, bench_reads = false;
 	static char self[PATH_MAX], log_abs[PATH_MAX];
 	int c;
 
@@ -347,6 +349,9 @@ int main(int argc, char **argv)
 		case 'B':
 			bench = true;
 			break;
+		case 'b':
+			bench = bench_reads = true;
+			break;
 		case 'f':
 			bench_file = optarg;
 			break;
@@ -367,7 +372,7 @@ int main(int argc, char **argv)
 	if (bench) {
 		if (!bench_file || seconds <= 0)
 			wl__die("--bench-preads needs --file F and --seconds S > 0");
-		return wl_bench__preads(bench_file, seconds, rate);
+		return wl_bench__preads(bench_file, seconds, rate, bench_reads);
 	}
 	if (!wl_opt.dir || !wl_opt.log || wl_opt.threads < 1 || wl_opt.rounds < 1) {
 		usage(stderr);

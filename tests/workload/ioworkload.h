@@ -114,7 +114,7 @@ void wl_aio__run(struct worker *w);
 void wl_uring__run(struct worker *w);
 
 /* wl_bench.c */
-int wl_bench__preads(const char *file, double seconds, double rate);
+int wl_bench__preads(const char *file, double seconds, double rate, bool positional);
 
 extern char wl_pat[65536];
 

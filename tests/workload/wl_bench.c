@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * wl_bench.c - the capture benchmark's load: 4 KiB preads of a page-cached file.
+ * wl_bench.c - the capture benchmark's load: 4 KiB preads of a page-cached file, or reads
+ * (read(2) at the file position, wrapped to 0 by an lseek at the end of the file: the calls
+ * whose offset the recorder takes from the position at exit, one more lookup than a pread's).
  *
  * At full speed (no --rate) it counts ops in a tight loop and reads the clock every 256
  * ops. At a fixed rate, op i is due at start + i / rate: it sleeps until shortly before
@@ -19,6 +21,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ioworkload.h"
 
@@ -59,7 +62,17 @@ static uint64_t pct(const uint64_t *v, size_t n, double p)
 	return v[k - 1];
 }
 
-int wl_bench__preads(const char *file, double seconds, double rate)
+/* one 4 KiB op: op number i of a file of `blocks` blocks, by pread or at the position */
+static int bench_op(int fd, char *buf, uint64_t i, uint64_t blocks, bool positional)
+{
+	if (!positional)
+		return pread(fd, buf, 4096, (i % blocks) * 4096) == 4096;
+	if (i % blocks == 0 && lseek(fd, 0, SEEK_SET) != 0)
+		return 0;
+	return read(fd, buf, 4096) == 4096;
+}
+
+int wl_bench__preads(const char *file, double seconds, double rate, bool positional)
 {
 	static char buf[4096] __attribute__((aligned(4096)));
 	uint64_t blocks, ops = 0, t0, t_end, t, errors = 0, *lat = NULL;
@@ -90,7 +103,7 @@ int wl_bench__preads(const char *file, double seconds, double rate)
 	if (rate <= 0) {
 		for (t = t0; t < t_end; t = now_ns()) {
 			for (int i = 0; i < 256; i++, ops++)
-				if (pread(fd, buf, 4096, (ops % blocks) * 4096) != 4096)
+				if (!bench_op(fd, buf, ops, blocks, positional))
 					errors++;
 		}
 	} else {
@@ -111,7 +124,7 @@ int wl_bench__preads(const char *file, double seconds, double rate)
 			while (now_ns() < due)
 				;
 			a = now_ns();
-			if (pread(fd, buf, 4096, (ops % blocks) * 4096) != 4096)
+			if (!bench_op(fd, buf, ops, blocks, positional))
 				errors++;
 			b = now_ns();
 			lat[ops++] = b - a;
