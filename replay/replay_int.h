@@ -19,6 +19,10 @@ struct replay_root {
 	char *dir;  /* realpath */
 	int fd;	    /* O_PATH|O_DIRECTORY */
 	int lockfd; /* the same directory, flock'ed while the replay holds it */
+	/* made by this replay (with its missing parents): the path as given, and the length
+	 * of its part that was there; NULL when it was there */
+	char *made_dir;
+	size_t made;
 };
 
 struct replay_rule {
@@ -41,6 +45,9 @@ struct replay_mapper {
 int replay_mapper__init(struct replay_mapper *m, const char *target,
 			const struct replay_map_rule *rules, size_t n_rules);
 void replay_mapper__free(struct replay_mapper *m);
+/* Removes the target and --map directories this replay made, with the parents it made,
+ * where they are still empty: a replay refused before preparing leaves nothing behind. */
+void replay_mapper__unmake(struct replay_mapper *m);
 /* Root index and path relative to it ("." for the root itself); -ENAMETOOLONG. */
 int replay_mapper__map(const struct replay_mapper *m, const char *path, int *root, char *rel,
 		       size_t relsz);

@@ -94,7 +94,7 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 	struct replay_prep_result prep;
 	char err_msg[600] = "";
 	uint64_t t;
-	int err;
+	int err, prepared = 0;
 
 	memset(sum, 0, sizeof(*sum));
 	replay_set_error("%s", "");
@@ -109,6 +109,7 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 	}
 	err = replay_mapper__init(&m, o->target, o->maps, o->n_maps);
 	if (err) {
+		replay_mapper__unmake(&m);
 		replay_mapper__free(&m);
 		return err;
 	}
@@ -167,6 +168,7 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 		       "new name with it (%s); map a directory that holds both names",
 		       what, first);
 	}
+	prepared = 1;
 	err = replay_prepare__run(&m, &fs, o->fresh, &prep, err_msg, sizeof(err_msg));
 	if (err) {
 		replay_set_error("%s", err_msg[0] ? err_msg : strerror(-err));
@@ -214,6 +216,9 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 		replay_prepare__mark_dirty(&m);
 	err = replay_run__replay(o, &m, &fs, sum);
 out:
+	/* refused before anything was prepared: the directories it made go too */
+	if (err && !prepared)
+		replay_mapper__unmake(&m);
 	replay_fileset__free(&fs);
 	replay_mapper__free(&m);
 	return err;

@@ -248,7 +248,18 @@ static int root__add(struct replay_mapper *m, const char *dir)
 
 	if (r < 0)
 		root__unmake(dir, made);
+	else if (made && r == m->n_roots - 1 && !m->roots[r].made_dir) {
+		m->roots[r].made_dir = strdup(dir);
+		m->roots[r].made = made;
+	}
 	return r;
+}
+
+void replay_mapper__unmake(struct replay_mapper *m)
+{
+	for (int i = 0; i < m->n_roots; i++)
+		if (m->roots[i].made_dir)
+			root__unmake(m->roots[i].made_dir, m->roots[i].made);
 }
 
 int replay_mapper__init(struct replay_mapper *m, const char *target,
@@ -297,6 +308,7 @@ void replay_mapper__free(struct replay_mapper *m)
 		close(m->roots[i].fd);
 		close(m->roots[i].lockfd);
 		free(m->roots[i].dir);
+		free(m->roots[i].made_dir);
 	}
 	for (size_t i = 0; i < m->n_rules; i++) {
 		free(m->rules[i].from);

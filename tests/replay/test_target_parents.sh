@@ -1,8 +1,8 @@
 #!/bin/bash
 # --target and --map TO are made with their missing parents (mode 0755), as mkdir -p makes
 # them: '--map *.wal=/dev/shm/a/b/wal' with no /dev/shm/a failed "cannot create target
-# /dev/shm/a/b/wal: No such file or directory". A target refused (nested in another) leaves
-# nothing it made behind; one below a file is still refused.
+# /dev/shm/a/b/wal: No such file or directory". A target refused (nested in another, or
+# holding the traced paths) leaves nothing it made behind; one below a file is still refused.
 source "$(dirname "$0")/lib.sh"
 
 umask 022
@@ -28,6 +28,19 @@ done
 	>"$T/out" 2>&1 || fail "nested targets not refused"
 grep -q "refusing nested targets" "$T/out" || fail "not refused as nested: $(cat "$T/out")"
 [ ! -e "$T/n/t/q" ] || fail "the refused target's parents were left behind"
+[ ! -e "$T/n" ] || fail "the target made for a refused --map was left behind: $(find "$T/n")"
+
+# refused after the targets were made (the trace's paths are inside the target; the trace,
+# of /db, replayed on the made directory /db's parent would be refused the same way): what
+# was made goes
+mk o <<SPEC
+1 1 0 1 openat path=$T/o/p/db/f flags=O_RDONLY ret=3
+1 1 1 2 pread64 fd=3 off=0 len=4096 ret=4096
+SPEC
+! "$IOREEL" replay "$T/o.reel" --target "$T/o/p" -o "$T/r4.reel" >"$T/out" 2>&1 ||
+	fail "a target holding the traced paths not refused"
+grep -q "refusing target: traced path .* lies inside it" "$T/out" || fail "$(cat "$T/out")"
+[ ! -e "$T/o" ] || fail "the refused target was left behind: $(find "$T/o")"
 
 # below a file: refused, as before
 touch "$T/f"
