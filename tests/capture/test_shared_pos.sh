@@ -12,12 +12,16 @@ mkdir "$dir/app" || exit 1
 fail=0
 
 # two shells write lines to one stdout (one open file), started together; 8 KB lines (two
-# writes each), so that their writes overlap in time more often than short lines' do
+# writes each), so that their writes overlap in time more often than short lines' do. They
+# start when a FIFO opens (no file I/O): spinning on a stat of a name until a third process
+# makes it was a race of its own, stats that entered after the create entered but looked
+# before it ended, which the replay (keeping trace order) ran after the create
+mkfifo "$dir/go" || exit 1
 cat >"$dir/w.sh" <<SH
 pad=\$(printf '%08000d' 0)
-w() { while [ ! -e $dir/app/go ]; do :; done
+w() { read -r _ < $dir/go
 	for i in \$(seq 500); do echo "\$1 line \$i \$pad"; done; }
-{ w A & w B & touch $dir/app/go; wait; } > $dir/app/shout.txt
+{ w A & w B & sleep 0.2; echo go go > $dir/go; wait; } > $dir/app/shout.txt
 SH
 "$IOREEL" record -q -o "$dir/sh.reel" -- bash "$dir/w.sh" 2>"$dir/sh.err" ||
 	{ echo "FAIL: record exited $?"; cat "$dir/sh.err"; exit 1; }
@@ -35,7 +39,10 @@ for off, n in w:
 		bad.append((off, n, at))
 	at = off + n
 print("shell writers: %d writes, %d not where the one before ended" % (len(w), len(bad)))
-if len(w) < 1000 or at != size or len(bad) > len(w) // 1000:
+# the position at exit is exact but for another write between a write's unlock and its
+# return: a preemption there, more often on a loaded machine (0-2 of 2000 when quiet, 7 beside
+# two test suites); entry positions misplaced half of them
+if len(w) < 1000 or at != size or len(bad) > len(w) // 100:
 	sys.exit("FAIL: shell writers: %d writes, ending at %d of %d bytes; %d not where the one "
 		 "before ended, first (offset, bytes, expected): %r"
 		 % (len(w), at, size, len(bad), bad[:5]))
