@@ -1093,7 +1093,7 @@ int ioreel_uring_submit(struct bpf_raw_tracepoint_args *ctx)
 		ev.offset = BPF_CORE_READ(s, off);
 		ev.len = BPF_CORE_READ(s, len);
 	}
-	if (!(ev.sqe_flags & 1)) /* REQ_F_FIXED_FILE: fd is an index, not an fd */
+	if (!(ev.sqe_flags & IOREEL_URING_FIXED_FILE)) /* else fd is an index, not an fd */
 		ev.fd_kind = fd_kind(bpf_get_current_task_btf(), (__u32)ev.fd);
 	send(&ev, sizeof(ev));
 	return 0;

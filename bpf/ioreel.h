@@ -238,14 +238,21 @@ struct ioreel_uring_event {
 	__u64 user_data;
 	__u64 offset;
 	__u64 len;
-	__s32 fd;	 /* SQE fd (registered-file index with IOSQE_FIXED_FILE) */
+	__s32 fd;	 /* SQE fd (registered-file index with IOREEL_URING_FIXED_FILE) */
 	__s32 ring_fd;	 /* the io_uring_enter fd it came from, -1 when unknown (SQPOLL) */
 	__u32 pad2;
 	__s32 res;	 /* completion result */
-	__u32 sqe_flags;
+	__u32 sqe_flags; /* the request's REQ_F_* flags: their low bits are the SQE's IOSQE_* */
 	__u8 fd_kind;
 	__u8 pad[3];
 };
+
+/*
+ * REQ_F_FIXED_FILE in ioreel_uring_event.sqe_flags, the kernel's copy of IOSQE_FIXED_FILE (bit
+ * 0 of both, by definition): the request's fd is an index in the ring's registered files, not
+ * an fd of the process.
+ */
+#define IOREEL_URING_FIXED_FILE 1
 
 /* Indices of the per-CPU counter array (map counters). */
 enum ioreel_counter {

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/io_uring.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1065,7 +1066,7 @@ static int conv_uring(struct capture_conv *c, const struct ioreel_uring_event *e
 {
 	struct reel_op op = { 0 }, sub;
 	struct capture_proc *p;
-	bool fixed = ev->sqe_flags & 1;
+	bool fixed = ev->sqe_flags & IOREEL_URING_FIXED_FILE;
 
 	if (ev->hdr.type == IOREEL_EV_URING_SUBMIT) {
 		unsigned kind = kind_from_raw(ev->fd_kind, ev->fd_kind != 0);
@@ -1089,9 +1090,20 @@ static int conv_uring(struct capture_conv *c, const struct ioreel_uring_event *e
 			capture_inflight__put(c->uring, ev->req, 0, &op);
 			return 0;
 		}
-		p = capture_procs__get(&c->procs, ev->hdr.pid, true);
-		if (p && !fixed)
+		if (fixed) {
+			/*
+			 * A registered (fixed) file: its fd is an index in the ring's file table,
+			 * which the capture does not follow (io_uring_register), so the file is
+			 * not known. No fd, no path, IOSQE_FIXED_FILE in mode (FORMAT.md), and
+			 * counted: a replay that took the index for an fd wrote into whatever
+			 * file its own fd of that number was, and said nothing.
+			 */
+			op.fd = -1;
+			op.mode = IOSQE_FIXED_FILE;
+			c->uring_fixed++;
+		} else if ((p = capture_procs__get(&c->procs, ev->hdr.pid, true))) {
 			op.path = path_id(c, capture_proc__fd_path(p, ev->fd));
+		}
 		capture_inflight__put(c->uring, ev->req, 0, &op);
 		emit(c, &op);
 		return c->err;

@@ -208,6 +208,8 @@ struct capture_conv {
 	uint64_t lost_items; /* aio/iovec items beyond what the BPF side copies */
 	uint64_t unpaired;   /* completions whose submission was not seen */
 	uint64_t xattr_ops;  /* setxattr/removexattr that succeeded: counted, not recorded */
+	/* io_uring requests on registered (fixed) files: recorded without their fd and path */
+	uint64_t uring_fixed;
 	/* shared writable file mappings and their bytes: stores through them are no syscall */
 	uint64_t shared_wmaps, wmap_bytes;
 	/* bytes of async completions (the writer's totals count syscalls' only) */

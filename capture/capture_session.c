@@ -327,6 +327,7 @@ int capture__footer_meta(struct reel_writer *w, const struct capture_stats *st)
 	PUT(REEL_META_CAPTURE_XATTR_OPS, st->xattr_ops);
 	PUT(REEL_META_CAPTURE_AFTER_EXIT, st->after_exit);
 	PUT(REEL_META_CAPTURE_POS_MOVED, st->pos_moved);
+	PUT("capture.uring_fixed_files", st->uring_fixed);
 #undef PUT
 	if (capture_stop__name(st->stopped_by))
 		err = err ?: reel_writer__meta(w, REEL_META_CAPTURE_STOPPED_BY,
@@ -621,6 +622,7 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	st->unpaired = conv.unpaired;
 	st->xattr_ops = conv.xattr_ops;
 	st->after_exit = conv.after_exit;
+	st->uring_fixed = conv.uring_fixed;
 	st->async_read = conv.async_read;
 	st->async_written = conv.async_written;
 	st->shared_wmaps = conv.shared_wmaps;
