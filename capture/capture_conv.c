@@ -21,7 +21,9 @@
 #ifndef AT_EMPTY_PATH
 #define AT_EMPTY_PATH 0x1000
 #endif
+#define CLOSE_RANGE_UNSHARE_FLAG 2
 #define CLOSE_RANGE_CLOEXEC_FLAG 4
+#define MFD_CLOEXEC_FLAG 1
 #define RENAME_EXCHANGE_FLAG 2
 #define CLONE_FILES_FLAG 0x400 /* a fork op's flags (FORMAT.md): the child shares the fd table */
 
@@ -97,15 +99,29 @@ static bool is_file(unsigned kind)
 }
 
 /*
+ * The kind of fd's file for an op that entered at enter_ns, the probe having read kind
+ * there (REEL_FD_UNKNOWN: not read): the fd table's when the probe could not tell, and
+ * REEL_FD_OTHER for a memfd, whose inode is a regular file's (capture_fd.anon) but which
+ * is no file of a file system, unless the op entered before the memfd was bound there.
+ */
+static unsigned fd_kind_at(struct capture_proc *p, int fd, uint64_t enter_ns, unsigned kind)
+{
+	struct capture_fd *f = capture_proc__fd(p, fd);
+
+	if (!f)
+		return kind;
+	if (f->anon && enter_ns >= f->bound_ns)
+		return REEL_FD_OTHER;
+	return kind == REEL_FD_UNKNOWN ? f->kind : kind;
+}
+
+/*
  * Whether an fd op is storage work: known to be a file, or unknown (a bad fd: the failed
- * op is part of what the application did). Pipes, sockets, devices, eventfds are not.
+ * op is part of what the application did). Pipes, sockets, devices, eventfds, memfds are not.
  */
 static bool keep_fd_op(struct conv_ctx *x, int fd)
 {
-	struct capture_fd *f;
-
-	if (x->kind == REEL_FD_UNKNOWN && (f = capture_proc__fd(x->p, fd)))
-		x->kind = f->kind;
+	x->kind = fd_kind_at(x->p, fd, x->ev->start_ns, x->kind);
 	return x->kind == REEL_FD_UNKNOWN || is_file(x->kind);
 }
 
@@ -412,14 +428,85 @@ static void track_dup(struct conv_ctx *x, int oldfd, bool cloexec)
 	const struct ioreel_sys_event *ev = x->ev;
 	struct capture_fd *f;
 	const char *path;
+	bool anon;
 
 	if (ev->ret < 0)
 		return;
 	path = capture_proc__fd_path_at(x->p, oldfd, ev->start_ns);
 	f = capture_proc__fd(x->p, oldfd);
+	anon = f && f->anon;
 	capture_proc__set_fd(x->p, (int)ev->ret, path, f ? f->kind : x->kind, cloexec);
 	/* set_fd may have moved the table: f is stale past this point */
 	capture_proc__set_bound(x->p, (int)ev->ret, ev->end_ns);
+	if (anon)
+		capture_proc__set_anon(x->p, (int)ev->ret);
+}
+
+/*
+ * memfd_create, memfd_secret: a file in memory, of no file system. Its inode is a regular
+ * file's, so without this its reads and writes were recorded as file I/O, named after
+ * whatever file the number had held before (a replay wrote them into that file).
+ */
+static void track_anon(struct conv_ctx *x, bool cloexec)
+{
+	const struct ioreel_sys_event *ev = x->ev;
+
+	if (ev->ret < 0)
+		return;
+	capture_proc__set_fd(x->p, (int)ev->ret, NULL, REEL_FD_OTHER, cloexec);
+	capture_proc__set_bound(x->p, (int)ev->ret, ev->end_ns);
+	capture_proc__set_anon(x->p, (int)ev->ret);
+}
+
+/*
+ * A close of fd (close, or each fd close_range closed), op its record: written when fd is
+ * a file or not known not to be one, counted as a non-file op otherwise; and fd gone from
+ * the table, unless the number was bound again after the close entered.
+ */
+static void conv_close(struct conv_ctx *x, struct reel_op *op, int fd)
+{
+	op->fd = fd;
+	if (!keep_fd_op(x, fd)) {
+		x->c->nonfile_ops++;
+	} else {
+		op->fd_kind = x->kind;
+		op->path = fd_path(x, fd);
+		emit(x->c, op);
+	}
+	if (x->ev->ret == 0 && !capture_proc__closed_before_bound(x->p, fd, x->ev->start_ns))
+		capture_proc__close_at(x->p, fd, x->ev->start_ns);
+}
+
+/*
+ * close_range(first, last, flags) that succeeded: a close record for each fd of the range the
+ * table has open, with the call's times (FORMAT.md); CLOSE_RANGE_CLOEXEC closes nothing but
+ * marks them close-on-exec (the exec drops them); CLOSE_RANGE_UNSHARE first gives the process
+ * its own copy of a table it shared. Before, nothing was recorded: the replay kept the files
+ * open, and the next file on one of those numbers (a memfd) was taken for the old one.
+ */
+static void conv_close_range(struct conv_ctx *x, const struct reel_op *tmpl)
+{
+	const __u64 *a = x->ev->args;
+	struct capture_fd *f;
+
+	if (x->ev->ret != 0)
+		return;
+	if ((a[2] & CLOSE_RANGE_UNSHARE_FLAG) && capture_proc__unshare_fds(x->p) && !x->c->err)
+		x->c->err = -ENOMEM;
+	for (uint64_t fd = a[0]; fd <= a[1] && fd < (uint64_t)x->p->ft->nfds; fd++) {
+		struct reel_op op = *tmpl;
+
+		if (!(f = capture_proc__fd(x->p, (int)fd)))
+			continue;
+		if (a[2] & CLOSE_RANGE_CLOEXEC_FLAG) {
+			f->cloexec = true;
+			continue;
+		}
+		op.type = REEL_OP_CLOSE;
+		op.subop = 1; /* one of a close_range's closes (FORMAT.md) */
+		x->kind = REEL_FD_UNKNOWN; /* the probe read no fd: the table's */
+		conv_close(x, &op, (int)fd);
+	}
 }
 
 /*
@@ -555,7 +642,6 @@ static void conv_copy(struct conv_ctx *x, struct reel_op *op)
 	const struct ioreel_sys_event *ev = x->ev;
 	bool sendfile = ev->hdr.nr == __NR_sendfile;
 	struct ioreel_copy_data cd = {0};
-	struct capture_fd *f;
 	unsigned out_kind;
 	bool src_file;
 
@@ -563,9 +649,7 @@ static void conv_copy(struct conv_ctx *x, struct reel_op *op)
 		memcpy(&cd, ev->data, sizeof(cd));
 	op->fd = (int)ev->args[sendfile ? 1 : 0];
 	op->fd2 = (int)ev->args[sendfile ? 0 : 2];
-	out_kind = kind_from_raw(cd.out_kind, cd.out_open);
-	if (out_kind == REEL_FD_UNKNOWN && (f = capture_proc__fd(x->p, op->fd2)))
-		out_kind = f->kind;
+	out_kind = fd_kind_at(x->p, op->fd2, ev->start_ns, kind_from_raw(cd.out_kind, cd.out_open));
 	/* storage work when either end is a file: a socket spliced into a file is a write */
 	src_file = keep_fd_op(x, op->fd);
 	if (!src_file && !is_file(out_kind)) {
@@ -695,16 +779,7 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 		track_open(x, &op, abs0, op.flags);
 		break;
 	case __NR_close:
-		op.fd = (int)a[0];
-		if (!keep_fd_op(x, op.fd)) {
-			c->nonfile_ops++;
-		} else {
-			op.fd_kind = x->kind;
-			op.path = fd_path(x, op.fd);
-			emit(c, &op);
-		}
-		if (ret == 0 && !capture_proc__closed_before_bound(x->p, op.fd, x->ev->start_ns))
-			capture_proc__close_at(x->p, op.fd, x->ev->start_ns);
+		conv_close(x, &op, (int)a[0]);
 		break;
 	case __NR_read:
 	case __NR_pread64:
@@ -1027,14 +1102,13 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 			c->xattr_ops++;
 		break;
 	case __NR_close_range:
-		if (ret != 0)
-			break;
-		for (uint64_t fd = a[0]; fd <= a[1] && fd < (uint64_t)x->p->ft->nfds; fd++) {
-			if (!(a[2] & CLOSE_RANGE_CLOEXEC_FLAG))
-				capture_proc__close(x->p, fd);
-			else if ((f = capture_proc__fd(x->p, fd)))
-				f->cloexec = true;
-		}
+		conv_close_range(x, &op);
+		break;
+	case __NR_memfd_create:
+		track_anon(x, a[1] & MFD_CLOEXEC_FLAG);
+		break;
+	case __NR_memfd_secret:
+		track_anon(x, a[0] & O_CLOEXEC);
 		break;
 	default:
 		break;

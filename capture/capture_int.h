@@ -43,6 +43,12 @@ struct capture_fd {
 	bool open;
 	bool cloexec;
 	/*
+	 * A file of no file system (memfd_create, memfd_secret): its inode is a regular file's,
+	 * but its I/O is the application's memory, no storage work, and a replay has no path to
+	 * make it at. Ops on it are counted as non-file ops, whatever kind the probe read.
+	 */
+	bool anon;
+	/*
 	 * bpf_ktime_get_ns() at the exit of the syscall that put this file at this fd
 	 * (0: found in /proc or inherited). Events reach us in exit order, not in the order
 	 * the kernel changed the fd table: see capture_proc__closed_before_bound().
@@ -56,6 +62,7 @@ struct capture_fd {
 	struct capture_fd_prev {
 		char *path;
 		uint64_t bound_ns;
+		uint64_t closed_ns; /* entry of the close that released it (0: replaced, dup2) */
 	} prev[CAPTURE_FD_PREV];
 	/*
 	 * Entry time of the close that released path (open false): path, prev and bound_ns
@@ -114,6 +121,9 @@ struct capture_proc *capture_procs__get(struct capture_procs *ps, pid_t pid, boo
  */
 int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child, bool shared_files);
 void capture_procs__exec(struct capture_procs *ps, pid_t pid);
+/* close_range(CLOSE_RANGE_UNSHARE): a table shared by clone(CLONE_FILES) becomes p's own copy
+ * (the other process keeps the shared one). 0 or -ENOMEM. */
+int capture_proc__unshare_fds(struct capture_proc *p);
 /* a file (path id) mapped at [addr, addr + len) */
 int capture_proc__mapped(struct capture_proc *p, uint64_t addr, uint64_t len, uint32_t path);
 /* a munmap of [addr, addr + len): whether it ends part of a file mapping, *path that file's;
@@ -143,6 +153,10 @@ bool capture_proc__closed_before_bound(struct capture_proc *p, int fd, uint64_t 
 int capture_proc__set_fd(struct capture_proc *p, int fd, const char *path, unsigned kind,
 			 bool cloexec);
 struct capture_fd *capture_proc__fd(struct capture_proc *p, int fd);
+/* fd (just bound, set_fd) names a file of no file system: see capture_fd.anon */
+void capture_proc__set_anon(struct capture_proc *p, int fd);
+/* /proc's name for a memfd's file, "/memfd:NAME (deleted)": no path of a file system */
+bool capture_path__is_memfd(const char *link);
 void capture_proc__close(struct capture_proc *p, int fd);
 /* A close that entered at enter_ns: the entry is kept for the ops that entered before it. */
 void capture_proc__close_at(struct capture_proc *p, int fd, uint64_t enter_ns);
@@ -161,8 +175,9 @@ int capture_proc__resolve(struct capture_proc *p, int dirfd, const char *rel, ch
 const char *capture_proc__fd_path(struct capture_proc *p, int fd);
 /* Path of fd as seen by an op that entered at enter_ns (before the fd's binding: the previous). */
 const char *capture_proc__fd_path_at(struct capture_proc *p, int fd, uint64_t enter_ns);
-/* As capture_proc__fd_path_at(), from the fds the capture has seen only, never /proc: for an
- * op that failed with EBADF, whose fd was not open then (its number may hold a file now) */
+/* As capture_proc__fd_path_at(), from the fds the capture has seen only, never /proc, and
+ * none where it saw the number closed when the op entered: for an op that failed with EBADF,
+ * whose fd was not open then (its number may hold a file now) */
 const char *capture_proc__fd_path_seen(struct capture_proc *p, int fd, uint64_t enter_ns);
 
 /* ---- capture_procfs.c ---- */

@@ -139,6 +139,16 @@ struct capture_proc *capture_procs__get(struct capture_procs *ps, pid_t pid, boo
 	return p;
 }
 
+/* fd of another table (a fork's parent's, a table being unshared), f, into p's at fd */
+static int fd_copy(struct capture_proc *p, int fd, const struct capture_fd *f)
+{
+	int err = capture_proc__set_fd(p, fd, f->path, f->kind, f->cloexec);
+
+	if (!err && f->anon)
+		capture_proc__set_anon(p, fd);
+	return err;
+}
+
 int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child, bool shared_files)
 {
 	struct capture_proc *pp = capture_procs__get(ps, parent, true);
@@ -178,10 +188,42 @@ int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child, boo
 	for (int i = 0; i < pp->ft->nfds; i++) {
 		const struct capture_fd *f = &pp->ft->fds[i];
 
-		if (f->open && capture_proc__set_fd(cp, i, f->path, f->kind, f->cloexec))
+		if (f->open && fd_copy(cp, i, f))
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/*
+ * p's own copy of the table it shares with other processes (clone(CLONE_FILES)), without the
+ * close-on-exec fds when drop_cloexec; the others keep the shared one. Out of memory, p keeps
+ * sharing it rather than lose its fds.
+ */
+static int proc__unshare(struct capture_proc *p, bool drop_cloexec)
+{
+	struct capture_fdtab *shared = p->ft;
+	int err = 0;
+
+	if (shared->refs == 1)
+		return 0;
+	p->ft = fdtab__new();
+	if (!p->ft) {
+		p->ft = shared;
+		return -ENOMEM;
+	}
+	for (int i = 0; i < shared->nfds; i++) {
+		const struct capture_fd *f = &shared->fds[i];
+
+		if (f->open && !(drop_cloexec && f->cloexec) && fd_copy(p, i, f))
+			err = -ENOMEM;
+	}
+	fdtab__put(shared);
+	return err;
+}
+
+int capture_proc__unshare_fds(struct capture_proc *p)
+{
+	return proc__unshare(p, false);
 }
 
 void capture_procs__exec(struct capture_procs *ps, pid_t pid)
@@ -193,20 +235,7 @@ void capture_procs__exec(struct capture_procs *ps, pid_t pid)
 	p->nmaps = 0; /* a new address space */
 	/* execve unshares a table shared by clone(CLONE_FILES): the copy loses the cloexec fds */
 	if (p->ft->refs > 1) {
-		struct capture_fdtab *shared = p->ft;
-
-		p->ft = fdtab__new();
-		if (!p->ft) {
-			p->ft = shared; /* out of memory: keep sharing rather than crash */
-			return;
-		}
-		for (int i = 0; i < shared->nfds; i++) {
-			const struct capture_fd *f = &shared->fds[i];
-
-			if (f->open && !f->cloexec)
-				capture_proc__set_fd(p, i, f->path, f->kind, false);
-		}
-		fdtab__put(shared);
+		proc__unshare(p, true);
 		return;
 	}
 	for (int i = 0; i < p->ft->nfds; i++) {
@@ -353,6 +382,7 @@ int capture_proc__set_fd(struct capture_proc *p, int fd, const char *path, unsig
 		memmove(&f->prev[1], &f->prev[0], (CAPTURE_FD_PREV - 1) * sizeof(f->prev[0]));
 		f->prev[0].path = f->path;
 		f->prev[0].bound_ns = f->bound_ns;
+		f->prev[0].closed_ns = f->open ? 0 : f->closed_ns;
 	} else {
 		for (int j = 0; j < CAPTURE_FD_PREV; j++) {
 			free(f->prev[j].path);
@@ -364,6 +394,7 @@ int capture_proc__set_fd(struct capture_proc *p, int fd, const char *path, unsig
 	f->kind = kind;
 	f->open = true;
 	f->cloexec = cloexec;
+	f->anon = false;
 	f->bound_ns = 0; /* the caller stamps it when it knows: capture_proc__set_bound() */
 	f->closed_ns = 0;
 	f->seen_ns = 0;
@@ -391,6 +422,19 @@ struct capture_fd *capture_proc__fd(struct capture_proc *p, int fd)
 	if (fd < 0 || fd >= p->ft->nfds || !p->ft->fds[fd].open)
 		return NULL;
 	return &p->ft->fds[fd];
+}
+
+void capture_proc__set_anon(struct capture_proc *p, int fd)
+{
+	struct capture_fd *f = capture_proc__fd(p, fd);
+
+	if (f)
+		f->anon = true;
+}
+
+bool capture_path__is_memfd(const char *link)
+{
+	return !strncmp(link, "/memfd:", 7);
 }
 
 void capture_proc__set_bound(struct capture_proc *p, int fd, uint64_t exit_ns)
@@ -448,13 +492,26 @@ const char *capture_proc__fd_path_at(struct capture_proc *p, int fd, uint64_t en
 	return capture_proc__fd_path(p, fd);
 }
 
+/*
+ * An op that failed EBADF: the file of the binding it entered in, none when the capture saw
+ * that binding closed before it entered (a close, or close_range, of the number), and never
+ * /proc's, which names whatever holds the number by the time the event is converted.
+ */
 const char *capture_proc__fd_path_seen(struct capture_proc *p, int fd, uint64_t enter_ns)
 {
 	struct capture_fd *f = fd_slot(p, fd);
 
 	if (!f || (!f->open && !f->closed_ns))
 		return NULL;
-	return capture_proc__fd_path_at(p, fd, enter_ns);
+	if (enter_ns >= f->bound_ns)
+		return f->open || enter_ns < f->closed_ns ? f->path : NULL;
+	for (int j = 0; j < CAPTURE_FD_PREV; j++) {
+		const struct capture_fd_prev *b = &f->prev[j];
+
+		if (b->bound_ns <= enter_ns)
+			return b->closed_ns && enter_ns >= b->closed_ns ? NULL : b->path;
+	}
+	return NULL;
 }
 
 void capture_proc__close(struct capture_proc *p, int fd)
@@ -516,6 +573,12 @@ const char *capture_proc__fd_path(struct capture_proc *p, int fd)
 	if (n <= 0 || buf[0] != '/')
 		return NULL;
 	buf[n] = '\0';
+	if (capture_path__is_memfd(buf)) {
+		/* no path of a file system: remembered as what it is, its next ops non-file */
+		if (f || !capture_proc__set_fd(p, fd, NULL, REEL_FD_OTHER, false))
+			capture_proc__set_anon(p, fd);
+		return NULL;
+	}
 	if (f) {
 		f->path = strdup(buf);
 		return f->path;

@@ -127,6 +127,13 @@ int capture_procfs__snapshot(struct capture_proc *p, char *fd_flags_buf, char *f
 		if (stat(link, &st))
 			continue;
 		flags = fd_flags(p->pid, de->d_name);
+		if (capture_path__is_memfd(target)) {
+			/* a regular file's inode, but of no file system: not storage */
+			capture_proc__set_fd(p, fd, NULL, REEL_FD_OTHER, flags & O_CLOEXEC);
+			capture_proc__set_anon(p, fd);
+			capture_proc__set_seen(p, fd, mono_ns());
+			continue;
+		}
 		/* "pipe:[123]", "socket:[..]", "anon_inode:[eventfd]" are not paths */
 		capture_proc__set_fd(p, fd, target[0] == '/' ? target : NULL,
 				     kind_of_mode(st.st_mode), flags & O_CLOEXEC);

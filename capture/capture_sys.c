@@ -95,6 +95,9 @@ static const struct capture_sysdef sysdefs[] = {
 	{ __NR_fchdir, REEL_OP_NONE, T | F(FD0) },
 	{ __NR_chroot, REEL_OP_NONE, T | F(PATH0) },
 	{ __NR_close_range, REEL_OP_NONE, T },
+	/* files of no file system: their fds' I/O is counted as non-file (capture_conv.c) */
+	{ __NR_memfd_create, REEL_OP_NONE, T },
+	{ __NR_memfd_secret, REEL_OP_NONE, T },
 	/* extended attributes (ACLs: cp -a and cp -p set a copy's mode so) are not recorded,
 	 * only counted (capture.xattr_ops), so that the recording and the replay say so */
 	{ __NR_setxattr, REEL_OP_NONE, T },
