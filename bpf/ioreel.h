@@ -229,22 +229,42 @@ enum ioreel_proc_flags {
 	IOREEL_PROC_SHARED_FILES = 1, /* clone(CLONE_FILES): the child uses its parent's fd table */
 };
 
-/* IOREEL_EV_URING_SUBMIT / COMPLETE: hdr.nr = IORING_OP_* (submit only) */
+/*
+ * IOREEL_EV_URING_SUBMIT / COMPLETE: hdr.nr = IORING_OP_* (a completion's: 0 when it has no
+ * request, an auxiliary CQE). The opcodes that open or close (IOREEL_URING_OPENAT, OPENAT2,
+ * CLOSE) carry what their syscalls' events would: see the fields.
+ */
 struct ioreel_uring_event {
 	struct ioreel_hdr hdr;
 	__u64 time_ns;
 	__u64 ctx;	 /* struct io_ring_ctx *: identifies the ring */
 	__u64 req;	 /* struct io_kiocb *: pairs a completion with its submission */
 	__u64 user_data;
-	__u64 offset;
+	__u64 offset;	 /* OPENAT, OPENAT2: open_how.flags */
+	/* OPENAT, OPENAT2: open_how.mode; their completion: the i_size of the file opened */
 	__u64 len;
-	__s32 fd;	 /* SQE fd (registered-file index with IOREEL_URING_FIXED_FILE) */
+	/* SQE fd (registered-file index with IOREEL_URING_FIXED_FILE); OPENAT, OPENAT2: the
+	 * dirfd; CLOSE: the fd it closes */
+	__s32 fd;
 	__s32 ring_fd;	 /* the io_uring_enter fd it came from, -1 when unknown (SQPOLL) */
-	__u32 pad2;
+	/* OPENAT, OPENAT2, CLOSE: the registered-file slot + 1 they open into or close (0: an fd) */
+	__u32 slot;
 	__s32 res;	 /* completion result */
 	__u32 sqe_flags; /* the request's REQ_F_* flags: their low bits are the SQE's IOSQE_* */
-	__u8 fd_kind;
-	__u8 pad[3];
+	__u8 fd_kind;	 /* of fd; an OPENAT's or OPENAT2's completion: of the fd it returned */
+	__u8 pad;
+	__u16 path_len;	 /* OPENAT, OPENAT2 submissions: bytes of the path after the event */
+};
+
+/* IORING_OP_* the capture reads more of (their numbers are the kernel's ABI) */
+#define IOREEL_URING_OPENAT 18
+#define IOREEL_URING_CLOSE 19
+#define IOREEL_URING_OPENAT2 28
+
+/* An OPENAT or OPENAT2 submission: the event, then its path as the application gave it. */
+struct ioreel_uring_open {
+	struct ioreel_uring_event ev;
+	char path[IOREEL_PATH_MAX];
 };
 
 /*

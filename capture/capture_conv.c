@@ -1136,11 +1136,165 @@ static uint64_t ring_fd(struct capture_conv *c, const struct ioreel_uring_event 
 	return ev->ctx;
 }
 
-static int conv_uring(struct capture_conv *c, const struct ioreel_uring_event *ev)
+/*
+ * What the capture makes of each IORING_OP_* (the kernel's numbers: its ABI). Opcodes not
+ * listed, newer ones among them, are taken as requests on their fd's file.
+ */
+enum uring_use {
+	URING_ON_FD = 0, /* on its fd's file (sqe->fd): a request record when that is a file */
+	URING_NO_FILE,	 /* no file at all (timeouts, cancels, buffers, futexes): a non-file op */
+	URING_FS,	 /* a file system op not recorded: counted (capture.uring_unrecorded) */
+	URING_OPEN,	 /* recorded as the open or close syscall would be (uring_as_sys) */
+	URING_CLOSE,
+};
+
+static const struct uring_op {
+	uint8_t use;
+	const char *name; /* of those counted (URING_FS) */
+} uring_ops[] = {
+	[IORING_OP_NOP] = { URING_NO_FILE },
+	[IORING_OP_POLL_REMOVE] = { URING_NO_FILE },
+	[IORING_OP_TIMEOUT] = { URING_NO_FILE },
+	[IORING_OP_TIMEOUT_REMOVE] = { URING_NO_FILE },
+	[IORING_OP_ASYNC_CANCEL] = { URING_NO_FILE },
+	[IORING_OP_LINK_TIMEOUT] = { URING_NO_FILE },
+	[IORING_OP_OPENAT] = { URING_OPEN },
+	[IORING_OP_CLOSE] = { URING_CLOSE },
+	[IORING_OP_FILES_UPDATE] = { URING_NO_FILE },
+	[IORING_OP_STATX] = { URING_FS, "statx" },
+	[IORING_OP_MADVISE] = { URING_NO_FILE },
+	[IORING_OP_OPENAT2] = { URING_OPEN },
+	[IORING_OP_PROVIDE_BUFFERS] = { URING_NO_FILE },
+	[IORING_OP_REMOVE_BUFFERS] = { URING_NO_FILE },
+	[IORING_OP_RENAMEAT] = { URING_FS, "renameat" },
+	[IORING_OP_UNLINKAT] = { URING_FS, "unlinkat" },
+	[IORING_OP_MKDIRAT] = { URING_FS, "mkdirat" },
+	[IORING_OP_SYMLINKAT] = { URING_FS, "symlinkat" },
+	[IORING_OP_LINKAT] = { URING_FS, "linkat" },
+	[IORING_OP_FSETXATTR] = { URING_FS, "fsetxattr" },
+	[IORING_OP_SETXATTR] = { URING_FS, "setxattr" },
+	[IORING_OP_FGETXATTR] = { URING_FS, "fgetxattr" },
+	[IORING_OP_GETXATTR] = { URING_FS, "getxattr" },
+	[IORING_OP_SOCKET] = { URING_NO_FILE },
+	[50] = { URING_NO_FILE },		      /* WAITID */
+	[51] = { URING_NO_FILE },		      /* FUTEX_WAIT */
+	[52] = { URING_NO_FILE },		      /* FUTEX_WAKE */
+	[53] = { URING_NO_FILE },		      /* FUTEX_WAITV */
+	[54] = { URING_FS, "fixed_fd_install" }, /* a registered file made an fd */
+	[62] = { URING_NO_FILE },		      /* PIPE */
+};
+
+static const struct uring_op *uring_op(unsigned opcode)
 {
+	static const struct uring_op on_fd = { URING_ON_FD };
+
+	return opcode < sizeof(uring_ops) / sizeof(uring_ops[0]) ? &uring_ops[opcode] : &on_fd;
+}
+
+uint64_t capture_conv__uring_unrecorded(const struct capture_conv *c, char *buf, size_t size)
+{
+	uint64_t total = 0;
+	size_t off = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < 256; i++) {
+		const char *name = uring_op(i)->name;
+
+		if (!c->uring_unrecorded[i])
+			continue;
+		total += c->uring_unrecorded[i];
+		if (name && off < size)
+			off += snprintf(buf + off, size - off, "%s%s %llu", off ? ", " : "", name,
+					(unsigned long long)c->uring_unrecorded[i]);
+	}
+	return total;
+}
+
+/*
+ * An OPENAT, OPENAT2 or CLOSE request, pending in c->uring from its submission to its
+ * completion: its reel_op holds the would-be syscall's type, the submitter's pid and tid,
+ * fd (the dirfd, or the fd closed), flags and mode (open_how's), start_ns the submission's
+ * bpf_ktime_get_ns() and subop the fd's kind the probe read there (S_IFMT >> 12); its path
+ * goes beside it.
+ */
+static int uring_pending(struct capture_conv *c, const struct ioreel_uring_event *ev,
+			 size_t size)
+{
+	struct reel_op op = { 0 };
+	const char *path = NULL;
+
+	switch (ev->hdr.nr) {
+	case IORING_OP_OPENAT:
+		op.type = REEL_OP_OPENAT;
+		break;
+	case IORING_OP_OPENAT2:
+		op.type = REEL_OP_OPENAT2;
+		break;
+	default:
+		op.type = REEL_OP_CLOSE;
+	}
+	op.pid = ev->hdr.pid;
+	op.tid = ev->hdr.tid;
+	op.fd = ev->fd;
+	op.flags = (uint32_t)ev->offset;
+	op.mode = (uint32_t)ev->len;
+	op.start_ns = ev->time_ns;
+	op.subop = ev->fd_kind;
+	if (op.type != REEL_OP_CLOSE && ev->path_len &&
+	    size >= sizeof(*ev) + ev->path_len && ((const char *)(ev + 1))[ev->path_len - 1] == '\0')
+		path = (const char *)(ev + 1);
+	return capture_inflight__put_str(c->uring, ev->req, 0, &op, path);
+}
+
+/*
+ * A pending OPENAT, OPENAT2 or CLOSE completed: made into the event its syscall would have
+ * sent (entered at the submission, returned at the completion, by the thread that submitted
+ * it), so that it is recorded, and moves the fd table, as the syscall is. Before, an open's
+ * request was left out as a non-file op, so the fd it returned was unknown to every op after
+ * it, and a close's was recorded as a request the replay could not make.
+ */
+static int uring_as_sys(struct capture_conv *c, const struct ioreel_uring_event *ev,
+			const struct reel_op *sub, const char *path)
+{
+	struct ioreel_sys_event se;
+	size_t len = path ? strlen(path) + 1 : 0;
+
+	memset(&se, 0, offsetof(struct ioreel_sys_event, data));
+	se.hdr.type = IOREEL_EV_SYS;
+	se.hdr.pid = sub->pid;
+	se.hdr.tid = sub->tid;
+	se.args[0] = (__u64)(__s64)sub->fd;
+	se.ret = ev->res;
+	se.start_ns = sub->start_ns;
+	se.end_ns = ev->time_ns;
+	if (sub->type == REEL_OP_CLOSE) {
+		se.hdr.nr = __NR_close;
+		se.hdr.fd_kind = sub->subop;
+		se.has_pos = sub->subop != 0;
+	} else {
+		se.hdr.nr = sub->type == REEL_OP_OPENAT ? __NR_openat : __NR_openat2;
+		/* as the BPF side sends them: openat's in its args, openat2's open_how in pos, isize */
+		se.args[2] = se.pos = sub->flags;
+		se.args[3] = se.isize = sub->mode;
+		se.ret_kind = ev->fd_kind;
+		se.ret_size = ev->len;
+		if (len > sizeof(se.data))
+			len = 0;
+		memcpy(se.data, path, len);
+		se.len0 = len;
+	}
+	se.hdr.size = offsetof(struct ioreel_sys_event, data) + len;
+	return conv_sys(c, &se, se.hdr.size);
+}
+
+static int conv_uring(struct capture_conv *c, const struct ioreel_uring_event *ev, size_t size)
+{
+	const struct uring_op *uop = uring_op(ev->hdr.nr);
 	struct reel_op op = { 0 }, sub;
 	struct capture_proc *p;
 	bool fixed = ev->sqe_flags & IOREEL_URING_FIXED_FILE;
+	char *path = NULL;
 
 	if (ev->hdr.type == IOREEL_EV_URING_SUBMIT) {
 		unsigned kind = kind_from_raw(ev->fd_kind, ev->fd_kind != 0);
@@ -1157,10 +1311,23 @@ static int conv_uring(struct capture_conv *c, const struct ioreel_uring_event *e
 		op.ctx = ring_fd(c, ev);
 		op.start_ns = op.end_ns = rel_time(c, ev->time_ns);
 		op.fd_kind = fixed ? REEL_FD_UNKNOWN : kind;
-		/* sockets, timeouts, polls: remembered so that their completion is skipped too */
-		if (!fixed && !is_file(kind)) {
+		/* an open into, or a close of, a registered file's slot: as fixed as a request on one */
+		if ((uop->use == URING_OPEN || uop->use == URING_CLOSE) && ev->slot) {
+			c->uring_fixed++;
 			op.type = REEL_OP_NONE;
+		} else if (uop->use == URING_OPEN || uop->use == URING_CLOSE) {
+			return uring_pending(c, ev, size) ? -ENOMEM : 0;
+		} else if (uop->use == URING_FS) {
+			/* renames, unlinks, statx...: not recorded, but said (capture.uring_unrecorded) */
+			c->uring_unrecorded[ev->hdr.nr]++;
+			op.type = REEL_OP_NONE;
+		} else if (uop->use == URING_NO_FILE || (!fixed && !is_file(kind))) {
+			/* sockets, timeouts, polls */
 			c->nonfile_ops++;
+			op.type = REEL_OP_NONE;
+		}
+		/* remembered so that their completion is skipped too */
+		if (op.type == REEL_OP_NONE) {
 			capture_inflight__put(c->uring, ev->req, 0, &op);
 			return 0;
 		}
@@ -1182,15 +1349,22 @@ static int conv_uring(struct capture_conv *c, const struct ioreel_uring_event *e
 		emit(c, &op);
 		return c->err;
 	}
-	if (capture_inflight__take(c->uring, ev->req, 0, &sub) == 0) {
-		if (sub.type == REEL_OP_NONE)
-			return 0;
+	if (capture_inflight__take_str(c->uring, ev->req, 0, &sub, &path) == 0) {
+		int err = 0;
+
+		if (sub.type == REEL_OP_OPENAT || sub.type == REEL_OP_OPENAT2 ||
+		    sub.type == REEL_OP_CLOSE)
+			err = uring_as_sys(c, ev, &sub, path);
+		free(path);
+		if (sub.type != REEL_OP_URING_SUBMIT)
+			return err;
 		op = sub;
 	} else {
 		c->unpaired++;
 		op.pid = ev->hdr.pid;
 		op.tid = ev->hdr.tid;
 		op.fd = op.fd2 = -1;
+		op.subop = ev->hdr.nr;
 		op.aux = ev->user_data;
 		op.ctx = ring_fd(c, ev);
 		op.start_ns = rel_time(c, ev->time_ns);
@@ -1305,7 +1479,7 @@ int capture_conv__event(struct capture_conv *c, const void *data, size_t size)
 	case IOREEL_EV_URING_COMPLETE:
 		if (size < sizeof(struct ioreel_uring_event))
 			return 0;
-		return conv_uring(c, data);
+		return conv_uring(c, data, size);
 	default:
 		return 0;
 	}

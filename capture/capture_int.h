@@ -225,6 +225,8 @@ struct capture_conv {
 	uint64_t xattr_ops;  /* setxattr/removexattr that succeeded: counted, not recorded */
 	/* io_uring requests on registered (fixed) files: recorded without their fd and path */
 	uint64_t uring_fixed;
+	/* io_uring requests of file system ops the capture does not record, by IORING_OP_* */
+	uint64_t uring_unrecorded[256];
 	/* shared writable file mappings and their bytes: stores through them are no syscall */
 	uint64_t shared_wmaps, wmap_bytes;
 	/* bytes of async completions (the writer's totals count syscalls' only) */
@@ -241,6 +243,9 @@ int capture_conv__init(struct capture_conv *c, struct reel_writer *w, uint64_t s
 void capture_conv__free(struct capture_conv *c);
 /* One ring buffer record. Returns 0 or a writer error. */
 int capture_conv__event(struct capture_conv *c, const void *data, size_t size);
+/* The io_uring requests of opcodes not recorded (capture_conv.uring_unrecorded): how many,
+ * and by opcode into buf ("statx 2, renameat 1") */
+uint64_t capture_conv__uring_unrecorded(const struct capture_conv *c, char *buf, size_t size);
 
 /* capture_session.c: the counts a capture ends with, as footer meta (lost_events, capture.*) */
 struct capture_stats;

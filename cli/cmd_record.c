@@ -180,6 +180,11 @@ static void summary(const struct capture_opts *o, const struct capture_stats *st
 			"their file (the capture does not follow io_uring_register): a replay "
 			"cannot replay them\n",
 			(unsigned long long)st->uring_fixed);
+	if (st->uring_unrecorded)
+		fprintf(stderr,
+			"  %llu io_uring requests of file system ops the capture does not record "
+			"(%s): not in the trace, so a replay does not make them\n",
+			(unsigned long long)st->uring_unrecorded, st->uring_unrecorded_ops);
 	if (st->pos_moved)
 		fprintf(stderr,
 			"  %llu reads/writes did not take place where their fd's position was when "
