@@ -33,6 +33,7 @@ struct conv_ctx {
 	const struct ioreel_sys_event *ev;
 	const char *path0, *path1;
 	unsigned kind; /* enum reel_fd_kind of the fd argument */
+	bool too_long; /* a path argument was left out for being too long (arg_path) */
 };
 
 int capture_conv__init(struct capture_conv *c, struct reel_writer *w, uint64_t start_ns,
@@ -101,7 +102,7 @@ static bool is_file(unsigned kind)
 /*
  * The kind of fd's file for an op that entered at enter_ns, the probe having read kind
  * there (REEL_FD_UNKNOWN: not read): the fd table's when the probe could not tell, and
- * REEL_FD_OTHER for a memfd, whose inode is a regular file's (capture_fd.anon) but which
+ * REEL_FD_OTHER for a memfd, whose inode is a regular file's (CAPTURE_FD_ANON) but which
  * is no file of a file system, unless the op entered before the memfd was bound there.
  */
 static unsigned fd_kind_at(struct capture_proc *p, int fd, uint64_t enter_ns, unsigned kind)
@@ -110,7 +111,7 @@ static unsigned fd_kind_at(struct capture_proc *p, int fd, uint64_t enter_ns, un
 
 	if (!f)
 		return kind;
-	if (f->anon && enter_ns >= f->bound_ns)
+	if ((f->marks & CAPTURE_FD_ANON) && enter_ns >= f->bound_ns)
 		return REEL_FD_OTHER;
 	return kind == REEL_FD_UNKNOWN ? f->kind : kind;
 }
@@ -285,14 +286,28 @@ static int flink_fd(struct conv_ctx *x, char *buf, size_t size)
 	return n >= 0 && !*end ? n : -1;
 }
 
-/* Path of a path argument, absolute when it can be made so, else as the app wrote it. */
+/*
+ * Path of a path argument, absolute when it can be made so, else as the app wrote it. None
+ * (0, buf "") when it is longer than PATH_MAX once joined with its directory's path (or that
+ * path was): counted (capture.paths_too_long). Its tail, as the app wrote it, named a file
+ * elsewhere, and the replay worked there without a word.
+ */
 static uint32_t arg_path(struct conv_ctx *x, int dirfd, const char *rel, char *buf, size_t size)
 {
+	int err;
+
+	buf[0] = '\0';
 	if (!rel)
 		return 0;
-	/* A path longer than buf is cut: the trace keeps a prefix rather than nothing. */
-	if (capture_proc__resolve(x->p, dirfd, rel, buf, size) &&
-	    snprintf(buf, size, "%s", rel) >= (int)size)
+	err = capture_proc__resolve(x->p, dirfd, rel, buf, size);
+	if (err == -ENAMETOOLONG) {
+		buf[0] = '\0';
+		x->too_long = true;
+		x->c->paths_too_long++;
+		return 0;
+	}
+	/* as written: it fits, the BPF side copies at most PATH_MAX bytes of it */
+	if (err && snprintf(buf, size, "%s", rel) >= (int)size)
 		buf[size - 1] = 0;
 	proc_fd_path(x, buf, size);
 	return path_id(x->c, buf);
@@ -407,8 +422,11 @@ static void track_open(struct conv_ctx *x, struct reel_op *op, const char *abs, 
 		return;
 	}
 	kind = kind_from_raw(ev->ret_kind, true);
-	capture_proc__set_fd(x->p, (int)ev->ret, abs, kind, flags & O_CLOEXEC);
+	capture_proc__set_fd(x->p, (int)ev->ret, abs[0] ? abs : NULL, kind, flags & O_CLOEXEC);
 	capture_proc__set_bound(x->p, (int)ev->ret, ev->end_ns);
+	/* nor are the paths of the files opened relative to it */
+	if (x->too_long)
+		capture_proc__mark(x->p, (int)ev->ret, CAPTURE_FD_LONG);
 	op->fd_kind = kind;
 	/*
 	 * The size the file had when opened, + 1 (0: unknown, as old traces and imports say):
@@ -428,18 +446,17 @@ static void track_dup(struct conv_ctx *x, int oldfd, bool cloexec)
 	const struct ioreel_sys_event *ev = x->ev;
 	struct capture_fd *f;
 	const char *path;
-	bool anon;
+	unsigned marks;
 
 	if (ev->ret < 0)
 		return;
 	path = capture_proc__fd_path_at(x->p, oldfd, ev->start_ns);
 	f = capture_proc__fd(x->p, oldfd);
-	anon = f && f->anon;
+	marks = f ? f->marks : 0;
 	capture_proc__set_fd(x->p, (int)ev->ret, path, f ? f->kind : x->kind, cloexec);
 	/* set_fd may have moved the table: f is stale past this point */
 	capture_proc__set_bound(x->p, (int)ev->ret, ev->end_ns);
-	if (anon)
-		capture_proc__set_anon(x->p, (int)ev->ret);
+	capture_proc__mark(x->p, (int)ev->ret, marks);
 }
 
 /*
@@ -455,7 +472,7 @@ static void track_anon(struct conv_ctx *x, bool cloexec)
 		return;
 	capture_proc__set_fd(x->p, (int)ev->ret, NULL, REEL_FD_OTHER, cloexec);
 	capture_proc__set_bound(x->p, (int)ev->ret, ev->end_ns);
-	capture_proc__set_anon(x->p, (int)ev->ret);
+	capture_proc__mark(x->p, (int)ev->ret, CAPTURE_FD_ANON);
 }
 
 /*
@@ -507,6 +524,20 @@ static void conv_close_range(struct conv_ctx *x, const struct reel_op *tmpl)
 		x->kind = REEL_FD_UNKNOWN; /* the probe read no fd: the table's */
 		conv_close(x, &op, (int)fd);
 	}
+}
+
+/*
+ * A chdir (rel against the cwd) or fchdir (dirfd, rel ".") that succeeded: the cwd is that
+ * directory's path, into buf, or not known when it is not (cwd_long when longer than
+ * PATH_MAX). The cwd it left is no base for relative paths any more: kept, it named files in
+ * the wrong directory.
+ */
+static void track_chdir(struct conv_ctx *x, int dirfd, const char *rel, char *buf, size_t size)
+{
+	int err = rel ? capture_proc__resolve(x->p, dirfd, rel, buf, size) : -ENOENT;
+
+	if (err || capture_proc__set_cwd(x->p, buf))
+		capture_proc__forget_cwd(x->p, err == -ENAMETOOLONG);
 }
 
 /*
@@ -1078,9 +1109,8 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 		conv_at(x, &op, (int)a[0], false, abs0, sizeof(abs0));
 		break;
 	case __NR_chdir:
-		if (ret == 0 && x->path0 &&
-		    !capture_proc__resolve(x->p, AT_FDCWD, x->path0, abs0, sizeof(abs0)))
-			capture_proc__set_cwd(x->p, abs0);
+		if (ret == 0)
+			track_chdir(x, AT_FDCWD, x->path0, abs0, sizeof(abs0));
 		break;
 	case __NR_chroot:
 		/* postfix's daemons: their "/etc/localtime" is /var/spool/postfix/etc/localtime */
@@ -1089,8 +1119,8 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 			capture_proc__set_root(x->p, abs0);
 		break;
 	case __NR_fchdir:
-		if (ret == 0 && capture_proc__fd_path(x->p, (int)a[0]))
-			capture_proc__set_cwd(x->p, capture_proc__fd_path(x->p, (int)a[0]));
+		if (ret == 0)
+			track_chdir(x, (int)a[0], ".", abs0, sizeof(abs0));
 		break;
 	case __NR_setxattr:
 	case __NR_lsetxattr:
@@ -1274,7 +1304,7 @@ static int uring_as_sys(struct capture_conv *c, const struct ioreel_uring_event 
 		se.has_pos = sub->subop != 0;
 	} else {
 		se.hdr.nr = sub->type == REEL_OP_OPENAT ? __NR_openat : __NR_openat2;
-		/* as the BPF side sends them: openat's in its args, openat2's open_how in pos, isize */
+		/* as the BPF side sends them: openat's in args, openat2's open_how in pos, isize */
 		se.args[2] = se.pos = sub->flags;
 		se.args[3] = se.isize = sub->mode;
 		se.ret_kind = ev->fd_kind;
@@ -1311,14 +1341,14 @@ static int conv_uring(struct capture_conv *c, const struct ioreel_uring_event *e
 		op.ctx = ring_fd(c, ev);
 		op.start_ns = op.end_ns = rel_time(c, ev->time_ns);
 		op.fd_kind = fixed ? REEL_FD_UNKNOWN : kind;
-		/* an open into, or a close of, a registered file's slot: as fixed as a request on one */
+		/* an open into, or a close of, a registered file's slot: a fixed-file request */
 		if ((uop->use == URING_OPEN || uop->use == URING_CLOSE) && ev->slot) {
 			c->uring_fixed++;
 			op.type = REEL_OP_NONE;
 		} else if (uop->use == URING_OPEN || uop->use == URING_CLOSE) {
 			return uring_pending(c, ev, size) ? -ENOMEM : 0;
 		} else if (uop->use == URING_FS) {
-			/* renames, unlinks, statx...: not recorded, but said (capture.uring_unrecorded) */
+			/* renames, unlinks, statx...: not recorded, counted (uring_unrecorded) */
 			c->uring_unrecorded[ev->hdr.nr]++;
 			op.type = REEL_OP_NONE;
 		} else if (uop->use == URING_NO_FILE || (!fixed && !is_file(kind))) {

@@ -121,18 +121,15 @@ struct capture_proc *capture_procs__get(struct capture_procs *ps, pid_t pid, boo
 	p->pid = pid;
 	p->live = true;
 	snprintf(link, sizeof(link), "/proc/%d/cwd", pid);
-	n = readlink(link, buf, sizeof(buf) - 1);
-	if (n > 0) {
-		buf[n] = '\0';
+	n = capture_procfs__readlink(link, buf, sizeof(buf));
+	if (n > 0)
 		p->cwd = strdup(buf);
-	}
+	p->cwd_long = n == -ENAMETOOLONG;
 	/* chrooted before we looked (postfix's daemons, attached with -p) */
 	snprintf(link, sizeof(link), "/proc/%d/root", pid);
-	n = readlink(link, buf, sizeof(buf) - 1);
-	if (n > 1 && buf[0] == '/') {
-		buf[n] = '\0';
+	n = capture_procfs__readlink(link, buf, sizeof(buf));
+	if (n > 1 && buf[0] == '/')
 		p->root = strdup(buf);
-	}
 	p->next = ps->buckets[b];
 	ps->buckets[b] = p;
 	ps->live++;
@@ -144,8 +141,8 @@ static int fd_copy(struct capture_proc *p, int fd, const struct capture_fd *f)
 {
 	int err = capture_proc__set_fd(p, fd, f->path, f->kind, f->cloexec);
 
-	if (!err && f->anon)
-		capture_proc__set_anon(p, fd);
+	if (!err)
+		capture_proc__mark(p, fd, f->marks);
 	return err;
 }
 
@@ -170,6 +167,7 @@ int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child, boo
 	/* the child's cwd and fds are its parent's at fork time, whatever /proc says now */
 	free(cp->cwd);
 	cp->cwd = pp->cwd ? strdup(pp->cwd) : NULL;
+	cp->cwd_long = pp->cwd_long;
 	free(cp->root);
 	cp->root = pp->root ? strdup(pp->root) : NULL;
 	/* and so are its mappings */
@@ -394,7 +392,7 @@ int capture_proc__set_fd(struct capture_proc *p, int fd, const char *path, unsig
 	f->kind = kind;
 	f->open = true;
 	f->cloexec = cloexec;
-	f->anon = false;
+	f->marks = 0;
 	f->bound_ns = 0; /* the caller stamps it when it knows: capture_proc__set_bound() */
 	f->closed_ns = 0;
 	f->seen_ns = 0;
@@ -424,12 +422,12 @@ struct capture_fd *capture_proc__fd(struct capture_proc *p, int fd)
 	return &p->ft->fds[fd];
 }
 
-void capture_proc__set_anon(struct capture_proc *p, int fd)
+void capture_proc__mark(struct capture_proc *p, int fd, unsigned marks)
 {
 	struct capture_fd *f = capture_proc__fd(p, fd);
 
 	if (f)
-		f->anon = true;
+		f->marks |= marks;
 }
 
 bool capture_path__is_memfd(const char *link)
@@ -543,7 +541,15 @@ int capture_proc__set_cwd(struct capture_proc *p, const char *path)
 		return -ENOMEM;
 	free(p->cwd);
 	p->cwd = s;
+	p->cwd_long = false;
 	return 0;
+}
+
+void capture_proc__forget_cwd(struct capture_proc *p, bool too_long)
+{
+	free(p->cwd);
+	p->cwd = NULL;
+	p->cwd_long = too_long;
 }
 
 int capture_proc__set_root(struct capture_proc *p, const char *path)
@@ -557,26 +563,35 @@ int capture_proc__set_root(struct capture_proc *p, const char *path)
 	return 0;
 }
 
+/* fd not in the table, found in /proc: there from now on, with what /proc told (path NULL) */
+static void fd_found(struct capture_proc *p, int fd, unsigned kind, unsigned marks)
+{
+	if (capture_proc__fd(p, fd) || !capture_proc__set_fd(p, fd, NULL, kind, false))
+		capture_proc__mark(p, fd, marks);
+}
+
 const char *capture_proc__fd_path(struct capture_proc *p, int fd)
 {
 	struct capture_fd *f = capture_proc__fd(p, fd);
 	char link[64], buf[PATH_MAX];
 	ssize_t n;
 
-	if (f && f->path)
+	if (f && (f->path || (f->marks & CAPTURE_FD_LONG)))
 		return f->path;
 	if (fd < 0)
 		return NULL;
 	/* opened before we looked, or by a syscall we do not follow: ask /proc, once */
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", p->pid, fd);
-	n = readlink(link, buf, sizeof(buf) - 1);
+	n = capture_procfs__readlink(link, buf, sizeof(buf));
+	if (n == -ENAMETOOLONG) {
+		fd_found(p, fd, f ? f->kind : REEL_FD_UNKNOWN, CAPTURE_FD_LONG);
+		return NULL;
+	}
 	if (n <= 0 || buf[0] != '/')
 		return NULL;
-	buf[n] = '\0';
 	if (capture_path__is_memfd(buf)) {
 		/* no path of a file system: remembered as what it is, its next ops non-file */
-		if (f || !capture_proc__set_fd(p, fd, NULL, REEL_FD_OTHER, false))
-			capture_proc__set_anon(p, fd);
+		fd_found(p, fd, REEL_FD_OTHER, CAPTURE_FD_ANON);
 		return NULL;
 	}
 	if (f) {
@@ -586,6 +601,15 @@ const char *capture_proc__fd_path(struct capture_proc *p, int fd)
 	if (capture_proc__set_fd(p, fd, buf, REEL_FD_UNKNOWN, false))
 		return NULL;
 	return p->ft->fds[fd].path;
+}
+
+/* the directory a relative path is resolved against, dirfd's or the cwd, is unknown for
+ * being longer than PATH_MAX: so is the path */
+static bool base_too_long(struct capture_proc *p, int dirfd)
+{
+	struct capture_fd *f = capture_proc__fd(p, dirfd);
+
+	return dirfd == AT_FDCWD ? p->cwd_long : f && (f->marks & CAPTURE_FD_LONG);
 }
 
 int capture_proc__resolve(struct capture_proc *p, int dirfd, const char *rel, char *out,
@@ -615,7 +639,7 @@ int capture_proc__resolve(struct capture_proc *p, int dirfd, const char *rel, ch
 	} else {
 		base = dirfd == AT_FDCWD ? p->cwd : capture_proc__fd_path(p, dirfd);
 		if (!base)
-			return -ENOENT;
+			return base_too_long(p, dirfd) ? -ENAMETOOLONG : -ENOENT;
 		n = snprintf(out, size, "%s/%s", base, rel);
 	}
 	if (n < 0 || (size_t)n >= size)

@@ -1460,7 +1460,9 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		return 0;
 	}
 	exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
-		   it->p1 || op->type == REEL_OP_MMAP ? "op not supported by replay"
-						      : "path op without a path");
+		   it->p1 || op->type == REEL_OP_MMAP
+		       ? "op not supported by replay"
+		       : "path op without a path (the recording could not know it: longer than "
+			 "PATH_MAX once absolute, capture.paths_too_long)");
 	return -(1 + REPLAY_FAIL_UNSUPPORTED);
 }
