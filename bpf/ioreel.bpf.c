@@ -717,11 +717,42 @@ static __always_inline bool pos_at_exit(struct task_struct *task, struct entry *
 	return true;
 }
 
+/*
+ * A positioned write that appended (IOREEL_SYS_PWRITE: pwrite64 or pwritev through an O_APPEND
+ * fd, pwritev2 with RWF_APPEND): the kernel wrote at i_size under the inode's lock, whatever
+ * the offset, and moved no f_pos. Where: the file's i_size at exit less what it wrote, as
+ * long as the fd still names the file its entry saw; else the entry's i_size stays (stale
+ * when another appender went first: counted then, as pos_at_exit counts).
+ */
+static __always_inline void pwrite_landed(struct ioreel_sys_event *ev, struct task_struct *task,
+					  struct entry *e)
+{
+	struct file *f;
+	struct inode *ino;
+
+	if (ev->ret <= 0 || !e->file || e->fd_kind != (S_IFREG >> 12))
+		return;
+	f = task_fd_file(task, e->args[0]);
+	if ((__u64)f != e->file)
+		return;
+	ino = ((struct file *)bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file)))->f_inode;
+	if (!ino || ino->i_size < ev->ret)
+		return;
+	ev->isize = ino->i_size - ev->ret;
+	if (ev->isize != e->isize)
+		count(IOREEL_CNT_POS_MOVED);
+}
+
 /* pos_at_exit into the event: pos, and isize where an O_APPEND write's offset is taken */
 static __always_inline void pos_landed(struct ioreel_sys_event *ev, struct task_struct *task,
 				       struct entry *e, __u32 flags)
 {
 	__u64 landed;
+
+	if (ioreel_pwrite_appends(flags, e->f_flags, e->args[5])) {
+		pwrite_landed(ev, task, e);
+		return;
+	}
 
 	if (!pos_at_exit(task, e, flags, ev->ret, &landed))
 		return;

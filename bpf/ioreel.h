@@ -50,6 +50,13 @@ enum ioreel_sys_flags {
 	IOREEL_SYS_AIO_EVENTS = 1 << 11, /* args[3] is io_event[ret] */
 	IOREEL_SYS_FDATCWD = 1 << 12, /* args[0] is a dirfd (AT_FDCWD allowed) */
 	IOREEL_SYS_NOSEND = 1 << 13,  /* entry kept for other probes (io_uring_enter), no event */
+	/*
+	 * A positioned write (pwrite64, pwritev, pwritev2): through an O_APPEND fd, or with
+	 * pwritev2's RWF_APPEND (RWF5) unless RWF_NOAPPEND, the kernel writes at i_size, not at
+	 * the offset given, and moves no f_pos. isize then is where it landed: i_size at exit less
+	 * ret (the entry's is stale when another appender went first).
+	 */
+	IOREEL_SYS_PWRITE = 1 << 14,
 	IOREEL_SYS_HOW2 = 1 << 15,    /* openat2: struct open_how at args[2] -> pos (flags), isize (mode) */
 	IOREEL_SYS_SHORT = 1 << 16,   /* fd, args[2], an offset are all it takes: may go short */
 	IOREEL_SYS_OFF3 = 1 << 17,    /* the offset is args[3] (else the fd's f_pos at entry) */
@@ -94,7 +101,24 @@ enum ioreel_sys_flags {
 	 * command's answer, the l_type found, goes to ret_size (+ 1; 0: unread).
 	 */
 	IOREEL_SYS_LOCK2 = 1 << 28,
+	IOREEL_SYS_RWF5 = 1 << 29,    /* args[5] is RWF_* flags (preadv2, pwritev2) */
 };
+
+/* pwritev2's flags that make it append, or not (include/uapi/linux/fs.h); and O_APPEND */
+#define IOREEL_RWF_APPEND 0x10
+#define IOREEL_RWF_NOAPPEND 0x20
+#define IOREEL_O_APPEND 02000
+
+/* Whether a positioned write (IOREEL_SYS_PWRITE) appends: see there. */
+static inline int ioreel_pwrite_appends(__u32 sys_flags, __u32 f_flags, __u64 rwf)
+{
+	if (!(sys_flags & IOREEL_SYS_PWRITE))
+		return 0;
+	if (!(sys_flags & IOREEL_SYS_RWF5))
+		rwf = 0;
+	return (rwf & IOREEL_RWF_APPEND) ||
+	       ((f_flags & IOREEL_O_APPEND) && !(rwf & IOREEL_RWF_NOAPPEND));
+}
 
 /* fcntl's lock commands (asm-generic/fcntl.h, 64-bit: the *64 forms are the same numbers) */
 #define IOREEL_F_GETLK 5

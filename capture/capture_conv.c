@@ -346,12 +346,25 @@ static uint64_t iov_total(const struct ioreel_sys_event *ev)
 	return sum;
 }
 
-/* The file position a read/write-family op used. */
+/*
+ * The file position a read/write-family op used. An appending write's is i_size, whatever
+ * its offset or f_pos say: through an O_APPEND fd (pwrite too, on Linux), or pwritev2's
+ * RWF_APPEND; the BPF side puts where it landed in isize (pos_landed). A pwritev2 with
+ * RWF_APPEND was recorded at its offset argument, where it did not write.
+ */
 static uint64_t data_offset(const struct conv_ctx *x, unsigned type, bool *flagged)
 {
 	const struct ioreel_sys_event *ev = x->ev;
+	const struct capture_sysdef *def = capture_sys__find(ev->hdr.nr);
+	bool appends = def && (def->flags & IOREEL_SYS_PWRITE)
+			   ? ioreel_pwrite_appends(def->flags, ev->f_flags, ev->args[5])
+			   : reel_op__is_write(type) && (ev->f_flags & O_APPEND);
 	uint64_t off;
 
+	if (type == REEL_OP_PREADV2 || type == REEL_OP_PWRITEV2)
+		*flagged = true;
+	if (appends)
+		return ev->isize;
 	switch (type) {
 	case REEL_OP_PREAD64:
 	case REEL_OP_PWRITE64:
@@ -361,16 +374,12 @@ static uint64_t data_offset(const struct conv_ctx *x, unsigned type, bool *flagg
 	case REEL_OP_PREADV2:
 	case REEL_OP_PWRITEV2:
 		off = ev->args[3];
-		*flagged = true;
 		if (off != (uint64_t)-1)
 			return off;
 		break;
 	default:
 		break;
 	}
-	/* O_APPEND: the kernel writes at i_size, whatever f_pos says */
-	if (reel_op__is_write(type) && (ev->f_flags & O_APPEND))
-		return ev->isize;
 	return ev->pos;
 }
 

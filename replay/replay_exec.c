@@ -1069,7 +1069,9 @@ static int exec__data(struct rworker *w, const struct ritem *it, struct reel_op 
 		r = TIMED_SYS(res, sys_pwritev(fd, &iov, 1, (off_t)op->offset));
 		break;
 	default: /* PWRITEV2 */
-		r = TIMED_SYS(res, sys_pwritev2(fd, &iov, 1, (off_t)op->offset, (int)op->flags));
+		/* an append (RWF_APPEND) goes where the original's landed, as O_APPEND's do */
+		r = TIMED_SYS(res, sys_pwritev2(fd, &iov, 1, (off_t)op->offset,
+						(int)(op->flags & ~(uint32_t)RWF_APPEND)));
 		break;
 	}
 	res->ret = r;
