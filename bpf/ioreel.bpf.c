@@ -137,6 +137,14 @@ struct {
 	__type(value, struct aio_state);
 } aio_rings SEC(".maps");
 
+/* an io_uring open's event, with its path: its own, as the others' are (a preempted probe) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ioreel_uring_open);
+} uring_scratch SEC(".maps");
+
 /* the ring scan's event: sys_enter must not share sys_exit's scratch (a preempted exit) */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -709,11 +717,42 @@ static __always_inline bool pos_at_exit(struct task_struct *task, struct entry *
 	return true;
 }
 
+/*
+ * A positioned write that appended (IOREEL_SYS_PWRITE: pwrite64 or pwritev through an O_APPEND
+ * fd, pwritev2 with RWF_APPEND): the kernel wrote at i_size under the inode's lock, whatever
+ * the offset, and moved no f_pos. Where: the file's i_size at exit less what it wrote, as
+ * long as the fd still names the file its entry saw; else the entry's i_size stays (stale
+ * when another appender went first: counted then, as pos_at_exit counts).
+ */
+static __always_inline void pwrite_landed(struct ioreel_sys_event *ev, struct task_struct *task,
+					  struct entry *e)
+{
+	struct file *f;
+	struct inode *ino;
+
+	if (ev->ret <= 0 || !e->file || e->fd_kind != (S_IFREG >> 12))
+		return;
+	f = task_fd_file(task, e->args[0]);
+	if ((__u64)f != e->file)
+		return;
+	ino = ((struct file *)bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file)))->f_inode;
+	if (!ino || ino->i_size < ev->ret)
+		return;
+	ev->isize = ino->i_size - ev->ret;
+	if (ev->isize != e->isize)
+		count(IOREEL_CNT_POS_MOVED);
+}
+
 /* pos_at_exit into the event: pos, and isize where an O_APPEND write's offset is taken */
 static __always_inline void pos_landed(struct ioreel_sys_event *ev, struct task_struct *task,
 				       struct entry *e, __u32 flags)
 {
 	__u64 landed;
+
+	if (ioreel_pwrite_appends(flags, e->f_flags, e->args[5])) {
+		pwrite_landed(ev, task, e);
+		return;
+	}
 
 	if (!pos_at_exit(task, e, flags, ev->ret, &landed))
 		return;
@@ -1046,6 +1085,44 @@ static __always_inline bool uring_is_sync(__u8 op)
 	return op == 3 || op == 8 || op == 17; /* fsync, sync_file_range, fallocate */
 }
 
+static __always_inline bool uring_is_open(__u8 op)
+{
+	return op == IOREEL_URING_OPENAT || op == IOREEL_URING_OPENAT2;
+}
+
+/*
+ * An OPENAT or OPENAT2 request (prep has run): its dirfd, open_how and slot from struct
+ * io_open, sent with its path, the kernel's copy of it (struct filename), so that capture/
+ * makes an open record of it as of the syscall: the fd it returns is then known, its path
+ * and kind, where a request's fd would have been a number no op had opened. The SQE's fd is
+ * not the request's (io_init_req reads it only for requests on a file).
+ */
+static __always_inline void uring_send_open(struct io_kiocb *req, struct ioreel_uring_event *ev)
+{
+	struct io_open *o = (struct io_open *)&req->cmd;
+	struct ioreel_uring_open *uo;
+	__u32 zero = 0;
+	long len;
+
+	uo = bpf_map_lookup_elem(&uring_scratch, &zero);
+	if (!uo)
+		return;
+	ev->fd = BPF_CORE_READ(o, dfd);
+	ev->slot = BPF_CORE_READ(o, file_slot);
+	ev->offset = BPF_CORE_READ(o, how.flags);
+	ev->len = BPF_CORE_READ(o, how.mode);
+	ev->fd_kind = 0;
+	len = bpf_probe_read_kernel_str(uo->path, IOREEL_PATH_MAX, BPF_CORE_READ(o, filename, name));
+	if (len < 0)
+		len = 0;
+	if (len > IOREEL_PATH_MAX)
+		len = IOREEL_PATH_MAX;
+	ev->path_len = len;
+	ev->hdr.size = sizeof(*ev) + len;
+	uo->ev = *ev;
+	send(uo, sizeof(*ev) + len);
+}
+
 SEC("raw_tp/io_uring_submit_req")
 int ioreel_uring_submit(struct bpf_raw_tracepoint_args *ctx)
 {
@@ -1092,8 +1169,16 @@ int ioreel_uring_submit(struct bpf_raw_tracepoint_args *ctx)
 
 		ev.offset = BPF_CORE_READ(s, off);
 		ev.len = BPF_CORE_READ(s, len);
+	} else if (op == IOREEL_URING_CLOSE) {
+		struct io_close *cl = (struct io_close *)&req->cmd;
+
+		ev.fd = BPF_CORE_READ(cl, fd);
+		ev.slot = BPF_CORE_READ(cl, file_slot);
+	} else if (uring_is_open(op)) {
+		uring_send_open(req, &ev);
+		return 0;
 	}
-	if (!(ev.sqe_flags & 1)) /* REQ_F_FIXED_FILE: fd is an index, not an fd */
+	if (!(ev.sqe_flags & IOREEL_URING_FIXED_FILE)) /* else fd is an index, not an fd */
 		ev.fd_kind = fd_kind(bpf_get_current_task_btf(), (__u32)ev.fd);
 	send(&ev, sizeof(ev));
 	return 0;
@@ -1104,6 +1189,7 @@ int ioreel_uring_complete(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct io_uring_cqe *cqe = (struct io_uring_cqe *)ctx->args[2];
 	struct ioreel_uring_event ev = {};
+	struct io_kiocb *req;
 	__u64 ring = ctx->args[0], id;
 	__u32 *tgid;
 
@@ -1123,6 +1209,15 @@ int ioreel_uring_complete(struct bpf_raw_tracepoint_args *ctx)
 	ev.ring_fd = -1;
 	ev.user_data = BPF_CORE_READ(cqe, user_data);
 	ev.res = BPF_CORE_READ(cqe, res);
+	/* NULL for an auxiliary CQE: a faulting load reads 0 */
+	req = bpf_rdonly_cast((void *)ctx->args[1], bpf_core_type_id_kernel(struct io_kiocb));
+	ev.hdr.nr = req->opcode;
+	/*
+	 * The fd an open returned, as an open syscall's exit reads it. The completion runs in
+	 * the submitter, or in an io-wq worker or the SQPOLL thread, which share its fd table.
+	 */
+	if (uring_is_open(ev.hdr.nr) && ev.res >= 0)
+		ev.fd_kind = fd_kind_size(bpf_get_current_task_btf(), ev.res, &ev.len);
 	send(&ev, sizeof(ev));
 	return 0;
 }

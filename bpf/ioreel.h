@@ -50,6 +50,13 @@ enum ioreel_sys_flags {
 	IOREEL_SYS_AIO_EVENTS = 1 << 11, /* args[3] is io_event[ret] */
 	IOREEL_SYS_FDATCWD = 1 << 12, /* args[0] is a dirfd (AT_FDCWD allowed) */
 	IOREEL_SYS_NOSEND = 1 << 13,  /* entry kept for other probes (io_uring_enter), no event */
+	/*
+	 * A positioned write (pwrite64, pwritev, pwritev2): through an O_APPEND fd, or with
+	 * pwritev2's RWF_APPEND (RWF5) unless RWF_NOAPPEND, the kernel writes at i_size, not at
+	 * the offset given, and moves no f_pos. isize then is where it landed: i_size at exit less
+	 * ret (the entry's is stale when another appender went first).
+	 */
+	IOREEL_SYS_PWRITE = 1 << 14,
 	IOREEL_SYS_HOW2 = 1 << 15,    /* openat2: struct open_how at args[2] -> pos (flags), isize (mode) */
 	IOREEL_SYS_SHORT = 1 << 16,   /* fd, args[2], an offset are all it takes: may go short */
 	IOREEL_SYS_OFF3 = 1 << 17,    /* the offset is args[3] (else the fd's f_pos at entry) */
@@ -94,7 +101,24 @@ enum ioreel_sys_flags {
 	 * command's answer, the l_type found, goes to ret_size (+ 1; 0: unread).
 	 */
 	IOREEL_SYS_LOCK2 = 1 << 28,
+	IOREEL_SYS_RWF5 = 1 << 29,    /* args[5] is RWF_* flags (preadv2, pwritev2) */
 };
+
+/* pwritev2's flags that make it append, or not (include/uapi/linux/fs.h); and O_APPEND */
+#define IOREEL_RWF_APPEND 0x10
+#define IOREEL_RWF_NOAPPEND 0x20
+#define IOREEL_O_APPEND 02000
+
+/* Whether a positioned write (IOREEL_SYS_PWRITE) appends: see there. */
+static inline int ioreel_pwrite_appends(__u32 sys_flags, __u32 f_flags, __u64 rwf)
+{
+	if (!(sys_flags & IOREEL_SYS_PWRITE))
+		return 0;
+	if (!(sys_flags & IOREEL_SYS_RWF5))
+		rwf = 0;
+	return (rwf & IOREEL_RWF_APPEND) ||
+	       ((f_flags & IOREEL_O_APPEND) && !(rwf & IOREEL_RWF_NOAPPEND));
+}
 
 /* fcntl's lock commands (asm-generic/fcntl.h, 64-bit: the *64 forms are the same numbers) */
 #define IOREEL_F_GETLK 5
@@ -229,23 +253,50 @@ enum ioreel_proc_flags {
 	IOREEL_PROC_SHARED_FILES = 1, /* clone(CLONE_FILES): the child uses its parent's fd table */
 };
 
-/* IOREEL_EV_URING_SUBMIT / COMPLETE: hdr.nr = IORING_OP_* (submit only) */
+/*
+ * IOREEL_EV_URING_SUBMIT / COMPLETE: hdr.nr = IORING_OP_* (a completion's: 0 when it has no
+ * request, an auxiliary CQE). The opcodes that open or close (IOREEL_URING_OPENAT, OPENAT2,
+ * CLOSE) carry what their syscalls' events would: see the fields.
+ */
 struct ioreel_uring_event {
 	struct ioreel_hdr hdr;
 	__u64 time_ns;
 	__u64 ctx;	 /* struct io_ring_ctx *: identifies the ring */
 	__u64 req;	 /* struct io_kiocb *: pairs a completion with its submission */
 	__u64 user_data;
-	__u64 offset;
+	__u64 offset;	 /* OPENAT, OPENAT2: open_how.flags */
+	/* OPENAT, OPENAT2: open_how.mode; their completion: the i_size of the file opened */
 	__u64 len;
-	__s32 fd;	 /* SQE fd (registered-file index with IOSQE_FIXED_FILE) */
+	/* SQE fd (registered-file index with IOREEL_URING_FIXED_FILE); OPENAT, OPENAT2: the
+	 * dirfd; CLOSE: the fd it closes */
+	__s32 fd;
 	__s32 ring_fd;	 /* the io_uring_enter fd it came from, -1 when unknown (SQPOLL) */
-	__u32 pad2;
+	/* OPENAT, OPENAT2, CLOSE: the registered-file slot + 1 they open into or close (0: an fd) */
+	__u32 slot;
 	__s32 res;	 /* completion result */
-	__u32 sqe_flags;
-	__u8 fd_kind;
-	__u8 pad[3];
+	__u32 sqe_flags; /* the request's REQ_F_* flags: their low bits are the SQE's IOSQE_* */
+	__u8 fd_kind;	 /* of fd; an OPENAT's or OPENAT2's completion: of the fd it returned */
+	__u8 pad;
+	__u16 path_len;	 /* OPENAT, OPENAT2 submissions: bytes of the path after the event */
 };
+
+/* IORING_OP_* the capture reads more of (their numbers are the kernel's ABI) */
+#define IOREEL_URING_OPENAT 18
+#define IOREEL_URING_CLOSE 19
+#define IOREEL_URING_OPENAT2 28
+
+/* An OPENAT or OPENAT2 submission: the event, then its path as the application gave it. */
+struct ioreel_uring_open {
+	struct ioreel_uring_event ev;
+	char path[IOREEL_PATH_MAX];
+};
+
+/*
+ * REQ_F_FIXED_FILE in ioreel_uring_event.sqe_flags, the kernel's copy of IOSQE_FIXED_FILE (bit
+ * 0 of both, by definition): the request's fd is an index in the ring's registered files, not
+ * an fd of the process.
+ */
+#define IOREEL_URING_FIXED_FILE 1
 
 /* Indices of the per-CPU counter array (map counters). */
 enum ioreel_counter {

@@ -62,6 +62,10 @@ struct capture_stats {
 	uint64_t unpaired;	/* async completions whose submission was not seen */
 	uint64_t xattr_ops;	/* setxattr/removexattr that succeeded: counted, not recorded */
 	uint64_t after_exit;	/* ops of a process after its exit (io_uring completions): left out */
+	uint64_t paths_too_long; /* paths longer than PATH_MAX once absolute: recorded without */
+	uint64_t uring_fixed;	/* io_uring requests on registered (fixed) files: no fd, no path */
+	uint64_t uring_unrecorded; /* io_uring requests of file system ops not recorded */
+	char uring_unrecorded_ops[256]; /* their opcodes and counts: "statx 2, renameat 1" */
 	uint64_t pos_moved;	/* read/write(v) that did not take place where f_pos was at entry */
 	uint64_t async_read;	/* bytes async requests read (not in totals: syscalls only) */
 	uint64_t async_written; /* and wrote */

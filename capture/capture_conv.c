@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/io_uring.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,9 @@
 #ifndef AT_EMPTY_PATH
 #define AT_EMPTY_PATH 0x1000
 #endif
+#define CLOSE_RANGE_UNSHARE_FLAG 2
 #define CLOSE_RANGE_CLOEXEC_FLAG 4
+#define MFD_CLOEXEC_FLAG 1
 #define RENAME_EXCHANGE_FLAG 2
 #define CLONE_FILES_FLAG 0x400 /* a fork op's flags (FORMAT.md): the child shares the fd table */
 
@@ -30,6 +33,7 @@ struct conv_ctx {
 	const struct ioreel_sys_event *ev;
 	const char *path0, *path1;
 	unsigned kind; /* enum reel_fd_kind of the fd argument */
+	bool too_long; /* a path argument was left out for being too long (arg_path) */
 };
 
 int capture_conv__init(struct capture_conv *c, struct reel_writer *w, uint64_t start_ns,
@@ -96,15 +100,29 @@ static bool is_file(unsigned kind)
 }
 
 /*
+ * The kind of fd's file for an op that entered at enter_ns, the probe having read kind
+ * there (REEL_FD_UNKNOWN: not read): the fd table's when the probe could not tell, and
+ * REEL_FD_OTHER for a memfd, whose inode is a regular file's (CAPTURE_FD_ANON) but which
+ * is no file of a file system, unless the op entered before the memfd was bound there.
+ */
+static unsigned fd_kind_at(struct capture_proc *p, int fd, uint64_t enter_ns, unsigned kind)
+{
+	struct capture_fd *f = capture_proc__fd(p, fd);
+
+	if (!f)
+		return kind;
+	if ((f->marks & CAPTURE_FD_ANON) && enter_ns >= f->bound_ns)
+		return REEL_FD_OTHER;
+	return kind == REEL_FD_UNKNOWN ? f->kind : kind;
+}
+
+/*
  * Whether an fd op is storage work: known to be a file, or unknown (a bad fd: the failed
- * op is part of what the application did). Pipes, sockets, devices, eventfds are not.
+ * op is part of what the application did). Pipes, sockets, devices, eventfds, memfds are not.
  */
 static bool keep_fd_op(struct conv_ctx *x, int fd)
 {
-	struct capture_fd *f;
-
-	if (x->kind == REEL_FD_UNKNOWN && (f = capture_proc__fd(x->p, fd)))
-		x->kind = f->kind;
+	x->kind = fd_kind_at(x->p, fd, x->ev->start_ns, x->kind);
 	return x->kind == REEL_FD_UNKNOWN || is_file(x->kind);
 }
 
@@ -268,14 +286,28 @@ static int flink_fd(struct conv_ctx *x, char *buf, size_t size)
 	return n >= 0 && !*end ? n : -1;
 }
 
-/* Path of a path argument, absolute when it can be made so, else as the app wrote it. */
+/*
+ * Path of a path argument, absolute when it can be made so, else as the app wrote it. None
+ * (0, buf "") when it is longer than PATH_MAX once joined with its directory's path (or that
+ * path was): counted (capture.paths_too_long). Its tail, as the app wrote it, named a file
+ * elsewhere, and the replay worked there without a word.
+ */
 static uint32_t arg_path(struct conv_ctx *x, int dirfd, const char *rel, char *buf, size_t size)
 {
+	int err;
+
+	buf[0] = '\0';
 	if (!rel)
 		return 0;
-	/* A path longer than buf is cut: the trace keeps a prefix rather than nothing. */
-	if (capture_proc__resolve(x->p, dirfd, rel, buf, size) &&
-	    snprintf(buf, size, "%s", rel) >= (int)size)
+	err = capture_proc__resolve(x->p, dirfd, rel, buf, size);
+	if (err == -ENAMETOOLONG) {
+		buf[0] = '\0';
+		x->too_long = true;
+		x->c->paths_too_long++;
+		return 0;
+	}
+	/* as written: it fits, the BPF side copies at most PATH_MAX bytes of it */
+	if (err && snprintf(buf, size, "%s", rel) >= (int)size)
 		buf[size - 1] = 0;
 	proc_fd_path(x, buf, size);
 	return path_id(x->c, buf);
@@ -314,12 +346,25 @@ static uint64_t iov_total(const struct ioreel_sys_event *ev)
 	return sum;
 }
 
-/* The file position a read/write-family op used. */
+/*
+ * The file position a read/write-family op used. An appending write's is i_size, whatever
+ * its offset or f_pos say: through an O_APPEND fd (pwrite too, on Linux), or pwritev2's
+ * RWF_APPEND; the BPF side puts where it landed in isize (pos_landed). A pwritev2 with
+ * RWF_APPEND was recorded at its offset argument, where it did not write.
+ */
 static uint64_t data_offset(const struct conv_ctx *x, unsigned type, bool *flagged)
 {
 	const struct ioreel_sys_event *ev = x->ev;
+	const struct capture_sysdef *def = capture_sys__find(ev->hdr.nr);
+	bool appends = def && (def->flags & IOREEL_SYS_PWRITE)
+			   ? ioreel_pwrite_appends(def->flags, ev->f_flags, ev->args[5])
+			   : reel_op__is_write(type) && (ev->f_flags & O_APPEND);
 	uint64_t off;
 
+	if (type == REEL_OP_PREADV2 || type == REEL_OP_PWRITEV2)
+		*flagged = true;
+	if (appends)
+		return ev->isize;
 	switch (type) {
 	case REEL_OP_PREAD64:
 	case REEL_OP_PWRITE64:
@@ -329,16 +374,12 @@ static uint64_t data_offset(const struct conv_ctx *x, unsigned type, bool *flagg
 	case REEL_OP_PREADV2:
 	case REEL_OP_PWRITEV2:
 		off = ev->args[3];
-		*flagged = true;
 		if (off != (uint64_t)-1)
 			return off;
 		break;
 	default:
 		break;
 	}
-	/* O_APPEND: the kernel writes at i_size, whatever f_pos says */
-	if (reel_op__is_write(type) && (ev->f_flags & O_APPEND))
-		return ev->isize;
 	return ev->pos;
 }
 
@@ -390,8 +431,11 @@ static void track_open(struct conv_ctx *x, struct reel_op *op, const char *abs, 
 		return;
 	}
 	kind = kind_from_raw(ev->ret_kind, true);
-	capture_proc__set_fd(x->p, (int)ev->ret, abs, kind, flags & O_CLOEXEC);
+	capture_proc__set_fd(x->p, (int)ev->ret, abs[0] ? abs : NULL, kind, flags & O_CLOEXEC);
 	capture_proc__set_bound(x->p, (int)ev->ret, ev->end_ns);
+	/* nor are the paths of the files opened relative to it */
+	if (x->too_long)
+		capture_proc__mark(x->p, (int)ev->ret, CAPTURE_FD_LONG);
 	op->fd_kind = kind;
 	/*
 	 * The size the file had when opened, + 1 (0: unknown, as old traces and imports say):
@@ -411,14 +455,98 @@ static void track_dup(struct conv_ctx *x, int oldfd, bool cloexec)
 	const struct ioreel_sys_event *ev = x->ev;
 	struct capture_fd *f;
 	const char *path;
+	unsigned marks;
 
 	if (ev->ret < 0)
 		return;
 	path = capture_proc__fd_path_at(x->p, oldfd, ev->start_ns);
 	f = capture_proc__fd(x->p, oldfd);
+	marks = f ? f->marks : 0;
 	capture_proc__set_fd(x->p, (int)ev->ret, path, f ? f->kind : x->kind, cloexec);
 	/* set_fd may have moved the table: f is stale past this point */
 	capture_proc__set_bound(x->p, (int)ev->ret, ev->end_ns);
+	capture_proc__mark(x->p, (int)ev->ret, marks);
+}
+
+/*
+ * memfd_create, memfd_secret: a file in memory, of no file system. Its inode is a regular
+ * file's, so without this its reads and writes were recorded as file I/O, named after
+ * whatever file the number had held before (a replay wrote them into that file).
+ */
+static void track_anon(struct conv_ctx *x, bool cloexec)
+{
+	const struct ioreel_sys_event *ev = x->ev;
+
+	if (ev->ret < 0)
+		return;
+	capture_proc__set_fd(x->p, (int)ev->ret, NULL, REEL_FD_OTHER, cloexec);
+	capture_proc__set_bound(x->p, (int)ev->ret, ev->end_ns);
+	capture_proc__mark(x->p, (int)ev->ret, CAPTURE_FD_ANON);
+}
+
+/*
+ * A close of fd (close, or each fd close_range closed), op its record: written when fd is
+ * a file or not known not to be one, counted as a non-file op otherwise; and fd gone from
+ * the table, unless the number was bound again after the close entered.
+ */
+static void conv_close(struct conv_ctx *x, struct reel_op *op, int fd)
+{
+	op->fd = fd;
+	if (!keep_fd_op(x, fd)) {
+		x->c->nonfile_ops++;
+	} else {
+		op->fd_kind = x->kind;
+		op->path = fd_path(x, fd);
+		emit(x->c, op);
+	}
+	if (x->ev->ret == 0 && !capture_proc__closed_before_bound(x->p, fd, x->ev->start_ns))
+		capture_proc__close_at(x->p, fd, x->ev->start_ns);
+}
+
+/*
+ * close_range(first, last, flags) that succeeded: a close record for each fd of the range the
+ * table has open, with the call's times (FORMAT.md); CLOSE_RANGE_CLOEXEC closes nothing but
+ * marks them close-on-exec (the exec drops them); CLOSE_RANGE_UNSHARE first gives the process
+ * its own copy of a table it shared. Before, nothing was recorded: the replay kept the files
+ * open, and the next file on one of those numbers (a memfd) was taken for the old one.
+ */
+static void conv_close_range(struct conv_ctx *x, const struct reel_op *tmpl)
+{
+	const __u64 *a = x->ev->args;
+	struct capture_fd *f;
+
+	if (x->ev->ret != 0)
+		return;
+	if ((a[2] & CLOSE_RANGE_UNSHARE_FLAG) && capture_proc__unshare_fds(x->p) && !x->c->err)
+		x->c->err = -ENOMEM;
+	for (uint64_t fd = a[0]; fd <= a[1] && fd < (uint64_t)x->p->ft->nfds; fd++) {
+		struct reel_op op = *tmpl;
+
+		if (!(f = capture_proc__fd(x->p, (int)fd)))
+			continue;
+		if (a[2] & CLOSE_RANGE_CLOEXEC_FLAG) {
+			f->cloexec = true;
+			continue;
+		}
+		op.type = REEL_OP_CLOSE;
+		op.subop = 1; /* one of a close_range's closes (FORMAT.md) */
+		x->kind = REEL_FD_UNKNOWN; /* the probe read no fd: the table's */
+		conv_close(x, &op, (int)fd);
+	}
+}
+
+/*
+ * A chdir (rel against the cwd) or fchdir (dirfd, rel ".") that succeeded: the cwd is that
+ * directory's path, into buf, or not known when it is not (cwd_long when longer than
+ * PATH_MAX). The cwd it left is no base for relative paths any more: kept, it named files in
+ * the wrong directory.
+ */
+static void track_chdir(struct conv_ctx *x, int dirfd, const char *rel, char *buf, size_t size)
+{
+	int err = rel ? capture_proc__resolve(x->p, dirfd, rel, buf, size) : -ENOENT;
+
+	if (err || capture_proc__set_cwd(x->p, buf))
+		capture_proc__forget_cwd(x->p, err == -ENAMETOOLONG);
 }
 
 /*
@@ -554,7 +682,6 @@ static void conv_copy(struct conv_ctx *x, struct reel_op *op)
 	const struct ioreel_sys_event *ev = x->ev;
 	bool sendfile = ev->hdr.nr == __NR_sendfile;
 	struct ioreel_copy_data cd = {0};
-	struct capture_fd *f;
 	unsigned out_kind;
 	bool src_file;
 
@@ -562,9 +689,7 @@ static void conv_copy(struct conv_ctx *x, struct reel_op *op)
 		memcpy(&cd, ev->data, sizeof(cd));
 	op->fd = (int)ev->args[sendfile ? 1 : 0];
 	op->fd2 = (int)ev->args[sendfile ? 0 : 2];
-	out_kind = kind_from_raw(cd.out_kind, cd.out_open);
-	if (out_kind == REEL_FD_UNKNOWN && (f = capture_proc__fd(x->p, op->fd2)))
-		out_kind = f->kind;
+	out_kind = fd_kind_at(x->p, op->fd2, ev->start_ns, kind_from_raw(cd.out_kind, cd.out_open));
 	/* storage work when either end is a file: a socket spliced into a file is a write */
 	src_file = keep_fd_op(x, op->fd);
 	if (!src_file && !is_file(out_kind)) {
@@ -694,16 +819,7 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 		track_open(x, &op, abs0, op.flags);
 		break;
 	case __NR_close:
-		op.fd = (int)a[0];
-		if (!keep_fd_op(x, op.fd)) {
-			c->nonfile_ops++;
-		} else {
-			op.fd_kind = x->kind;
-			op.path = fd_path(x, op.fd);
-			emit(c, &op);
-		}
-		if (ret == 0 && !capture_proc__closed_before_bound(x->p, op.fd, x->ev->start_ns))
-			capture_proc__close_at(x->p, op.fd, x->ev->start_ns);
+		conv_close(x, &op, (int)a[0]);
 		break;
 	case __NR_read:
 	case __NR_pread64:
@@ -1002,9 +1118,8 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 		conv_at(x, &op, (int)a[0], false, abs0, sizeof(abs0));
 		break;
 	case __NR_chdir:
-		if (ret == 0 && x->path0 &&
-		    !capture_proc__resolve(x->p, AT_FDCWD, x->path0, abs0, sizeof(abs0)))
-			capture_proc__set_cwd(x->p, abs0);
+		if (ret == 0)
+			track_chdir(x, AT_FDCWD, x->path0, abs0, sizeof(abs0));
 		break;
 	case __NR_chroot:
 		/* postfix's daemons: their "/etc/localtime" is /var/spool/postfix/etc/localtime */
@@ -1013,8 +1128,8 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 			capture_proc__set_root(x->p, abs0);
 		break;
 	case __NR_fchdir:
-		if (ret == 0 && capture_proc__fd_path(x->p, (int)a[0]))
-			capture_proc__set_cwd(x->p, capture_proc__fd_path(x->p, (int)a[0]));
+		if (ret == 0)
+			track_chdir(x, (int)a[0], ".", abs0, sizeof(abs0));
 		break;
 	case __NR_setxattr:
 	case __NR_lsetxattr:
@@ -1026,14 +1141,13 @@ static int conv_sys(struct capture_conv *c, const struct ioreel_sys_event *ev, s
 			c->xattr_ops++;
 		break;
 	case __NR_close_range:
-		if (ret != 0)
-			break;
-		for (uint64_t fd = a[0]; fd <= a[1] && fd < (uint64_t)x->p->ft->nfds; fd++) {
-			if (!(a[2] & CLOSE_RANGE_CLOEXEC_FLAG))
-				capture_proc__close(x->p, fd);
-			else if ((f = capture_proc__fd(x->p, fd)))
-				f->cloexec = true;
-		}
+		conv_close_range(x, &op);
+		break;
+	case __NR_memfd_create:
+		track_anon(x, a[1] & MFD_CLOEXEC_FLAG);
+		break;
+	case __NR_memfd_secret:
+		track_anon(x, a[0] & O_CLOEXEC);
 		break;
 	default:
 		break;
@@ -1061,11 +1175,165 @@ static uint64_t ring_fd(struct capture_conv *c, const struct ioreel_uring_event 
 	return ev->ctx;
 }
 
-static int conv_uring(struct capture_conv *c, const struct ioreel_uring_event *ev)
+/*
+ * What the capture makes of each IORING_OP_* (the kernel's numbers: its ABI). Opcodes not
+ * listed, newer ones among them, are taken as requests on their fd's file.
+ */
+enum uring_use {
+	URING_ON_FD = 0, /* on its fd's file (sqe->fd): a request record when that is a file */
+	URING_NO_FILE,	 /* no file at all (timeouts, cancels, buffers, futexes): a non-file op */
+	URING_FS,	 /* a file system op not recorded: counted (capture.uring_unrecorded) */
+	URING_OPEN,	 /* recorded as the open or close syscall would be (uring_as_sys) */
+	URING_CLOSE,
+};
+
+static const struct uring_op {
+	uint8_t use;
+	const char *name; /* of those counted (URING_FS) */
+} uring_ops[] = {
+	[IORING_OP_NOP] = { URING_NO_FILE },
+	[IORING_OP_POLL_REMOVE] = { URING_NO_FILE },
+	[IORING_OP_TIMEOUT] = { URING_NO_FILE },
+	[IORING_OP_TIMEOUT_REMOVE] = { URING_NO_FILE },
+	[IORING_OP_ASYNC_CANCEL] = { URING_NO_FILE },
+	[IORING_OP_LINK_TIMEOUT] = { URING_NO_FILE },
+	[IORING_OP_OPENAT] = { URING_OPEN },
+	[IORING_OP_CLOSE] = { URING_CLOSE },
+	[IORING_OP_FILES_UPDATE] = { URING_NO_FILE },
+	[IORING_OP_STATX] = { URING_FS, "statx" },
+	[IORING_OP_MADVISE] = { URING_NO_FILE },
+	[IORING_OP_OPENAT2] = { URING_OPEN },
+	[IORING_OP_PROVIDE_BUFFERS] = { URING_NO_FILE },
+	[IORING_OP_REMOVE_BUFFERS] = { URING_NO_FILE },
+	[IORING_OP_RENAMEAT] = { URING_FS, "renameat" },
+	[IORING_OP_UNLINKAT] = { URING_FS, "unlinkat" },
+	[IORING_OP_MKDIRAT] = { URING_FS, "mkdirat" },
+	[IORING_OP_SYMLINKAT] = { URING_FS, "symlinkat" },
+	[IORING_OP_LINKAT] = { URING_FS, "linkat" },
+	[IORING_OP_FSETXATTR] = { URING_FS, "fsetxattr" },
+	[IORING_OP_SETXATTR] = { URING_FS, "setxattr" },
+	[IORING_OP_FGETXATTR] = { URING_FS, "fgetxattr" },
+	[IORING_OP_GETXATTR] = { URING_FS, "getxattr" },
+	[IORING_OP_SOCKET] = { URING_NO_FILE },
+	[50] = { URING_NO_FILE },		      /* WAITID */
+	[51] = { URING_NO_FILE },		      /* FUTEX_WAIT */
+	[52] = { URING_NO_FILE },		      /* FUTEX_WAKE */
+	[53] = { URING_NO_FILE },		      /* FUTEX_WAITV */
+	[54] = { URING_FS, "fixed_fd_install" }, /* a registered file made an fd */
+	[62] = { URING_NO_FILE },		      /* PIPE */
+};
+
+static const struct uring_op *uring_op(unsigned opcode)
 {
+	static const struct uring_op on_fd = { URING_ON_FD };
+
+	return opcode < sizeof(uring_ops) / sizeof(uring_ops[0]) ? &uring_ops[opcode] : &on_fd;
+}
+
+uint64_t capture_conv__uring_unrecorded(const struct capture_conv *c, char *buf, size_t size)
+{
+	uint64_t total = 0;
+	size_t off = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < 256; i++) {
+		const char *name = uring_op(i)->name;
+
+		if (!c->uring_unrecorded[i])
+			continue;
+		total += c->uring_unrecorded[i];
+		if (name && off < size)
+			off += snprintf(buf + off, size - off, "%s%s %llu", off ? ", " : "", name,
+					(unsigned long long)c->uring_unrecorded[i]);
+	}
+	return total;
+}
+
+/*
+ * An OPENAT, OPENAT2 or CLOSE request, pending in c->uring from its submission to its
+ * completion: its reel_op holds the would-be syscall's type, the submitter's pid and tid,
+ * fd (the dirfd, or the fd closed), flags and mode (open_how's), start_ns the submission's
+ * bpf_ktime_get_ns() and subop the fd's kind the probe read there (S_IFMT >> 12); its path
+ * goes beside it.
+ */
+static int uring_pending(struct capture_conv *c, const struct ioreel_uring_event *ev,
+			 size_t size)
+{
+	struct reel_op op = { 0 };
+	const char *path = NULL;
+
+	switch (ev->hdr.nr) {
+	case IORING_OP_OPENAT:
+		op.type = REEL_OP_OPENAT;
+		break;
+	case IORING_OP_OPENAT2:
+		op.type = REEL_OP_OPENAT2;
+		break;
+	default:
+		op.type = REEL_OP_CLOSE;
+	}
+	op.pid = ev->hdr.pid;
+	op.tid = ev->hdr.tid;
+	op.fd = ev->fd;
+	op.flags = (uint32_t)ev->offset;
+	op.mode = (uint32_t)ev->len;
+	op.start_ns = ev->time_ns;
+	op.subop = ev->fd_kind;
+	if (op.type != REEL_OP_CLOSE && ev->path_len &&
+	    size >= sizeof(*ev) + ev->path_len && ((const char *)(ev + 1))[ev->path_len - 1] == '\0')
+		path = (const char *)(ev + 1);
+	return capture_inflight__put_str(c->uring, ev->req, 0, &op, path);
+}
+
+/*
+ * A pending OPENAT, OPENAT2 or CLOSE completed: made into the event its syscall would have
+ * sent (entered at the submission, returned at the completion, by the thread that submitted
+ * it), so that it is recorded, and moves the fd table, as the syscall is. Before, an open's
+ * request was left out as a non-file op, so the fd it returned was unknown to every op after
+ * it, and a close's was recorded as a request the replay could not make.
+ */
+static int uring_as_sys(struct capture_conv *c, const struct ioreel_uring_event *ev,
+			const struct reel_op *sub, const char *path)
+{
+	struct ioreel_sys_event se;
+	size_t len = path ? strlen(path) + 1 : 0;
+
+	memset(&se, 0, offsetof(struct ioreel_sys_event, data));
+	se.hdr.type = IOREEL_EV_SYS;
+	se.hdr.pid = sub->pid;
+	se.hdr.tid = sub->tid;
+	se.args[0] = (__u64)(__s64)sub->fd;
+	se.ret = ev->res;
+	se.start_ns = sub->start_ns;
+	se.end_ns = ev->time_ns;
+	if (sub->type == REEL_OP_CLOSE) {
+		se.hdr.nr = __NR_close;
+		se.hdr.fd_kind = sub->subop;
+		se.has_pos = sub->subop != 0;
+	} else {
+		se.hdr.nr = sub->type == REEL_OP_OPENAT ? __NR_openat : __NR_openat2;
+		/* as the BPF side sends them: openat's in args, openat2's open_how in pos, isize */
+		se.args[2] = se.pos = sub->flags;
+		se.args[3] = se.isize = sub->mode;
+		se.ret_kind = ev->fd_kind;
+		se.ret_size = ev->len;
+		if (len > sizeof(se.data))
+			len = 0;
+		memcpy(se.data, path, len);
+		se.len0 = len;
+	}
+	se.hdr.size = offsetof(struct ioreel_sys_event, data) + len;
+	return conv_sys(c, &se, se.hdr.size);
+}
+
+static int conv_uring(struct capture_conv *c, const struct ioreel_uring_event *ev, size_t size)
+{
+	const struct uring_op *uop = uring_op(ev->hdr.nr);
 	struct reel_op op = { 0 }, sub;
 	struct capture_proc *p;
-	bool fixed = ev->sqe_flags & 1;
+	bool fixed = ev->sqe_flags & IOREEL_URING_FIXED_FILE;
+	char *path = NULL;
 
 	if (ev->hdr.type == IOREEL_EV_URING_SUBMIT) {
 		unsigned kind = kind_from_raw(ev->fd_kind, ev->fd_kind != 0);
@@ -1082,29 +1350,60 @@ static int conv_uring(struct capture_conv *c, const struct ioreel_uring_event *e
 		op.ctx = ring_fd(c, ev);
 		op.start_ns = op.end_ns = rel_time(c, ev->time_ns);
 		op.fd_kind = fixed ? REEL_FD_UNKNOWN : kind;
-		/* sockets, timeouts, polls: remembered so that their completion is skipped too */
-		if (!fixed && !is_file(kind)) {
+		/* an open into, or a close of, a registered file's slot: a fixed-file request */
+		if ((uop->use == URING_OPEN || uop->use == URING_CLOSE) && ev->slot) {
+			c->uring_fixed++;
 			op.type = REEL_OP_NONE;
+		} else if (uop->use == URING_OPEN || uop->use == URING_CLOSE) {
+			return uring_pending(c, ev, size) ? -ENOMEM : 0;
+		} else if (uop->use == URING_FS) {
+			/* renames, unlinks, statx...: not recorded, counted (uring_unrecorded) */
+			c->uring_unrecorded[ev->hdr.nr]++;
+			op.type = REEL_OP_NONE;
+		} else if (uop->use == URING_NO_FILE || (!fixed && !is_file(kind))) {
+			/* sockets, timeouts, polls */
 			c->nonfile_ops++;
+			op.type = REEL_OP_NONE;
+		}
+		/* remembered so that their completion is skipped too */
+		if (op.type == REEL_OP_NONE) {
 			capture_inflight__put(c->uring, ev->req, 0, &op);
 			return 0;
 		}
-		p = capture_procs__get(&c->procs, ev->hdr.pid, true);
-		if (p && !fixed)
+		if (fixed) {
+			/*
+			 * A registered (fixed) file: its fd is an index in the ring's file table,
+			 * which the capture does not follow (io_uring_register), so the file is
+			 * not known. No fd, no path, IOSQE_FIXED_FILE in mode (FORMAT.md), and
+			 * counted: a replay that took the index for an fd wrote into whatever
+			 * file its own fd of that number was, and said nothing.
+			 */
+			op.fd = -1;
+			op.mode = IOSQE_FIXED_FILE;
+			c->uring_fixed++;
+		} else if ((p = capture_procs__get(&c->procs, ev->hdr.pid, true))) {
 			op.path = path_id(c, capture_proc__fd_path(p, ev->fd));
+		}
 		capture_inflight__put(c->uring, ev->req, 0, &op);
 		emit(c, &op);
 		return c->err;
 	}
-	if (capture_inflight__take(c->uring, ev->req, 0, &sub) == 0) {
-		if (sub.type == REEL_OP_NONE)
-			return 0;
+	if (capture_inflight__take_str(c->uring, ev->req, 0, &sub, &path) == 0) {
+		int err = 0;
+
+		if (sub.type == REEL_OP_OPENAT || sub.type == REEL_OP_OPENAT2 ||
+		    sub.type == REEL_OP_CLOSE)
+			err = uring_as_sys(c, ev, &sub, path);
+		free(path);
+		if (sub.type != REEL_OP_URING_SUBMIT)
+			return err;
 		op = sub;
 	} else {
 		c->unpaired++;
 		op.pid = ev->hdr.pid;
 		op.tid = ev->hdr.tid;
 		op.fd = op.fd2 = -1;
+		op.subop = ev->hdr.nr;
 		op.aux = ev->user_data;
 		op.ctx = ring_fd(c, ev);
 		op.start_ns = rel_time(c, ev->time_ns);
@@ -1219,7 +1518,7 @@ int capture_conv__event(struct capture_conv *c, const void *data, size_t size)
 	case IOREEL_EV_URING_COMPLETE:
 		if (size < sizeof(struct ioreel_uring_event))
 			return 0;
-		return conv_uring(c, data);
+		return conv_uring(c, data, size);
 	default:
 		return 0;
 	}

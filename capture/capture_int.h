@@ -42,6 +42,7 @@ struct capture_fd {
 	uint8_t kind; /* enum reel_fd_kind */
 	bool open;
 	bool cloexec;
+	uint8_t marks; /* enum capture_fd_mark: what the fd table knows beyond path and kind */
 	/*
 	 * bpf_ktime_get_ns() at the exit of the syscall that put this file at this fd
 	 * (0: found in /proc or inherited). Events reach us in exit order, not in the order
@@ -56,6 +57,7 @@ struct capture_fd {
 	struct capture_fd_prev {
 		char *path;
 		uint64_t bound_ns;
+		uint64_t closed_ns; /* entry of the close that released it (0: replaced, dup2) */
 	} prev[CAPTURE_FD_PREV];
 	/*
 	 * Entry time of the close that released path (open false): path, prev and bound_ns
@@ -73,6 +75,20 @@ struct capture_fd {
 	uint64_t seen_ns;
 };
 
+enum capture_fd_mark {
+	/*
+	 * A file of no file system (memfd_create, memfd_secret): its inode is a regular file's,
+	 * but its I/O is the application's memory, no storage work, and a replay has no path to
+	 * make it at. Ops on it are counted as non-file ops, whatever kind the probe read.
+	 */
+	CAPTURE_FD_ANON = 1,
+	/*
+	 * Its path is longer than PATH_MAX: not known (path NULL, /proc not asked: it would cut
+	 * it), and neither are the paths relative to it (capture_proc__resolve: -ENAMETOOLONG).
+	 */
+	CAPTURE_FD_LONG = 2,
+};
+
 /* An fd table: one per process, or one for several after clone(CLONE_FILES). */
 struct capture_fdtab {
 	struct capture_fd *fds;
@@ -83,7 +99,8 @@ struct capture_fdtab {
 
 struct capture_proc {
 	pid_t pid;
-	char *cwd;
+	char *cwd;     /* NULL: unknown */
+	bool cwd_long; /* unknown for being longer than PATH_MAX (as CAPTURE_FD_LONG) */
 	/* the directory chroot(2) made its "/" (absolute, as the recorder sees it); NULL: "/" */
 	char *root;
 	struct capture_fdtab *ft; /* never NULL */
@@ -114,6 +131,9 @@ struct capture_proc *capture_procs__get(struct capture_procs *ps, pid_t pid, boo
  */
 int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child, bool shared_files);
 void capture_procs__exec(struct capture_procs *ps, pid_t pid);
+/* close_range(CLOSE_RANGE_UNSHARE): a table shared by clone(CLONE_FILES) becomes p's own copy
+ * (the other process keeps the shared one). 0 or -ENOMEM. */
+int capture_proc__unshare_fds(struct capture_proc *p);
 /* a file (path id) mapped at [addr, addr + len) */
 int capture_proc__mapped(struct capture_proc *p, uint64_t addr, uint64_t len, uint32_t path);
 /* a munmap of [addr, addr + len): whether it ends part of a file mapping, *path that file's;
@@ -143,10 +163,17 @@ bool capture_proc__closed_before_bound(struct capture_proc *p, int fd, uint64_t 
 int capture_proc__set_fd(struct capture_proc *p, int fd, const char *path, unsigned kind,
 			 bool cloexec);
 struct capture_fd *capture_proc__fd(struct capture_proc *p, int fd);
+/* Adds marks (enum capture_fd_mark) to fd's entry, when it is open. */
+void capture_proc__mark(struct capture_proc *p, int fd, unsigned marks);
+/* /proc's name for a memfd's file, "/memfd:NAME (deleted)": no path of a file system */
+bool capture_path__is_memfd(const char *link);
 void capture_proc__close(struct capture_proc *p, int fd);
 /* A close that entered at enter_ns: the entry is kept for the ops that entered before it. */
 void capture_proc__close_at(struct capture_proc *p, int fd, uint64_t enter_ns);
 int capture_proc__set_cwd(struct capture_proc *p, const char *path);
+/* The cwd is not known any more (a chdir or fchdir to a directory whose path is not), for
+ * being longer than PATH_MAX when too_long (capture_proc.cwd_long). */
+void capture_proc__forget_cwd(struct capture_proc *p, bool too_long);
 /* chroot(2) to path (absolute, as the recorder sees it): the process's absolute paths lie
  * beneath it from now on. 0 or -ENOMEM. */
 int capture_proc__set_root(struct capture_proc *p, const char *path);
@@ -161,8 +188,9 @@ int capture_proc__resolve(struct capture_proc *p, int dirfd, const char *rel, ch
 const char *capture_proc__fd_path(struct capture_proc *p, int fd);
 /* Path of fd as seen by an op that entered at enter_ns (before the fd's binding: the previous). */
 const char *capture_proc__fd_path_at(struct capture_proc *p, int fd, uint64_t enter_ns);
-/* As capture_proc__fd_path_at(), from the fds the capture has seen only, never /proc: for an
- * op that failed with EBADF, whose fd was not open then (its number may hold a file now) */
+/* As capture_proc__fd_path_at(), from the fds the capture has seen only, never /proc, and
+ * none where it saw the number closed when the op entered: for an op that failed with EBADF,
+ * whose fd was not open then (its number may hold a file now) */
 const char *capture_proc__fd_path_seen(struct capture_proc *p, int fd, uint64_t enter_ns);
 
 /* ---- capture_procfs.c ---- */
@@ -173,6 +201,9 @@ const char *capture_proc__fd_path_seen(struct capture_proc *p, int fd, uint64_t 
  * the close-on-exec ones of a command held before_exec. */
 int capture_procfs__snapshot(struct capture_proc *p, char *fd_flags_buf, char *fd_sizes_buf,
 			     size_t len, int before_exec);
+/* readlink(2) of a /proc link into buf, NUL-terminated: its length; 0 when it cannot be read;
+ * -ENAMETOOLONG when it does not fit in size (readlink cuts it: a prefix names another file) */
+ssize_t capture_procfs__readlink(const char *link, char *buf, size_t size);
 /* Appends pid's descendants (by /proc/N/stat ppid) to *pids (realloc'd). */
 int capture_procfs__descendants(pid_t pid, pid_t **pids, size_t *n);
 /* The thread group of a thread id (the id itself when /proc cannot tell). */
@@ -208,6 +239,12 @@ struct capture_conv {
 	uint64_t lost_items; /* aio/iovec items beyond what the BPF side copies */
 	uint64_t unpaired;   /* completions whose submission was not seen */
 	uint64_t xattr_ops;  /* setxattr/removexattr that succeeded: counted, not recorded */
+	/* path arguments longer than PATH_MAX once absolute: recorded without a path */
+	uint64_t paths_too_long;
+	/* io_uring requests on registered (fixed) files: recorded without their fd and path */
+	uint64_t uring_fixed;
+	/* io_uring requests of file system ops the capture does not record, by IORING_OP_* */
+	uint64_t uring_unrecorded[256];
 	/* shared writable file mappings and their bytes: stores through them are no syscall */
 	uint64_t shared_wmaps, wmap_bytes;
 	/* bytes of async completions (the writer's totals count syscalls' only) */
@@ -224,6 +261,9 @@ int capture_conv__init(struct capture_conv *c, struct reel_writer *w, uint64_t s
 void capture_conv__free(struct capture_conv *c);
 /* One ring buffer record. Returns 0 or a writer error. */
 int capture_conv__event(struct capture_conv *c, const void *data, size_t size);
+/* The io_uring requests of opcodes not recorded (capture_conv.uring_unrecorded): how many,
+ * and by opcode into buf ("statx 2, renameat 1") */
+uint64_t capture_conv__uring_unrecorded(const struct capture_conv *c, char *buf, size_t size);
 
 /* capture_session.c: the counts a capture ends with, as footer meta (lost_events, capture.*) */
 struct capture_stats;

@@ -121,22 +121,29 @@ struct capture_proc *capture_procs__get(struct capture_procs *ps, pid_t pid, boo
 	p->pid = pid;
 	p->live = true;
 	snprintf(link, sizeof(link), "/proc/%d/cwd", pid);
-	n = readlink(link, buf, sizeof(buf) - 1);
-	if (n > 0) {
-		buf[n] = '\0';
+	n = capture_procfs__readlink(link, buf, sizeof(buf));
+	if (n > 0)
 		p->cwd = strdup(buf);
-	}
+	p->cwd_long = n == -ENAMETOOLONG;
 	/* chrooted before we looked (postfix's daemons, attached with -p) */
 	snprintf(link, sizeof(link), "/proc/%d/root", pid);
-	n = readlink(link, buf, sizeof(buf) - 1);
-	if (n > 1 && buf[0] == '/') {
-		buf[n] = '\0';
+	n = capture_procfs__readlink(link, buf, sizeof(buf));
+	if (n > 1 && buf[0] == '/')
 		p->root = strdup(buf);
-	}
 	p->next = ps->buckets[b];
 	ps->buckets[b] = p;
 	ps->live++;
 	return p;
+}
+
+/* fd of another table (a fork's parent's, a table being unshared), f, into p's at fd */
+static int fd_copy(struct capture_proc *p, int fd, const struct capture_fd *f)
+{
+	int err = capture_proc__set_fd(p, fd, f->path, f->kind, f->cloexec);
+
+	if (!err)
+		capture_proc__mark(p, fd, f->marks);
+	return err;
 }
 
 int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child, bool shared_files)
@@ -160,6 +167,7 @@ int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child, boo
 	/* the child's cwd and fds are its parent's at fork time, whatever /proc says now */
 	free(cp->cwd);
 	cp->cwd = pp->cwd ? strdup(pp->cwd) : NULL;
+	cp->cwd_long = pp->cwd_long;
 	free(cp->root);
 	cp->root = pp->root ? strdup(pp->root) : NULL;
 	/* and so are its mappings */
@@ -178,10 +186,42 @@ int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child, boo
 	for (int i = 0; i < pp->ft->nfds; i++) {
 		const struct capture_fd *f = &pp->ft->fds[i];
 
-		if (f->open && capture_proc__set_fd(cp, i, f->path, f->kind, f->cloexec))
+		if (f->open && fd_copy(cp, i, f))
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/*
+ * p's own copy of the table it shares with other processes (clone(CLONE_FILES)), without the
+ * close-on-exec fds when drop_cloexec; the others keep the shared one. Out of memory, p keeps
+ * sharing it rather than lose its fds.
+ */
+static int proc__unshare(struct capture_proc *p, bool drop_cloexec)
+{
+	struct capture_fdtab *shared = p->ft;
+	int err = 0;
+
+	if (shared->refs == 1)
+		return 0;
+	p->ft = fdtab__new();
+	if (!p->ft) {
+		p->ft = shared;
+		return -ENOMEM;
+	}
+	for (int i = 0; i < shared->nfds; i++) {
+		const struct capture_fd *f = &shared->fds[i];
+
+		if (f->open && !(drop_cloexec && f->cloexec) && fd_copy(p, i, f))
+			err = -ENOMEM;
+	}
+	fdtab__put(shared);
+	return err;
+}
+
+int capture_proc__unshare_fds(struct capture_proc *p)
+{
+	return proc__unshare(p, false);
 }
 
 void capture_procs__exec(struct capture_procs *ps, pid_t pid)
@@ -193,20 +233,7 @@ void capture_procs__exec(struct capture_procs *ps, pid_t pid)
 	p->nmaps = 0; /* a new address space */
 	/* execve unshares a table shared by clone(CLONE_FILES): the copy loses the cloexec fds */
 	if (p->ft->refs > 1) {
-		struct capture_fdtab *shared = p->ft;
-
-		p->ft = fdtab__new();
-		if (!p->ft) {
-			p->ft = shared; /* out of memory: keep sharing rather than crash */
-			return;
-		}
-		for (int i = 0; i < shared->nfds; i++) {
-			const struct capture_fd *f = &shared->fds[i];
-
-			if (f->open && !f->cloexec)
-				capture_proc__set_fd(p, i, f->path, f->kind, false);
-		}
-		fdtab__put(shared);
+		proc__unshare(p, true);
 		return;
 	}
 	for (int i = 0; i < p->ft->nfds; i++) {
@@ -353,6 +380,7 @@ int capture_proc__set_fd(struct capture_proc *p, int fd, const char *path, unsig
 		memmove(&f->prev[1], &f->prev[0], (CAPTURE_FD_PREV - 1) * sizeof(f->prev[0]));
 		f->prev[0].path = f->path;
 		f->prev[0].bound_ns = f->bound_ns;
+		f->prev[0].closed_ns = f->open ? 0 : f->closed_ns;
 	} else {
 		for (int j = 0; j < CAPTURE_FD_PREV; j++) {
 			free(f->prev[j].path);
@@ -364,6 +392,7 @@ int capture_proc__set_fd(struct capture_proc *p, int fd, const char *path, unsig
 	f->kind = kind;
 	f->open = true;
 	f->cloexec = cloexec;
+	f->marks = 0;
 	f->bound_ns = 0; /* the caller stamps it when it knows: capture_proc__set_bound() */
 	f->closed_ns = 0;
 	f->seen_ns = 0;
@@ -391,6 +420,19 @@ struct capture_fd *capture_proc__fd(struct capture_proc *p, int fd)
 	if (fd < 0 || fd >= p->ft->nfds || !p->ft->fds[fd].open)
 		return NULL;
 	return &p->ft->fds[fd];
+}
+
+void capture_proc__mark(struct capture_proc *p, int fd, unsigned marks)
+{
+	struct capture_fd *f = capture_proc__fd(p, fd);
+
+	if (f)
+		f->marks |= marks;
+}
+
+bool capture_path__is_memfd(const char *link)
+{
+	return !strncmp(link, "/memfd:", 7);
 }
 
 void capture_proc__set_bound(struct capture_proc *p, int fd, uint64_t exit_ns)
@@ -448,13 +490,26 @@ const char *capture_proc__fd_path_at(struct capture_proc *p, int fd, uint64_t en
 	return capture_proc__fd_path(p, fd);
 }
 
+/*
+ * An op that failed EBADF: the file of the binding it entered in, none when the capture saw
+ * that binding closed before it entered (a close, or close_range, of the number), and never
+ * /proc's, which names whatever holds the number by the time the event is converted.
+ */
 const char *capture_proc__fd_path_seen(struct capture_proc *p, int fd, uint64_t enter_ns)
 {
 	struct capture_fd *f = fd_slot(p, fd);
 
 	if (!f || (!f->open && !f->closed_ns))
 		return NULL;
-	return capture_proc__fd_path_at(p, fd, enter_ns);
+	if (enter_ns >= f->bound_ns)
+		return f->open || enter_ns < f->closed_ns ? f->path : NULL;
+	for (int j = 0; j < CAPTURE_FD_PREV; j++) {
+		const struct capture_fd_prev *b = &f->prev[j];
+
+		if (b->bound_ns <= enter_ns)
+			return b->closed_ns && enter_ns >= b->closed_ns ? NULL : b->path;
+	}
+	return NULL;
 }
 
 void capture_proc__close(struct capture_proc *p, int fd)
@@ -486,7 +541,15 @@ int capture_proc__set_cwd(struct capture_proc *p, const char *path)
 		return -ENOMEM;
 	free(p->cwd);
 	p->cwd = s;
+	p->cwd_long = false;
 	return 0;
+}
+
+void capture_proc__forget_cwd(struct capture_proc *p, bool too_long)
+{
+	free(p->cwd);
+	p->cwd = NULL;
+	p->cwd_long = too_long;
 }
 
 int capture_proc__set_root(struct capture_proc *p, const char *path)
@@ -500,22 +563,37 @@ int capture_proc__set_root(struct capture_proc *p, const char *path)
 	return 0;
 }
 
+/* fd not in the table, found in /proc: there from now on, with what /proc told (path NULL) */
+static void fd_found(struct capture_proc *p, int fd, unsigned kind, unsigned marks)
+{
+	if (capture_proc__fd(p, fd) || !capture_proc__set_fd(p, fd, NULL, kind, false))
+		capture_proc__mark(p, fd, marks);
+}
+
 const char *capture_proc__fd_path(struct capture_proc *p, int fd)
 {
 	struct capture_fd *f = capture_proc__fd(p, fd);
 	char link[64], buf[PATH_MAX];
 	ssize_t n;
 
-	if (f && f->path)
+	if (f && (f->path || (f->marks & CAPTURE_FD_LONG)))
 		return f->path;
 	if (fd < 0)
 		return NULL;
 	/* opened before we looked, or by a syscall we do not follow: ask /proc, once */
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", p->pid, fd);
-	n = readlink(link, buf, sizeof(buf) - 1);
+	n = capture_procfs__readlink(link, buf, sizeof(buf));
+	if (n == -ENAMETOOLONG) {
+		fd_found(p, fd, f ? f->kind : REEL_FD_UNKNOWN, CAPTURE_FD_LONG);
+		return NULL;
+	}
 	if (n <= 0 || buf[0] != '/')
 		return NULL;
-	buf[n] = '\0';
+	if (capture_path__is_memfd(buf)) {
+		/* no path of a file system: remembered as what it is, its next ops non-file */
+		fd_found(p, fd, REEL_FD_OTHER, CAPTURE_FD_ANON);
+		return NULL;
+	}
 	if (f) {
 		f->path = strdup(buf);
 		return f->path;
@@ -523,6 +601,15 @@ const char *capture_proc__fd_path(struct capture_proc *p, int fd)
 	if (capture_proc__set_fd(p, fd, buf, REEL_FD_UNKNOWN, false))
 		return NULL;
 	return p->ft->fds[fd].path;
+}
+
+/* the directory a relative path is resolved against, dirfd's or the cwd, is unknown for
+ * being longer than PATH_MAX: so is the path */
+static bool base_too_long(struct capture_proc *p, int dirfd)
+{
+	struct capture_fd *f = capture_proc__fd(p, dirfd);
+
+	return dirfd == AT_FDCWD ? p->cwd_long : f && (f->marks & CAPTURE_FD_LONG);
 }
 
 int capture_proc__resolve(struct capture_proc *p, int dirfd, const char *rel, char *out,
@@ -552,7 +639,7 @@ int capture_proc__resolve(struct capture_proc *p, int dirfd, const char *rel, ch
 	} else {
 		base = dirfd == AT_FDCWD ? p->cwd : capture_proc__fd_path(p, dirfd);
 		if (!base)
-			return -ENOENT;
+			return base_too_long(p, dirfd) ? -ENAMETOOLONG : -ENOENT;
 		n = snprintf(out, size, "%s/%s", base, rel);
 	}
 	if (n < 0 || (size_t)n >= size)

@@ -93,6 +93,19 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+ssize_t capture_procfs__readlink(const char *link, char *buf, size_t size)
+{
+	ssize_t n = readlink(link, buf, size - 1);
+
+	if (n < 0)
+		return errno == ENAMETOOLONG ? -ENAMETOOLONG : 0;
+	/* as long as the buffer: maybe cut */
+	if ((size_t)n >= size - 1)
+		return -ENAMETOOLONG;
+	buf[n] = '\0';
+	return n;
+}
+
 int capture_procfs__snapshot(struct capture_proc *p, char *fd_flags_buf, char *fd_sizes_buf,
 			     size_t len, int before_exec)
 {
@@ -104,11 +117,11 @@ int capture_procfs__snapshot(struct capture_proc *p, char *fd_flags_buf, char *f
 	DIR *d;
 
 	snprintf(link, sizeof(link), "/proc/%d/cwd", p->pid);
-	n = readlink(link, target, sizeof(target) - 1);
-	if (n > 0) {
-		target[n] = '\0';
+	n = capture_procfs__readlink(link, target, sizeof(target));
+	if (n > 0)
 		capture_proc__set_cwd(p, target);
-	}
+	else if (n == -ENAMETOOLONG)
+		capture_proc__forget_cwd(p, true);
 	snprintf(dir, sizeof(dir), "/proc/%d/fd", p->pid);
 	d = opendir(dir);
 	if (!d)
@@ -120,13 +133,25 @@ int capture_procfs__snapshot(struct capture_proc *p, char *fd_flags_buf, char *f
 			continue;
 		fd = atoi(de->d_name);
 		snprintf(link, sizeof(link), "%s/%s", dir, de->d_name);
-		n = readlink(link, target, sizeof(target) - 1);
-		if (n <= 0)
-			continue;
-		target[n] = '\0';
-		if (stat(link, &st))
+		n = capture_procfs__readlink(link, target, sizeof(target));
+		if ((n <= 0 && n != -ENAMETOOLONG) || stat(link, &st))
 			continue;
 		flags = fd_flags(p->pid, de->d_name);
+		if (n == -ENAMETOOLONG) {
+			/* a path longer than PATH_MAX: not known, nor are those relative to it */
+			capture_proc__set_fd(p, fd, NULL, kind_of_mode(st.st_mode),
+					     flags & O_CLOEXEC);
+			capture_proc__mark(p, fd, CAPTURE_FD_LONG);
+			capture_proc__set_seen(p, fd, mono_ns());
+			continue;
+		}
+		if (capture_path__is_memfd(target)) {
+			/* a regular file's inode, but of no file system: not storage */
+			capture_proc__set_fd(p, fd, NULL, REEL_FD_OTHER, flags & O_CLOEXEC);
+			capture_proc__mark(p, fd, CAPTURE_FD_ANON);
+			capture_proc__set_seen(p, fd, mono_ns());
+			continue;
+		}
 		/* "pipe:[123]", "socket:[..]", "anon_inode:[eventfd]" are not paths */
 		capture_proc__set_fd(p, fd, target[0] == '/' ? target : NULL,
 				     kind_of_mode(st.st_mode), flags & O_CLOEXEC);

@@ -327,6 +327,12 @@ int capture__footer_meta(struct reel_writer *w, const struct capture_stats *st)
 	PUT(REEL_META_CAPTURE_XATTR_OPS, st->xattr_ops);
 	PUT(REEL_META_CAPTURE_AFTER_EXIT, st->after_exit);
 	PUT(REEL_META_CAPTURE_POS_MOVED, st->pos_moved);
+	PUT("capture.paths_too_long", st->paths_too_long);
+	PUT("capture.uring_fixed_files", st->uring_fixed);
+	PUT("capture.uring_unrecorded", st->uring_unrecorded);
+	if (st->uring_unrecorded)
+		err = err ?: reel_writer__meta(w, "capture.uring_unrecorded_ops",
+					       st->uring_unrecorded_ops);
 #undef PUT
 	if (capture_stop__name(st->stopped_by))
 		err = err ?: reel_writer__meta(w, REEL_META_CAPTURE_STOPPED_BY,
@@ -621,6 +627,10 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	st->unpaired = conv.unpaired;
 	st->xattr_ops = conv.xattr_ops;
 	st->after_exit = conv.after_exit;
+	st->paths_too_long = conv.paths_too_long;
+	st->uring_fixed = conv.uring_fixed;
+	st->uring_unrecorded = capture_conv__uring_unrecorded(&conv, st->uring_unrecorded_ops,
+							       sizeof(st->uring_unrecorded_ops));
 	st->async_read = conv.async_read;
 	st->async_written = conv.async_written;
 	st->shared_wmaps = conv.shared_wmaps;

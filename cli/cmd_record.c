@@ -174,6 +174,22 @@ static void summary(const struct capture_opts *o, const struct capture_stats *st
 			"  %llu ops of processes that had ended (io_uring completions of requests "
 			"left in flight, finished as the kernel tore the ring down) not recorded\n",
 			(unsigned long long)st->after_exit);
+	if (st->paths_too_long)
+		fprintf(stderr,
+			"  %llu paths longer than PATH_MAX (4096 bytes) once made absolute recorded "
+			"without their path: a replay cannot replay their ops\n",
+			(unsigned long long)st->paths_too_long);
+	if (st->uring_fixed)
+		fprintf(stderr,
+			"  %llu io_uring requests on registered (fixed) files recorded without "
+			"their file (the capture does not follow io_uring_register): a replay "
+			"cannot replay them\n",
+			(unsigned long long)st->uring_fixed);
+	if (st->uring_unrecorded)
+		fprintf(stderr,
+			"  %llu io_uring requests of file system ops the capture does not record "
+			"(%s): not in the trace, so a replay does not make them\n",
+			(unsigned long long)st->uring_unrecorded, st->uring_unrecorded_ops);
 	if (st->pos_moved)
 		fprintf(stderr,
 			"  %llu reads/writes did not take place where their fd's position was when "

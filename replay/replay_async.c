@@ -505,6 +505,22 @@ static int actx__make_room(void *ctx)
 	return !idle;
 }
 
+/*
+ * An io_uring request on a registered (fixed) file (IOSQE_FIXED_FILE in mode, no fd): the
+ * recording does not know which file it was (FORMAT.md). Not replayed, and said why.
+ */
+static bool async__fixed_file(struct rworker *w, const struct ritem *it)
+{
+	const struct reel_op *op = &it->op;
+
+	if (op->fd >= 0 || !(op->mode & IOSQE_FIXED_FILE))
+		return false;
+	exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, it->p1,
+		   "io_uring request on a registered (fixed) file, which the recording does not "
+		   "name (capture.uring_fixed_files): not replayed");
+	return true;
+}
+
 int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns,
 		  uint64_t *end_ns)
 {
@@ -521,6 +537,8 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 			   "async request kind not supported by replay");
 		return -(1 + REPLAY_FAIL_UNSUPPORTED);
 	}
+	if (is_uring && async__fixed_file(w, it))
+		return -(1 + REPLAY_FAIL_UNKNOWN_FD);
 	if (kind != REPLAY_IO_NOP) {
 		fd = exec__fd(w, it, kind == REPLAY_IO_WRITE);
 		if (fd < 0)
@@ -681,6 +699,8 @@ int async__complete(struct rworker *w, const struct ritem *it, struct reel_op *r
 		v = replay_u64map__get(&c->reqs, op->aux);
 		if (!v) {
 			pthread_mutex_unlock(&c->lock);
+			if (is_uring && async__fixed_file(w, it))
+				return -(1 + REPLAY_FAIL_UNKNOWN_FD);
 			exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, it->p1,
 				   "completion of a request the replay did not submit");
 			return -(1 + REPLAY_FAIL_UNKNOWN_FD);

@@ -1069,7 +1069,9 @@ static int exec__data(struct rworker *w, const struct ritem *it, struct reel_op 
 		r = TIMED_SYS(res, sys_pwritev(fd, &iov, 1, (off_t)op->offset));
 		break;
 	default: /* PWRITEV2 */
-		r = TIMED_SYS(res, sys_pwritev2(fd, &iov, 1, (off_t)op->offset, (int)op->flags));
+		/* an append (RWF_APPEND) goes where the original's landed, as O_APPEND's do */
+		r = TIMED_SYS(res, sys_pwritev2(fd, &iov, 1, (off_t)op->offset,
+						(int)(op->flags & ~(uint32_t)RWF_APPEND)));
 		break;
 	}
 	res->ret = r;
@@ -1460,7 +1462,9 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 		return 0;
 	}
 	exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
-		   it->p1 || op->type == REEL_OP_MMAP ? "op not supported by replay"
-						      : "path op without a path");
+		   it->p1 || op->type == REEL_OP_MMAP
+		       ? "op not supported by replay"
+		       : "path op without a path (the recording could not know it: longer than "
+			 "PATH_MAX once absolute, capture.paths_too_long)");
 	return -(1 + REPLAY_FAIL_UNSUPPORTED);
 }
