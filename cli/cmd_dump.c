@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_damage.h"
 #include "commands.h"
 #include "reel.h"
 #include "reel_convert.h"
@@ -20,8 +21,9 @@ static void dump_usage(FILE *out)
 		"         subop, aux, ctx, err, wait_ns (always present; null when there is no\n"
 		"         path/errno)\n"
 		"  csv    the same columns as jsonl, with a header row\n\n"
-		"A damaged region of the trace gets one line on stderr with its byte offset; the\n"
-		"dump goes on after it and exits with status 1 at the end.\n\n"
+		"A damaged region of the trace gets one line on stderr with its byte offset and\n"
+		"what it held; the dump goes on after it, and at the end one line says what the\n"
+		"trace lost in all (as info says it), and it exits with status 1.\n\n"
 		"options:\n"
 		"  -f, --format FMT  text (default), jsonl or csv\n"
 		"  -h, --help        this text\n\n"
@@ -76,5 +78,10 @@ int cmd_dump(int argc, char **argv)
 		fprintf(stderr, "ioreel: failed to write the dump: %s\n", reel_strerror(err));
 		return 2;
 	}
-	return res.damaged ? 1 : 0;
+	if (!res.damaged)
+		return 0;
+	/* each region said what it held; this says what the trace lost, as info says it */
+	if (!reel_dump__said_all(&res))
+		cli_damage__say(argv[optind], &res.damage, res.ops);
+	return 1;
 }

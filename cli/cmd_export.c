@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_damage.h"
 #include "commands.h"
 #include "reel.h"
 #include "reel_convert.h"
@@ -98,12 +99,7 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, "ioreel: the iologs name the original files: fio will write to "
 				"them (use --root DIR to replay elsewhere)\n");
 	if (res.damaged) {
-		char what[256];
-
-		fprintf(stderr, "ioreel: %s is damaged at byte %llu (%llu region(s)): %s\n",
-			o.trace_name, (unsigned long long)res.damage.first_offset,
-			(unsigned long long)res.damaged,
-			reel_damage_sum__describe(&res.damage, what, sizeof(what)));
+		cli_damage__say(o.trace_name, &res.damage, res.ops);
 		return 1;
 	}
 	return 0;

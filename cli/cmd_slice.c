@@ -217,7 +217,7 @@ int cmd_slice(int argc, char **argv)
 		out, res.ops_out, res.ops_in, o.from_ns / 1e9, res.to_ns / 1e9, o.source,
 		res.fds_carried);
 	if (res.damaged) {
-		char what[256], win[96] = "";
+		char what[640], win[96] = "";
 
 		if (!(res.damage.lost & REEL_LOST_OPS))
 			;
@@ -227,11 +227,9 @@ int cmd_slice(int argc, char **argv)
 			snprintf(win, sizeof(win), ", up to %" PRIu64 " of them in the window",
 				 res.window_ops_lost);
 		fprintf(stderr,
-			"ioreel: %s is damaged at byte %" PRIu64 " (%" PRIu64
-			" region(s)): %s%s; the slice holds every op that could be read, and its "
+			"ioreel: %s%s; the slice holds every op that could be read, and its "
 			"meta slice.source_damage says what it lacks\n",
-			o.source, res.damage.first_offset, res.damaged,
-			reel_damage_sum__describe(&res.damage, what, sizeof(what)), win);
+			reel_damage_sum__headline(&res.damage, o.source, what, sizeof(what)), win);
 		return 1;
 	}
 	return 0;

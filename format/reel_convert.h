@@ -44,7 +44,8 @@ int reel_dump__format_from_name(const char *name);
 
 struct reel_dump_result {
 	uint64_t ops;
-	uint64_t damaged; /* damaged regions met; each got one line on diag */
+	uint64_t damaged;	       /* damaged regions met; each got one line on diag */
+	struct reel_damage_sum damage; /* what they cost in all, once the dump is over */
 };
 
 /*
@@ -53,6 +54,8 @@ struct reel_dump_result {
  */
 int reel_dump__run(struct reel_reader *r, enum reel_dump_format fmt, FILE *out, FILE *diag,
 		   struct reel_dump_result *res);
+/* The damage line of a trace cut before its first op said all: no summary to add. */
+bool reel_dump__said_all(const struct reel_dump_result *res);
 
 /* ---- import strace: the output of strace -f -ttt -T -y (or -yy; -tt for -ttt) ---- */
 
@@ -119,6 +122,7 @@ enum reel_fio_approx {
 };
 
 struct reel_fio_result {
+	uint64_t ops;	/* ops read from the trace */
 	uint64_t logs;	/* iologs written (threads with at least one read or write) */
 	uint64_t ios;	/* read/write lines */
 	uint64_t syncs; /* sync/datasync lines */

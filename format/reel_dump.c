@@ -158,7 +158,10 @@ static void dump_text(struct reel_reader *r, const struct reel_op *op, FILE *out
 	putc('\n', out);
 }
 
-/* A cut that leaves nothing says so plainly: "truncated at byte 100: no ops before it". */
+/*
+ * A cut that leaves nothing says so plainly: "truncated at byte 100: no ops before it"; that
+ * line is then all there is to say (reel_dump__said_all).
+ */
 static const char *dump_damage_words(struct reel_reader *r, const struct reel_damage *d,
 				     const struct reel_dump_result *res, char *buf, size_t len)
 {
@@ -207,7 +210,13 @@ int reel_dump__run(struct reel_reader *r, enum reel_dump_format fmt, FILE *out, 
 		if (ferror(out))
 			return -EIO;
 	}
+	reel_reader__damage_sum(r, &res->damage); /* exact now: the reading is over */
 	if (fflush(out) || ferror(out))
 		return -EIO;
 	return 0;
+}
+
+bool reel_dump__said_all(const struct reel_dump_result *res)
+{
+	return res->damaged == 1 && !res->ops && res->damage.truncated;
 }

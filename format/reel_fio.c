@@ -786,6 +786,7 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 			res->damaged++;
 			continue;
 		}
+		res->ops++;
 		err = fio_op(&s, &op);
 		if (err)
 			break;
