@@ -76,11 +76,16 @@ static void dump_csv(struct reel_reader *r, const struct reel_op *op, FILE *out)
 static const char dump_text_header[] = "      time_us op                    pid/tid     fd       "
 				       "offset        len          ret     lat_us path\n";
 
-/* Text keeps one op per line: control bytes in paths are shown C-escaped. */
+/*
+ * Text keeps one op per line: control bytes in paths are shown C-escaped, and so is the
+ * backslash itself, so that a name holding a backslash and an n is not read as a newline.
+ */
 static void dump_text_path(const char *p, FILE *out)
 {
 	for (const unsigned char *c = (const unsigned char *)p; *c; c++) {
-		if (*c == '\n')
+		if (*c == '\\')
+			fputs("\\\\", out);
+		else if (*c == '\n')
 			fputs("\\n", out);
 		else if (*c == '\t')
 			fputs("\\t", out);
