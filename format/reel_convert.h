@@ -70,7 +70,14 @@ struct reel_strace_stats {
 	uint64_t unmatched;	 /* <... resumed> lines without their <unfinished ...> */
 	uint64_t first_bad_line; /* line number of the first bad line, 1-based */
 	uint64_t untimed_lines;	 /* of the bad lines, calls without a -ttt or -tt time stamp */
-	int time_of_day;	 /* the log's times are -tt's (HH:MM:SS.us), not -ttt's */
+	uint64_t clone_lines;	 /* clone, clone3, fork and vfork calls */
+	/*
+	 * pids but the first that no clone line made (strace -e trace= without %process, or
+	 * attached with -p): each is taken as a process of its own, though it may have been a
+	 * thread of another (sharing its fds)
+	 */
+	uint64_t unparented;
+	int time_of_day; /* the log's times are -tt's (HH:MM:SS.us), not -ttt's */
 };
 
 /*

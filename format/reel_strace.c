@@ -79,6 +79,13 @@ static int st_is_clone(const char *name)
 	       !strcmp(name, "vfork");
 }
 
+/* A call's text that starts with clone(, clone3(, fork( or vfork( */
+static int st_is_clone_text(const char *text)
+{
+	return !strncmp(text, "clone", 5) || !strncmp(text, "fork(", 5) ||
+	       !strncmp(text, "vfork(", 6);
+}
+
 static int st_pending_put(struct st_state *s, uint64_t tid, uint64_t ts, const char *text)
 {
 	uint64_t *v = cvt_map__put(&s->pending, tid, NULL);
@@ -208,8 +215,8 @@ static int st_pass1(struct st_state *s, FILE *in)
 				*sv = lineno;
 		}
 		if (l.kind == STL_UNFINISHED) {
-			if (!strncmp(l.text, "clone", 5) || !strncmp(l.text, "fork(", 5) ||
-			    !strncmp(l.text, "vfork(", 6)) {
+			if (st_is_clone_text(l.text)) {
+				s->st->clone_lines++;
 				err = st_pending_put(s, tid, l.ts_ns, l.text);
 				if (err)
 					break;
@@ -223,9 +230,8 @@ static int st_pass1(struct st_state *s, FILE *in)
 				continue;
 			text = st_pending_take(s, tid, l.text, &ts, &closed);
 			st_ofd_put(closed); /* none: this pass keeps no fd table */
-		} else if (l.kind == STL_CALL &&
-			   (!strncmp(l.text, "clone", 5) || !strncmp(l.text, "fork(", 5) ||
-			    !strncmp(l.text, "vfork(", 6))) {
+		} else if (l.kind == STL_CALL && st_is_clone_text(l.text)) {
+			s->st->clone_lines++;
 			text = strdup(l.text);
 		} else {
 			continue;
@@ -233,21 +239,15 @@ static int st_pass1(struct st_state *s, FILE *in)
 		if (!text)
 			continue;
 		if (!stl_parse_call(text, &c) && st_is_clone(c.name) && c.ret_known && c.ret > 0) {
-			int thread = c.nargs && strstr(c.args[0], "CLONE_THREAD") != NULL;
-
-			if (!strcmp(c.name, "clone"))
-				for (int i = 0; i < c.nargs; i++)
-					if (strstr(c.args[i], "CLONE_THREAD"))
-						thread = 1;
+			uint64_t flags = st_clone_flags(&c);
+			int thread = (flags & ST_CLONE_THREAD) != 0;
 			uint64_t *pv = cvt_map__put(&s->parent, (uint64_t)c.ret, NULL);
 
 			if (pv)
 				*pv = tid << 1 | (uint64_t)thread;
-			/* clone's flags=, clone3's {flags=...} */
-			for (int i = 0; i < c.nargs && !thread; i++)
-				if (strstr(c.args[i], "CLONE_FILES") &&
-				    !cvt_map__put(&s->files, (uint64_t)c.ret, NULL))
-					err = -ENOMEM;
+			if (!thread && (flags & ST_CLONE_FILES) &&
+			    !cvt_map__put(&s->files, (uint64_t)c.ret, NULL))
+				err = -ENOMEM;
 		}
 		free(text);
 	}
@@ -266,6 +266,10 @@ static int st_pass1(struct st_state *s, FILE *in)
 	for (size_t i = 0; cvt_map__next(&s->parent, &i, &k, &v);)
 		if (!(v >> 1))
 			*cvt_map__get(&s->parent, k) = (uint64_t)s->initial << 1 | (v & 1);
+	/* the others no clone made: threads or processes, the log cannot tell; processes */
+	for (size_t i = 0; cvt_map__next(&s->seen, &i, &k, &v);)
+		if ((long)k != s->initial && !cvt_map__get(&s->parent, k))
+			s->st->unparented++;
 	return 0;
 }
 

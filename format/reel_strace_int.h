@@ -38,6 +38,8 @@
 
 #define ST_CLONE_FILES 0x400
 
+#define ST_CLONE_THREAD 0x10000
+
 /* An open file description: what dup and fork share. */
 struct st_ofd {
 	int refs;
@@ -151,7 +153,7 @@ void st_strip_deleted(char *p);
 uint32_t st_tgid(struct st_state *s, uint32_t tid);
 
 /* reel_strace_ops.c: one handler per syscall (family), st_dispatch's */
-int st_clone_is_thread(const struct stl_call *c);
+uint64_t st_clone_flags(const struct stl_call *c);
 int st_exit_status(const char *text, int64_t *status);
 int st_fork_op(struct st_state *s, uint32_t child, uint64_t at);
 int st_exit_op(struct st_state *s, int64_t status, uint64_t at);

@@ -1200,20 +1200,19 @@ int st_do_chroot(struct st_state *s, struct stl_call *c)
 
 /* ---- processes: fork, execve, exit (format 1.4) ---- */
 
-/* clone's flags=..., clone3's {flags=...}: CLONE_THREAD anywhere in the arguments */
-int st_clone_is_thread(const struct stl_call *c)
+/*
+ * clone's flags=..., clone3's {flags=...}, as strace prints them: names (CLONE_THREAD|...),
+ * a number (-X raw: 0x3d0f00, clone's exit signal or'ed in as |17), or both (-X verbose:
+ * the number, then the names in a C comment). fork and vfork have none: 0.
+ */
+uint64_t st_clone_flags(const struct stl_call *c)
 {
-	for (int i = 0; i < c->nargs; i++)
-		if (strstr(c->args[i], "CLONE_THREAD"))
-			return 1;
-	return 0;
-}
+	for (int i = 0; i < c->nargs; i++) {
+		const char *v = stl_field(c->args[i], "flags");
 
-static int st_clone_shares_files(const struct stl_call *c)
-{
-	for (int i = 0; i < c->nargs; i++)
-		if (strstr(c->args[i], "CLONE_FILES"))
-			return 1;
+		if (v)
+			return stl_flags_arg(v, stl_clone_flags);
+	}
 	return 0;
 }
 
@@ -1335,11 +1334,12 @@ int st_do_clone(struct st_state *s, struct stl_call *c)
 	if (c->ret < 0) {
 		/* a fork that failed (EAGAIN, ENOMEM...): the parent's record; a thread's none */
 		struct reel_op op;
+		uint64_t flags = st_clone_flags(c);
 
-		if (st_clone_is_thread(c))
+		if (flags & ST_CLONE_THREAD)
 			return 0;
 		st_op_init(s, &op, REEL_OP_FORK, c);
-		op.flags = st_clone_shares_files(c) ? ST_CLONE_FILES : 0;
+		op.flags = (uint32_t)(flags & ST_CLONE_FILES);
 		op.start_ns = s->end;
 		return st_emit_any(s, &op, REEL_FD_UNKNOWN);
 	}

@@ -616,6 +616,11 @@ const struct stl_sym stl_flock_ops[] = {
 	SYM(LOCK_SH, 1), SYM(LOCK_EX, 2), SYM(LOCK_NB, 4), SYM(LOCK_UN, 8), { NULL, 0 },
 };
 
+/* the clone flags the importer acts on: a thread, or a process sharing its parent's fds */
+const struct stl_sym stl_clone_flags[] = {
+	SYM(CLONE_FILES, 0x400), SYM(CLONE_THREAD, 0x10000), { NULL, 0 },
+};
+
 const struct stl_sym stl_iocb_cmds[] = {
 	SYM(IOCB_CMD_PREAD, 0), SYM(IOCB_CMD_PWRITE, 1), SYM(IOCB_CMD_FSYNC, 2),
 	SYM(IOCB_CMD_FDSYNC, 3), SYM(IOCB_CMD_POLL, 5), SYM(IOCB_CMD_NOOP, 6),

@@ -87,6 +87,6 @@ const char *stl_field(const char *s, const char *key);
 extern const struct stl_sym stl_open_flags[], stl_at_flags[], stl_rwf_flags[], stl_seek[],
     stl_sfr_flags[], stl_fadv[], stl_falloc[], stl_prot[], stl_map_flags[], stl_ms_flags[],
     stl_rename_flags[], stl_access_modes[], stl_iocb_cmds[], stl_statx_mask[], stl_lock_cmds[],
-    stl_lock_types[], stl_flock_ops[];
+    stl_lock_types[], stl_flock_ops[], stl_clone_flags[];
 
 #endif
