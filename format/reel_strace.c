@@ -137,6 +137,22 @@ static void st_pending_close(struct st_state *s, uint64_t tid, const char *text)
 	p->closed = o;
 }
 
+/*
+ * Whether tid's unfinished call is NAME's, which a "<... NAME resumed>" line must resume:
+ * 1 it is, 0 another call's (the log is not strace's own: the line is bad), -1 none is
+ * pending (strace attached in the middle of the call).
+ */
+static int st_pending_is(struct st_state *s, uint64_t tid, const char *name)
+{
+	uint64_t *v = cvt_map__get(&s->pending, tid);
+	const struct st_pending *p = v ? (const struct st_pending *)(uintptr_t)*v : NULL;
+	size_t n = strlen(name);
+
+	if (!p)
+		return -1;
+	return !strncmp(p->text, name, n) && p->text[n] == '(';
+}
+
 /* Joins a resumed line to its first half: malloc'd text, *ts = the first half's time,
  * *closed = what a close closed as it entered (st_pending_close), the caller's. */
 static char *st_pending_take(struct st_state *s, uint64_t tid, const char *rest, uint64_t *ts,
@@ -226,7 +242,7 @@ static int st_pass1(struct st_state *s, FILE *in)
 		if (l.kind == STL_RESUMED) {
 			struct st_ofd *closed = NULL;
 
-			if (!st_is_clone(l.name))
+			if (!st_is_clone(l.name) || st_pending_is(s, tid, l.name) <= 0)
 				continue;
 			text = st_pending_take(s, tid, l.text, &ts, &closed);
 			st_ofd_put(closed); /* none: this pass keeps no fd table */
@@ -686,9 +702,14 @@ static int st_pass2(struct st_state *s, FILE *in)
 		}
 		ts = l.ts_ns;
 		if (l.kind == STL_RESUMED) {
-			text = st_pending_take(s, s->tid, l.text, &ts, &s->closed);
+			int is = st_pending_is(s, s->tid, l.name);
+
+			/* another call's resumption: skipped, its unfinished call left waiting */
+			if (!is)
+				st_bad(s, lineno);
+			text = is > 0 ? st_pending_take(s, s->tid, l.text, &ts, &s->closed) : NULL;
 			if (!text) {
-				s->st->unmatched++;
+				s->st->unmatched += is < 0;
 				continue;
 			}
 		} else {

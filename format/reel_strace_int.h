@@ -123,7 +123,7 @@ struct st_state {
 
 /* reel_strace_fd.c: processes, their fd tables and cwds, paths, file sizes, emitting ops */
 char *st_arg(const struct stl_call *c, int i);
-void st_dirfd_arg(struct st_state *s, char *arg, int *fd, char **ann);
+int st_dirfd_arg(struct st_state *s, char *arg, int *fd, char **ann);
 int st_emit(struct st_state *s, struct reel_op *op, int kind);
 int st_emit_any(struct st_state *s, struct reel_op *op, int kind);
 struct st_ofd *st_fd_arg(struct st_state *s, char *arg, int *fd, int *err);

@@ -25,7 +25,9 @@ int st_do_open(struct st_state *s, struct stl_call *c, int type)
 
 	st_op_init(s, &op, type, c);
 	if (type == REEL_OP_OPENAT || type == REEL_OP_OPENAT2) {
-		st_dirfd_arg(s, c->args[0], &dirfd, &dirann);
+		err = st_dirfd_arg(s, c->args[0], &dirfd, &dirann);
+		if (err)
+			return err;
 		op.fd = dirfd;
 		pi = 1;
 	}
@@ -373,7 +375,9 @@ int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di, int p
 
 	st_op_init(s, &op, type, c);
 	if (di >= 0) {
-		st_dirfd_arg(s, c->args[di], &dirfd, &dirann);
+		err = st_dirfd_arg(s, c->args[di], &dirfd, &dirann);
+		if (err)
+			return err;
 		op.fd = dirfd;
 	}
 	path = stl_str_arg(c->args[pi]);
@@ -461,7 +465,9 @@ int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di, int p
 		}
 		kind = st_ofd_kind(o);
 	} else {
-		resolved = st_resolve(s, dirfd, dirann, path);
+		/* "" with AT_EMPTY_PATH on AT_FDCWD is the cwd itself; without it, no file */
+		resolved = st_resolve(s, dirfd, dirann,
+				      path && !*path && (op.flags & ST_AT_EMPTY_PATH) ? "." : path);
 		if (!resolved)
 			return path ? -ENOMEM : 0;
 		kind = st_kind_of_path(resolved, 0);
@@ -535,8 +541,10 @@ int st_do_rename(struct st_state *s, struct stl_call *c, int type)
 
 	st_op_init(s, &op, type, c);
 	if (at) {
-		st_dirfd_arg(s, c->args[0], &ofd, &oann);
-		st_dirfd_arg(s, st_arg(c, 2), &nfd, &nann);
+		err = st_dirfd_arg(s, c->args[0], &ofd, &oann);
+		err = err ?: st_dirfd_arg(s, st_arg(c, 2), &nfd, &nann);
+		if (err)
+			return err;
 		op.fd = ofd;
 		op.fd2 = nfd;
 	}
@@ -586,7 +594,9 @@ int st_do_symlink(struct st_state *s, struct stl_call *c, int type)
 
 	st_op_init(s, &op, type, c);
 	if (at) {
-		st_dirfd_arg(s, c->args[1], &dirfd, &dirann);
+		err = st_dirfd_arg(s, c->args[1], &dirfd, &dirann);
+		if (err)
+			return err;
 		op.fd = dirfd;
 	}
 	/* the content goes in as given: it is resolved against the link's directory only

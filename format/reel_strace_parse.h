@@ -60,11 +60,15 @@ struct stl_call {
 	uint64_t dur_ns;
 };
 
-/* Parses "NAME(ARGS) = RET <DUR>" in place. 0, or -EINVAL when it is not a call. */
+/*
+ * Parses "NAME(ARGS) = RET <DUR>" in place. 0, -EINVAL when it is not a call, -ERANGE when
+ * a number in it is beyond what strace prints (an argument or the return value).
+ */
 int stl_parse_call(char *text, struct stl_call *c);
 
 /*
- * An fd argument: "3", "3</path>", "3</dev/null<char 1:3>>", "AT_FDCWD</cwd>".
+ * An fd argument: "3", "3</path>", "3</dev/null<char 1:3>>", "AT_FDCWD</cwd>"; -ERANGE for
+ * a number beyond an int, -EINVAL for no number.
  * *ann points to the unescaped annotation (a static-lifetime part of arg, rewritten in
  * place) or NULL; *kind_hint is 'c', 'b' from -yy's "<char ...>"/"<block ...>", else 0.
  */
