@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli_damage.h"
+#include "cli_trace.h"
 #include "commands.h"
 #include "reel.h"
 #include "reel_convert.h"
@@ -26,7 +27,8 @@ static void dump_usage(FILE *out)
 		"  csv    the same columns as jsonl, with a header row; paths as their bytes\n\n"
 		"A damaged region of the trace gets one line on stderr with its byte offset and\n"
 		"what it held; the dump goes on after it, and at the end one line says what the\n"
-		"trace lost in all (as info says it), and it exits with status 1.\n\n"
+		"trace lost in all (as info says it), and it exits with status 1. Usage errors\n"
+		"and a TRACE that cannot be opened as a trace exit 2.\n\n"
 		"options:\n"
 		"  -f, --format FMT  text (default), jsonl or csv\n"
 		"  -h, --help        this text\n\n"
@@ -69,12 +71,9 @@ int cmd_dump(int argc, char **argv)
 		dump_usage(stderr);
 		return 2;
 	}
-	err = reel_reader__open(argv[optind], &r);
-	if (err) {
-		fprintf(stderr, "ioreel: failed to open %s: %s\n", argv[optind],
-			reel_strerror(err));
-		return 2;
-	}
+	err = cli_trace__open(argv[optind], &r);
+	if (err)
+		return err;
 	err = reel_dump__run(r, fmt, stdout, stderr, &res);
 	reel_reader__close(r);
 	if (err) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli_damage.h"
+#include "cli_trace.h"
 #include "commands.h"
 #include "reel.h"
 #include "reel_convert.h"
@@ -58,12 +59,9 @@ int cmd_info(int argc, char **argv)
 		info_usage(stderr);
 		return 2;
 	}
-	err = reel_reader__open(argv[optind], &r);
-	if (err) {
-		fprintf(stderr, "ioreel: failed to open %s: %s\n", argv[optind],
-			reel_strerror(err));
-		return 2;
-	}
+	err = cli_trace__open(argv[optind], &r);
+	if (err)
+		return err;
 	err = reel_info__run(r, stdout, json, &res);
 	reel_reader__close(r);
 	if (err) {

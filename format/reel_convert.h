@@ -130,7 +130,8 @@ enum reel_fio_approx {
 
 struct reel_fio_result {
 	uint64_t ops;	/* ops read from the trace */
-	uint64_t logs;	/* iologs written (threads with at least one read or write) */
+	uint64_t logs;	/* iologs written (threads with at least one read or write); none:
+			   no job file either */
 	uint64_t ios;	/* read/write lines */
 	uint64_t syncs; /* sync/datasync lines */
 	uint64_t left_out[REEL_FIO_LO__COUNT];
