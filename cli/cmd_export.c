@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_damage.h"
+#include "cli_trace.h"
 #include "commands.h"
 #include "reel.h"
 #include "reel_convert.h"
@@ -23,7 +25,9 @@ static void export_usage(FILE *out)
 		"become sync and datasync. What fio's iolog cannot say (metadata ops, mmap,\n"
 		"fallocate, sync_file_range, ...) is left out and counted on stderr, one line\n"
 		"per kind; so are ops on /proc, /sys, /dev (but /dev/shm), pipes and sockets,\n"
-		"which are not storage (ioreel replay leaves them out too).\n\n"
+		"which are not storage (ioreel replay leaves them out too). A trace with no read\n"
+		"or write fio could replay writes nothing and exits 1; usage errors and a TRACE\n"
+		"that cannot be opened as a trace exit 2.\n\n"
 		"options:\n"
 		"  -o, --output IOLOG  prefix of the files written (required)\n"
 		"  -r, --root DIR      name the files DIR/<original path>; without it the logs\n"
@@ -33,6 +37,24 @@ static void export_usage(FILE *out)
 		"  ioreel export fio app.reel -o /tmp/app --root /mnt/test\n"
 		"  mkdir -p ...   # the directories listed at the top of /tmp/app.fio\n"
 		"  fio /tmp/app.fio --output-format=json\n");
+}
+
+/* Nothing for fio to replay, so nothing was written: say why, and fail (exit status 1). */
+static int export_nothing(const struct reel_fio_opts *o, const struct reel_fio_result *res)
+{
+	char why[512];
+
+	if (!res->ops)
+		fprintf(stderr, "ioreel: failed to export %s: %s: nothing written\n", o->trace_name,
+			reel_damage_sum__no_ops(&res->damage, why, sizeof(why)));
+	else
+		fprintf(stderr,
+			"ioreel: failed to export %s: none of its %llu ops is a read or write fio "
+			"can replay: nothing written\n",
+			o->trace_name, (unsigned long long)res->ops);
+	if (res->damaged && res->ops)
+		cli_damage__say(o->trace_name, &res->damage, res->ops);
+	return 1;
 }
 
 int cmd_export(int argc, char **argv)
@@ -74,12 +96,9 @@ int cmd_export(int argc, char **argv)
 		return 2;
 	}
 	o.trace_name = argv[optind + 1];
-	err = reel_reader__open(o.trace_name, &r);
-	if (err) {
-		fprintf(stderr, "ioreel: failed to open %s: %s\n", o.trace_name,
-			reel_strerror(err));
-		return 2;
-	}
+	err = cli_trace__open(o.trace_name, &r);
+	if (err)
+		return err;
 	err = reel_fio__export(r, &o, &res);
 	reel_reader__close(r);
 	if (err) {
@@ -88,6 +107,8 @@ int cmd_export(int argc, char **argv)
 		return 1;
 	}
 	reel_fio__print_left_out(&res, stderr);
+	if (!res.logs)
+		return export_nothing(&o, &res);
 	fprintf(stderr,
 		"ioreel: wrote %llu iolog(s) with %llu reads/writes and %llu syncs (%llu job(s) "
 		"direct=1, %llu async with their iodepth); run: fio %s.fio\n",
@@ -98,12 +119,7 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, "ioreel: the iologs name the original files: fio will write to "
 				"them (use --root DIR to replay elsewhere)\n");
 	if (res.damaged) {
-		char what[256];
-
-		fprintf(stderr, "ioreel: %s is damaged at byte %llu (%llu region(s)): %s\n",
-			o.trace_name, (unsigned long long)res.damage.first_offset,
-			(unsigned long long)res.damaged,
-			reel_damage_sum__describe(&res.damage, what, sizeof(what)));
+		cli_damage__say(o.trace_name, &res.damage, res.ops);
 		return 1;
 	}
 	return 0;

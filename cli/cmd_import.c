@@ -153,6 +153,29 @@ out:
 	return tmp;
 }
 
+/*
+ * pids no clone line made are taken as processes of their own: a thread among them then
+ * has fds of its own, its reads and writes no longer share its process's file positions.
+ * Said once, since nothing in the trace will show it.
+ */
+static void import_warn_unparented(const struct reel_strace_stats *st, const char *log)
+{
+	if (!st->unparented)
+		return;
+	if (!st->clone_lines)
+		fprintf(stderr,
+			"ioreel: warning: %s has no clone, fork or vfork lines (strace -e trace= "
+			"without %%process?): threads and processes cannot be told apart, and its "
+			"%llu pid(s) after the first are taken as processes of their own\n",
+			log, (unsigned long long)st->unparented);
+	else
+		fprintf(stderr,
+			"ioreel: warning: %llu pid(s) of %s appear without the clone that made "
+			"them (strace -p attached to them?): each is taken as a process of its "
+			"own, though it may have been a thread\n",
+			(unsigned long long)st->unparented, log);
+}
+
 int cmd_import(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -243,6 +266,7 @@ int cmd_import(int argc, char **argv)
 				(unsigned long long)st.nonfile_ops);
 		return 1;
 	}
+	import_warn_unparented(&st, log);
 	if (st.bad_lines)
 		fprintf(stderr,
 			"ioreel: %llu line(s) of %s could not be parsed and were skipped (first: "

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_damage.h"
+#include "cli_trace.h"
 #include "commands.h"
 #include "reel.h"
 #include "reel_convert.h"
@@ -57,12 +59,9 @@ int cmd_info(int argc, char **argv)
 		info_usage(stderr);
 		return 2;
 	}
-	err = reel_reader__open(argv[optind], &r);
-	if (err) {
-		fprintf(stderr, "ioreel: failed to open %s: %s\n", argv[optind],
-			reel_strerror(err));
-		return 2;
-	}
+	err = cli_trace__open(argv[optind], &r);
+	if (err)
+		return err;
 	err = reel_info__run(r, stdout, json, &res);
 	reel_reader__close(r);
 	if (err) {
@@ -70,20 +69,8 @@ int cmd_info(int argc, char **argv)
 			reel_strerror(err));
 		return 2;
 	}
-	if (res.damaged && !res.ops) {
-		char what[400];
-
-		fprintf(stderr, "ioreel: %s: %s\n", argv[optind],
-			reel_damage_sum__no_ops(&res.damage, what, sizeof(what)));
-		return 1;
-	}
 	if (res.damaged) {
-		char what[256];
-
-		fprintf(stderr, "ioreel: %s is damaged at byte %llu (%llu region(s)): %s\n",
-			argv[optind], (unsigned long long)res.damage.first_offset,
-			(unsigned long long)res.damaged,
-			reel_damage_sum__describe(&res.damage, what, sizeof(what)));
+		cli_damage__say(argv[optind], &res.damage, res.ops);
 		return 1;
 	}
 	return 0;

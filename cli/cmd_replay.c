@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_trace.h"
 #include "commands.h"
 #include "reel.h"
 #include "replay.h"
@@ -137,7 +138,8 @@ static void usage(FILE *out)
 	    "exit status: 0 when every target was replayed; 1 when one failed, when the trace\n"
 	    "holds no ops, or when it is damaged (the ops before and after the damage are\n"
 	    "still replayed and the result written; one line on stderr says where); 2 on usage\n"
-	    "errors; 130 when interrupted (the result so far kept).\n");
+	    "errors and when TRACE cannot be opened as a trace (nothing is made then); 130\n"
+	    "when interrupted (the result so far kept).\n");
 }
 
 /* lock-free atomics are async-signal-safe, and the workers read it */
@@ -353,6 +355,11 @@ int cmd_replay(int argc, char **argv)
 		usage_short();
 		return 2;
 	}
+	/* before any target is made: a file that is no trace leaves nothing behind */
+	rc = cli_trace__check(argv[optind]);
+	if (rc)
+		return rc;
+	rc = 1;
 	if (replay_targets__check(targets, nt)) {
 		fprintf(stderr, "ioreel: %s\n", replay__last_error());
 		return 2;

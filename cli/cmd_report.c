@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli_time.h"
+#include "cli_trace.h"
 #include "commands.h"
 #include "reel.h"
 #include "report.h"
@@ -58,9 +59,10 @@ static void usage(FILE *out)
 	    "  ioreel report app.reel app.shm.reel --by file --top 3\n"
 	    "  ioreel report app.reel app.disk.reel --timeline=1s\n"
 	    "\n"
-	    "exit status: 0; 1 when an input cannot be read or holds no ops, or when one is\n"
-	    "damaged (the report is still printed, as far as they could be read, and names the\n"
-	    "damage; one line on stderr says where); 2 on usage errors, and when the first\n"
+	    "exit status: 0; 1 when an input holds no ops, or when one is damaged (the report\n"
+	    "is still printed, as far as they could be read, and names the damage; one line\n"
+	    "on stderr says where); 2 on usage errors, when an input cannot be opened as a\n"
+	    "trace (missing, not an ioreel trace, another major version), and when the first\n"
 	    "input is a replay result whose trace cannot be found (name the trace first).\n");
 }
 
@@ -191,6 +193,13 @@ int cmd_report(int argc, char **argv)
 	if (optind >= argc) {
 		usage(stderr);
 		return 2;
+	}
+	/* every input is a trace, else nothing is compared (the exit status of every command) */
+	for (int i = optind; i < argc; i++) {
+		int rc = cli_trace__check(argv[i]);
+
+		if (rc)
+			return rc;
 	}
 	/* Given only replay results, the original is the trace they name (meta replay.of). */
 	const char *trace = argv[optind];

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli_time.h"
+#include "cli_trace.h"
 #include "commands.h"
 #include "reel.h"
 #include "reel_convert.h"
@@ -34,7 +35,8 @@ static void slice_usage(FILE *out)
 		"(an empty window writes nothing). A damaged TRACE is sliced as far as it can\n"
 		"be read, exit status 1: the slice says in its meta (slice.source_damage,\n"
 		"shown by info, replay and report) what the damage lost and how much of it\n"
-		"may have been in the window.\n\n"
+		"may have been in the window. An empty window, or a TRACE without ops, exits 1;\n"
+		"usage errors and a TRACE that cannot be opened as a trace exit 2.\n\n"
 		"options:\n"
 		"  -o, --output OUT      the slice (required; not TRACE itself)\n"
 		"  -f, --from T          window start (default 0)\n"
@@ -67,7 +69,7 @@ static int check_paths(const char *trace, const char *out)
 
 	if (stat(trace, &st)) {
 		fprintf(stderr, "ioreel: failed to open %s: %s\n", trace, strerror(errno));
-		return 1;
+		return CLI_EXIT_NO_TRACE;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		fprintf(stderr,
@@ -157,6 +159,7 @@ int cmd_slice(int argc, char **argv)
 		return 2;
 	}
 	err = check_paths(o.source, out);
+	err = err ?: cli_trace__check(o.source);
 	if (err)
 		return err;
 	if (!realpath(o.source, source))
@@ -167,6 +170,15 @@ int cmd_slice(int argc, char **argv)
 	err = reel_slice__open(o.source, &o, &sl, &res);
 	if (err) {
 		fprintf(stderr, "ioreel: failed to slice %s: %s\n", o.source, reel_strerror(err));
+		return 1;
+	}
+	if (!res.ops_in) {
+		/* no window of a trace without ops holds any: say why it has none */
+		char why[512];
+
+		fprintf(stderr, "ioreel: failed to slice %s: %s: nothing to slice\n", o.source,
+			reel_damage_sum__no_ops(&res.damage, why, sizeof(why)));
+		reel_slice__close(sl);
 		return 1;
 	}
 	if (!res.ops_window) {
@@ -217,7 +229,7 @@ int cmd_slice(int argc, char **argv)
 		out, res.ops_out, res.ops_in, o.from_ns / 1e9, res.to_ns / 1e9, o.source,
 		res.fds_carried);
 	if (res.damaged) {
-		char what[256], win[96] = "";
+		char what[640], win[96] = "";
 
 		if (!(res.damage.lost & REEL_LOST_OPS))
 			;
@@ -227,11 +239,9 @@ int cmd_slice(int argc, char **argv)
 			snprintf(win, sizeof(win), ", up to %" PRIu64 " of them in the window",
 				 res.window_ops_lost);
 		fprintf(stderr,
-			"ioreel: %s is damaged at byte %" PRIu64 " (%" PRIu64
-			" region(s)): %s%s; the slice holds every op that could be read, and its "
+			"ioreel: %s%s; the slice holds every op that could be read, and its "
 			"meta slice.source_damage says what it lacks\n",
-			o.source, res.damage.first_offset, res.damaged,
-			reel_damage_sum__describe(&res.damage, what, sizeof(what)), win);
+			reel_damage_sum__headline(&res.damage, o.source, what, sizeof(what)), win);
 		return 1;
 	}
 	return 0;

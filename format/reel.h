@@ -332,18 +332,31 @@ struct reel_damage_sum {
 	uint64_t ops_lost; /* exact once the reading is over and the footer's total is known */
 	bool truncated;
 	uint64_t truncated_at; /* where the input ends, when truncated */
+	/*
+	 * Once the reading is over and the footer was read: its total and the ops read, which
+	 * give ops_lost; region_ops is what the regions held by their own count (it differs
+	 * when a chunk went missing whole, or a skipped one was a repeat). Else footer_ops is
+	 * REEL_OPS_UNKNOWN.
+	 */
+	uint64_t footer_ops;
+	uint64_t ops_read;
+	uint64_t region_ops;
 };
 
 /* The last damage reported by next(). */
 void reel_reader__damage(const struct reel_reader *r, struct reel_damage *d);
 void reel_reader__damage_sum(const struct reel_reader *r, struct reel_damage_sum *s);
 /*
- * In words, for a person: "trace chunk checksum mismatch: the footer is lost (totals,
- * chunk index, late meta such as lost_events); no ops lost". Returns buf.
+ * What one region held, in words, for a person: "trace chunk checksum mismatch: skipped
+ * the footer (totals, chunk index, late meta such as lost_events); no ops in it". What the
+ * trace lost is the sum's to say. Returns buf.
  */
 const char *reel_damage__describe(const struct reel_damage *d, char *buf, size_t len);
 /* What all the damage cost, e.g. "16 ops lost" or "no ops lost, only the footer". */
 const char *reel_damage_sum__describe(const struct reel_damage_sum *s, char *buf, size_t len);
+/* The line every command ends with: "NAME is damaged at byte N (2 regions): 16 ops lost". */
+const char *reel_damage_sum__headline(const struct reel_damage_sum *s, const char *name, char *buf,
+				      size_t len);
 /*
  * Why a trace yielded no op at all, for a command that has nothing to work on: "truncated
  * at byte 100: no ops before the damage", "damaged at byte 254: no op could be read (...)",

@@ -44,7 +44,8 @@ int reel_dump__format_from_name(const char *name);
 
 struct reel_dump_result {
 	uint64_t ops;
-	uint64_t damaged; /* damaged regions met; each got one line on diag */
+	uint64_t damaged;	       /* damaged regions met; each got one line on diag */
+	struct reel_damage_sum damage; /* what they cost in all, once the dump is over */
 };
 
 /*
@@ -53,6 +54,8 @@ struct reel_dump_result {
  */
 int reel_dump__run(struct reel_reader *r, enum reel_dump_format fmt, FILE *out, FILE *diag,
 		   struct reel_dump_result *res);
+/* The damage line of a trace cut before its first op said all: no summary to add. */
+bool reel_dump__said_all(const struct reel_dump_result *res);
 
 /* ---- import strace: the output of strace -f -ttt -T -y (or -yy; -tt for -ttt) ---- */
 
@@ -67,7 +70,14 @@ struct reel_strace_stats {
 	uint64_t unmatched;	 /* <... resumed> lines without their <unfinished ...> */
 	uint64_t first_bad_line; /* line number of the first bad line, 1-based */
 	uint64_t untimed_lines;	 /* of the bad lines, calls without a -ttt or -tt time stamp */
-	int time_of_day;	 /* the log's times are -tt's (HH:MM:SS.us), not -ttt's */
+	uint64_t clone_lines;	 /* clone, clone3, fork and vfork calls */
+	/*
+	 * pids but the first that no clone line made (strace -e trace= without %process, or
+	 * attached with -p): each is taken as a process of its own, though it may have been a
+	 * thread of another (sharing its fds)
+	 */
+	uint64_t unparented;
+	int time_of_day; /* the log's times are -tt's (HH:MM:SS.us), not -ttt's */
 };
 
 /*
@@ -119,7 +129,9 @@ enum reel_fio_approx {
 };
 
 struct reel_fio_result {
-	uint64_t logs;	/* iologs written (threads with at least one read or write) */
+	uint64_t ops;	/* ops read from the trace */
+	uint64_t logs;	/* iologs written (threads with at least one read or write); none:
+			   no job file either */
 	uint64_t ios;	/* read/write lines */
 	uint64_t syncs; /* sync/datasync lines */
 	uint64_t left_out[REEL_FIO_LO__COUNT];

@@ -158,6 +158,35 @@ int cvt_errno_from_name(const char *name)
 	return 0;
 }
 
+size_t cvt_utf8_len(const unsigned char *p)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (*p >= 0xc2 && *p <= 0xdf)
+		n = 2;
+	else if (*p >= 0xe0 && *p <= 0xef)
+		n = 3;
+	else if (*p >= 0xf0 && *p <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (*p == 0xe0)
+		lo = 0xa0;
+	else if (*p == 0xed)
+		hi = 0x9f;
+	else if (*p == 0xf0)
+		lo = 0x90;
+	else if (*p == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
 void cvt_json_str(FILE *out, const char *s)
 {
 	if (!s) {
@@ -166,6 +195,8 @@ void cvt_json_str(FILE *out, const char *s)
 	}
 	putc('"', out);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		size_t n;
+
 		switch (*p) {
 		case '"':
 			fputs("\\\"", out);
@@ -183,14 +214,23 @@ void cvt_json_str(FILE *out, const char *s)
 			fputs("\\r", out);
 			break;
 		default:
-			/*
-			 * Paths are bytes, not UTF-8: bytes >= 0x80 become U+0080..U+00FF so
-			 * that the line stays valid JSON whatever the path holds.
-			 */
-			if (*p < 0x20 || *p >= 0x7f)
+			if (*p < 0x20 || *p == 0x7f) {
 				fprintf(out, "\\u%04x", *p);
-			else
+			} else if (*p < 0x80) {
 				putc(*p, out);
+			} else if ((n = cvt_utf8_len(p))) {
+				/* JSON is UTF-8: a name in UTF-8 reads as itself */
+				fwrite(p, 1, n, out);
+				p += n - 1;
+			} else {
+				/*
+				 * Paths are bytes, not always UTF-8: a byte that is not part of
+				 * a well-formed sequence is the lone surrogate U+DC00 + byte, as
+				 * Python's surrogateescape (os.fsdecode) makes it, so that a
+				 * reader gets the exact bytes back (os.fsencode).
+				 */
+				fprintf(out, "\\udc%02x", *p);
+			}
 		}
 	}
 	putc('"', out);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * reel_cvt_util.h - private helpers shared by the converters (reel_info.c, reel_dump.c,
- * reel_strace.c, reel_fio.c, and capture/'s event converter): a small u64-keyed hash map,
- * errno names, string quoting for JSON and CSV, which ops move data in which direction, and
- * the /proc paths that name an fd's file.
+ * reel_strace.c, reel_fio.c, capture/'s event converter, and the report's JSON): a small
+ * u64-keyed hash map, errno names, UTF-8 and string quoting for JSON and CSV, which ops move
+ * data in which direction, and the /proc paths that name an fd's file.
  */
 #ifndef IOREEL_REEL_CVT_UTIL_H
 #define IOREEL_REEL_CVT_UTIL_H
@@ -43,7 +43,15 @@ const char *cvt_errno_name(int err);
 /* 2 for "ENOENT" (also strace's ERESTARTSYS & co.); 0 when unknown. */
 int cvt_errno_from_name(const char *name);
 
-/* s as a JSON string with its quotes, or null when s is NULL. */
+/*
+ * Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlongs, no surrogates,
+ * nothing above U+10FFFF), or 0 when it is not one.
+ */
+size_t cvt_utf8_len(const unsigned char *p);
+/*
+ * s as a JSON string with its quotes, or null when s is NULL. Well-formed UTF-8 is written
+ * as it is; any other byte B >= 0x80 as \udcBB (surrogateescape: os.fsencode gives B back).
+ */
 void cvt_json_str(FILE *out, const char *s);
 /* s as a CSV field (quoted when it needs it); empty when NULL. */
 void cvt_csv_str(FILE *out, const char *s);

@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "reel.h"
@@ -39,6 +40,11 @@ static void sb_items(struct sbuf *b, const char **items, int n)
 		sb_add(b, "%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ", items[i]);
 }
 
+/*
+ * One region's words say what it held that was skipped, never what the whole trace lost:
+ * only the footer's total, once the reading is over, tells that (a chunk spliced out whole
+ * leaves no region; a skipped chunk may repeat one that was read). The sum below says it.
+ */
 const char *reel_damage__describe(const struct reel_damage *d, char *buf, size_t len)
 {
 	struct sbuf b = {buf, len, 0};
@@ -53,7 +59,7 @@ const char *reel_damage__describe(const struct reel_damage *d, char *buf, size_t
 	if (d->truncated)
 		sb_add(&b, ", the trace ends at byte %" PRIu64, d->resume);
 	if (!d->lost) {
-		sb_add(&b, ": nothing lost, every op and the footer were read");
+		sb_add(&b, ": nothing skipped, it held no op, meta or footer");
 		return buf;
 	}
 	if (d->lost & REEL_LOST_META)
@@ -73,11 +79,27 @@ const char *reel_damage__describe(const struct reel_damage *d, char *buf, size_t
 	}
 	if (d->lost & REEL_LOST_FOOTER)
 		items[n++] = FOOTER_WORDS;
-	sb_add(&b, ": lost ");
+	sb_add(&b, ": skipped ");
 	sb_items(&b, items, n);
 	if (!(d->lost & REEL_LOST_OPS))
-		sb_add(&b, "; no ops lost");
+		sb_add(&b, "; no ops in it");
 	return buf;
+}
+
+/* The footer's total disagrees with what the regions held: say where the count comes from. */
+static void sb_recount(struct sbuf *b, const struct reel_damage_sum *s)
+{
+	bool repeat = s->ops_read > s->footer_ops;
+
+	if (s->footer_ops == REEL_OPS_UNKNOWN || (!repeat && s->region_ops == s->ops_lost))
+		return;
+	sb_add(b, " (the footer counts %" PRIu64 " op%s, ", s->footer_ops,
+	       s->footer_ops == 1 ? "" : "s");
+	if (s->ops_read == s->footer_ops)
+		sb_add(b, "and as many were read)");
+	else
+		sb_add(b, "%" PRIu64 " %s read%s)", s->ops_read, s->ops_read == 1 ? "was" : "were",
+		       repeat ? ": some more than once" : "");
 }
 
 const char *reel_damage_sum__describe(const struct reel_damage_sum *s, char *buf, size_t len)
@@ -97,6 +119,7 @@ const char *reel_damage_sum__describe(const struct reel_damage_sum *s, char *buf
 		sb_add(&b, "an unknown number of ops lost");
 	else
 		sb_add(&b, "%" PRIu64 " op%s lost", s->ops_lost, s->ops_lost == 1 ? "" : "s");
+	sb_recount(&b, s);
 	if (s->lost & REEL_LOST_META)
 		items[n++] = META_WORDS;
 	if (s->lost & REEL_LOST_FOOTER)
@@ -105,6 +128,17 @@ const char *reel_damage_sum__describe(const struct reel_damage_sum *s, char *buf
 		sb_add(&b, s->lost & REEL_LOST_OPS ? ", and " : ", only ");
 		sb_items(&b, items, n);
 	}
+	return buf;
+}
+
+const char *reel_damage_sum__headline(const struct reel_damage_sum *s, const char *name, char *buf,
+				      size_t len)
+{
+	char what[384];
+
+	snprintf(buf, len, "%s is damaged at byte %" PRIu64 " (%" PRIu64 " region%s): %s", name,
+		 s->first_offset, s->regions, s->regions == 1 ? "" : "s",
+		 reel_damage_sum__describe(s, what, sizeof(what)));
 	return buf;
 }
 

@@ -76,11 +76,16 @@ static void dump_csv(struct reel_reader *r, const struct reel_op *op, FILE *out)
 static const char dump_text_header[] = "      time_us op                    pid/tid     fd       "
 				       "offset        len          ret     lat_us path\n";
 
-/* Text keeps one op per line: control bytes in paths are shown C-escaped. */
+/*
+ * Text keeps one op per line: control bytes in paths are shown C-escaped, and so is the
+ * backslash itself, so that a name holding a backslash and an n is not read as a newline.
+ */
 static void dump_text_path(const char *p, FILE *out)
 {
 	for (const unsigned char *c = (const unsigned char *)p; *c; c++) {
-		if (*c == '\n')
+		if (*c == '\\')
+			fputs("\\\\", out);
+		else if (*c == '\n')
 			fputs("\\n", out);
 		else if (*c == '\t')
 			fputs("\\t", out);
@@ -158,7 +163,10 @@ static void dump_text(struct reel_reader *r, const struct reel_op *op, FILE *out
 	putc('\n', out);
 }
 
-/* A cut that leaves nothing says so plainly: "truncated at byte 100: no ops before it". */
+/*
+ * A cut that leaves nothing says so plainly: "truncated at byte 100: no ops before it"; that
+ * line is then all there is to say (reel_dump__said_all).
+ */
 static const char *dump_damage_words(struct reel_reader *r, const struct reel_damage *d,
 				     const struct reel_dump_result *res, char *buf, size_t len)
 {
@@ -207,7 +215,13 @@ int reel_dump__run(struct reel_reader *r, enum reel_dump_format fmt, FILE *out, 
 		if (ferror(out))
 			return -EIO;
 	}
+	reel_reader__damage_sum(r, &res->damage); /* exact now: the reading is over */
 	if (fflush(out) || ferror(out))
 		return -EIO;
 	return 0;
+}
+
+bool reel_dump__said_all(const struct reel_dump_result *res)
+{
+	return res->damaged == 1 && !res->ops && res->damage.truncated;
 }

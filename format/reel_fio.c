@@ -786,6 +786,7 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 			res->damaged++;
 			continue;
 		}
+		res->ops++;
 		err = fio_op(&s, &op);
 		if (err)
 			break;
@@ -806,7 +807,8 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 			res->syncs -= t->syncs;
 		}
 	}
-	if (!err)
+	/* no job for fio to run: a job file would only make fio fail ("No job(s) defined") */
+	if (!err && res->logs)
 		err = fio_job_file(&s);
 	for (struct fio_thread *t = s.first, *next; t; t = next) {
 		next = t->next;

@@ -842,9 +842,19 @@ void reel_reader__damage(const struct reel_reader *r, struct reel_damage *d)
 void reel_reader__damage_sum(const struct reel_reader *r, struct reel_damage_sum *s)
 {
 	*s = r->sum;
-	/* once the reading is over, the footer's total says exactly how many ops are missing */
-	if (r->state != ST_END || !r->have_totals || r->totals.ops < r->ops_out || !s->regions)
+	s->region_ops = s->lost & REEL_LOST_OPS ? s->ops_lost : 0;
+	s->footer_ops = REEL_OPS_UNKNOWN;
+	/*
+	 * Once the reading is over, the footer's total says exactly how many ops are missing,
+	 * whatever the regions held: a chunk spliced out whole leaves no region, and a skipped
+	 * chunk may have been a repeat of one that was read.
+	 */
+	if (r->state != ST_END || !r->have_totals || !s->regions)
 		return;
+	s->footer_ops = r->totals.ops;
+	s->ops_read = r->ops_out;
+	if (r->totals.ops < r->ops_out)
+		return; /* more than were written: a chunk repeated; the regions' count stands */
 	s->ops_lost = r->totals.ops - r->ops_out;
 	if (s->ops_lost)
 		s->lost |= REEL_LOST_OPS;

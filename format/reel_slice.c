@@ -461,6 +461,21 @@ static void damage__learn(struct slice_state *s, struct reel_reader *r,
 		s->window_lost += n;
 }
 
+/*
+ * The regions' window count against the footer's exact total: no more than were lost, and
+ * unknown when more were lost than the regions held (a chunk gone whole, its times unknown).
+ */
+static uint64_t window_recount(const struct reel_damage_sum *d, uint64_t window)
+{
+	uint64_t lost = d->lost & REEL_LOST_OPS ? d->ops_lost : 0;
+
+	if (d->footer_ops == REEL_OPS_UNKNOWN || d->region_ops == REEL_OPS_UNKNOWN)
+		return window;
+	if (lost > d->region_ops)
+		return REEL_OPS_UNKNOWN;
+	return window != REEL_OPS_UNKNOWN && window > lost ? lost : window;
+}
+
 static int slice__learn(struct slice_state *s, struct reel_reader *r, struct reel_slice_result *res)
 {
 	struct reel_op op;
@@ -502,7 +517,7 @@ static int slice__learn(struct slice_state *s, struct reel_reader *r, struct ree
 	}
 	reel_reader__damage_sum(r, &s->src_damage); /* exact now: the reading is over */
 	res->damage = s->src_damage;
-	res->window_ops_lost = s->window_lost;
+	res->window_ops_lost = window_recount(&s->src_damage, s->window_lost);
 	s->r = NULL;
 	return err;
 }

@@ -79,6 +79,13 @@ static int st_is_clone(const char *name)
 	       !strcmp(name, "vfork");
 }
 
+/* A call's text that starts with clone(, clone3(, fork( or vfork( */
+static int st_is_clone_text(const char *text)
+{
+	return !strncmp(text, "clone", 5) || !strncmp(text, "fork(", 5) ||
+	       !strncmp(text, "vfork(", 6);
+}
+
 static int st_pending_put(struct st_state *s, uint64_t tid, uint64_t ts, const char *text)
 {
 	uint64_t *v = cvt_map__put(&s->pending, tid, NULL);
@@ -128,6 +135,22 @@ static void st_pending_close(struct st_state *s, uint64_t tid, const char *text)
 	st_fd_close(proc, (int)fd);
 	st_ofd_put(p->closed);
 	p->closed = o;
+}
+
+/*
+ * Whether tid's unfinished call is NAME's, which a "<... NAME resumed>" line must resume:
+ * 1 it is, 0 another call's (the log is not strace's own: the line is bad), -1 none is
+ * pending (strace attached in the middle of the call).
+ */
+static int st_pending_is(struct st_state *s, uint64_t tid, const char *name)
+{
+	uint64_t *v = cvt_map__get(&s->pending, tid);
+	const struct st_pending *p = v ? (const struct st_pending *)(uintptr_t)*v : NULL;
+	size_t n = strlen(name);
+
+	if (!p)
+		return -1;
+	return !strncmp(p->text, name, n) && p->text[n] == '(';
 }
 
 /* Joins a resumed line to its first half: malloc'd text, *ts = the first half's time,
@@ -208,8 +231,8 @@ static int st_pass1(struct st_state *s, FILE *in)
 				*sv = lineno;
 		}
 		if (l.kind == STL_UNFINISHED) {
-			if (!strncmp(l.text, "clone", 5) || !strncmp(l.text, "fork(", 5) ||
-			    !strncmp(l.text, "vfork(", 6)) {
+			if (st_is_clone_text(l.text)) {
+				s->st->clone_lines++;
 				err = st_pending_put(s, tid, l.ts_ns, l.text);
 				if (err)
 					break;
@@ -219,13 +242,12 @@ static int st_pass1(struct st_state *s, FILE *in)
 		if (l.kind == STL_RESUMED) {
 			struct st_ofd *closed = NULL;
 
-			if (!st_is_clone(l.name))
+			if (!st_is_clone(l.name) || st_pending_is(s, tid, l.name) <= 0)
 				continue;
 			text = st_pending_take(s, tid, l.text, &ts, &closed);
 			st_ofd_put(closed); /* none: this pass keeps no fd table */
-		} else if (l.kind == STL_CALL &&
-			   (!strncmp(l.text, "clone", 5) || !strncmp(l.text, "fork(", 5) ||
-			    !strncmp(l.text, "vfork(", 6))) {
+		} else if (l.kind == STL_CALL && st_is_clone_text(l.text)) {
+			s->st->clone_lines++;
 			text = strdup(l.text);
 		} else {
 			continue;
@@ -233,21 +255,15 @@ static int st_pass1(struct st_state *s, FILE *in)
 		if (!text)
 			continue;
 		if (!stl_parse_call(text, &c) && st_is_clone(c.name) && c.ret_known && c.ret > 0) {
-			int thread = c.nargs && strstr(c.args[0], "CLONE_THREAD") != NULL;
-
-			if (!strcmp(c.name, "clone"))
-				for (int i = 0; i < c.nargs; i++)
-					if (strstr(c.args[i], "CLONE_THREAD"))
-						thread = 1;
+			uint64_t flags = st_clone_flags(&c);
+			int thread = (flags & ST_CLONE_THREAD) != 0;
 			uint64_t *pv = cvt_map__put(&s->parent, (uint64_t)c.ret, NULL);
 
 			if (pv)
 				*pv = tid << 1 | (uint64_t)thread;
-			/* clone's flags=, clone3's {flags=...} */
-			for (int i = 0; i < c.nargs && !thread; i++)
-				if (strstr(c.args[i], "CLONE_FILES") &&
-				    !cvt_map__put(&s->files, (uint64_t)c.ret, NULL))
-					err = -ENOMEM;
+			if (!thread && (flags & ST_CLONE_FILES) &&
+			    !cvt_map__put(&s->files, (uint64_t)c.ret, NULL))
+				err = -ENOMEM;
 		}
 		free(text);
 	}
@@ -266,6 +282,10 @@ static int st_pass1(struct st_state *s, FILE *in)
 	for (size_t i = 0; cvt_map__next(&s->parent, &i, &k, &v);)
 		if (!(v >> 1))
 			*cvt_map__get(&s->parent, k) = (uint64_t)s->initial << 1 | (v & 1);
+	/* the others no clone made: threads or processes, the log cannot tell; processes */
+	for (size_t i = 0; cvt_map__next(&s->seen, &i, &k, &v);)
+		if ((long)k != s->initial && !cvt_map__get(&s->parent, k))
+			s->st->unparented++;
 	return 0;
 }
 
@@ -682,9 +702,14 @@ static int st_pass2(struct st_state *s, FILE *in)
 		}
 		ts = l.ts_ns;
 		if (l.kind == STL_RESUMED) {
-			text = st_pending_take(s, s->tid, l.text, &ts, &s->closed);
+			int is = st_pending_is(s, s->tid, l.name);
+
+			/* another call's resumption: skipped, its unfinished call left waiting */
+			if (!is)
+				st_bad(s, lineno);
+			text = is > 0 ? st_pending_take(s, s->tid, l.text, &ts, &s->closed) : NULL;
 			if (!text) {
-				s->st->unmatched++;
+				s->st->unmatched += is < 0;
 				continue;
 			}
 		} else {

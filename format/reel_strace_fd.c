@@ -250,9 +250,12 @@ struct st_ofd *st_fd_arg(struct st_state *s, char *arg, int *fd, int *err)
 	int hint;
 	struct st_ofd *o;
 
-	*err = 0;
-	if (stl_fd_arg(arg, fd, &ann, &hint))
+	*err = stl_fd_arg(arg, fd, &ann, &hint);
+	if (*err) {
+		/* out of range: a bad line (-EINVAL); no number at all: no fd, as before */
+		*err = *err == -ERANGE ? -EINVAL : 0;
 		return NULL;
+	}
 	o = st_fd_get(s->proc, *fd, NULL);
 	if (ann)
 		st_strip_deleted(ann);
@@ -317,6 +320,13 @@ static char *st_resolve_raw(struct st_state *s, int dirfd, const char *dirann, c
 
 	if (!path)
 		return NULL;
+	/*
+	 * An empty path names no file (the kernel fails it with ENOENT), not the directory it
+	 * would be relative to: it stays empty. The ops of AT_EMPTY_PATH, on the fd itself, never
+	 * come here.
+	 */
+	if (!*path)
+		return strdup("");
 	if (*path == '/' && s->proc->root) {
 		/* chrooted (postfix's daemons): beneath the root, "/.." staying there */
 		char *in = strdup(path);
@@ -354,15 +364,18 @@ static char *st_resolve_raw(struct st_state *s, int dirfd, const char *dirann, c
 	return out;
 }
 
-/* A dirfd argument: fd and its annotation (also learns the cwd from AT_FDCWD</cwd>). */
-void st_dirfd_arg(struct st_state *s, char *arg, int *fd, char **ann)
+/*
+ * A dirfd argument: fd and its annotation (also learns the cwd from AT_FDCWD</cwd>). 0, or
+ * -EINVAL for a number beyond an int (a bad line); no number at all is taken as AT_FDCWD.
+ */
+int st_dirfd_arg(struct st_state *s, char *arg, int *fd, char **ann)
 {
-	int hint;
+	int hint, err = stl_fd_arg(arg, fd, ann, &hint);
 
-	if (stl_fd_arg(arg, fd, ann, &hint)) {
+	if (err) {
 		*fd = ST_AT_FDCWD;
 		*ann = NULL;
-		return;
+		return err == -ERANGE ? -EINVAL : 0;
 	}
 	if (*fd == ST_AT_FDCWD && *ann)
 		st_note_dir(s, *ann, strlen(*ann));
@@ -370,6 +383,7 @@ void st_dirfd_arg(struct st_state *s, char *arg, int *fd, char **ann)
 		free(s->proc->cwd);
 		s->proc->cwd = strdup(*ann);
 	}
+	return 0;
 }
 
 uint64_t *st_size_slot(struct st_state *s, uint32_t path)

@@ -38,6 +38,8 @@
 
 #define ST_CLONE_FILES 0x400
 
+#define ST_CLONE_THREAD 0x10000
+
 /* An open file description: what dup and fork share. */
 struct st_ofd {
 	int refs;
@@ -121,7 +123,7 @@ struct st_state {
 
 /* reel_strace_fd.c: processes, their fd tables and cwds, paths, file sizes, emitting ops */
 char *st_arg(const struct stl_call *c, int i);
-void st_dirfd_arg(struct st_state *s, char *arg, int *fd, char **ann);
+int st_dirfd_arg(struct st_state *s, char *arg, int *fd, char **ann);
 int st_emit(struct st_state *s, struct reel_op *op, int kind);
 int st_emit_any(struct st_state *s, struct reel_op *op, int kind);
 struct st_ofd *st_fd_arg(struct st_state *s, char *arg, int *fd, int *err);
@@ -151,7 +153,7 @@ void st_strip_deleted(char *p);
 uint32_t st_tgid(struct st_state *s, uint32_t tid);
 
 /* reel_strace_ops.c: one handler per syscall (family), st_dispatch's */
-int st_clone_is_thread(const struct stl_call *c);
+uint64_t st_clone_flags(const struct stl_call *c);
 int st_exit_status(const char *text, int64_t *status);
 int st_fork_op(struct st_state *s, uint32_t child, uint64_t at);
 int st_exit_op(struct st_state *s, int64_t status, uint64_t at);

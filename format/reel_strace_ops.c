@@ -25,7 +25,9 @@ int st_do_open(struct st_state *s, struct stl_call *c, int type)
 
 	st_op_init(s, &op, type, c);
 	if (type == REEL_OP_OPENAT || type == REEL_OP_OPENAT2) {
-		st_dirfd_arg(s, c->args[0], &dirfd, &dirann);
+		err = st_dirfd_arg(s, c->args[0], &dirfd, &dirann);
+		if (err)
+			return err;
 		op.fd = dirfd;
 		pi = 1;
 	}
@@ -373,7 +375,9 @@ int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di, int p
 
 	st_op_init(s, &op, type, c);
 	if (di >= 0) {
-		st_dirfd_arg(s, c->args[di], &dirfd, &dirann);
+		err = st_dirfd_arg(s, c->args[di], &dirfd, &dirann);
+		if (err)
+			return err;
 		op.fd = dirfd;
 	}
 	path = stl_str_arg(c->args[pi]);
@@ -461,7 +465,9 @@ int st_do_pathop(struct st_state *s, struct stl_call *c, int type, int di, int p
 		}
 		kind = st_ofd_kind(o);
 	} else {
-		resolved = st_resolve(s, dirfd, dirann, path);
+		/* "" with AT_EMPTY_PATH on AT_FDCWD is the cwd itself; without it, no file */
+		resolved = st_resolve(s, dirfd, dirann,
+				      path && !*path && (op.flags & ST_AT_EMPTY_PATH) ? "." : path);
 		if (!resolved)
 			return path ? -ENOMEM : 0;
 		kind = st_kind_of_path(resolved, 0);
@@ -535,8 +541,10 @@ int st_do_rename(struct st_state *s, struct stl_call *c, int type)
 
 	st_op_init(s, &op, type, c);
 	if (at) {
-		st_dirfd_arg(s, c->args[0], &ofd, &oann);
-		st_dirfd_arg(s, st_arg(c, 2), &nfd, &nann);
+		err = st_dirfd_arg(s, c->args[0], &ofd, &oann);
+		err = err ?: st_dirfd_arg(s, st_arg(c, 2), &nfd, &nann);
+		if (err)
+			return err;
 		op.fd = ofd;
 		op.fd2 = nfd;
 	}
@@ -586,7 +594,9 @@ int st_do_symlink(struct st_state *s, struct stl_call *c, int type)
 
 	st_op_init(s, &op, type, c);
 	if (at) {
-		st_dirfd_arg(s, c->args[1], &dirfd, &dirann);
+		err = st_dirfd_arg(s, c->args[1], &dirfd, &dirann);
+		if (err)
+			return err;
 		op.fd = dirfd;
 	}
 	/* the content goes in as given: it is resolved against the link's directory only
@@ -1200,20 +1210,19 @@ int st_do_chroot(struct st_state *s, struct stl_call *c)
 
 /* ---- processes: fork, execve, exit (format 1.4) ---- */
 
-/* clone's flags=..., clone3's {flags=...}: CLONE_THREAD anywhere in the arguments */
-int st_clone_is_thread(const struct stl_call *c)
+/*
+ * clone's flags=..., clone3's {flags=...}, as strace prints them: names (CLONE_THREAD|...),
+ * a number (-X raw: 0x3d0f00, clone's exit signal or'ed in as |17), or both (-X verbose:
+ * the number, then the names in a C comment). fork and vfork have none: 0.
+ */
+uint64_t st_clone_flags(const struct stl_call *c)
 {
-	for (int i = 0; i < c->nargs; i++)
-		if (strstr(c->args[i], "CLONE_THREAD"))
-			return 1;
-	return 0;
-}
+	for (int i = 0; i < c->nargs; i++) {
+		const char *v = stl_field(c->args[i], "flags");
 
-static int st_clone_shares_files(const struct stl_call *c)
-{
-	for (int i = 0; i < c->nargs; i++)
-		if (strstr(c->args[i], "CLONE_FILES"))
-			return 1;
+		if (v)
+			return stl_flags_arg(v, stl_clone_flags);
+	}
 	return 0;
 }
 
@@ -1335,11 +1344,12 @@ int st_do_clone(struct st_state *s, struct stl_call *c)
 	if (c->ret < 0) {
 		/* a fork that failed (EAGAIN, ENOMEM...): the parent's record; a thread's none */
 		struct reel_op op;
+		uint64_t flags = st_clone_flags(c);
 
-		if (st_clone_is_thread(c))
+		if (flags & ST_CLONE_THREAD)
 			return 0;
 		st_op_init(s, &op, REEL_OP_FORK, c);
-		op.flags = st_clone_shares_files(c) ? ST_CLONE_FILES : 0;
+		op.flags = (uint32_t)(flags & ST_CLONE_FILES);
 		op.start_ns = s->end;
 		return st_emit_any(s, &op, REEL_FD_UNKNOWN);
 	}

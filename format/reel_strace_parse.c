@@ -10,6 +10,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -330,10 +331,15 @@ int stl_fd_arg(char *arg, int *fd, char **ann, int *kind_hint)
 		p += 8;
 	} else {
 		char *e;
-		long v = strtol(p, &e, 10);
+		long v;
 
+		errno = 0;
+		v = strtol(p, &e, 10);
 		if (e == p)
 			return -EINVAL;
+		/* no fd is beyond an int: 99999999999 is no fd, not 1215752191 */
+		if (errno == ERANGE || v < INT_MIN || v > INT_MAX)
+			return -ERANGE;
 		*fd = (int)v;
 		p = e;
 	}
@@ -396,6 +402,30 @@ const char *stl_field(const char *s, const char *key)
 	return NULL;
 }
 
+/*
+ * Whether a top-level argument that is a number is one strace could print: a decimal fits 64
+ * bits signed (offsets, counts and fds are printed so: 2^64-1 would be -1), a hex one 64 bits,
+ * an fd with its -y annotation ("3</f>") an int. Not a number: nothing to check.
+ */
+static int stl_number_fits(const char *arg)
+{
+	const char *p = arg + (*arg == '-');
+	long long v;
+	char *e;
+
+	if (!isdigit((unsigned char)*p))
+		return 1;
+	errno = 0;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		(void)strtoull(p, &e, 16);
+		return errno != ERANGE;
+	}
+	v = strtoll(arg, &e, 10);
+	if (errno == ERANGE)
+		return 0;
+	return *e != '<' || (v >= INT_MIN && v <= INT_MAX);
+}
+
 int stl_parse_call(char *text, struct stl_call *c)
 {
 	char *p = text, *arg, *e;
@@ -431,6 +461,8 @@ int stl_parse_call(char *text, struct stl_call *c)
 			arg = stl_skip_space(arg);
 			for (e = p; e > arg && (e[-1] == ' ' || e[-1] == '\t'); e--)
 				e[-1] = 0;
+			if (!stl_number_fits(arg))
+				return -ERANGE;
 			if (*arg || c->nargs)
 				if (c->nargs < STC_MAX_ARGS)
 					c->args[c->nargs++] = arg;
@@ -448,9 +480,12 @@ int stl_parse_call(char *text, struct stl_call *c)
 	if (*p == '?') {
 		p++;
 	} else {
+		errno = 0;
 		c->ret = strtoll(p, &e, 0);
 		if (e == p)
 			return -EINVAL;
+		if (errno == ERANGE)
+			return -ERANGE;
 		c->ret_known = 1;
 		p = e;
 		if (*p == '<') {
@@ -614,6 +649,11 @@ const struct stl_sym stl_lock_types[] = {
 
 const struct stl_sym stl_flock_ops[] = {
 	SYM(LOCK_SH, 1), SYM(LOCK_EX, 2), SYM(LOCK_NB, 4), SYM(LOCK_UN, 8), { NULL, 0 },
+};
+
+/* the clone flags the importer acts on: a thread, or a process sharing its parent's fds */
+const struct stl_sym stl_clone_flags[] = {
+	SYM(CLONE_FILES, 0x400), SYM(CLONE_THREAD, 0x10000), { NULL, 0 },
 };
 
 const struct stl_sym stl_iocb_cmds[] = {

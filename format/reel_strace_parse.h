@@ -60,11 +60,15 @@ struct stl_call {
 	uint64_t dur_ns;
 };
 
-/* Parses "NAME(ARGS) = RET <DUR>" in place. 0, or -EINVAL when it is not a call. */
+/*
+ * Parses "NAME(ARGS) = RET <DUR>" in place. 0, -EINVAL when it is not a call, -ERANGE when
+ * a number in it is beyond what strace prints (an argument or the return value).
+ */
 int stl_parse_call(char *text, struct stl_call *c);
 
 /*
- * An fd argument: "3", "3</path>", "3</dev/null<char 1:3>>", "AT_FDCWD</cwd>".
+ * An fd argument: "3", "3</path>", "3</dev/null<char 1:3>>", "AT_FDCWD</cwd>"; -ERANGE for
+ * a number beyond an int, -EINVAL for no number.
  * *ann points to the unescaped annotation (a static-lifetime part of arg, rewritten in
  * place) or NULL; *kind_hint is 'c', 'b' from -yy's "<char ...>"/"<block ...>", else 0.
  */
@@ -87,6 +91,6 @@ const char *stl_field(const char *s, const char *key);
 extern const struct stl_sym stl_open_flags[], stl_at_flags[], stl_rwf_flags[], stl_seek[],
     stl_sfr_flags[], stl_fadv[], stl_falloc[], stl_prot[], stl_map_flags[], stl_ms_flags[],
     stl_rename_flags[], stl_access_modes[], stl_iocb_cmds[], stl_statx_mask[], stl_lock_cmds[],
-    stl_lock_types[], stl_flock_ops[];
+    stl_lock_types[], stl_flock_ops[], stl_clone_flags[];
 
 #endif

@@ -48,7 +48,8 @@ void replay_mapper__free(struct replay_mapper *m);
 /* Removes the target and --map directories this replay made, with the parents it made,
  * where they are still empty: a replay refused before preparing leaves nothing behind. */
 void replay_mapper__unmake(struct replay_mapper *m);
-/* Root index and path relative to it ("." for the root itself); -ENAMETOOLONG. */
+/* Root index and path relative to it ("." for the root itself); -ENAMETOOLONG, -ENOENT for
+ * an empty path (which the ops on it then fail with, as the kernel fails them). */
 int replay_mapper__map(const struct replay_mapper *m, const char *path, int *root, char *rel,
 		       size_t relsz);
 /* Takes note of a traced path before any is mapped: a glob rule's match that has paths

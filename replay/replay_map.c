@@ -414,6 +414,9 @@ int replay_mapper__map(const struct replay_mapper *m, const char *path, int *roo
 {
 	const char *rest;
 
+	/* an empty path names no file: the kernel fails it with ENOENT, it is never the root */
+	if (!*path)
+		return -ENOENT;
 	for (size_t i = 0; i < m->n_rules; i++) {
 		if (rule__match(&m->rules[i], path, &rest)) {
 			*root = m->rules[i].root;

@@ -78,16 +78,12 @@ static void count_damaged(const struct report *rep)
 
 	for (size_t i = 0; i < rep->nruns; i++) {
 		const struct report_run *r = &rep->runs[i];
-		char what[256];
 
 		if (!r->damaged)
 			continue;
 		if (!n++ && rep->opts->why)
-			snprintf(rep->opts->why, rep->opts->why_size,
-				 "%s is damaged at byte %llu (%llu region(s)): %s", r->path,
-				 (unsigned long long)r->damage.first_offset,
-				 (unsigned long long)r->damaged,
-				 reel_damage_sum__describe(&r->damage, what, sizeof(what)));
+			reel_damage_sum__headline(&r->damage, r->path, rep->opts->why,
+						  rep->opts->why_size);
 	}
 	if (rep->opts->damaged)
 		*rep->opts->damaged = n;

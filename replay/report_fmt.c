@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "reel_cvt_util.h"
 #include "report_int.h"
 
 /*
@@ -47,63 +48,10 @@ char *report_fmt__ratio(double r, char *buf, size_t len)
 	return buf;
 }
 
-/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlongs, no surrogates,
- * nothing above U+10FFFF), or 0 when it is not one. */
-static size_t utf8_len(const unsigned char *p)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t n;
-
-	if (*p >= 0xc2 && *p <= 0xdf)
-		n = 2;
-	else if (*p >= 0xe0 && *p <= 0xef)
-		n = 3;
-	else if (*p >= 0xf0 && *p <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (*p == 0xe0)
-		lo = 0xa0;
-	else if (*p == 0xed)
-		hi = 0x9f;
-	else if (*p == 0xf0)
-		lo = 0x90;
-	else if (*p == 0xf4)
-		hi = 0x8f;
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
-/* Paths are bytes: invalid UTF-8 is written as \u00XX (Latin-1), so the JSON stays valid. */
+/* The converters' JSON strings (UTF-8 as is, other bytes surrogate-escaped); NULL is "". */
 void report_fmt__json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if (*p == '"' || *p == '\\') {
-			fprintf(f, "\\%c", *p);
-		} else if (*p == '\n') {
-			fputs("\\n", f);
-		} else if (*p == '\t') {
-			fputs("\\t", f);
-		} else if (*p < 0x20 || *p == 0x7f) {
-			fprintf(f, "\\u%04x", *p);
-		} else if (*p < 0x80) {
-			fputc(*p, f);
-		} else {
-			size_t n = utf8_len(p);
-			if (!n) {
-				fprintf(f, "\\u%04x", *p);
-				continue;
-			}
-			fwrite(p, 1, n, f);
-			p += n - 1;
-		}
-	}
-	fputc('"', f);
+	cvt_json_str(f, s ? s : "");
 }
 
 void report_fmt__html_str(FILE *f, const char *s)

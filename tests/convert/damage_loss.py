@@ -7,6 +7,8 @@ A 40-op trace (chunks of 16, 16 and 8 ops) is damaged one place at a time: the h
 an ops chunk's payload and its envelope, the footer's payload and its envelope, the trailer,
 and a cut in the middle of a chunk. Each command must name the byte offset and say exactly
 what was lost: a damaged footer loses no op, so nothing may claim that ops were skipped.
+A region's own words say what it held ("skipped 16 ops"); what the trace lost in all is the
+summary's, the same line in info and dump.
 
 usage: damage_loss.py IOREEL MKTRACE
 """
@@ -72,13 +74,17 @@ def one(case, data, off, ops_lost, must, must_not, tmp):
         check(case, m not in text, "info: %r says %r" % (text, m))
     check(case, ("at byte %d" % off) in err, "info stderr lacks the offset: %r" % err)
 
+    info_line = err.strip()
+
     rc, out, err = run("info", path)
     check(case, ("at byte %d: " % off) in out, "info text lacks 'at byte %d: '" % off)
 
     rc, out, err = run("dump", "--format", "jsonl", path)
     lines = [l for l in err.splitlines() if l]
     check(case, rc == 1, "dump exited %d, want 1" % rc)
-    check(case, len(lines) == 1, "dump: %d damage lines, want 1: %r" % (len(lines), lines))
+    # one line for the region, then what the trace lost, in info's words
+    check(case, len(lines) == 2, "dump: %d damage lines, want 2: %r" % (len(lines), lines))
+    check(case, lines[-1:] == [info_line], "dump ends %r, info says %r" % (lines[-1:], info_line))
     if lines:
         check(case, lines[0].startswith("ioreel: damaged trace at byte %d: " % off),
               "dump: %r" % lines[0])
@@ -160,7 +166,8 @@ def main():
             b[at] ^= 0xFF
             return bytes(b)
 
-        no_ops = (["no ops lost"], ["lost 1", "ops of bytes", "any ops"])
+        # a region says what it held ("skipped"); what the trace lost is the summary's
+        no_ops = (["no ops in it"], ["skipped 1", "ops of bytes", "any ops", "ops lost"])
         footer_words = ["footer"]
         one("footer_payload", flip(footer[0] + 40), footer[0], 0, no_ops[0] + footer_words,
             no_ops[1] + ["truncated"], tmp)
@@ -168,13 +175,13 @@ def main():
             no_ops[1] + ["truncated"], tmp)
         one("meta_payload", flip(cs[0][0] + 34), 16, 0, no_ops[0] + ["head meta"],
             no_ops[1] + ["footer"], tmp)
-        one("ops_payload", flip(ops[1][0] + 40), ops[1][0], ops[1][2], ["lost 16 ops"],
-            ["footer", "no ops lost"], tmp)
-        one("ops_envelope", flip(ops[1][0] + 9), ops[1][0], ops[1][2], ["lost 16 ops"],
-            ["footer", "no ops lost"], tmp)
-        one("trailer", flip(trailer + 5), trailer, 0, ["nothing lost"], ["ops lost"], tmp)
+        one("ops_payload", flip(ops[1][0] + 40), ops[1][0], ops[1][2], ["skipped 16 ops"],
+            ["footer", "no ops in it"], tmp)
+        one("ops_envelope", flip(ops[1][0] + 9), ops[1][0], ops[1][2], ["skipped 16 ops"],
+            ["footer", "no ops in it"], tmp)
+        one("trailer", flip(trailer + 5), trailer, 0, ["nothing skipped"], ["ops lost"], tmp)
         one("cut", data[:ops[2][0] + 40], ops[2][0], None,
-            ["truncated", "ends at byte %d" % (ops[2][0] + 40), "footer"], ["no ops lost"], tmp)
+            ["truncated", "ends at byte %d" % (ops[2][0] + 40), "footer"], ["no ops in it"], tmp)
         damaged_result(whole, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -1,7 +1,8 @@
 #!/bin/bash
 # A trace that yields no op (header only, cut inside its first chunk, or recorded with none)
-# says so in one line naming where it ends, the same in info, dump, replay and report; replay
-# and report have nothing to work on and fail instead of printing empty tables.
+# says so in one line naming where it ends, the same in info, dump, replay, report, slice and
+# export; replay, report, slice and export have nothing to work on and fail instead of
+# printing empty tables or writing empty files.
 set -u
 IOREEL=$1 MKTRACE=$2
 dir=$(mktemp -d /dev/shm/ioreel-convert.XXXXXX) || exit 1
@@ -33,9 +34,22 @@ for n in 16 100; do
 	[ -e "$dir/r.reel" ] && fail "replay (cut at $n) wrote a result"
 	expect "report (cut at $n)" 1 "^ioreel: failed to report on .*: $pat: nothing to compare\$" \
 		report "$t"
+	# not 'no op started between 0 s and 100 s (its ops start from 0 to 0 s)'
+	expect "slice (cut at $n)" 1 "^ioreel: failed to slice .*cut$n.reel: $pat: nothing to slice\$" \
+		slice "$t" --to 100 -o "$dir/s.reel"
+	[ -e "$dir/s.reel" ] && fail "slice (cut at $n) wrote a slice"
+	# not an empty job file and 'run: fio ...'
+	expect "export (cut at $n)" 1 "^ioreel: failed to export .*cut$n.reel: $pat: nothing written\$" \
+		export fio "$t" -o "$dir/x"
+	ls "$dir"/x* > /dev/null 2>&1 && fail "export (cut at $n) wrote $(ls "$dir"/x*)"
 done
 # whole, but empty: nothing is damaged, and still nothing to replay
 "$IOREEL" info "$dir/none.reel" > /dev/null 2>&1 || fail "info of an empty whole trace failed"
 expect "replay (no ops)" 1 "^ioreel: failed to replay .*: the trace holds no ops: nothing to replay\$" \
 	replay "$dir/none.reel" --target "$dir/t" -o "$dir/r.reel"
+expect "slice (no ops)" 1 "^ioreel: failed to slice .*: the trace holds no ops: nothing to slice\$" \
+	slice "$dir/none.reel" -o "$dir/s.reel"
+expect "export (no ops)" 1 "^ioreel: failed to export .*: the trace holds no ops: nothing written\$" \
+	export fio "$dir/none.reel" -o "$dir/x"
+ls "$dir"/x* > /dev/null 2>&1 && fail "export (no ops) wrote $(ls "$dir"/x*)"
 echo PASS

@@ -50,17 +50,17 @@ int main(void)
 			fail = 1;
 		}
 	}
-	/* JSON strings: escapes, and bytes that are not UTF-8 as \u00XX, so the document
-	 * stays valid whatever the path's bytes. */
+	/* JSON strings: escapes, UTF-8 as it is, and bytes that are not UTF-8 as \udcXX
+	 * (surrogateescape), so the document stays valid and a reader gets the bytes back. */
 	static const struct {
 		const char *in, *want;
 	} js[] = {
 	    {"a\"b\\c\n", "\"a\\\"b\\\\c\\n\""},
 	    {"caf\xc3\xa9", "\"caf\xc3\xa9\""},
-	    {"x\xffy", "\"x\\u00ffy\""},
-	    {"\xe0\x80\x80", "\"\\u00e0\\u0080\\u0080\""}, /* overlong */
-	    {"\xed\xa0\x80", "\"\\u00ed\\u00a0\\u0080\""}, /* surrogate */
-	    {"\xc3", "\"\\u00c3\""},			   /* cut short */
+	    {"x\xffy", "\"x\\udcffy\""},
+	    {"\xe0\x80\x80", "\"\\udce0\\udc80\\udc80\""}, /* overlong */
+	    {"\xed\xa0\x80", "\"\\udced\\udca0\\udc80\""}, /* surrogate */
+	    {"\xc3", "\"\\udcc3\""},			   /* cut short */
 	};
 	for (size_t i = 0; i < sizeof(js) / sizeof(js[0]); i++) {
 		char *got = NULL;

@@ -48,19 +48,23 @@ expect "by file section" '^latency by file \(the 1 with the most I/O time'
 expect "by file rows" '^  fsync +#0 original +1000 '
 
 # Errors: one line, non-zero exit.
-if "$IOREEL" report "$dir/nonexistent.reel" 2>"$dir/err.txt" >/dev/null; then
-	echo "FAIL: a missing trace did not fail"
+# an input that cannot be opened as a trace: exit 2 and one line, as in every command
+"$IOREEL" report "$dir/nonexistent.reel" 2>"$dir/err.txt" >/dev/null
+rc=$?
+if [ $rc != 2 ]; then
+	echo "FAIL: a missing trace exited $rc, want 2"
 	fail=1
 fi
 if [ "$(wc -l <"$dir/err.txt")" != 1 ] ||
-	! grep -q "^ioreel: failed to report on $dir/nonexistent.reel: " "$dir/err.txt"; then
+	! grep -q "^ioreel: failed to open $dir/nonexistent.reel: " "$dir/err.txt"; then
 	echo "FAIL: error message: $(cat "$dir/err.txt")"
 	fail=1
 fi
 echo garbage >"$dir/bad.reel"
-if "$IOREEL" report "$dir/orig.reel" "$dir/bad.reel" 2>"$dir/err.txt" >/dev/null ||
-	! grep -q "failed to report on $dir/bad.reel" "$dir/err.txt"; then
-	echo "FAIL: a non-trace result: $(cat "$dir/err.txt")"
+"$IOREEL" report "$dir/orig.reel" "$dir/bad.reel" 2>"$dir/err.txt" >/dev/null
+rc=$?
+if [ $rc != 2 ] || ! grep -q "failed to open $dir/bad.reel: not an ioreel trace" "$dir/err.txt"; then
+	echo "FAIL: a non-trace result: exit $rc: $(cat "$dir/err.txt")"
 	fail=1
 fi
 "$IOREEL" report --help | grep -q '^EXAMPLES:' || { echo "FAIL: --help"; fail=1; }
