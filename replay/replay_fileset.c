@@ -1533,6 +1533,8 @@ static int fs__add(struct replay_fileset *fs, const struct replay_mapper *m, con
 		fs->too_long++;
 		return 0;
 	}
+	if (r == -ENOENT) /* the empty path: no file to prepare */
+		return 0;
 	if (r)
 		return r;
 	if (!strcmp(rel, "."))
