@@ -84,6 +84,7 @@ enum report_change {
 struct report_cmp {
 	int valid;
 	double ratio_p50, ratio_p99, ratio_mean; /* replay / original: < 1 is faster */
+	double ratio_p90;
 	double ks_d, ks_err, ks_p;
 	enum report_change change;
 };
