@@ -25,3 +25,5 @@ echo "== replaying on $RAM (tmpfs) and $DISK (ext4), original timing"
 "$IOREEL" report "$TRACE" out/demo.0 out/demo.1 --timeline --html out/demo-report.html >/dev/null
 echo
 echo "HTML report with latency CDF plots and a timeline: out/demo-report.html"
+echo "The prepared file sets stay in $RAM (RAM) and $DISK, reused by the next run;"
+echo "rm -rf $RAM $DISK frees them."
