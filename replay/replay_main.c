@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "replay_int.h"
 
@@ -60,6 +62,30 @@ static void notice(const struct replay_opts *o, const char *fmt, const char *a, 
 	o->notice(o->cb_ctx, line);
 }
 
+/* The result can be made (its directory is there, writable, and it is no directory):
+ * checked before the file set is prepared, which a typo in -o would otherwise cost. */
+static int result_writable(const char *path)
+{
+	char dir[PATH_MAX], *slash;
+	struct stat st;
+
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		replay_set_error("cannot create result %s: it is a directory", path);
+		return -EISDIR;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	if (access(slash ? (dir[0] ? dir : "/") : ".", W_OK | X_OK) < 0) {
+		int err = -errno;
+
+		replay_set_error("cannot create result %s: %s", path, strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
 static int inside_roots(const struct replay_mapper *m, const char *path, const char *what)
 {
 	char buf[PATH_MAX], real[PATH_MAX], *slash;
@@ -94,7 +120,7 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 	struct replay_prep_result prep;
 	char err_msg[600] = "";
 	uint64_t t;
-	int err, prepared = 0;
+	int err;
 
 	memset(sum, 0, sizeof(*sum));
 	replay_set_error("%s", "");
@@ -117,6 +143,8 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 	err = inside_roots(&m, o->trace, "the trace");
 	if (!err)
 		err = inside_roots(&m, o->result, "the result");
+	if (!err)
+		err = result_writable(o->result);
 	if (err) {
 		memset(&fs, 0, sizeof(fs));
 		goto out;
@@ -168,7 +196,6 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 		       "new name with it (%s); map a directory that holds both names",
 		       what, first);
 	}
-	prepared = 1;
 	err = replay_prepare__run(&m, &fs, o->fresh, &prep, err_msg, sizeof(err_msg));
 	if (err) {
 		replay_set_error("%s", err_msg[0] ? err_msg : strerror(-err));
@@ -216,8 +243,9 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 		replay_prepare__mark_dirty(&m);
 	err = replay_run__replay(o, &m, &fs, sum);
 out:
-	/* refused before anything was prepared: the directories it made go too */
-	if (err && !prepared)
+	/* failed or refused: the directories it made go too, where nothing was put in them
+	 * (refused before preparing, or by the preparation's check of free space) */
+	if (err)
 		replay_mapper__unmake(&m);
 	replay_fileset__free(&fs);
 	replay_mapper__free(&m);

@@ -420,10 +420,15 @@ static int space__check(const struct replay_mapper *m, const struct replay_files
 		}
 		avail = (uint64_t)vi.f_bavail * vi.f_frsize;
 		if (first && need > avail) {
+			/* in MiB below a GiB: "needs 0.03 GiB ... has 0.01 GiB free" told little */
+			int gib = need >= (1ULL << 30);
+			double unit = gib ? (double)(1 << 30) : (double)(1 << 20);
+
 			snprintf(err, errsz,
-				 "the file set needs %.2f GiB on %s, which has %.2f GiB free: refusing "
-				 "to fill it (free space, or --map part of the tree elsewhere)",
-				 (double)need / (1 << 30), m->roots[i].dir, (double)avail / (1 << 30));
+				 "the file set needs %.*f %s on %s, which has %.*f %s free: refusing to "
+				 "fill it (free space, or --map part of the tree elsewhere)",
+				 gib ? 2 : 1, (double)need / unit, gib ? "GiB" : "MiB",
+				 m->roots[i].dir, gib ? 2 : 1, (double)avail / unit, gib ? "GiB" : "MiB");
 			return -ENOSPC;
 		}
 	}

@@ -42,6 +42,17 @@ SPEC
 grep -q "refusing target: traced path .* lies inside it" "$T/out" || fail "$(cat "$T/out")"
 [ ! -e "$T/o" ] || fail "the refused target was left behind: $(find "$T/o")"
 
+# a result that cannot be made is said before anything is prepared, and the target made for
+# it goes (it was found only after the whole file set was written)
+! "$IOREEL" replay "$T/t.reel" --target "$T/r/t" -o "$T/no/such/dir/r.reel" >"$T/out" 2>&1 ||
+	fail "a result in a missing directory accepted"
+grep -q "cannot create result $T/no/such/dir/r.reel: No such file or directory" "$T/out" ||
+	fail "$(cat "$T/out")"
+! "$IOREEL" replay "$T/t.reel" --target "$T/r/t" -o "$T" >"$T/out" 2>&1 ||
+	fail "a directory as the result accepted"
+grep -q "cannot create result $T: it is a directory" "$T/out" || fail "$(cat "$T/out")"
+[ ! -e "$T/r" ] || fail "the target made for a bad -o was left behind: $(find "$T/r")"
+
 # below a file: refused, as before
 touch "$T/f"
 ! "$IOREEL" replay "$T/t.reel" --target "$T/f/t" -o "$T/r3.reel" >"$T/out" 2>&1 ||
