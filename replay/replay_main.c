@@ -86,6 +86,26 @@ static int result_writable(const char *path)
 	return 0;
 }
 
+/* A replay's result given as the trace: its ops are the replay's (its workers' threads, the
+ * ops it could issue), a copy of a copy; the trace it replayed is the one to replay. */
+static int trace_is_result(const char *trace)
+{
+	struct reel_reader *r;
+	const char *of;
+	int err = reel_reader__open(trace, &r);
+
+	if (err)
+		return 0; /* the scan says what it cannot read */
+	of = reel_reader__meta(r, REEL_META_REPLAY_OF);
+	if (of) {
+		replay_set_error("%s is the result of a replay of %s: replay that trace itself",
+				 trace, of);
+		err = -EINVAL;
+	}
+	reel_reader__close(r);
+	return err;
+}
+
 static int inside_roots(const struct replay_mapper *m, const char *path, const char *what)
 {
 	char buf[PATH_MAX], real[PATH_MAX], *slash;
@@ -133,6 +153,9 @@ int replay__run(const struct replay_opts *o, struct replay_summary *sum)
 		replay_set_error("speed must be > 0");
 		return -EINVAL;
 	}
+	err = trace_is_result(o->trace);
+	if (err)
+		return err;
 	err = replay_mapper__init(&m, o->target, o->maps, o->n_maps);
 	if (err) {
 		replay_mapper__unmake(&m);
