@@ -68,6 +68,7 @@
  */
 #define CPU_BOUND_SHARE 0.90
 #define OTHERS_BUSY_SHARE 0.50 /* other processes' CPU share that makes wake-ups theirs */
+#define OTHERS_MIN_SPAN_NS 1e9 /* and the shortest replay it is judged over */
 /* Per replay, at most this many faster/slower lines; the rest is in the table. */
 #define MAX_CHANGE_LINES 4
 /* An async engine's replay said to have queued reads and writes the original did not: their
@@ -394,13 +395,16 @@ static void others_note(struct report *rep, const struct report_run *run, size_t
 	const char *v = report_run__meta(run, "replay.cpu_ns.others");
 	double others = v ? strtod(v, NULL) : 0;
 
-	if (!v || cpus < 1 || span <= 0 || others < OTHERS_BUSY_SHARE * cpus * span)
+	/* /proc/stat counts in ticks (10 ms): over less than a second the share is not known
+	 * well enough to say (a 46 ms replay read "142% busy") */
+	if (!v || cpus < 1 || span < OTHERS_MIN_SPAN_NS || others < OTHERS_BUSY_SHARE * cpus * span)
 		return;
+	double share = others / (cpus * span);
 	say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
-	    "while %s was replayed, other processes kept the machine's %.0f CPUs %.0f%% busy: its "
-	    "threads waited for a CPU, so much of its wake-up lateness is theirs; replay on a "
-	    "quiet machine to judge the schedule",
-	    run->label, cpus, 100 * others / (cpus * span));
+	    "while %s was replayed, other processes (or the hypervisor's other guests) kept the "
+	    "machine's %.0f CPUs %.0f%% busy: its threads waited for a CPU, so much of its "
+	    "wake-up lateness is theirs; replay on a quiet machine to judge the schedule",
+	    run->label, cpus, 100 * (share < 1 ? share : 1));
 }
 
 static void judge_lateness(struct report *rep, size_t ri)
