@@ -41,6 +41,16 @@ static int check_same_capture(const struct report *rep, const char **failed, cha
 		const struct report_run *r = &rep->runs[i];
 		const char *id = capture_id(r);
 
+		/* the original again, as a result: a comparison of the trace with itself */
+		if (!r->is_replay && id && !strcmp(id, id0)) {
+			*failed = r->path;
+			if (why)
+				snprintf(why, why_size,
+					 "it is the original trace itself (recorded at start_wall_ns "
+					 "%s), not a replay of it",
+					 id);
+			return -EINVAL;
+		}
 		if (!r->is_replay || !id || !strcmp(id, id0))
 			continue;
 		*failed = r->path;

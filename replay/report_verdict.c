@@ -1025,6 +1025,14 @@ static void judge_fidelity(struct report *rep, size_t ri)
 		    ri ? run->label : "original", run->path,
 		    (unsigned long long)run->damage.first_offset,
 		    reel_damage_sum__describe(&run->damage, what, sizeof(what)));
+	/* another recording set beside the original (before and after a change): fine, but
+	 * nothing of it was replayed, and it may be another application altogether */
+	if (ri && !run->is_replay)
+		say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
+		    "%s is a recording, not a replay of the original: it is compared as another "
+		    "capture (before and after a change, say), with its own workload and timing, "
+		    "not the original's ops on other storage",
+		    run->path);
 	if (ri && (v = report_run__meta(run, "replay.interrupted_after_ops"))) {
 		const char *failed = report_run__meta(run, "replay.failed");
 
