@@ -135,6 +135,7 @@ struct replay_summary {
 	uint64_t xattr_ops;   /* the trace's meta capture.xattr_ops: not recorded, not replayed */
 	uint64_t lost_events; /* the trace's meta lost_events: ops the capture never wrote */
 	uint64_t fail[REPLAY_FAIL__COUNT];
+	uint64_t enospc; /* of fail[REPLAY_FAIL_NEW_ERROR], ENOSPC: the target was full */
 	char fail_example[REPLAY_FAIL__COUNT][REPLAY_EXAMPLES][160];
 	uint64_t direct_dropped;
 	uint64_t direct_failed;

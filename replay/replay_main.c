@@ -356,6 +356,12 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 			     "not replayed\n");
 	if (s->damaged)
 		print_damage(s, out);
+	if (s->enospc)
+		fprintf(out,
+			"  TARGET FULL: %llu ops failed ENOSPC (or EDQUOT) where the original's "
+			"succeeded: what they did not write is missing, and later reads of it come "
+			"back short\n",
+			(unsigned long long)s->enospc);
 	if (s->lost_events)
 		fprintf(out,
 			"  TRACE INCOMPLETE: the capture lost %llu events (its ring buffer was "

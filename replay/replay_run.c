@@ -259,6 +259,7 @@ static void run__summary(struct run *run, struct replay_summary *s)
 
 	for (int k = 0; k < REPLAY_FAIL__COUNT; k++)
 		s->fail[k] = atomic_load(&run->fail[k]);
+	s->enospc = atomic_load(&run->enospc);
 	s->noop_closes = atomic_load(&run->noop_closes);
 	s->lock_waits_abandoned = atomic_load(&run->lock_waits_abandoned);
 	s->unlinks_mapped = mmaps__unlinks_kept(run);
@@ -598,6 +599,7 @@ stop:
 		reel_writer__meta(run->w, "replay.failed",
 				  *replay__last_error() ? replay__last_error() : strerror(-err));
 	meta__u64(run->w, "replay.direct_dropped", sum->direct_dropped);
+	meta__u64(run->w, "replay.enospc", sum->enospc);
 	meta__u64(run->w, "replay.unlinks_mapped", sum->unlinks_mapped);
 	meta__u64(run->w, "replay.lock_waits_abandoned", sum->lock_waits_abandoned);
 	/* processes whose mappings were unmapped when they ended, as the kernel did */

@@ -366,6 +366,7 @@ struct run {
 	struct replay_summary *sum;
 	unsigned notices[REPLAY_FAIL__COUNT + 1];
 	_Atomic uint64_t fail[REPLAY_FAIL__COUNT];
+	_Atomic uint64_t enospc; /* of the new errors, ENOSPC: the target ran out of space */
 	_Atomic uint64_t noop_closes;
 	_Atomic uint64_t lock_waits_abandoned; /* blocked lock requests given up (replay_lock.c) */
 	uint64_t xattr_ops; /* the trace's capture.xattr_ops */

@@ -397,8 +397,11 @@ static void worker__check(struct rworker *w, const struct reel_op *res, int64_t 
 
 	if (res->ret == orig) /* none of the below: first, as it is most ops' case */
 		return;
-	if (orig >= 0 && res->ret < 0)
+	if (orig >= 0 && res->ret < 0) {
 		k = REPLAY_FAIL_NEW_ERROR;
+		if (res->ret == -ENOSPC || res->ret == -EDQUOT)
+			atomic_fetch_add(&w->run->enospc, 1);
+	}
 	else if (orig < 0 && res->ret >= 0)
 		k = REPLAY_FAIL_NEW_SUCCESS;
 	else if (orig < 0 && res->ret != orig)

@@ -1025,6 +1025,12 @@ static void judge_fidelity(struct report *rep, size_t ri)
 		    ri ? run->label : "original", run->path,
 		    (unsigned long long)run->damage.first_offset,
 		    reel_damage_sum__describe(&run->damage, what, sizeof(what)));
+	if (ri && (v = report_run__meta(run, "replay.enospc")) && strtoull(v, NULL, 10))
+		say(rep, REPORT_V_ERRORS, (int)ri, -1, 0,
+		    "%s ran out of space: %s ops failed ENOSPC where the original's succeeded, so "
+		    "what they did not write is missing there and later reads of it came back "
+		    "short: the ops after them are not comparable",
+		    run->label, v);
 	/* another recording set beside the original (before and after a change): fine, but
 	 * nothing of it was replayed, and it may be another application altogether */
 	if (ri && !run->is_replay)
