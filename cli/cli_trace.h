@@ -19,5 +19,11 @@ int cli_trace__open(const char *path, struct reel_reader **r);
  * pipe is left to the library: its bytes can be read once).
  */
 int cli_trace__check(const char *path);
+/*
+ * An output file the command will write at its end (report --html): its directory is there
+ * and writable, and it is no directory; else says so in one line ("ioreel: cannot write WHAT
+ * PATH: ...") and returns 2, before the work it would cost.
+ */
+int cli_output__check(const char *path, const char *what);
 
 #endif

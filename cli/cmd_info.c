@@ -56,7 +56,8 @@ int cmd_info(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		info_usage(stderr);
+		fprintf(stderr, "ioreel: failed to parse arguments: %s (see 'ioreel info --help')\n",
+			optind >= argc ? "no TRACE given" : "more than one TRACE");
 		return 2;
 	}
 	err = cli_trace__open(argv[optind], &r);

@@ -196,11 +196,23 @@ int cmd_report(int argc, char **argv)
 	}
 	/* every input is a trace, else nothing is compared (the exit status of every command) */
 	for (int i = optind; i < argc; i++) {
-		int rc = cli_trace__check(argv[i]);
+		uint64_t ns;
+		int rc;
 
+		/* "--timeline 1s": getopt leaves an optional argument apart from its option */
+		if (access(argv[i], F_OK) && !cli_time__parse(argv[i], &ns)) {
+			fprintf(stderr, "ioreel: failed to parse arguments: '%s' is no file; an "
+					"interval goes after --timeline's '=' (--timeline=%s)\n",
+				argv[i], argv[i]);
+			return 2;
+		}
+		rc = cli_trace__check(argv[i]);
 		if (rc)
 			return rc;
 	}
+	/* before the report is worked out: a typo in the page's path would cost it all */
+	if (opts.html_path && cli_output__check(opts.html_path, "HTML page"))
+		return 2;
 	/* Given only replay results, the original is the trace they name (meta replay.of). */
 	const char *trace = argv[optind];
 	const char *const *results = (const char *const *)argv + optind + 1;

@@ -342,9 +342,9 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 			(unsigned long long)s->ops_read, (unsigned long long)s->ops_trace);
 	else
 		fprintf(out, "  ops: %llu in trace, ", (unsigned long long)s->ops_read);
-	fprintf(out, "%llu replayed by %llu threads, %llu non-file skipped\n",
+	fprintf(out, "%llu replayed by %llu thread%s, %llu non-file skipped\n",
 		(unsigned long long)s->ops_issued, (unsigned long long)s->threads,
-		(unsigned long long)s->ops_nonfile);
+		s->threads == 1 ? "" : "s", (unsigned long long)s->ops_nonfile);
 	if (s->prep_unsized_gone)
 		fprintf(out,
 			"  %llu files the application removed, renamed away or replaced before "

@@ -42,7 +42,7 @@ wait $pid || fail "--cold replay"
 [ "$cached" -lt $((1024 * 1024)) ] || fail "--cold: $cached bytes of d/big still cached"
 
 "$IOREEL" replay "$T/t.reel" --target "$T/tgt" -o "$T/r.reel" >"$T/out" 2>&1 || fail "replay"
-grep -q "11 in trace, 6 replayed by 1 threads, 5 non-file skipped" "$T/out" || {
+grep -q "11 in trace, 6 replayed by 1 thread, 5 non-file skipped" "$T/out" || {
 	cat "$T/out"
 	fail "non-file ops not skipped and counted"
 }
