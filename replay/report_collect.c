@@ -54,6 +54,7 @@ struct collect {
 	/* a replay with --engine io_uring|libaio: its threads' reads and writes went out as
 	 * requests, several in flight (engine_busy) */
 	int engine_async;
+	int tl_by_schedule; /* a replay in original timing: timeline rows by schedule */
 };
 
 static uint64_t str_hash(const char *s, uint64_t seed)
@@ -554,7 +555,12 @@ static int measure(struct collect *c, const struct reel_op *op, unsigned kind, u
 	}
 	run->io_ns += lat;
 	run->class_ns[report_kind__class(kind)] += lat;
-	if (run->tl_ns && (err = report_tl__add(run, start, kind, lat)))
+	/* a replay in original timing: in the row of the moment of the original the op stands
+	 * for (its schedule), not of when it ran; a slow target's backlog put them seconds
+	 * past the original's end, where no row of the original could be set beside them */
+	if (run->tl_ns &&
+	    (err = report_tl__add(run, c->tl_by_schedule && scheduled(c, op) ? op->sched_ns : start,
+				  kind, lat)))
 		return err;
 	if (op->type == REEL_OP_SENDFILE && op->mode != REEL_FD_REG) {
 		run->net_copies++;
@@ -893,6 +899,7 @@ int report_run__collect(struct report_run *run, const char *path, int by_file)
 	run->is_replay = run->replay_of || run->targets;
 	c.engine_async =
 	    run->engine && (!strcmp(run->engine, "io_uring") || !strcmp(run->engine, "libaio"));
+	c.tl_by_schedule = run->is_replay && run->timing && !strcmp(run->timing, "original");
 	while (!err) {
 		int n = reel_reader__next(c.r, &op);
 		if (n == 0)

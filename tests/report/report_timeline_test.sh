@@ -17,15 +17,17 @@ orig = []
 rep = ["meta replay.of %s/o.reel" % d, "meta replay.targets /var/tmp/t",
        "meta replay.engine sync", "meta replay.timing original"]
 for f in (orig, rep):
-    s = " sched=1" if f is rep else ""
-    f.append("100 100 0 10 openat path=/db/wal flags=O_RDWR ret=3" + s)
+    # the replay's ops on time: each scheduled when it started
+    s = (lambda t: " sched=%d" % t) if f is rep else (lambda t: "")
+    f.append("100 100 0 10 openat path=/db/wal flags=O_RDWR ret=3" + s(0))
     for sec in range(4):
         for k in range(100):
             t = sec * 1000000 + k * 10000 + 20
             sync = 200 if f is rep else (5000 if sec == 2 else 100)
             f.append("100 100 %d %d pwrite64 fd=3 path=/db/wal off=0 len=8192 ret=8192%s"
-                     % (t, t + 2, s))
-            f.append("100 100 %d %d fdatasync fd=3 path=/db/wal ret=0%s" % (t + 5, t + 5 + sync, s))
+                     % (t, t + 2, s(t)))
+            f.append("100 100 %d %d fdatasync fd=3 path=/db/wal ret=0%s"
+                     % (t + 5, t + 5 + sync, s(t + 5)))
 open(d + "/o.txt", "w").write("\n".join(orig) + "\n")
 open(d + "/r.txt", "w").write("\n".join(rep) + "\n")
 PY
