@@ -16,25 +16,15 @@ import json
 import os
 import re
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
 
+from reel_envelopes import chunks
+
 IOREEL, MKTRACE = sys.argv[1], sys.argv[2]
 N = 40
 fails = []
-
-
-def chunks(data):
-    """(offset, type, nops) of every chunk, then the trailer's offset."""
-    out, pos = [], 16
-    while pos < len(data) - 16:
-        typ = data[pos + 4]
-        csize, _, nops = struct.unpack_from("<III", data, pos + 8)
-        out.append((pos, typ, nops))
-        pos += 32 + csize
-    return out, pos
 
 
 def run(*args):

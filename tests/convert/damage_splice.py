@@ -13,24 +13,15 @@ usage: damage_splice.py IOREEL MKTRACE
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
 
+from reel_envelopes import chunks
+
 IOREEL, MKTRACE = sys.argv[1], sys.argv[2]
 N = 40
 fails = []
-
-
-def chunks(data):
-    """(offset, type, end) of every chunk."""
-    out, pos = [], 16
-    while pos < len(data) - 16:
-        csize = struct.unpack_from("<I", data, pos + 8)[0]
-        out.append((pos, data[pos + 4], pos + 32 + csize))
-        pos += 32 + csize
-    return out
 
 
 def run(*args):
@@ -102,16 +93,17 @@ def main():
         whole = os.path.join(tmp, "whole.reel")
         subprocess.run([MKTRACE, whole, "--many", str(N)], check=True)
         data = open(whole, "rb").read()
-        ops = [c for c in chunks(data) if c[1] == 2]
+        cs, _ = chunks(data)
+        ops = [c for c in cs if c[1] == 2]
         if len(ops) != 3:
-            print("FAIL: unexpected layout %r" % chunks(data))
+            print("FAIL: unexpected layout %r" % cs)
             return 1
-        first = data[ops[0][0]:ops[0][2]]
+        start, end = ops[0][0], ops[0][3]
         cut = os.path.join(tmp, "cut.reel")
-        open(cut, "wb").write(data[:ops[0][0]] + data[ops[0][2]:])
+        open(cut, "wb").write(data[:start] + data[end:])
         one("cut", cut, 16, tmp)
         dup = os.path.join(tmp, "dup.reel")
-        open(dup, "wb").write(data[:ops[0][2]] + first + data[ops[0][2]:])
+        open(dup, "wb").write(data[:end] + data[start:end] + data[end:])
         one("dup", dup, 0, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
