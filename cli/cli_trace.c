@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* cli_trace.c - a command's trace that cannot be opened: one line and one exit status. */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli_trace.h"
+#include "replay.h"
 
 int cli_trace__open(const char *path, struct reel_reader **r)
 {
@@ -37,20 +36,11 @@ int cli_trace__check(const char *path)
 
 int cli_output__check(const char *path, const char *what)
 {
-	char dir[PATH_MAX], *slash;
-	struct stat st;
-	const char *why = NULL;
+	int err = replay_output__creatable(path);
 
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
-	if (!stat(path, &st) && S_ISDIR(st.st_mode))
-		why = "it is a directory";
-	else if (access(slash ? (dir[0] ? dir : "/") : ".", W_OK | X_OK) < 0)
-		why = strerror(errno);
-	if (!why)
+	if (!err)
 		return 0;
-	fprintf(stderr, "ioreel: cannot write %s %s: %s\n", what, path, why);
+	fprintf(stderr, "ioreel: cannot write %s %s: %s\n", what, path,
+		err == -EISDIR ? "it is a directory" : strerror(-err));
 	return CLI_EXIT_NO_TRACE;
 }

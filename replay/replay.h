@@ -174,6 +174,10 @@ int replay__run(const struct replay_opts *opts, struct replay_summary *sum);
 /* When replay__run fails, a sentence saying what (e.g. which path escaped). */
 const char *replay__last_error(void);
 
+/* Whether an output file can be made at path before the work that writes it: 0, -EISDIR
+ * (a directory is there), or the -errno of its directory (missing, not writable). */
+int replay_output__creatable(const char *path);
+
 /* The --target dirs of one command, each replayed in turn: 0, or -EINVAL (replay__last_error
  * says which) when one is inside another, whose preparation would wipe it. Checked before
  * any is made, so a refusal leaves nothing behind. */

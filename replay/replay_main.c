@@ -62,28 +62,30 @@ static void notice(const struct replay_opts *o, const char *fmt, const char *a, 
 	o->notice(o->cb_ctx, line);
 }
 
-/* The result can be made (its directory is there, writable, and it is no directory):
- * checked before the file set is prepared, which a typo in -o would otherwise cost. */
-static int result_writable(const char *path)
+/* The result can be made: checked before the file set is prepared, which a typo in -o would
+ * otherwise cost. */
+int replay_output__creatable(const char *path)
 {
 	char dir[PATH_MAX], *slash;
 	struct stat st;
 
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		replay_set_error("cannot create result %s: it is a directory", path);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return -EISDIR;
-	}
 	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
-	if (access(slash ? (dir[0] ? dir : "/") : ".", W_OK | X_OK) < 0) {
-		int err = -errno;
+	return access(slash ? (dir[0] ? dir : "/") : ".", W_OK | X_OK) < 0 ? -errno : 0;
+}
 
-		replay_set_error("cannot create result %s: %s", path, strerror(-err));
-		return err;
-	}
-	return 0;
+static int result_writable(const char *path)
+{
+	int err = replay_output__creatable(path);
+
+	if (err)
+		replay_set_error("cannot create result %s: %s", path,
+				 err == -EISDIR ? "it is a directory" : strerror(-err));
+	return err;
 }
 
 /* A replay's result given as the trace: its ops are the replay's (its workers' threads, the
