@@ -322,7 +322,7 @@ int disp__run(struct disp *d)
 	int err, last;
 
 	memset(&it, 0, sizeof(it));
-	while ((err = reel_reader__next(d->r, &it.op)) != 0 && !run__interrupted(run)) {
+	while ((err = lookahead__next(&d->la, d->r, &it.op)) != 0 && !run__interrupted(run)) {
 		if (err < 0) {
 			struct reel_damage dmg;
 			char msg[640], what[512];

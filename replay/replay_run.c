@@ -356,6 +356,7 @@ static void run__free(struct run *run, struct disp *d)
 	replay_u64map__free(&d->skipfd);
 	replay_u64map__free(&d->fdnames);
 	dt__free(&d->dt);
+	lookahead__free(&d->la);
 	free(d->adone);
 	for (size_t i = 0; i < d->awrites.cap; i++)
 		if (d->awrites.used[i])
@@ -454,6 +455,11 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	run->devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	d.run = run;
 	d.base = fs->first_start_ns;
+	if (lookahead__init(&d.la)) {
+		err = -ENOMEM;
+		replay_set_error("out of memory");
+		goto out;
+	}
 	/*
 	 * Bounded memory whatever the thread count: ~64 MiB of queued ops at most, over the
 	 * queues that can exist at once. Workers of ended threads are handed on, so there are at
