@@ -221,6 +221,24 @@ void item__none(struct ritem *it, uint32_t pid, uint32_t tid)
 	it->op.tid = tid;
 }
 
+/*
+ * Is there a worker whose thread has ended to hand on to a new thread? Only one that has
+ * done its queue, or the thread would start behind the ended one's backlog (a process that
+ * began while an earlier one was still behind its schedule waited for all of it, and the
+ * report took the wait for wake-up lateness), unless there are as many workers as the
+ * queues' memory was sized for. The longest released is the likeliest done.
+ */
+static int disp__idle_ready(struct disp *d)
+{
+	struct rworker *w;
+
+	if (d->idle_head == d->nidle)
+		return 0;
+	w = d->run->workers[d->idle[d->idle_head]];
+	return atomic_load(&w->done_seq) >= w->pushed_seq ||
+	       atomic_load(&d->run->nworkers) >= d->max_workers;
+}
+
 int disp__worker(struct disp *d, uint32_t pid, uint32_t tid, struct rworker **out)
 {
 	uint64_t k = (uint64_t)pid << 32 | tid;
@@ -231,7 +249,7 @@ int disp__worker(struct disp *d, uint32_t pid, uint32_t tid, struct rworker **ou
 		*out = d->run->workers[*v];
 		return 0;
 	}
-	if (d->idle_head < d->nidle) {
+	if (disp__idle_ready(d)) {
 		/* a worker whose thread has ended: it takes this thread on after its queue */
 		struct ritem rebind;
 

@@ -128,6 +128,7 @@ struct disp {
 	struct replay_u64map plive; /* pid -> struct pexit * */
 	uint32_t *idle;		   /* oldest first: the longest released is the likeliest done */
 	size_t idle_head, nidle, capidle;
+	uint32_t max_workers; /* the queues' memory is sized for so many (disp__idle_ready) */
 	/* the thread of the previous op (runs of one thread's ops are the rule): no lookups */
 	uint64_t ctk;
 	uint64_t *cleft;

@@ -473,6 +473,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	if (nqueues > RUN_MAX_WORKERS)
 		nqueues = RUN_MAX_WORKERS;
 	queue__size(fs->ntids, nqueues);
+	d.max_workers = (uint32_t)nqueues;
 	run->max_pending = RUN_MAX_PENDING_BATCHES;
 	run->staged = o->timing == REPLAY_TIMING_AFAP;
 	if (run->staged) {
