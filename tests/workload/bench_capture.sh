@@ -19,6 +19,9 @@
 # position at its exit, one more fd lookup than a pread costs it; the CPU it adds per read
 # beside the CPU it adds per pread says what that lookup costs.
 #
+# Beside the load thread's own CPU (where the probes run), the whole command's: the load with
+# the recorder's ring consumer and trace writer (or strace's own process), from bash's time.
+#
 # Targets (DESIGN.md, "Capture"): ioreel >= 80% of bare, >= 90% of the floor, no lost events
 # up to 500 k events/s with the default buffer. They are reported, not asserted: the CI
 # machine is shared. The script fails when a run fails or yields no number.
@@ -56,13 +59,15 @@ run() {
 	local load=("$WL" --bench-preads --file "$file" --seconds "$SECONDS_RUN")
 	[[ $name == *_read ]] && load[1]=--bench-reads
 	[ "$rate" -gt 0 ] && load+=(--rate "$rate")
-	case $name in
+	# bash's time: the CPU of the whole command, the recorder (or strace) with the load
+	local TIMEFORMAT='%3U %3S'
+	{ time case $name in
 	bare*) "${load[@]}" >"$tmp/out" 2>"$tmp/err" ;;
 	ioreel*) "$IOREEL" record -o "$tmp/t.reel" -- "${load[@]}" >"$tmp/out" 2>"$tmp/err" ;;
 	floor*) "$IOREEL" record --noop-probes -o "$tmp/t.reel" -- "${load[@]}" >"$tmp/out" \
 		2>"$tmp/err" ;;
 	strace*) strace -f -o "$tmp/strace.out" "${load[@]}" >"$tmp/out" 2>"$tmp/err" ;;
-	esac
+	esac; } 2>"$tmp/time"
 	rc=$?
 	# ioreel record exits 3 when it lost events and says how many on stderr
 	if [[ $name == ioreel* || $name == floor* ]]; then
@@ -82,7 +87,10 @@ run() {
 		v=$(echo "$out" | tr ' ' '\n' | sed -n "s/^$1=//p")
 		echo "${v:--}"
 	}
-	echo "$name $(get ops_per_s) $(get p50_ns) $(get p99_ns) $lost $(get ops_per_cpu_s)" >>"$tmp/runs"
+	whole=$(awk -v n="$(get ops)" '{ if (n > 0) printf "%.0f", ($1 + $2) * 1e9 / n; else print "-" }' \
+		"$tmp/time")
+	echo "$name $(get ops_per_s) $(get p50_ns) $(get p99_ns) $lost $(get ops_per_cpu_s) ${whole:--}" \
+		>>"$tmp/runs"
 	rm -f "$tmp/t.reel" "$tmp/strace.out"
 }
 
@@ -173,7 +181,17 @@ verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r == "-") ? "n/a" : ((r >= t
 	echo "CPU added per traced call: pread $ap ns, read at the file position $ar ns" \
 		"(the position at exit: $(awk -v a="$ar" -v b="$ap" 'BEGIN { if (a != "-" && b != "-") printf "%+.0f", a - b; else print "-" }') ns)"
 	echo
-	echo "runs (config preads/s p50_ns p99_ns lost preads/CPU-s):"
+	# the whole command's CPU per op: the recorder's consumer and writer (and its loading of
+	# the BPF programs, ~1 s of CPU, spread over the run), strace's own process
+	printf "%-30s %12s %14s\n" "whole command, CPU per pread" "ns" "added ns"
+	for c in bare ioreel strace; do
+		printf "%-30s %12s %14s\n" "$c" "$(med "$c" 7)" \
+			"$(awk -v a="$(med "$c" 7)" -v b="$(med bare 7)" 'BEGIN { if (a != "-" && b != "-") printf "%+.0f", a - b; else print "-" }')"
+	done
+	echo "strace / ioreel, CPU added per pread over the whole command:" \
+		"$(awk -v s="$(med strace 7)" -v i="$(med ioreel 7)" -v b="$(med bare 7)" 'BEGIN { if (s != "-" && i - b > 0) printf "%.1fx", (s - b) / (i - b); else print "-" }')"
+	echo
+	echo "runs (config preads/s p50_ns p99_ns lost preads/CPU-s whole_cmd_cpu_ns/pread):"
 	sed 's/^/  /' "$tmp/runs"
 } | tee "$OUT"
 echo "results written to $OUT"
