@@ -24,15 +24,19 @@ enum { KEY_ASYNC = 1, KEY_ASYNC_ID };
 /*
  * A thread's state, one per (pid, tid) of the trace: a trace of 200 k short processes keeps
  * 200 k of them (nothing says when a thread has ended), so they are small and kept in an
- * array indexed by a u64 map: 60-90 bytes a thread, where two 4-word-key maps took 220-450.
+ * array indexed by a u64 map: about 110 bytes a thread, where two 4-word-key maps took
+ * 220-450.
  */
 struct thread_state {
 	uint64_t last_start, last_end; /* its previous op's (measure) */
+	/* its first op's start, its latest op end and its ops' time (its span against its
+	 * gaps: report_run.thread_span_ns), and whether its previous op was a refused lock */
+	uint64_t first_start, max_end, io_ns;
 	/* busy until, on the schedule's timeline and in fact, and the preemptions it carries
 	 * in a backlog (busy_set, carried_of) */
 	uint64_t busy[3];
 	struct rqueue *rq; /* a replay with --engine io_uring|libaio: its requests (engine_busy) */
-	uint8_t seen, is_busy;
+	uint8_t seen, is_busy, refused;
 };
 
 struct collect {
@@ -631,6 +635,22 @@ static int measure(struct collect *c, const struct reel_op *op, unsigned kind, u
 		if (start >= t->last_end && start - t->last_end <= REPORT_CHAINED_NS)
 			run->chained++;
 	}
+	/* a lock refused (F_SETLK, LOCK_NB busy) and a long gap on its thread after it: the
+	 * application slept before it tried again (SQLite's busy handler) */
+	if (t->seen && t->refused && start >= t->last_end &&
+	    start - t->last_end >= REPORT_LOCK_RETRY_NS) {
+		run->lock_retries++;
+		run->lock_retry_ns += start - t->last_end;
+	}
+	t->refused = (op->type == REEL_OP_FCNTL_LOCK || op->type == REEL_OP_FLOCK) &&
+		     (op->ret == -EAGAIN || op->ret == -EACCES);
+	/* a thread's own time is its ops', not its async requests' (they are in flight) */
+	if (!t->seen || start < t->first_start)
+		t->first_start = start;
+	if (start + lat > t->max_end)
+		t->max_end = start + lat;
+	if (kind < REPORT_KIND_AIO)
+		t->io_ns += lat;
 	t->seen = 1;
 	t->last_start = start;
 	t->last_end = start + lat;
@@ -961,6 +981,16 @@ int report_run__collect(struct report_run *run, const char *path, int by_file)
 	reel_reader__damage_sum(c.r, &run->damage);
 	async_unreaped(&c);
 	run->threads = c.nthreads;
+	for (size_t i = 0; i < c.nthreads; i++) {
+		const struct thread_state *t = &c.threads[i];
+
+		if (t->seen && t->max_end > t->first_start) {
+			run->thread_span_ns += t->max_end - t->first_start;
+			run->thread_io_ns += t->io_ns < t->max_end - t->first_start
+						 ? t->io_ns
+						 : t->max_end - t->first_start;
+		}
+	}
 	if (!err && !run->nmeta) { /* footer meta arrives at the end on unseekable input */
 		free(run->meta);
 		err = copy_meta(&c);
