@@ -504,8 +504,8 @@ int report__write_html(const struct report *rep, FILE *out)
 {
 	static const char *const tags[] = {"faster",	  "slower",	   "unchanged", "tail_only",
 					   "fell_behind", "errors",	   "dominant",	"note",
-					   "mixed",	  "pace_not_kept", "cpu_bound",
-					   "total",	  "shifted"};
+					   "mixed",	  "pace_not_kept", "cpu_bound", "total",
+					   "shifted",	  "held_by_gaps"};
 	char name[32], title[64];
 	const struct hist **hs = calloc(rep->nruns, sizeof(*hs));
 

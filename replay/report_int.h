@@ -99,6 +99,9 @@ struct report_tl {
 
 /* what "back to back" means for report_run.chained: a syscall's own return and re-entry */
 #define REPORT_CHAINED_NS 5000
+/* a gap after a refused lock on its thread this long is a sleep before trying again
+ * (report_run.lock_retries); SQLite's busy handler sleeps 1 ms first */
+#define REPORT_LOCK_RETRY_NS 1000000
 
 struct report_run {
 	const char *path;
@@ -142,6 +145,14 @@ struct report_run {
 	/* ops that began at most REPORT_CHAINED_NS after their thread's previous op ended, of
 	 * the ops that had one: a thread issuing back to back (closed loop, I/O bound) */
 	uint64_t chained, followers;
+	/* summed over the threads with ops: from each one's first op to its last op's end, and
+	 * the time in its own ops (not its async requests'); the rest is its gaps between ops,
+	 * which think and original timing keep: sleeps, lock waits, waits on other processes
+	 * the trace cannot see, think time */
+	uint64_t thread_span_ns, thread_io_ns;
+	/* locks refused (fcntl_lock, flock failed EAGAIN or EACCES) whose thread's next op
+	 * came REPORT_LOCK_RETRY_NS or more later, and those gaps summed: retried after a sleep */
+	uint64_t lock_retries, lock_retry_ns;
 	struct hist lateness; /* start - sched, replays only */
 	struct hist wake;     /* start - max(sched, end of the thread's previous op) - order */
 	struct hist backlog;  /* the thread was still in its previous op */
@@ -182,6 +193,7 @@ enum report_verdict_tag {
 	REPORT_V_CPU_BOUND, /* afap: the CPUs, not the storage, set the pace */
 	REPORT_V_TOTAL,	    /* a replay's I/O time and duration against the original's */
 	REPORT_V_SHIFT,	    /* REPORT_SHIFT */
+	REPORT_V_GAPS,	    /* the duration is held by the original's gaps between ops */
 };
 
 struct report_verdict {

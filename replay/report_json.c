@@ -17,6 +17,11 @@
  *       over the span from the first submission to the last completion: the queue depth
  *       kept; 0 without any), "data_ops", "data_in_flight" (the same for the reads and
  *       writes: an async engine's replay raises it),
+ *       "thread_span_ns", "thread_io_ns" (summed over the threads with ops: from each one's
+ *       first op to its last op's end, and its time in its own ops; the rest is gaps between
+ *       ops, which think and original timing keep), "lock_retries", "lock_retry_gap_ns"
+ *       (locks refused, EAGAIN or EACCES, followed by a gap of 1 ms or more on their thread,
+ *       and those gaps summed: slept before trying again),
  *       "class_ns": { "read", "write", "sync", "metadata", "lock", "other" }, I/O time by class
  *       "gap_p50_ns",                           median per-thread start-to-start gap
  *       "lateness": null | { "ops", "p50_ns", "p99_ns", "max_ns", "early_ops",
@@ -50,7 +55,8 @@
  *                                                    only with --timeline; each run's own clock
  *   "verdict": [ { "tag": "faster"|"slower"|"unchanged"|"tail_only"|"mixed"|"fell_behind"|
  *                         "errors"|"dominant"|"note"|"pace_not_kept"|"cpu_bound"|"total"|
- *                         "shifted",
+ *                         "shifted"|"held_by_gaps" (the duration is held by the original's
+ *                         gaps between ops: compare the I/O time),
  *                  "run": index|null, "op": name|null, "speedup": original/replay|null,
  *                  "text": "..." } ]
  * }
@@ -80,7 +86,7 @@ static const char *tag_name(enum report_verdict_tag t)
 	    [REPORT_V_DOMINANT] = "dominant",	[REPORT_V_NOTE] = "note",
 	    [REPORT_V_MIXED] = "mixed",		[REPORT_V_PACE] = "pace_not_kept",
 	    [REPORT_V_CPU_BOUND] = "cpu_bound", [REPORT_V_TOTAL] = "total",
-	    [REPORT_V_SHIFT] = "shifted",
+	    [REPORT_V_SHIFT] = "shifted",	[REPORT_V_GAPS] = "held_by_gaps",
 	};
 	return names[t];
 }
@@ -213,6 +219,8 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 		"      \"span_ns\": %llu, \"io_ns\": %llu, \"bytes_read\": %llu, "
 		"\"bytes_written\": %llu, \"gap_p50_ns\": %llu, \"async_requests\": %llu, "
 		"\"async_in_flight\": %.2f, \"data_ops\": %llu, \"data_in_flight\": %.2f,\n"
+		"      \"thread_span_ns\": %llu, \"thread_io_ns\": %llu, \"lock_retries\": %llu, "
+		"\"lock_retry_gap_ns\": %llu,\n"
 		"      \"class_ns\": {",
 		(unsigned long long)r->ops_read, (unsigned long long)r->ops_used,
 		(unsigned long long)r->ops_nonfile, (unsigned long long)r->errors,
@@ -222,7 +230,9 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 		(unsigned long long)r->bytes_read, (unsigned long long)r->bytes_written,
 		(unsigned long long)hist__quantile(&r->gap, 0.5), (unsigned long long)r->async_n,
 		report_run__async_depth(r), (unsigned long long)r->data_n,
-		report_run__data_depth(r));
+		report_run__data_depth(r), (unsigned long long)r->thread_span_ns,
+		(unsigned long long)r->thread_io_ns, (unsigned long long)r->lock_retries,
+		(unsigned long long)r->lock_retry_ns);
 	for (int c = 0; c < REPORT_CLASSES; c++)
 		fprintf(out, "%s\"%s\": %llu", c ? ", " : "", report_class__key(c),
 			(unsigned long long)r->class_ns[c]);
