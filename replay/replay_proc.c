@@ -71,6 +71,8 @@ static int proc__fork(struct rworker *w, const struct reel_op *op)
 				close(nfd);
 		}
 	}
+	child->forked_orig = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
+	atomic_store_explicit(&child->forked_at, replay_now_ns(), memory_order_release);
 	return err;
 }
 

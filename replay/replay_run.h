@@ -187,6 +187,11 @@ struct rpid {
 	/* the owners of its record locks, one fd per file (replay_lock.c); under run.lock */
 	struct rlockfd *lk;
 	uint32_t nlk, caplk;
+	/* when the replay's fork of it was done (0: no fork seen), and the original fork's end:
+	 * --timing think starts its threads' first ops that long after it as they were
+	 * (forked_orig written first, forked_at released after it) */
+	uint64_t forked_orig;
+	_Atomic uint64_t forked_at;
 };
 
 struct rworker;

@@ -650,6 +650,32 @@ static uint64_t worker__think_at(struct rworker *w, const struct reel_op *op)
 	return w->prev_end + think - paid;
 }
 
+static int worker__wait_deps(struct rworker *w, const struct ritem *it);
+
+/*
+ * --timing think, a thread's first op: as long after its process's fork was done in the
+ * replay as it was after the fork in the original (speed applied), not at its original time:
+ * a child of a parent the target made faster (or slower) starts earlier (or later) with it,
+ * as in the original. Its dependencies, the fork among them, are waited for first (*waited);
+ * a process whose fork the trace does not have starts at its original time.
+ */
+static uint64_t worker__think_first(struct rworker *w, const struct ritem *it, int *waited)
+{
+	const struct reel_op *op = &it->op;
+	uint64_t at, gap;
+
+	if (it->ndeps && worker__wait_deps(w, it))
+		return UINT64_MAX; /* cut short */
+	*waited = 1;
+	at = w->rp ? atomic_load_explicit(&w->rp->forked_at, memory_order_acquire) : 0;
+	if (!at)
+		return w->run->t0 + it->sched_rel;
+	if (op->start_ns <= w->rp->forked_orig)
+		return at;
+	gap = (uint64_t)((double)(op->start_ns - w->rp->forked_orig) / w->run->o->speed);
+	return at + gap;
+}
+
 /* After an op of --timing think: how late it woke up past its schedule, waits for ops of
  * other threads (the storage's, kept) left out, is owed to the gaps after it. */
 static void worker__think_owe(struct rworker *w, const struct reel_op *res, uint64_t sched)
@@ -781,6 +807,7 @@ static void *worker__main(void *arg)
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	while ((it = queue__peek(w, &tail, &waited))) {
 		const struct reel_op *op = &it->op;
+		int deps_waited = 0;
 
 		if (op->type == REEL_OP_NONE && (it->ndeps || op->subop != ITEM_HANDOVER)) {
 			/* no op: the next item's dependencies beyond its own (disp__put_deps) */
@@ -839,7 +866,9 @@ static void *worker__main(void *arg)
 		} else if (o->timing == REPLAY_TIMING_THINK && w->have_prev) {
 			sched = worker__think_at(w, op);
 		} else if (o->timing == REPLAY_TIMING_THINK) {
-			sched = run->t0 + it->sched_rel;
+			sched = worker__think_first(w, it, &deps_waited);
+			if (sched == UINT64_MAX)
+				continue; /* cut short: queue__peek stops here */
 		} else if (!replay_clock__anchor(w) && w->have_prev && !waited && !w->infl_n) {
 			/* afap: the op was queued before this worker was free again, so it was due
 			 * when the previous op ended (same clock anchor): no clock read needed */
@@ -849,7 +878,7 @@ static void *worker__main(void *arg)
 		}
 		if (o->timing != REPLAY_TIMING_AFAP)
 			worker__wait_until(w, sched);
-		if (it->ndeps && worker__wait_deps(w, it))
+		if (it->ndeps && !deps_waited && worker__wait_deps(w, it))
 			continue; /* cut short: queue__peek stops here */
 		if (w->eng_on) {
 			if (!is_data(op->type))
