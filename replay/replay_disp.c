@@ -235,7 +235,10 @@ static int disp__idle_ready(struct disp *d)
 	if (d->idle_head == d->nidle)
 		return 0;
 	w = d->run->workers[d->idle[d->idle_head]];
-	return atomic_load(&w->done_seq) >= w->pushed_seq ||
+	/* its queue taken to the end: items of no op too (its process's end, which waits for
+	 * the process's other threads); staged, a segment runs whole before the next is read */
+	return (atomic_load(&w->done_seq) >= w->pushed_seq &&
+		(d->run->staged || atomic_load(&w->head) == atomic_load(&w->tail))) ||
 	       atomic_load(&d->run->nworkers) >= d->max_workers;
 }
 

@@ -6,6 +6,7 @@
 #ifndef IOREEL_REPLAY_DISP_H
 #define IOREEL_REPLAY_DISP_H
 
+#include "replay_lookahead.h"
 #include "replay_run.h"
 
 struct kent {
@@ -85,29 +86,6 @@ struct pexit {
 	uint32_t nlocked;
 };
 
-/*
- * The trace as the dispatcher reads it, LA_WINDOW ops ahead, with the lookups that were on
- * the wrong side of another thread's create or removal of their name moved to the other
- * (replay_lookahead.c): q[head] to q[n - 1], err each one's reel_reader__next result.
- */
-#define LA_WINDOW 256	     /* ops read ahead */
-#define LA_CAP (4 * LA_WINDOW) /* slots: the taken ones are reclaimed once it is full */
-#define LA_TRIED 8	     /* threads whose lookups one name change looks at */
-struct la_slot {
-	struct reel_op op;
-	int err;
-	uint8_t change; /* an op that made or removed a name */
-};
-struct lookahead {
-	struct reel_reader *r; /* its path names */
-	size_t head, n;
-	unsigned nchanges; /* name changes in the window */
-	int held;	   /* an error or the end is in the window: nothing read past it */
-	int off;	   /* IOREEL_TEST_NO_LOOKAHEAD: trace order as it is */
-	uint64_t moved;	   /* lookups moved */
-	struct la_slot *q, *tmp; /* LA_CAP and LA_WINDOW of them */
-};
-
 struct disp {
 	struct run *run;
 	struct reel_reader *r;
@@ -171,12 +149,6 @@ void disp__key_stats(struct disp *d);	 /* IOREEL_TEST_KEYS' notice */
 void disp__exit(struct disp *d, uint32_t pid, const struct pexit *pe);
 uint64_t key_dir(const char *s, size_t n); /* a directory's key, by name */
 void dt__free(struct deptrack *dt);
-
-/* replay_lookahead.c: reel_reader__next's, with the lookups that saw a name before another
- * thread's create or removal of it moved ahead of that op */
-int lookahead__init(struct lookahead *la); /* 0, or -ENOMEM */
-void lookahead__free(struct lookahead *la);
-int lookahead__next(struct lookahead *la, struct reel_reader *r, struct reel_op *op);
 
 /* replay_stage.c */
 uint32_t stage__run(struct disp *d); /* runs the segment read ahead; items a cut left over */

@@ -87,6 +87,7 @@
 
 #include "replay_hash.h"
 #include "replay_int.h"
+#include "replay_lookahead.h"
 
 enum pstate { P_UNKNOWN = 0, P_EXISTED, P_CREATED, P_MAYBE, P_ABSENT };
 
@@ -2594,6 +2595,7 @@ int replay_fileset__scan(const char *trace, struct replay_mapper *m,
 	struct replay_strset created = {0}, dirs = {0};
 	struct replay_u64map ids = {0};
 	struct scan s = {.fs = fs};
+	struct lookahead la;
 	struct reel_reader *r;
 	struct reel_op op;
 	struct stat st;
@@ -2611,7 +2613,15 @@ int replay_fileset__scan(const char *trace, struct replay_mapper *m,
 	if (replay_u64map__load_fd_list(&s.presize, reel_reader__meta(r, REEL_META_CAPTURE_FD_SIZES),
 					10))
 		replay_u64map__free(&s.presize);
-	while ((err = reel_reader__next(r, &op)) != 0) {
+	/* in the order the dispatcher reads it: a stat moved after the create it saw does not
+	 * make the file one that was there before */
+	err = lookahead__init(&la);
+	if (err) {
+		lookahead__free(&la);
+		reel_reader__close(r);
+		return err;
+	}
+	while ((err = lookahead__next(&la, r, &op)) != 0) {
 		if (err < 0) {
 			/* damaged chunk: the reader resumes at the next whole one */
 			if (err == -REEL_E_TRUNCATED)
@@ -2855,6 +2865,7 @@ int replay_fileset__scan(const char *trace, struct replay_mapper *m,
 	free(s.p);
 	fs->refused = refused__count(&fs->refused_rel);
 	reel_reader__damage_sum(r, &fs->damage);
+	lookahead__free(&la);
 	reel_reader__close(r);
 	return err;
 }

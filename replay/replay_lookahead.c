@@ -35,7 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay_disp.h"
+#include "replay_disp.h" /* op__is_open */
+#include "replay_int.h"
 
 static int op__makes_names(const struct reel_op *op)
 {
@@ -70,7 +71,9 @@ static int op__looks_up(const struct reel_op *op)
 	case REEL_OP_OPEN:
 	case REEL_OP_OPENAT:
 	case REEL_OP_OPENAT2:
-		return !(op->flags & O_CREAT) && !(op->flags & O_TMPFILE);
+		/* not one that makes or cuts a file: its effect orders it too */
+		return !(op->flags & (O_CREAT | O_TRUNC)) &&
+		       (op->flags & O_TMPFILE) != O_TMPFILE;
 	case REEL_OP_STAT:
 	case REEL_OP_LSTAT:
 	case REEL_OP_NEWFSTATAT:
@@ -79,7 +82,37 @@ static int op__looks_up(const struct reel_op *op)
 	case REEL_OP_FACCESSAT:
 	case REEL_OP_READLINK:
 	case REEL_OP_READLINKAT:
-		return op->path != 0;
+		return op->path != 0 && !replay_op__on_fd(op); /* AT_EMPTY_PATH: an fd's */
+	default:
+		return 0;
+	}
+}
+
+/* what a name change did: the name it made and the one it removed, path ids (0: none) */
+struct la_change {
+	uint32_t made, gone;
+	/* made was not there before it: found there, a lookup ran after it. Not so of a
+	 * rename onto a name or an O_CREAT open without O_EXCL, which may find it there */
+	int made_new;
+};
+
+/* it fails where the name is there already */
+static int op__exclusive(const struct reel_op *op)
+{
+	switch (op->type) {
+	case REEL_OP_OPEN:
+	case REEL_OP_OPENAT:
+	case REEL_OP_OPENAT2:
+		return (op->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
+	case REEL_OP_MKDIR:
+	case REEL_OP_MKDIRAT:
+	case REEL_OP_SYMLINK:
+	case REEL_OP_SYMLINKAT:
+	case REEL_OP_LINK:
+	case REEL_OP_LINKAT:
+		return 1;
+	case REEL_OP_RENAMEAT2:
+		return !!(op->flags & RENAME_NOREPLACE);
 	default:
 		return 0;
 	}
@@ -141,25 +174,48 @@ static int names(const struct reel_op *op, uint32_t path)
 	return path && (op->path == path || op->path2 == path);
 }
 
-/* a lookup of made or gone whose outcome says it ran before the change */
-static int saw_before(const struct reel_op *op, uint32_t made, uint32_t gone)
+/* a lookup of the change's names whose outcome says it ran before the change */
+static int saw_before(const struct reel_op *op, const struct la_change *c)
 {
 	if (!op__looks_up(op))
 		return 0;
-	return (made && op->path == made && op->ret == -ENOENT) ||
-	       (gone && op->path == gone && op->ret >= 0);
+	return (c->made && op->path == c->made && op->ret == -ENOENT) ||
+	       (c->gone && op->path == c->gone && op->ret >= 0);
 }
 
 /* and after it */
-static int saw_after(const struct reel_op *op, uint32_t made, uint32_t gone)
+static int saw_after(const struct reel_op *op, const struct la_change *c)
 {
 	if (!op__looks_up(op))
 		return 0;
-	return (made && op->path == made && op->ret >= 0) ||
-	       (gone && op->path == gone && op->ret == -ENOENT);
+	return (c->made && c->made_new && op->path == c->made && op->ret >= 0) ||
+	       (c->gone && op->path == c->gone && op->ret == -ENOENT);
 }
 
-typedef int (*saw_fn)(const struct reel_op *op, uint32_t made, uint32_t gone);
+typedef int (*saw_fn)(const struct reel_op *op, const struct la_change *c);
+
+/*
+ * The change at slot x made c->made: was the name missing before it? Sure for an op that
+ * fails where it is there; else when a lookup before it in the window failed ENOENT, and no
+ * other change of the name came between.
+ */
+static int la__made_new(const struct lookahead *la, size_t x, uint32_t made)
+{
+	uint32_t m, g;
+	size_t i;
+
+	if (op__exclusive(&la->q[x].op))
+		return 1;
+	for (i = x; i-- > la->head;) {
+		const struct reel_op *op = &la->q[i].op;
+
+		if (la->q[i].change && op__name_change(op, &m, &g) && (m == made || g == made))
+			return 0;
+		if (op__looks_up(op) && op->path == made)
+			return op->ret == -ENOENT;
+	}
+	return 0;
+}
 
 /* path id p names something beneath directory id dir (unknown paths: taken to) */
 static int la__below(const struct lookahead *la, uint32_t p, uint32_t dir)
@@ -181,14 +237,14 @@ static int la__below(const struct lookahead *la, uint32_t p, uint32_t dir)
  * May an op of the moved thread cross the change (made, gone)? A lookup of its names that
  * saw it as seen() says, or of a name the change cannot touch: another, not beneath them.
  */
-static int la__mover(const struct lookahead *la, const struct reel_op *op, uint32_t made,
-		     uint32_t gone, saw_fn seen)
+static int la__mover(const struct lookahead *la, const struct reel_op *op,
+		     const struct la_change *c, saw_fn seen)
 {
 	if (!op__looks_up(op))
 		return 0;
-	if (names(op, made) || names(op, gone))
-		return seen(op, made, gone);
-	return !la__below(la, op->path, made) && !la__below(la, op->path, gone);
+	if (names(op, c->made) || names(op, c->gone))
+		return seen(op, c);
+	return !la__below(la, op->path, c->made) && !la__below(la, op->path, c->gone);
 }
 
 /*
@@ -201,7 +257,7 @@ static int la__mover(const struct lookahead *la, const struct reel_op *op, uint3
  * theirs, and they are not name changes.
  */
 static int la__may_cross(const struct lookahead *la, size_t from, size_t to, size_t c,
-			 const struct reel_op *b, uint32_t made, uint32_t gone, saw_fn seen)
+			 const struct reel_op *b, const struct la_change *ch, saw_fn seen)
 {
 	int opens = 0;
 	size_t i, j;
@@ -212,7 +268,7 @@ static int la__may_cross(const struct lookahead *la, size_t from, size_t to, siz
 		if (la->q[i].err <= 0)
 			return 0;
 		if (i != c && same_thread(op, b)) {
-			if (!la__mover(la, op, made, gone, seen))
+			if (!la__mover(la, op, ch, seen))
 				return 0;
 			opens |= op->ret >= 0 && op__is_open(op->type);
 		}
@@ -227,7 +283,7 @@ static int la__may_cross(const struct lookahead *la, size_t from, size_t to, siz
 			return 0;
 		if (op__looks_up(op) || !reel_op__has_path(op->type))
 			continue; /* lookups are not ordered among themselves; fd ops name no name */
-		if (names(op, made) || names(op, gone))
+		if (names(op, ch->made) || names(op, ch->gone))
 			return 0;
 		for (j = from; j <= to; j++)
 			if (j != c && same_thread(&la->q[j].op, b) &&
@@ -242,12 +298,12 @@ static int la__may_cross(const struct lookahead *la, size_t from, size_t to, siz
  * thread's ops in between, when that reorders nothing else. A stable partition of [c, x]:
  * thread b's ops, then the rest in their order.
  */
-static void la__before(struct lookahead *la, size_t c, size_t x, uint32_t made, uint32_t gone)
+static void la__before(struct lookahead *la, size_t c, size_t x, const struct la_change *ch)
 {
 	const struct reel_op b = la->q[x].op;
 	size_t i, k, o;
 
-	if (!la__may_cross(la, c, x, c, &b, made, gone, saw_before))
+	if (!la__may_cross(la, c, x, c, &b, ch, saw_before))
 		return;
 	for (i = c, k = 0, o = 0; i <= x; i++) {
 		if (same_thread(&la->q[i].op, &b))
@@ -265,7 +321,7 @@ static void la__before(struct lookahead *la, size_t c, size_t x, uint32_t made, 
  * that reorders nothing else. A stable partition of [first, x]: the others' ops in their
  * order, the change, then thread b's.
  */
-static void la__after(struct lookahead *la, size_t x, uint32_t made, uint32_t gone)
+static void la__after(struct lookahead *la, size_t x, const struct la_change *chg)
 {
 	struct reel_op tried[LA_TRIED];
 	size_t ntried = 0, i, j, k, o, first;
@@ -274,7 +330,7 @@ static void la__after(struct lookahead *la, size_t x, uint32_t made, uint32_t go
 		const struct reel_op b = la->q[i].op;
 		const struct reel_op ch = la->q[x].op;
 
-		if (la->q[i].err <= 0 || !saw_after(&b, made, gone) || same_thread(&b, &ch) ||
+		if (la->q[i].err <= 0 || !saw_after(&b, chg) || same_thread(&b, &ch) ||
 		    b.end_ns <= ch.start_ns)
 			continue;
 		for (j = 0; j < ntried && !same_thread(&tried[j], &b); j++)
@@ -291,12 +347,12 @@ static void la__after(struct lookahead *la, size_t x, uint32_t made, uint32_t go
 
 			if (!same_thread(op, &b))
 				continue;
-			if (la->q[j].err <= 0 || !la__mover(la, op, made, gone, saw_after))
+			if (la->q[j].err <= 0 || !la__mover(la, op, chg, saw_after))
 				break;
-			if (saw_after(op, made, gone) && op->end_ns > ch.start_ns)
+			if (saw_after(op, chg) && op->end_ns > ch.start_ns)
 				first = j;
 		}
-		if (!la__may_cross(la, first, x, x, &b, made, gone, saw_after))
+		if (!la__may_cross(la, first, x, x, &b, chg, saw_after))
 			continue;
 		for (j = first, k = 0, o = 0; j <= x; j++) {
 			if (same_thread(&la->q[j].op, &b))
@@ -315,13 +371,14 @@ static void la__after(struct lookahead *la, size_t x, uint32_t made, uint32_t go
 static void la__arrived(struct lookahead *la, size_t x)
 {
 	struct la_slot *s = &la->q[x];
-	uint32_t made, gone;
+	struct la_change chg = {0};
 	size_t c;
 
-	if (op__name_change(&s->op, &made, &gone)) {
+	if (op__name_change(&s->op, &chg.made, &chg.gone)) {
 		s->change = 1;
 		la->nchanges++;
-		la__after(la, x, made, gone);
+		chg.made_new = chg.made && la__made_new(la, x, chg.made);
+		la__after(la, x, &chg);
 		return;
 	}
 	if (!la->nchanges || !op__looks_up(&s->op))
@@ -332,9 +389,9 @@ static void la__arrived(struct lookahead *la, size_t x)
 		if (!la->q[c].change || same_thread(ch, &s->op) ||
 		    s->op.start_ns >= ch->end_ns)
 			continue;
-		op__name_change(ch, &made, &gone);
-		if (saw_before(&s->op, made, gone)) {
-			la__before(la, c, x, made, gone);
+		op__name_change(ch, &chg.made, &chg.gone);
+		if (saw_before(&s->op, &chg)) {
+			la__before(la, c, x, &chg);
 			return;
 		}
 	}

@@ -464,10 +464,12 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	 * Bounded memory whatever the thread count: ~64 MiB of queued ops at most, over the
 	 * queues that can exist at once. Workers of ended threads are handed on, so there are at
 	 * most as many as threads alive at once, plus those started ahead for threads that have
-	 * not begun yet (prespawn).
+	 * not begun yet (prespawn); twice that, as a worker is handed on only once it has done
+	 * its queue (disp__idle_ready), and threads that followed one another in the original
+	 * may overlap in a replay that fell behind.
 	 */
 	prespawn = fs->max_live < RUN_PRESPAWN ? fs->max_live : RUN_PRESPAWN;
-	nqueues = fs->max_live + prespawn;
+	nqueues = 2 * (fs->max_live + prespawn);
 	if (nqueues > fs->ntids)
 		nqueues = fs->ntids;
 	if (nqueues > RUN_MAX_WORKERS)

@@ -49,4 +49,31 @@ grep -q "outcomes differing from the original: 1$" "$T/out" || {
 	fail "thread 102's stat: want exactly one differing outcome, named"
 }
 check_same_ops "$T/t.reel" "$T/r.reel" >/dev/null
+
+# what must not move, or must move for the file set too:
+# - an open of /d/B that ended before a rename onto /d/B (which was there already: finding
+#   it says nothing of which side it ran on) stays before it, and reads the old file;
+# - an O_TRUNC open is no mere lookup: it is not moved past process 300's write;
+# - a stat that found /d/n before an O_EXCL create of it ended saw the create (the name
+#   was not there before it): the file set must not prepare /d/n, or the create fails
+{
+	echo "100 100 0 5 openat path=/d/A flags=O_WRONLY|O_CREAT mode=0644 ret=3"
+	echo "100 100 6 7 pwrite64 fd=3 off=0 len=100 ret=100"
+	echo "100 100 8 9 close fd=3 ret=0"
+	echo "200 200 150 200 openat path=/d/B flags=O_RDONLY ret=3"
+	echo "100 100 100 300 rename path=/d/A path2=/d/B ret=0"
+	echo "200 200 310 320 pread64 fd=3 off=0 len=4096 ret=4096"
+	echo "200 200 330 340 close fd=3 ret=0"
+	echo "300 300 400 405 openat path=/d/b flags=O_RDWR|O_CREAT mode=0644 ret=3"
+	echo "200 200 550 600 stat path=/d/new2 ret=0"
+	echo "200 200 610 620 openat path=/d/b flags=O_WRONLY|O_TRUNC ret=4"
+	echo "300 300 630 640 pwrite64 fd=3 off=0 len=4096 ret=4096"
+	echo "100 100 500 700 openat path=/d/new2 flags=O_WRONLY|O_CREAT mode=0644 ret=5"
+	echo "300 300 800 810 pread64 fd=3 off=0 len=4096 ret=4096"
+	echo "200 200 950 1000 stat path=/d/n ret=0"
+	echo "100 100 900 1100 openat path=/d/n flags=O_WRONLY|O_CREAT|O_EXCL mode=0644 ret=6"
+} | mk t
+for timing in original afap; do
+	replay_as_traced "$timing" "a rename onto an existing name, an O_TRUNC open, an O_EXCL create"
+done
 echo PASS

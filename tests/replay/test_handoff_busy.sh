@@ -2,7 +2,9 @@
 # A worker whose thread has ended is handed on to a new thread only once it has done its
 # queue: process 100 writes 16 x 16 MiB due 1 µs apart (a backlog of tens of ms on any
 # target), and has ended in the trace when process 200 starts, at 1 ms. Handed the same
-# worker, process 200 waited for all of process 100's backlog (~0.5 s here), and the report
+# worker, process 200 waited for all of process 100's backlog (~0.5 s here; also when the
+# worker of process 100's other thread was handed on with the process's end still to do,
+# which waits for the backlog), and the report
 # called that wait wake-up lateness (** FELL BEHIND **). It must start on time, on a worker
 # of its own.
 source "$(dirname "$0")/lib.sh"
@@ -13,13 +15,16 @@ source "$(dirname "$0")/lib.sh"
 		echo "100 100 $((2 + i)) $((3 + i)) pwrite64 fd=3 off=$((i * 16777216)) len=16777216 ret=16777216"
 	done
 	echo "100 100 20 21 close fd=3 ret=0"
+	# a second thread: the process's end, queued to the thread that ends last, waits for
+	# the first thread's backlog
+	echo "100 101 22 23 stat path=/d/x ret=-ENOENT"
 	echo "200 200 1000 1001 openat path=/d/small flags=O_WRONLY|O_CREAT mode=0644 ret=3"
 	echo "200 200 1002 1003 pwrite64 fd=3 off=0 len=4096 ret=4096"
 	echo "200 200 1004 1005 close fd=3 ret=0"
 } | mk t
 "$IOREEL" replay "$T/t.reel" --target "$T/tgt" -o "$T/r.reel" >"$T/out" 2>&1 ||
 	fail "replay: $(cat "$T/out")"
-grep -q "replayed by 2 threads" "$T/out" || { cat "$T/out"; fail "the two processes shared a worker"; }
+grep -q "replayed by 3 threads" "$T/out" || { cat "$T/out"; fail "the two processes shared a worker"; }
 "$IOREEL" dump "$T/r.reel" --format csv | python3 -c '
 import csv, sys
 ops = list(csv.DictReader(sys.stdin))
