@@ -638,8 +638,10 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 
 /*
  * Under c->lock, for the completion record of rq (id key), whose request has not completed:
- * another request of c that has, on the same fd, as long, with the result the record's
- * original had, that no other op waits for, as rq itself; the one that completed first.
+ * another request of c that has, of the same kind (a read for a read: an application that
+ * reaps a read waits for its data, not for a write), on the same fd, as long, with the
+ * result the record's original had, that no other op waits for, as rq itself; the one
+ * that completed first.
  * The application reaped whichever had completed (io_getevents, io_uring's completion
  * queue): waiting for rq instead held its thread while the others sat done, and the queue
  * emptied (fio, libaio, O_DIRECT, 128 KiB randrw, iodepth=16 on ext4, 16 requests in flight:
@@ -661,7 +663,8 @@ static struct areq *actx__take_alike(struct ractx *c, uint64_t key, struct areq 
 			continue;
 		q = (struct areq *)(uintptr_t)c->reqs.v[i];
 		if (q == rq || !atomic_load(&q->done) || q->refused || !q->any ||
-		    q->io.fd != rq->io.fd || q->io.len != rq->io.len || q->io.ret != ret)
+		    q->io.kind != rq->io.kind || q->io.fd != rq->io.fd ||
+		    q->io.len != rq->io.len || q->io.ret != ret)
 			continue;
 		if (!best || q->io.done_ns + (c->run->t0 - q->t0_done) <
 				 best->io.done_ns + (c->run->t0 - best->t0_done)) {
