@@ -29,7 +29,7 @@ enum { KEY_ASYNC = 1, KEY_ASYNC_ID };
  */
 struct thread_state {
 	uint64_t last_start, last_end; /* its previous op's (measure) */
-	/* its first op's start, its latest op end and its ops' time (its span against its
+	/* its first op's start, its latest op end and its busy time (its span against its
 	 * gaps: report_run.thread_span_ns), and whether its previous op was a refused lock */
 	uint64_t first_start, max_end, io_ns;
 	/* busy until, on the schedule's timeline and in fact, and the preemptions it carries
@@ -644,13 +644,21 @@ static int measure(struct collect *c, const struct reel_op *op, unsigned kind, u
 	}
 	t->refused = (op->type == REEL_OP_FCNTL_LOCK || op->type == REEL_OP_FLOCK) &&
 		     (op->ret == -EAGAIN || op->ret == -EACCES);
-	/* a thread's own time is its ops', not its async requests' (they are in flight) */
+	/* a thread's busy time: its ops' and its async requests' (submission to completion:
+	 * a closed loop of them has no gaps), each stretch counted once where they overlap.
+	 * Counted as they come: exact in an import's start order; in a recording's end order a
+	 * request in flight across an idle stretch, reaped after a later, shorter one, misses
+	 * that stretch (a thread's own syscalls never overlap) */
+	{
+		uint64_t from = t->seen && t->max_end > start ? t->max_end : start;
+
+		if (start + lat > from)
+			t->io_ns += start + lat - from;
+	}
 	if (!t->seen || start < t->first_start)
 		t->first_start = start;
 	if (start + lat > t->max_end)
 		t->max_end = start + lat;
-	if (kind < REPORT_KIND_AIO)
-		t->io_ns += lat;
 	t->seen = 1;
 	t->last_start = start;
 	t->last_end = start + lat;
