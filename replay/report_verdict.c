@@ -953,10 +953,15 @@ static void judge_original(struct report *rep)
 	if (hot && !hot->class_ns[top])
 		hot = NULL;
 	if (share >= DOMINANT_SHARE) {
-		if (hot)
-			snprintf(parts, sizeof(parts), ", %.0f%% of them in %s",
-				 100.0 * (double)hot->class_ns[top] / (double)o->class_ns[top],
+		double in_hot = hot ? (double)hot->class_ns[top] / (double)o->class_ns[top] : 0;
+
+		/* a file with a few percent of them says nothing: most were ops of no known file
+		 * (io_uring requests on registered files, fds opened before the capture) */
+		if (in_hot >= 0.10)
+			snprintf(parts, sizeof(parts), ", %.0f%% of them in %s", 100.0 * in_hot,
 				 hot->path);
+		else
+			snprintf(parts, sizeof(parts), ", most of them on no file the trace names");
 		say(rep, REPORT_V_DOMINANT, 0, -1, share,
 		    "%s dominate the original's I/O time: %.0f%% of %s%s", report_class__name(top),
 		    share * 100, report_fmt__dur(o->io_ns, a, sizeof(a)), parts);
