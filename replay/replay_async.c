@@ -515,7 +515,8 @@ static bool async__fixed_file(struct rworker *w, const struct ritem *it)
 
 	if (op->fd >= 0 || !(op->mode & IOSQE_FIXED_FILE))
 		return false;
-	exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, it->p1,
+	/* counted as unsupported, not as an unknown fd: no open of it is missing */
+	exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
 		   "io_uring request on a registered (fixed) file, which the recording does not "
 		   "name (capture.uring_fixed_files): not replayed");
 	return true;
@@ -538,7 +539,7 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 		return -(1 + REPLAY_FAIL_UNSUPPORTED);
 	}
 	if (is_uring && async__fixed_file(w, it))
-		return -(1 + REPLAY_FAIL_UNKNOWN_FD);
+		return -(1 + REPLAY_FAIL_UNSUPPORTED);
 	if (kind != REPLAY_IO_NOP) {
 		fd = exec__fd(w, it, kind == REPLAY_IO_WRITE);
 		if (fd < 0)
@@ -703,7 +704,7 @@ int async__complete(struct rworker *w, const struct ritem *it, struct reel_op *r
 		if (!v) {
 			pthread_mutex_unlock(&c->lock);
 			if (is_uring && async__fixed_file(w, it))
-				return -(1 + REPLAY_FAIL_UNKNOWN_FD);
+				return -(1 + REPLAY_FAIL_UNSUPPORTED);
 			exec__fail(w->run, REPLAY_FAIL_UNKNOWN_FD, op, it->p1,
 				   "completion of a request the replay did not submit");
 			return -(1 + REPLAY_FAIL_UNKNOWN_FD);
