@@ -898,8 +898,8 @@ static void *worker__main(void *arg)
 		res->wait_ns = worker__wait_ns(w, sched);
 		r = exec__op(w, it, res);
 		end_abs = res->end_ns; /* retiring makes res's times relative to t0 */
-		/* a thread's first op is due at its original time, not after a gap: how late it
-		 * came (its process's parent was slow, say) is no oversleep to make up */
+		/* a thread's first op follows no gap of its own: how late it came (behind its
+		 * process's parent, say) is no oversleep to make up */
 		if (o->timing == REPLAY_TIMING_THINK && r >= 0 && w->have_prev)
 			worker__think_owe(w, res, sched);
 		if (r == 1) {
