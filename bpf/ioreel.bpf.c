@@ -1164,11 +1164,18 @@ int ioreel_uring_submit(struct bpf_raw_tracepoint_args *ctx)
 		/* READV/WRITEV: len counts iovecs; the submitter's memory is ours to read */
 		if (op == 1 || op == 2)
 			ev.len = iov_bytes(BPF_CORE_READ(rw, addr), ev.len);
+		/* RWF_DSYNC and the like: what a write costs (a kernel whose io_rw has no
+		 * flags applied them to the kiocb at prep, and reads as 0 here) */
+		if (bpf_core_field_exists(rw->flags))
+			ev.rw_flags = BPF_CORE_READ(rw, flags);
 	} else if (uring_is_sync(op)) {
 		struct io_sync *s = (struct io_sync *)&req->cmd;
 
 		ev.offset = BPF_CORE_READ(s, off);
 		ev.len = BPF_CORE_READ(s, len);
+		/* FSYNC: IORING_FSYNC_DATASYNC; SYNC_FILE_RANGE: its flags (not FALLOCATE's) */
+		if (op != 17)
+			ev.rw_flags = BPF_CORE_READ(s, flags);
 	} else if (op == IOREEL_URING_CLOSE) {
 		struct io_close *cl = (struct io_close *)&req->cmd;
 

@@ -278,6 +278,10 @@ struct ioreel_uring_event {
 	__u8 fd_kind;	 /* of fd; an OPENAT's or OPENAT2's completion: of the fd it returned */
 	__u8 pad;
 	__u16 path_len;	 /* OPENAT, OPENAT2 submissions: bytes of the path after the event */
+	/* submissions: the SQE's rw_flags as the request keeps them: a read's or write's RWF_*
+	 * (struct io_rw), FSYNC's IORING_FSYNC_DATASYNC, SYNC_FILE_RANGE's flags (io_sync) */
+	__u32 rw_flags;
+	__u32 pad2;
 };
 
 /* IORING_OP_* the capture reads more of (their numbers are the kernel's ABI) */

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/aio_abi.h>
 #include <linux/io_uring.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -578,16 +579,22 @@ static void conv_aio_submit(struct conv_ctx *x, struct reel_op *tmpl)
 		const unsigned char *cb = (const unsigned char *)ev->data + i * 64;
 		struct reel_op op = *tmpl;
 		uint64_t buf_nbytes, off, obj;
-		uint32_t fd;
+		uint32_t fd, rw_flags;
 		uint16_t opcode;
 		struct capture_fd *f;
 
+		memcpy(&rw_flags, cb + 12, 4);
 		memcpy(&opcode, cb + 16, 2);
 		memcpy(&fd, cb + 20, 4);
 		memcpy(&buf_nbytes, cb + 32, 8);
 		memcpy(&off, cb + 40, 8);
 		memcpy(&obj, ev->data + n * 64 + i * 8, 8);
 		op.subop = opcode;
+		/* aio_rw_flags (RWF_DSYNC...) of a read or write: a replay without them writes
+		 * an O_DSYNC-like request buffered, 20x faster, and says nothing */
+		if (opcode <= IOCB_CMD_PWRITE || opcode == IOCB_CMD_PREADV ||
+		    opcode == IOCB_CMD_PWRITEV)
+			op.flags = rw_flags;
 		op.fd = (int32_t)fd;
 		op.offset = off;
 		/* vectored commands: the BPF side put the iovecs' byte count in aio_nbytes */
@@ -627,6 +634,7 @@ static void conv_aio_events(struct conv_ctx *x, struct reel_op *tmpl)
 			op.path = sub.path;
 			op.offset = sub.offset;
 			op.len = sub.len;
+			op.flags = sub.flags;
 			op.ctx = sub.ctx;
 			op.start_ns = sub.start_ns;
 		} else {
@@ -1346,6 +1354,8 @@ static int conv_uring(struct capture_conv *c, const struct ioreel_uring_event *e
 		op.fd2 = -1;
 		op.offset = ev->offset;
 		op.len = ev->len;
+		/* RWF_* of a read or write, IORING_FSYNC_DATASYNC of an fsync (FORMAT.md) */
+		op.flags = ev->rw_flags;
 		op.aux = ev->user_data;
 		op.ctx = ring_fd(c, ev);
 		op.start_ns = op.end_ns = rel_time(c, ev->time_ns);

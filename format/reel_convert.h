@@ -125,6 +125,7 @@ enum reel_fio_approx {
 	REEL_FIO_AP_SYNC_ASYNC,	     /* sync syscalls' I/O in a job run through libaio/io_uring */
 	REEL_FIO_AP_OTHER_ENGINE,    /* libaio requests in an io_uring job, or the reverse */
 	REEL_FIO_AP_UNREAPED,	     /* async requests with no completion: not in the depth */
+	REEL_FIO_AP_RWF_SYNC,	     /* writes with RWF_DSYNC/RWF_SYNC: a log line has no flags */
 	REEL_FIO_AP__COUNT
 };
 

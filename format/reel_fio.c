@@ -96,6 +96,8 @@ static const char *const fio_ap_what[REEL_FIO_AP__COUNT] = {
 				 "engine (a thread used both libaio and io_uring)",
     [REEL_FIO_AP_UNREAPED] = "async requests with no completion in the trace (not counted "
 			     "in their job's iodepth)",
+    [REEL_FIO_AP_RWF_SYNC] = "writes with RWF_DSYNC or RWF_SYNC (pwritev2, libaio, io_uring) "
+			     "replayed as plain writes (fio's log has no flags per write)",
 };
 
 void reel_fio__print_left_out(const struct reel_fio_result *res, FILE *out)
@@ -426,6 +428,16 @@ static int fio_close(struct fio_state *s, const struct reel_op *op)
 
 /* Raw ABI values (linux/aio_abi.h, linux/io_uring.h). */
 enum { FIO_IOCB_FSYNC = 2, FIO_IOCB_FDSYNC = 3, FIO_URING_FSYNC = 3 };
+enum { FIO_URING_FSYNC_DATASYNC = 1, FIO_RWF_DSYNC = 2, FIO_RWF_SYNC = 4 };
+
+/* a write whose flags make it as costly as one through an O_DSYNC fd: fio writes it plain */
+static void fio_rwf_sync(struct fio_state *s, const struct reel_op *op, int dir)
+{
+	if (dir == 'w' && (op->flags & (FIO_RWF_DSYNC | FIO_RWF_SYNC)) &&
+	    (op->type == REEL_OP_PWRITEV2 || op->type == REEL_OP_AIO_SUBMIT ||
+	     op->type == REEL_OP_URING_SUBMIT))
+		s->res->approx[REEL_FIO_AP_RWF_SYNC]++;
+}
 
 /*
  * sendfile is a splice through the page cache on every file system (it never clones): the
@@ -470,11 +482,12 @@ static int fio_submit(struct fio_state *s, const struct reel_op *op)
 		act = dir == 'r' ? "read" : "write";
 		off = op->offset;
 		len = op->len;
+		fio_rwf_sync(s, op, dir);
 	} else if (op->type == REEL_OP_AIO_SUBMIT &&
 		   (op->subop == FIO_IOCB_FSYNC || op->subop == FIO_IOCB_FDSYNC)) {
 		act = op->subop == FIO_IOCB_FSYNC ? "sync" : "datasync";
 	} else if (op->type == REEL_OP_URING_SUBMIT && op->subop == FIO_URING_FSYNC) {
-		act = "sync";
+		act = (op->flags & FIO_URING_FSYNC_DATASYNC) ? "datasync" : "sync";
 	}
 	if (!act) {
 		lo[REEL_FIO_LO_ASYNC]++;
@@ -578,6 +591,7 @@ static int fio_op(struct fio_state *s, const struct reel_op *op)
 			lo[REEL_FIO_LO_ZERO]++;
 			return 0;
 		}
+		fio_rwf_sync(s, op, dir);
 		return fio_emit(s, op, fio_path_of(s, op), dir == 'r' ? "read" : "write",
 				op->offset, (uint64_t)op->ret);
 	}

@@ -27,6 +27,7 @@ struct replay_io {
 	void *buf;
 	size_t len;
 	uint64_t off;
+	int rw_flags; /* a read's or write's RWF_* (RWF_DSYNC...), as pwritev2 takes them */
 	int64_t ret;
 	uint64_t done_ns;
 	void *owner;					    /* the caller's */

@@ -58,9 +58,11 @@ static int aio__queue(struct replay_engine *e, struct replay_io *io)
 	switch (io->kind) {
 	case REPLAY_IO_READ:
 		io_prep_pread(cb, io->fd, io->buf, io->len, (long long)io->off);
+		cb->aio_rw_flags = io->rw_flags;
 		break;
 	case REPLAY_IO_WRITE:
 		io_prep_pwrite(cb, io->fd, io->buf, io->len, (long long)io->off);
+		cb->aio_rw_flags = io->rw_flags;
 		break;
 	case REPLAY_IO_FSYNC:
 		io_prep_fsync(cb, io->fd);

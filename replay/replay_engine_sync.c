@@ -34,16 +34,19 @@ static int sync__init(struct replay_engine *e, unsigned depth)
 static int sync__queue(struct replay_engine *e, struct replay_io *io)
 {
 	struct sync_priv *p = e->priv;
+	struct iovec iov = {io->buf, io->len};
 	ssize_t r;
 
 	if (p->n == e->depth)
 		return -EBUSY;
 	switch (io->kind) {
 	case REPLAY_IO_READ:
-		r = sys_pread(io->fd, io->buf, io->len, (off_t)io->off);
+		r = io->rw_flags ? sys_preadv2(io->fd, &iov, 1, (off_t)io->off, io->rw_flags)
+				 : sys_pread(io->fd, io->buf, io->len, (off_t)io->off);
 		break;
 	case REPLAY_IO_WRITE:
-		r = sys_pwrite(io->fd, io->buf, io->len, (off_t)io->off);
+		r = io->rw_flags ? sys_pwritev2(io->fd, &iov, 1, (off_t)io->off, io->rw_flags)
+				 : sys_pwrite(io->fd, io->buf, io->len, (off_t)io->off);
 		break;
 	case REPLAY_IO_FSYNC:
 		r = sys_fsync(io->fd);

@@ -56,9 +56,11 @@ static int uring__queue(struct replay_engine *e, struct replay_io *io)
 	switch (io->kind) {
 	case REPLAY_IO_READ:
 		io_uring_prep_read(sqe, io->fd, io->buf, (unsigned)io->len, io->off);
+		sqe->rw_flags = io->rw_flags;
 		break;
 	case REPLAY_IO_WRITE:
 		io_uring_prep_write(sqe, io->fd, io->buf, (unsigned)io->len, io->off);
+		sqe->rw_flags = io->rw_flags;
 		break;
 	case REPLAY_IO_FSYNC:
 		io_uring_prep_fsync(sqe, io->fd, 0);

@@ -1150,6 +1150,7 @@ static int exec__data_async(struct rworker *w, const struct ritem *it, struct re
 	f->io.fd = fd;
 	f->io.len = op->len;
 	f->io.off = op->offset;
+	f->io.rw_flags = 0; /* (pwritev2 and preadv2, which have flags, go as syscalls) */
 	f->io.owner = f;
 	f->done = 0;
 	f->seq = it->seq;

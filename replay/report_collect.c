@@ -704,6 +704,10 @@ static unsigned async_kind(const struct reel_op *op, unsigned subop)
 {
 	int aio = op->type == REEL_OP_AIO_SUBMIT || op->type == REEL_OP_AIO_COMPLETE;
 
+	/* IORING_OP_FSYNC (3) with IORING_FSYNC_DATASYNC (1): a completion carries its
+	 * request's flags (FORMAT.md) */
+	if (!aio && subop == 3 && (op->flags & 1))
+		return REPORT_KIND_URING_FDSYNC;
 	return aio ? REPORT_KIND_AIO + (subop & 15) : REPORT_KIND_URING + (subop & 63);
 }
 

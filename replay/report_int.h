@@ -20,7 +20,9 @@
  */
 #define REPORT_KIND_AIO 128   /* + IOCB_CMD_* (0..15) */
 #define REPORT_KIND_URING 144 /* + IORING_OP_* (0..63) */
-#define REPORT_KINDS 208
+/* IORING_OP_FSYNC with IORING_FSYNC_DATASYNC: an fdatasync, as libaio's FDSYNC has its own */
+#define REPORT_KIND_URING_FDSYNC 208
+#define REPORT_KINDS 209
 /* op types are appended to (format 1.1 reached 66): room for them below the async kinds */
 _Static_assert(REEL_OP__COUNT <= REPORT_KIND_AIO, "op types overlap the async report kinds");
 

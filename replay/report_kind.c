@@ -22,7 +22,9 @@ static const char *const uring_names[64] = {
 
 const char *report_kind__name(unsigned kind, char *buf, size_t len)
 {
-	if (kind >= REPORT_KIND_URING && kind < REPORT_KIND_URING + 64) {
+	if (kind == REPORT_KIND_URING_FDSYNC) {
+		snprintf(buf, len, "uring_fdatasync");
+	} else if (kind >= REPORT_KIND_URING && kind < REPORT_KIND_URING + 64) {
 		const char *n = uring_names[kind - REPORT_KIND_URING];
 		if (n)
 			snprintf(buf, len, "uring_%s", n);
@@ -54,6 +56,7 @@ enum report_class report_kind__class(unsigned kind)
 			return REPORT_CLASS_WRITE;
 		case 3:
 		case 8:
+		case REPORT_KIND_URING_FDSYNC - REPORT_KIND_URING:
 			return REPORT_CLASS_SYNC;
 		case 17:
 		case 18:
