@@ -35,6 +35,7 @@ struct conv_ctx {
 	const char *path0, *path1;
 	unsigned kind; /* enum reel_fd_kind of the fd argument */
 	bool too_long; /* a path argument was left out for being too long (arg_path) */
+	bool via_anon; /* a path argument reached a memfd's fd through /proc (proc_link_path) */
 };
 
 int capture_conv__init(struct capture_conv *c, struct reel_writer *w, uint64_t start_ns,
@@ -251,22 +252,51 @@ static bool follows_last(const struct conv_ctx *x)
 }
 
 /*
- * "/proc/self/fd/N[/rest]" (or thread-self, or the process's own pid) names the file of its
- * fd N: tar x, for one, chmods each directory through "/proc/self/fd/N" of an O_PATH fd. The
- * trace names that file, which a replay can reach, where it could not reach the /proc path.
- * A component before the last is always followed; the last one as the syscall says.
+ * A name that reaches another file than it says (cvt_proc_link): "/proc/self/fd/N[/rest]"
+ * (tar x chmods each directory through that of an O_PATH fd), "/dev/fd/N", "/dev/stdout"
+ * (`tar cf /dev/stdout > out.tar`), "/proc/self/cwd/x", "/proc/self/root/x". The trace
+ * names that file, the fd's, or the cwd's or root's + rest, as the capture knows them: a
+ * replay can reach it, where the /proc or /dev name is no storage and its I/O was left out.
+ * Unknown (the fd's path is not, or not a file's: a pipe's), the name is kept. A component
+ * before the last is always followed; the last one when follow says so.
  */
-static void proc_fd_path(struct conv_ctx *x, char *buf, size_t size)
+static void proc_link_path(struct conv_ctx *x, char *buf, size_t size, bool follow)
 {
+	const struct capture_proc *p = x->p;
+	size_t rl = p->root ? strlen(p->root) : 0;
+	const char *in = buf, *base, *end;
+	struct capture_fd *f;
 	char tmp[PATH_MAX];
-	const char *path, *end;
-	int n = cvt_proc_fd(buf, x->p->pid, &end);
+	int fd, n;
 
-	if (n < 0 || (!*end && !follows_last(x)))
+	/* chrooted, the application's "/proc/self/..." was resolved beneath its root */
+	if (rl && !strncmp(buf, p->root, rl) && buf[rl] == '/')
+		in = buf + rl;
+	switch (cvt_proc_link(in, p->pid, &fd, &end)) {
+	case CVT_LINK_FD:
+		if (!*end && !follow)
+			return;
+		base = capture_proc__fd_path_at(x->p, fd, x->ev->start_ns);
+		/* a memfd's own name (systemd opens one again read-only so): no storage either */
+		f = base ? NULL : capture_proc__fd(x->p, fd);
+		if (f && (f->kind == REEL_FD_OTHER || (f->marks & CAPTURE_FD_ANON)))
+			x->via_anon = true;
+		break;
+	case CVT_LINK_CWD:
+		base = p->cwd;
+		break;
+	case CVT_LINK_ROOT:
+		base = p->root ? p->root : "/";
+		break;
+	default:
 		return;
-	path = capture_proc__fd_path_at(x->p, n, x->ev->start_ns);
-	if (!path || *path != '/' || snprintf(tmp, sizeof(tmp), "%s%s", path, end) >= (int)size)
+	}
+	if (!base || *base != '/' || (!*end && !follow))
 		return;
+	n = snprintf(tmp, sizeof(tmp), "%s%s", base, end);
+	if (n < 0 || (size_t)n >= sizeof(tmp) || (size_t)n >= size)
+		return;
+	cvt_normalise_path(tmp);
 	memcpy(buf, tmp, strlen(tmp) + 1);
 }
 
@@ -283,8 +313,8 @@ static int flink_fd(struct conv_ctx *x, char *buf, size_t size)
 	if (!(x->ev->args[4] & AT_SYMLINK_FOLLOW) || !x->path0 ||
 	    capture_proc__resolve(x->p, (int)x->ev->args[0], x->path0, buf, size))
 		return -1;
-	n = cvt_proc_fd(buf, x->p->pid, &end);
-	return n >= 0 && !*end ? n : -1;
+	/* "/dev/fd/N" too: a link to "/proc/self/fd/N" */
+	return cvt_proc_link(buf, x->p->pid, &n, &end) == CVT_LINK_FD && !*end ? n : -1;
 }
 
 /*
@@ -310,7 +340,7 @@ static uint32_t arg_path(struct conv_ctx *x, int dirfd, const char *rel, char *b
 	/* as written: it fits, the BPF side copies at most PATH_MAX bytes of it */
 	if (err && snprintf(buf, size, "%s", rel) >= (int)size)
 		buf[size - 1] = 0;
-	proc_fd_path(x, buf, size);
+	proc_link_path(x, buf, size, follows_last(x));
 	return path_id(x->c, buf);
 }
 
@@ -432,8 +462,12 @@ static void track_open(struct conv_ctx *x, struct reel_op *op, const char *abs, 
 		return;
 	}
 	kind = kind_from_raw(ev->ret_kind, true);
+	if (x->via_anon && kind == REEL_FD_REG)
+		kind = REEL_FD_OTHER; /* a memfd opened again: as track_anon's */
 	capture_proc__set_fd(x->p, (int)ev->ret, abs[0] ? abs : NULL, kind, flags & O_CLOEXEC);
 	capture_proc__set_bound(x->p, (int)ev->ret, ev->end_ns);
+	if (kind == REEL_FD_OTHER && x->via_anon)
+		capture_proc__mark(x->p, (int)ev->ret, CAPTURE_FD_ANON);
 	/* nor are the paths of the files opened relative to it */
 	if (x->too_long)
 		capture_proc__mark(x->p, (int)ev->ret, CAPTURE_FD_LONG);
@@ -546,6 +580,8 @@ static void track_chdir(struct conv_ctx *x, int dirfd, const char *rel, char *bu
 {
 	int err = rel ? capture_proc__resolve(x->p, dirfd, rel, buf, size) : -ENOENT;
 
+	if (!err)
+		proc_link_path(x, buf, size, true); /* `cd /proc/self/cwd/sub`, `cd /dev/fd/3` */
 	if (err || capture_proc__set_cwd(x->p, buf))
 		capture_proc__forget_cwd(x->p, err == -ENAMETOOLONG);
 }

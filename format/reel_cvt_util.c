@@ -319,6 +319,74 @@ int cvt_proc_fd(const char *s, uint32_t pid, const char **rest)
 	return (int)n;
 }
 
+/* s starts with the component name: what follows it ("" or "/...") */
+static const char *component(const char *s, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(s, name, n) && (s[n] == '/' || !s[n]) ? s + n : NULL;
+}
+
+/* N of "N" or "N/...": *rest after it; -1 when s is no such number */
+static int fd_number(const char *s, const char **rest)
+{
+	unsigned long n;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || (*end && *end != '/') || n > INT_MAX)
+		return -1;
+	*rest = end;
+	return (int)n;
+}
+
+enum cvt_link cvt_proc_link(const char *s, uint32_t pid, int *fd, const char **rest)
+{
+	static const char *const std[] = {"stdin", "stdout", "stderr"};
+	const char *r;
+	unsigned long n;
+	char *end;
+
+	if (!strncmp(s, "/dev/", 5)) {
+		s += 5;
+		for (int i = 0; i < 3; i++) {
+			if ((r = component(s, std[i]))) {
+				*fd = i;
+				*rest = r;
+				return CVT_LINK_FD;
+			}
+		}
+		if (strncmp(s, "fd/", 3) || (*fd = fd_number(s + 3, rest)) < 0)
+			return 0;
+		return CVT_LINK_FD;
+	}
+	if (strncmp(s, "/proc/", 6))
+		return 0;
+	s += 6;
+	if ((r = component(s, "self")) || (r = component(s, "thread-self"))) {
+		s = r;
+	} else {
+		if (*s < '0' || *s > '9')
+			return 0;
+		n = strtoul(s, &end, 10);
+		if (*end != '/' || (pid && n != pid))
+			return 0;
+		s = end;
+	}
+	if (*s++ != '/')
+		return 0;
+	if ((r = component(s, "cwd")) || (r = component(s, "root"))) {
+		*rest = r;
+		return *s == 'c' ? CVT_LINK_CWD : CVT_LINK_ROOT;
+	}
+	if (strncmp(s, "fd/", 3) || (*fd = fd_number(s + 3, rest)) < 0)
+		return 0;
+	return CVT_LINK_FD;
+}
+
 void cvt_normalise_path(char *path)
 {
 	char *out = path, *in = path;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reel_cvt_util.h"
 #include "replay_disp.h"
 
 /*
@@ -118,6 +119,12 @@ static struct rpath *disp__path(struct disp *d, uint32_t id)
 	/* what the file has before any write of the trace (replay_extent.c) */
 	p->base = p->reach = p->err ? 0 : replay_fileset__size(d->run->fs, p->root, rel);
 	p->nonfile = (uint8_t)replay_path__is_nonfile(s);
+	if (p->nonfile) {
+		const char *rest;
+		int fd;
+
+		p->via_link = cvt_proc_link(s, 0, &fd, &rest) != 0;
+	}
 	{
 		uint64_t *cv = d->run->fs->cut_names.n
 				   ? replay_u64map__get(&d->run->fs->cut_names,
@@ -161,39 +168,69 @@ int op__is_dup(unsigned t)
 	       t == REEL_OP_FCNTL_DUPFD;
 }
 
-/* Non-file I/O (pipes, sockets, /proc...) is the application's think time: not replayed. */
+/* skipfd's values: the fd's ops are non-file I/O, or I/O on a file the trace does not name */
+enum { SKIP_NONFILE = 1, SKIP_UNNAMED };
+/* what disp__nonfile says of an op: 0, replayed */
+enum { DISP_NONFILE = 1, DISP_UNNAMED };
+
+/*
+ * Non-file I/O (pipes, sockets, /proc...) is the application's think time: not replayed
+ * (DISP_NONFILE). Nor is a regular file or directory opened through a /proc or /dev link to
+ * it (`tar cf /dev/stdout > out.tar`, `wc -c /dev/stdin < f`, "/proc/self/cwd/x") in a trace
+ * recorded before the capture named the file itself: the trace has no name of it to
+ * replay at, but its ops were file I/O, counted as not replayed (DISP_UNNAMED), never as
+ * think time.
+ */
 static int disp__nonfile(struct disp *d, const struct reel_op *op, const struct rpath *p1)
 {
-	uint64_t fk = (uint64_t)op->pid << 32 | (uint32_t)op->fd;
+	uint64_t fk = (uint64_t)op->pid << 32 | (uint32_t)op->fd, *v;
+	uint64_t rk = (uint64_t)op->pid << 32 | (uint32_t)op->ret; /* an open's, a dup's fd */
 	int kind_nonfile = op->fd_kind == REEL_FD_CHR || op->fd_kind == REEL_FD_FIFO ||
 			   op->fd_kind == REEL_FD_SOCK || op->fd_kind == REEL_FD_OTHER;
+	int how;
 
 	if (op__is_open(op->type)) {
 		if ((p1 && p1->nonfile) || kind_nonfile) {
+			how = p1 && p1->via_link && op->ret >= 0 &&
+				      (op->fd_kind == REEL_FD_REG || op->fd_kind == REEL_FD_DIR)
+				  ? DISP_UNNAMED
+				  : DISP_NONFILE;
 			if (op->ret >= 0)
-				replay_u64map__put(&d->skipfd,
-						   (uint64_t)op->pid << 32 | (uint32_t)op->ret, 1);
-			return 1;
+				replay_u64map__put(&d->skipfd, rk,
+						   how == DISP_UNNAMED ? SKIP_UNNAMED : SKIP_NONFILE);
+			return how;
 		}
 		if (op->ret >= 0)
-			replay_u64map__del(&d->skipfd, (uint64_t)op->pid << 32 | (uint32_t)op->ret);
+			replay_u64map__del(&d->skipfd, rk);
 		return 0;
 	}
-	if (replay_op__on_fd(op) && replay_u64map__get(&d->skipfd, fk)) {
+	if (replay_op__on_fd(op) && (v = replay_u64map__get(&d->skipfd, fk))) {
+		how = *v == SKIP_UNNAMED ? DISP_UNNAMED : DISP_NONFILE;
 		if (op->type == REEL_OP_CLOSE)
 			replay_u64map__del(&d->skipfd, fk);
 		else if (op__is_dup(op->type) && op->ret >= 0)
-			replay_u64map__put(&d->skipfd, (uint64_t)op->pid << 32 | (uint32_t)op->ret,
-					   1);
-		return 1;
+			replay_u64map__put(&d->skipfd, rk, *v);
+		return how;
 	}
 	if ((p1 && p1->nonfile) || replay_op__copy_net_err(op))
-		return 1;
+		return DISP_NONFILE;
 	if (op->type == REEL_OP_MMAP && op->fd < 0)
-		return 1;
+		return DISP_NONFILE;
 	if (op->type == REEL_OP_CLOSE && kind_nonfile)
-		return 1;
-	return kind_nonfile && op->fd >= 0 && !reel_op__has_path(op->type);
+		return DISP_NONFILE;
+	return kind_nonfile && op->fd >= 0 && !reel_op__has_path(op->type) ? DISP_NONFILE : 0;
+}
+
+/* An op of a file opened through a /proc or /dev link of an old trace (disp__nonfile). */
+static void disp__unnamed(struct disp *d, const struct ritem *it)
+{
+	/* the example's slot holds 160 bytes: the op, its name and pid, then this */
+	exec__fail(d->run, REPLAY_FAIL_UNSUPPORTED, &it->op, it->p1,
+		   it->op.fd_kind == REEL_FD_DIR
+		       ? "directory opened through this /dev or /proc link: its own name is not "
+			 "in the trace"
+		       : "regular file opened through this /dev or /proc link: its own name is "
+			 "not in the trace");
 }
 
 static void pexit__saw_fd(struct pexit *pe, int64_t fd)
@@ -340,7 +377,7 @@ int disp__run(struct disp *d)
 	struct rworker *w;
 	struct ritem it;
 	uint64_t at, tk, *left;
-	int err, last;
+	int err, last, skip;
 
 	memset(&it, 0, sizeof(it));
 	while ((err = lookahead__next(&d->la, d->r, &it.op)) != 0 && !run__interrupted(run)) {
@@ -380,8 +417,11 @@ int disp__run(struct disp *d)
 			pexit__saw_fds(d->cpe, &it.op);
 		it.p1 = disp__path(d, it.op.path);
 		it.p2 = disp__path(d, it.op.path2);
-		if (disp__nonfile(d, &it.op, it.p1)) {
-			run->sum->ops_nonfile++;
+		if ((skip = disp__nonfile(d, &it.op, it.p1))) {
+			if (skip == DISP_UNNAMED)
+				disp__unnamed(d, &it);
+			else
+				run->sum->ops_nonfile++;
 			if (last) {
 				disp__thread_end(d, tk);
 				disp__release(d, tk);

@@ -36,7 +36,8 @@
  * access(X_OK) that succeeded makes the file executable.
  * Size of an existing file: at least the furthest byte read from it (read-type ops by ret,
  * async reads, mmap by length, up to the size the fd's open said the file had: a mapping may
- * run past the end), the size an lseek(SEEK_END) returned, and the position of the
+ * run past the end), the size an lseek(SEEK_END) returned, where a SEEK_HOLE landed and one
+ * past where a SEEK_DATA did (lseek__size), and the position of the
  * first O_APPEND write, or of the first write at the fd's position (write, writev) through an
  * fd opened before the capture, whose flags the trace does not have: an O_APPEND log (Redis's
  * AOF) writes at its end, and a file written in sequence had its bytes before the position
@@ -891,6 +892,34 @@ static int cuts__mark(struct scan *s)
 }
 
 /*
+ * How long a successful lseek shows its file was, at least, into *end; 0 when it does not
+ * say. SEEK_END's size; SEEK_HOLE's landing, at a hole or at the end (past the offset, which
+ * lay before the end: else ENXIO); SEEK_DATA's landing + 1, a byte of data. GNU grep reads a
+ * block, then asks SEEK_HOLE where the data ends: a file prepared as long as the furthest
+ * byte read made it fail ENXIO where the original found the end of a 10,000-byte file.
+ */
+static int lseek__size(const struct reel_op *op, uint64_t *end)
+{
+	uint64_t ret = (uint64_t)op->ret;
+
+	if (op->ret < 0)
+		return 0;
+	switch (op->mode) {
+	case SEEK_END:
+		*end = (uint64_t)(op->ret - (int64_t)op->offset);
+		return 1;
+	case SEEK_HOLE:
+		*end = ret > op->offset ? ret : op->offset + 1;
+		return 1;
+	case SEEK_DATA:
+		*end = ret + 1;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/*
  * lseek(SEEK_DATA) from op's offset found a hole up to where it landed, or up to the end
  * (ENXIO). Taken only from a file as it was before the capture: not written, cut, made
  * anew or renamed by the application, nor reached through a link or an fd opened before
@@ -1029,6 +1058,7 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 {
 	struct pinfo *p2, *pi = pinfo(s, op->path);
 	int append, ret = op->ret < 0 ? (int)op->ret : 0, kind;
+	uint64_t end;
 	uint32_t id;
 
 	switch (op->type) {
@@ -1311,9 +1341,8 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 		id = fd_path(s, op, &append);
 		if (id && op->mode == SEEK_DATA)
 			hole__found(s, op, id);
-		if (id && op->mode == SEEK_END && op->ret >= 0) {
+		if (id && lseek__size(op, &end)) {
 			struct pinfo *q = pinfo(s, id);
-			uint64_t end = (uint64_t)(op->ret - (int64_t)op->offset);
 
 			if (link__read(s, op, end))
 				break; /* its file is what a link led to */

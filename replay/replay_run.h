@@ -59,6 +59,9 @@ struct rpath {
 	int err;
 	uint32_t wid; /* path id in the result trace */
 	uint8_t nonfile;
+	/* a /proc or /dev name of another file (/dev/stdout, /proc/self/cwd/x: cvt_proc_link),
+	 * which a trace recorded before the capture named the file records as it is */
+	uint8_t via_link;
 	uint8_t wlisted; /* the dispatcher's: in its list of paths with writers entries */
 	uint64_t dkey; /* dependency key of this path as a directory */
 	uint64_t pkey; /* dependency key of its parent directory */
