@@ -7,7 +7,7 @@
 source "$(dirname "$0")/lib.sh"
 LR=$3
 mkdir "$dir/app" || exit 1
-"$IOREEL" record -q -o "$dir/t.reel" -- "$LR" "$dir/app" 300 ||
+"$IOREEL" record -q -o "$dir/t.reel" -- "$LR" "$dir/app" 100 ||
 	{ echo "FAIL: record exited $?"; exit 1; }
 "$IOREEL" dump --format jsonl "$dir/t.reel" >"$dir/t.jsonl" || { echo "FAIL: dump"; exit 1; }
 # the stats on the wrong side of a create or unlink of their name in the trace: after it that
