@@ -563,13 +563,16 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 	rq->io.len = op->len;
 	rq->io.off = op->offset;
 	/*
-	 * RWF_DSYNC and the like, as the original asked (FORMAT.md): without them an O_DSYNC-like
-	 * write replayed buffered, 20x faster. But RWF_APPEND (the write goes where the
-	 * original's landed, as a pwritev2's does) and RWF_HIPRI (polled I/O, which the replay's
-	 * rings are not set up for: io_uring refuses it)
+	 * The flags that decide what a request costs and where it lands, as the original asked
+	 * (FORMAT.md): RWF_DSYNC and RWF_SYNC (without them an O_DSYNC-like write replayed
+	 * buffered, 20x faster) and RWF_APPEND (the recorded offset of an async append is the
+	 * application's, not where it landed: the kernel decides that at issue). No others:
+	 * RWF_NOWAIT fails EAGAIN with no I/O where the replay's page cache is colder, RWF_HIPRI
+	 * needs a polled ring, RWF_ATOMIC and bits the replaying kernel does not know fail
+	 * EOPNOTSUPP, so that an op the original did would not be done
 	 */
 	if (kind == REPLAY_IO_READ || kind == REPLAY_IO_WRITE)
-		rq->io.rw_flags = (int)(op->flags & ~(uint32_t)(RWF_APPEND | RWF_HIPRI));
+		rq->io.rw_flags = (int)(op->flags & (uint32_t)(RWF_DSYNC | RWF_SYNC | RWF_APPEND));
 	rq->io.owner = rq;
 	rq->seq = it->seq;
 	rq->any = !!(it->flags & ITEM_ASYNC_ANY);
