@@ -409,7 +409,7 @@ static void fd__set(struct rworker *w, int32_t orig, int fd, int replaces)
 /* the same of a replay_sys.h call, which returns -errno itself; the clock read raw around it */
 #define TIMED_SYS(res, expr)                                                                       \
 	({                                                                                         \
-		uint64_t __t0 = worker__tick(w), __t1;                                             \
+		uint64_t __t0 = worker__issue_tick(w), __t1;                                       \
 		long __r = (long)(expr);                                                           \
 		__t1 = worker__tick(w);                                                            \
 		(res)->start_ns = worker__ns(w, __t0);                                             \
@@ -1048,6 +1048,9 @@ static int exec__data(struct rworker *w, const struct ritem *it, struct reel_op 
 	buf = (char *)w->buf + skew;
 	iov.iov_base = buf;
 	iov.iov_len = op->len;
+	if (w->test_prep_ns) /* as long as a first use's open of the fd's file, say */
+		for (uint64_t t = replay_now_ns() + w->test_prep_ns; replay_now_ns() < t;)
+			;
 	switch (op->type) {
 	case REEL_OP_READ:
 	case REEL_OP_PREAD64:

@@ -286,6 +286,10 @@ struct rworker {
 	/* the span of such waits since the last op, for the next one's result (wait_ns);
 	 * wait_to 0: none */
 	uint64_t wait_from, wait_to;
+	/* --spin, a data op prepared ahead of its schedule (worker__lead): the time its timed
+	 * syscall waits for (worker__issue_tick); 0: none */
+	uint64_t issue_at;
+	uint64_t test_prep_ns; /* IOREEL_TEST_PREP_NS, for tests: a slow preparation */
 	/* replay_clock.c: TSC clock (afap), anchored on CLOCK_MONOTONIC */
 	int use_tsc;
 	uint64_t tsc0, ns0, tsc_last;
@@ -448,6 +452,22 @@ static inline int replay_clock__anchor(struct rworker *w)
 static inline uint64_t worker__tick(const struct rworker *w)
 {
 	return w->use_tsc ? __rdtsc() : replay_now_ns();
+}
+
+/*
+ * The raw reading an op's start is stamped with (TIMED_SYS): when the op was prepared ahead
+ * of its schedule (--spin, worker__lead), first spins to it, so the syscall goes right then.
+ */
+static inline uint64_t worker__issue_tick(struct rworker *w)
+{
+	if (w->issue_at) {
+		uint64_t t = w->issue_at;
+
+		w->issue_at = 0;
+		while (replay_now_ns() < t)
+			;
+	}
+	return worker__tick(w);
 }
 
 /* CLOCK_MONOTONIC ns of a raw reading, in the order they were taken */

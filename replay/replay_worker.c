@@ -153,6 +153,14 @@ static int test__no_lane(void)
 	return v && *v == '1';
 }
 
+/* IOREEL_TEST_PREP_NS=N, for tests only: each read or write takes N ns more to prepare */
+static uint64_t test__prep_ns(void)
+{
+	const char *v = getenv("IOREEL_TEST_PREP_NS");
+
+	return v ? strtoull(v, NULL, 10) : 0;
+}
+
 /*
  * The next item, left in its slot until queue__advance (no copy of it): NULL at the end of
  * this thread's ops. *waited: the queue was empty (the op was not ready before now).
@@ -653,6 +661,21 @@ static uint64_t worker__think_at(struct rworker *w, const struct reel_op *op)
 static int worker__wait_deps(struct rworker *w, const struct ritem *it);
 
 /*
+ * --spin: how long before its schedule a read or write (sync engine) is prepared, its fd
+ * looked up (opened, on its first use) and its result slot set up, for its syscall to go at
+ * the schedule (worker__issue_tick spins the rest). After a spin of hundreds of µs, that
+ * preparation took ~1 µs (its lines cold, cores shared with other VMs here), every op that
+ * much late. Sleeping, a wake-up's overshoot dwarfs it: 0, no lead.
+ */
+#define SPIN_LEAD_NS 20000ULL
+static uint64_t worker__lead(const struct rworker *w, const struct reel_op *op)
+{
+	if (w->run->o->spin_us < 0 || w->eng_on || !is_data(op->type))
+		return 0;
+	return SPIN_LEAD_NS;
+}
+
+/*
  * --timing think, a thread's first op: as long after its process's fork was done in the
  * replay as it was after the fork in the original (speed applied), not at its original time:
  * a child of a parent the target made faster (or slower) starts earlier (or later) with it,
@@ -876,8 +899,12 @@ static void *worker__main(void *arg)
 		} else {
 			sched = worker__now(w);
 		}
-		if (o->timing != REPLAY_TIMING_AFAP)
-			worker__wait_until(w, sched);
+		if (o->timing != REPLAY_TIMING_AFAP) {
+			uint64_t lead = worker__lead(w, op);
+
+			worker__wait_until(w, sched > lead ? sched - lead : 0);
+			w->issue_at = lead ? sched : 0;
+		}
 		if (it->ndeps && !deps_waited && worker__wait_deps(w, it))
 			continue; /* cut short: queue__peek stops here */
 		if (w->eng_on) {
@@ -897,6 +924,7 @@ static void *worker__main(void *arg)
 		res->sched_ns = sched;
 		res->wait_ns = worker__wait_ns(w, sched);
 		r = exec__op(w, it, res);
+		w->issue_at = 0; /* not issued (its fd unknown, say): nothing to wait for */
 		end_abs = res->end_ns; /* retiring makes res's times relative to t0 */
 		/* a thread's first op follows no gap of its own: how late it came (behind its
 		 * process's parent, say) is no oversleep to make up */
@@ -968,6 +996,7 @@ struct rworker *worker__new(struct run *run, uint32_t pid, uint32_t tid)
 		w->eng_on = 1;
 	}
 	w->lane = run->o->timing == REPLAY_TIMING_AFAP && !w->eng_on && !test__no_lane();
+	w->test_prep_ns = test__prep_ns();
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 256 << 10);
 	if (pthread_create(&w->th, &attr, worker__main, w)) {
