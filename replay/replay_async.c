@@ -686,27 +686,20 @@ static void actx__submit(struct rworker *w, struct ractx *c, struct areq **rq, u
 }
 
 /*
- * The result of submit record m, its request rq (NULL: not made, r says why) refused with err
- * or not, submitted from sub_ns to end_ns: a submit record's ret is the original's (count or
- * 0) when the replay's succeeded, else the refusal.
+ * A submit record's ret: the original's (count or 0) when the replay's submission succeeded,
+ * else its refusal
  */
-static void async__result(struct reel_op *res, const struct ritem *m, const struct areq *rq,
-			  int err, uint64_t sub_ns, uint64_t end_ns)
+static int64_t async__ret(const struct ritem *it, int err)
 {
-	res->start_ns = sub_ns;
-	res->end_ns = end_ns;
-	if (!rq)
-		return;
-	res->ret = err ? err : m->op.ret >= 0 ? m->op.ret : 0;
+	return err ? err : it->op.ret >= 0 ? it->op.ret : 0;
 }
 
 int async__submit(struct rworker *w, const struct ritem *it, struct reel_op *res)
 {
 	const struct ritem *m[BATCH_MAX];
-	struct areq *rq[BATCH_MAX], *go[BATCH_MAX];
-	int r[BATCH_MAX], err[BATCH_MAX], goerr[BATCH_MAX];
+	struct areq *rq[BATCH_MAX];
+	int r[BATCH_MAX], err[BATCH_MAX];
 	struct ractx *c = NULL;
-	uint64_t sub_ns, end_ns;
 	unsigned n, ngo = 0, j = 0;
 
 	if (batch__take(w, it, res, &r[0]))
@@ -714,27 +707,23 @@ int async__submit(struct rworker *w, const struct ritem *it, struct reel_op *res
 	/* the records of its syscall: one context's (pid, ctx and kind alike) */
 	n = batch__gather(w, it, m);
 	for (unsigned i = 0; i < n; i++)
-		if ((rq[i] = async__prepare(w, m[i], &c, &r[i])))
-			go[ngo++] = rq[i];
+		if ((rq[ngo] = async__prepare(w, m[i], &c, &r[i])))
+			ngo++;
 	if (ngo) {
 		w->uring_submitter |= it->op.type == REEL_OP_URING_SUBMIT;
-		actx__submit(w, c, go, ngo, goerr, &sub_ns, &end_ns);
+		actx__submit(w, c, rq, ngo, err, &res->start_ns, &res->end_ns);
 	} else {
-		sub_ns = end_ns = replay_now_ns();
+		res->start_ns = res->end_ns = replay_now_ns();
 	}
-	/* (not the requests' fields: once c->lock is let go, another thread's completion
-	 * record may free them) */
+	/* (not from the requests: once c->lock is let go, another thread's completion record
+	 * may free them) */
 	for (unsigned i = 0; i < n; i++) {
-		struct reel_op mres;
+		int64_t ret = r[i] ? 0 : async__ret(m[i], err[j++]);
 
-		err[i] = rq[i] ? goerr[j++] : 0;
-		if (!i) {
-			async__result(res, m[0], rq[0], err[0], sub_ns, end_ns);
-			continue;
-		}
-		mres = m[i]->op;
-		async__result(&mres, m[i], rq[i], err[i], sub_ns, end_ns);
-		batch__keep(w, res, m[i], &mres, r[i]);
+		if (!i)
+			res->ret = ret;
+		else
+			batch__keep(w, res, m[i], ret, r[i]);
 	}
 	return r[0];
 }

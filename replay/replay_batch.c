@@ -24,14 +24,15 @@
 struct abatch {
 	/* kept for the records after the first, in their order: n of them, next to take */
 	unsigned n, next;
-	uint64_t sched, wait; /* the first record's: the batch's schedule, and its wait for others */
+	/* the first record's: the batch's schedule, its wait for other threads' ops, and the
+	 * syscall's start and end */
+	uint64_t sched, wait, start_ns, end_ns;
 	uint64_t t0; /* the replay's time 0 then: a record carried over to the next segment
 			(staged) is retired after a pause that time 0 has moved on by */
 	struct {
 		uint64_t seq;
 		int r; /* exec__op's result */
 		int64_t ret;
-		uint64_t start_ns, end_ns;
 	} m[BATCH_MAX];
 };
 
@@ -82,20 +83,20 @@ unsigned batch__gather(struct rworker *w, const struct ritem *it, const struct r
 }
 
 void batch__keep(struct rworker *w, const struct reel_op *first, const struct ritem *it,
-		 const struct reel_op *res, int r)
+		 int64_t ret, int r)
 {
 	struct abatch *b = w->ab;
 
 	if (!b->n) {
 		b->sched = first->sched_ns;
 		b->wait = first->wait_ns;
+		b->start_ns = first->start_ns;
+		b->end_ns = first->end_ns;
 		b->t0 = w->run->t0;
 	}
 	b->m[b->n].seq = it->seq;
 	b->m[b->n].r = r;
-	b->m[b->n].ret = res->ret;
-	b->m[b->n].start_ns = res->start_ns;
-	b->m[b->n].end_ns = res->end_ns;
+	b->m[b->n].ret = ret;
 	b->n++;
 }
 
@@ -114,8 +115,8 @@ int batch__take(struct rworker *w, const struct ritem *it, struct reel_op *res, 
 	moved = w->run->t0 - b->t0;
 	res->sched_ns = b->sched + moved;
 	res->wait_ns = b->wait;
-	res->start_ns = b->m[b->next].start_ns + moved;
-	res->end_ns = b->m[b->next].end_ns + moved;
+	res->start_ns = b->start_ns + moved;
+	res->end_ns = b->end_ns + moved;
 	res->ret = b->m[b->next].ret;
 	*r = b->m[b->next++].r;
 	return 1;

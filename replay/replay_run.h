@@ -427,10 +427,10 @@ void run__meta(struct run *run, struct reel_reader *trace); /* the result's head
 /* it and the records queued right after it that went to the kernel with it, into out[]
  * (it first): how many */
 unsigned batch__gather(struct rworker *w, const struct ritem *it, const struct ritem **out);
-/* the result of a record of the batch the worker's current op (whose res is first) began,
- * r its exec__op result, kept until the worker comes to it */
+/* the result of a record of the batch the worker's current op began (its result first,
+ * times set): ret, r its exec__op result; kept until the worker comes to it */
 void batch__keep(struct rworker *w, const struct reel_op *first, const struct ritem *it,
-		 const struct reel_op *res, int r);
+		 int64_t ret, int r);
 /* 1: it went with an earlier record: res takes the result kept for it (its times, ret, and
  * the batch's schedule and wait), *r its exec__op result. 0: it was not */
 int batch__take(struct rworker *w, const struct ritem *it, struct reel_op *res, int *r);
