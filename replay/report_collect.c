@@ -35,7 +35,7 @@ struct thread_state {
 	/* busy until, on the schedule's timeline and in fact, and the preemptions it carries
 	 * in a backlog (busy_set, carried_of) */
 	uint64_t busy[3];
-	struct rqueue *rq; /* a replay with --engine io_uring|libaio: its requests (engine_busy) */
+	struct rqueue *rq;  /* a replay with --engine io_uring|libaio: its requests (engine_busy) */
 	struct rcall *call; /* a replay: its last submit record's syscall (async_submit) */
 	uint8_t seen, is_busy, refused;
 };
@@ -769,9 +769,14 @@ static int async_schedule_call(struct collect *c, const struct reel_op *op, uint
 	if ((err = schedule_add_at(c, op, free_at, carried)) || (err = busy_until(c, op, at)))
 		return err;
 	t = thread_of(c, op, 0); /* (busy_until may have moved the threads' array) */
-	*t->call = (struct rcall){.start = op->start_ns, .end = op->end_ns, .sched = op->sched_ns,
-				  .ctx = op->ctx, .type = op->type, .free_at = free_at,
-				  .carried = carried, .at = *at};
+	*t->call = (struct rcall){.start = op->start_ns,
+				  .end = op->end_ns,
+				  .sched = op->sched_ns,
+				  .ctx = op->ctx,
+				  .type = op->type,
+				  .free_at = free_at,
+				  .carried = carried,
+				  .at = *at};
 	return 0;
 }
 
