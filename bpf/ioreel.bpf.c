@@ -1154,7 +1154,17 @@ int ioreel_uring_submit(struct bpf_raw_tracepoint_args *ctx)
 	ev.fd = BPF_CORE_READ(req, cqe.fd);
 	ev.sqe_flags = BPF_CORE_READ(req, flags);
 	e = bpf_task_storage_get(&entries, bpf_get_current_task_btf(), 0, 0);
-	ev.ring_fd = e && e->busy && e->nr == 426 ? (__s32)e->args[0] : -1; /* io_uring_enter */
+	if (e && e->busy && e->nr == 426) { /* io_uring_enter */
+		ev.ring_fd = (__s32)e->args[0];
+		/*
+		 * The SQEs of one io_uring_enter are submitted at its entry, as an io_submit's
+		 * iocbs are at io_submit's: the same time for all, which tells a replay which
+		 * requests went to the kernel together (one syscall then, not one per request)
+		 */
+		ev.time_ns = e->start_ns;
+	} else {
+		ev.ring_fd = -1; /* SQPOLL: the kernel's thread took it, each at its own time */
+	}
 	/* the request's command area is the opcode's struct, filled by its prep() already */
 	if (uring_is_rw(op)) {
 		struct io_rw *rw = (struct io_rw *)&req->cmd;

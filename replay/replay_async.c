@@ -523,40 +523,45 @@ static bool async__fixed_file(struct rworker *w, const struct ritem *it)
 	return true;
 }
 
-int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns,
-		  uint64_t *end_ns)
+/*
+ * The request of a submit record, ready for its context (*cp): NULL when it cannot be made,
+ * *r then exec__op's result (the failure counted and said).
+ */
+static struct areq *async__prepare(struct rworker *w, const struct ritem *it, struct ractx **cp,
+				   int *r)
 {
 	const struct reel_op *op = &it->op;
 	int is_uring = op->type == REEL_OP_URING_SUBMIT;
-	int kind = async__kind(op), fd = -1, r;
+	int kind = async__kind(op), fd = -1;
 	struct ractx *c;
 	struct areq *rq;
-	uint64_t *v, sub_ns;
-	int took = 0;
 
+	*r = -(1 + REPLAY_FAIL_UNSUPPORTED);
 	if (kind < 0 || (kind == REPLAY_IO_NOP && !is_uring)) {
 		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
 			   "async request kind not supported by replay");
-		return -(1 + REPLAY_FAIL_UNSUPPORTED);
+		return NULL;
 	}
 	if (is_uring && async__fixed_file(w, it))
-		return -(1 + REPLAY_FAIL_UNSUPPORTED);
+		return NULL;
 	if (kind != REPLAY_IO_NOP) {
 		fd = exec__fd(w, it, kind == REPLAY_IO_WRITE);
-		if (fd < 0)
-			return -(1 + REPLAY_FAIL_UNKNOWN_FD);
+		if (fd < 0) {
+			*r = -(1 + REPLAY_FAIL_UNKNOWN_FD);
+			return NULL;
+		}
 	}
-	c = actx__get(w->run, op, is_uring);
+	c = *cp = actx__get(w->run, op, is_uring);
 	if (!c || !c->ok) {
 		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
 			   is_uring ? "cannot set up an io_uring" : "cannot set up an AIO context");
-		return -(1 + REPLAY_FAIL_UNSUPPORTED);
+		return NULL;
 	}
 	rq = calloc(1, sizeof(*rq));
 	if (!rq || !(rq->io.buf = actx__buf_get(c, op->len, &rq->cap))) {
 		free(rq);
 		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1, "out of memory");
-		return -(1 + REPLAY_FAIL_UNSUPPORTED);
+		return NULL;
 	}
 	rq->io.kind = kind;
 	rq->io.fd = fd;
@@ -578,42 +583,28 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 	rq->any = !!(it->flags & ITEM_ASYNC_ANY);
 	rq->aux = op->aux;
 	rq->subop = op->subop;
-	/*
-	 * The completions its submission brings (on tmpfs a read completes in it) are for this
-	 * thread to take after it, not for the reaper, that the kernel would wake for each
-	 */
-	if (c->efd >= 0 && !atomic_exchange(&c->cq_busy, 1)) {
-		took = 1;
-		c->eng.ops->notify(&c->eng, 0);
-	}
-	pthread_mutex_lock(&c->lock);
-	rq->submit_ns = sub_ns = replay_now_ns();
-	rq->t0 = w->run->t0;
-	c->submit_holds = took;
-	w->uring_submitter |= is_uring;
-	r = replay_engine__submit(&c->eng, &rq->io, actx__make_room, c);
-	*end_ns = replay_now_ns();
-	rq->submit_end = *end_ns;
-	c->submit_holds = 0;
-	if (r) {
-		/* nothing of it is left with the engine (see commit): kept, without its buffer,
-		 * for its completion record to say it failed */
-		actx__buf_put(c, rq->io.buf, rq->cap);
-		rq->io.buf = NULL;
-		rq->io.ret = r;
-		atomic_store(&rq->done, 1);
-		rq->refused = 1;
-	} else {
-		int was_idle = !atomic_fetch_add(&c->inflight, 1);
+	*r = 0;
+	return rq;
+}
 
-		if (c->efd < 0 && c->eng.ops->peek)
-			actx__peek(c, *end_ns);
-		/* (the reaper may have taken it already, inflight then wrapping for a moment:
-		 * harmless, it parks only on 0 seen under the lock this thread holds) */
-		if (was_idle && !took && atomic_load(&c->inflight) && atomic_load(&c->parked))
-			pthread_cond_signal(&c->work);
-	}
-	v = replay_u64map__get(&c->reqs, op->aux);
+/*
+ * Under c->lock, after its submission: rq refused (err), kept without its buffer for its
+ * completion record to say it failed; nothing of it is left with the engine (see commit).
+ */
+static void actx__refused(struct ractx *c, struct areq *rq, int err)
+{
+	actx__buf_put(c, rq->io.buf, rq->cap);
+	rq->io.buf = NULL;
+	rq->io.ret = err;
+	atomic_store(&rq->done, 1);
+	rq->refused = 1;
+}
+
+/* Under c->lock: rq is the request of its id from now on, for its completion record. */
+static void actx__file(struct ractx *c, struct areq *rq)
+{
+	uint64_t *v = replay_u64map__get(&c->reqs, rq->aux);
+
 	if (v) {
 		/* an earlier request of the id that no completion record took: reaped already,
 		 * or refused, nothing else holds it; or still in flight, the engine holds it */
@@ -625,7 +616,61 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 			actx__orphan(c, old);
 		}
 	}
-	replay_u64map__put(&c->reqs, op->aux, (uintptr_t)rq);
+	replay_u64map__put(&c->reqs, rq->aux, (uintptr_t)rq);
+}
+
+/*
+ * Submits the n requests rq[] of c at once, as the application's one syscall did (as many
+ * more as the kernel's refusals take: replay_engine__submit_n), each refused one with its
+ * error in err[]. *sub_ns, *end_ns: when the submission began and returned.
+ */
+static void actx__submit(struct rworker *w, struct ractx *c, struct areq **rq, unsigned n,
+			 int *err, uint64_t *sub_ns, uint64_t *end_ns)
+{
+	struct replay_io *io[BATCH_MAX];
+	unsigned taken = 0;
+	int took = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		io[i] = &rq[i]->io;
+	/*
+	 * The completions its submission brings (on tmpfs a read completes in it) are for this
+	 * thread to take after it, not for the reaper, that the kernel would wake for each
+	 */
+	if (c->efd >= 0 && !atomic_exchange(&c->cq_busy, 1)) {
+		took = 1;
+		c->eng.ops->notify(&c->eng, 0);
+	}
+	pthread_mutex_lock(&c->lock);
+	*sub_ns = replay_now_ns();
+	for (unsigned i = 0; i < n; i++) {
+		rq[i]->submit_ns = *sub_ns;
+		rq[i]->t0 = w->run->t0;
+	}
+	c->submit_holds = took;
+	replay_engine__submit_n(&c->eng, io, n, actx__make_room, c, err);
+	*end_ns = replay_now_ns();
+	c->submit_holds = 0;
+	for (unsigned i = 0; i < n; i++) {
+		rq[i]->submit_end = *end_ns;
+		if (err[i])
+			actx__refused(c, rq[i], err[i]);
+		else
+			taken++;
+	}
+	if (taken) {
+		int was_idle = !atomic_fetch_add(&c->inflight, taken);
+
+		if (c->efd < 0 && c->eng.ops->peek)
+			actx__peek(c, *end_ns);
+		/* (the reaper may have taken some already, inflight then wrapping for a moment:
+		 * harmless, it parks only on 0 seen under the lock this thread holds) */
+		if (was_idle && !took && atomic_load(&c->inflight) && atomic_load(&c->parked))
+			pthread_cond_signal(&c->work);
+	}
+	/* in their order: of two of one id, the later is the id's (as submitted one by one) */
+	for (unsigned i = 0; i < n; i++)
+		actx__file(c, rq[i]);
 	pthread_mutex_unlock(&c->lock);
 	/* (an error of the CQ's, if any, is for the reaper and the completion records to meet) */
 	if (took) {
@@ -638,15 +683,49 @@ int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint6
 			pthread_mutex_unlock(&c->lock);
 		}
 	}
-	if (r) {
-		*ret = r;
-		return 0;
+}
+
+/*
+ * A submit record's ret: the original's (count or 0) when the replay's submission succeeded,
+ * else its refusal
+ */
+static int64_t async__ret(const struct ritem *it, int err)
+{
+	return err ? err : it->op.ret >= 0 ? it->op.ret : 0;
+}
+
+int async__submit(struct rworker *w, const struct ritem *it, struct reel_op *res)
+{
+	const struct ritem *m[BATCH_MAX];
+	struct areq *rq[BATCH_MAX];
+	int r[BATCH_MAX], err[BATCH_MAX];
+	struct ractx *c = NULL;
+	unsigned n, ngo = 0, j = 0;
+
+	if (batch__take(w, it, res, &r[0]))
+		return r[0];
+	/* the records of its syscall: one context's (pid, ctx and kind alike) */
+	n = batch__gather(w, it, m);
+	for (unsigned i = 0; i < n; i++)
+		if ((rq[ngo] = async__prepare(w, m[i], &c, &r[i])))
+			ngo++;
+	if (ngo) {
+		w->uring_submitter |= it->op.type == REEL_OP_URING_SUBMIT;
+		actx__submit(w, c, rq, ngo, err, &res->start_ns, &res->end_ns);
+	} else {
+		res->start_ns = res->end_ns = replay_now_ns();
 	}
-	/* a submit record's ret is the original's (count or 0) when the replay's succeeded */
-	*ret = op->ret >= 0 ? op->ret : 0;
-	/* (not rq's: once c->lock is let go, another thread's completion record may free it) */
-	*submit_ns = sub_ns;
-	return 0;
+	/* (not from the requests: once c->lock is let go, another thread's completion record
+	 * may free them) */
+	for (unsigned i = 0; i < n; i++) {
+		int64_t ret = r[i] ? 0 : async__ret(m[i], err[j++]);
+
+		if (!i)
+			res->ret = ret;
+		else
+			batch__keep(w, res, m[i], ret, r[i]);
+	}
+	return r[0];
 }
 
 /*

@@ -45,7 +45,9 @@ struct replay_engine_ops {
 	 * what was left (-EAGAIN, -EBUSY: out of resources for now; or the request's own
 	 * error): those requests are withdrawn, nothing of them is left with the engine or the
 	 * kernel, and the caller may free or reuse them. What the kernel did take completes as
-	 * usual, even if it refused it (its event then carries the error).
+	 * usual, even if it refused it (its event then carries the error). Either way it sets
+	 * e->taken: the kernel takes requests in the order they were queued, so those it took
+	 * are the first e->taken of them.
 	 */
 	int (*commit)(struct replay_engine *e);
 	/* waits for at least min completions (or until t, when not NULL); count or -errno */
@@ -76,6 +78,7 @@ struct replay_engine {
 	unsigned depth;
 	unsigned fail_every; /* IOREEL_TEST_SUBMIT_FAIL: every Nth submission is refused */
 	unsigned submits;
+	unsigned taken; /* the last commit's: how many of the requests queued the kernel took */
 	/* set by init: getevents may run in one thread while another queues and commits */
 	int reap_apart;
 };
@@ -104,5 +107,14 @@ void replay_engine__cleanup(struct replay_engine *e);
 #define REPLAY_SUBMIT_IDLE_TRIES 3
 int replay_engine__submit(struct replay_engine *e, struct replay_io *io,
 			  int (*make_room)(void *ctx), void *ctx);
+/*
+ * Queues the n requests io[] and commits them at once, as the application's io_submit of n
+ * iocbs or io_uring_enter of n SQEs went: one syscall when the kernel takes them all. Those
+ * refused for want of room go again after make_room, as replay_engine__submit's one does
+ * (a refusal that stands, stands for all those left); one the kernel refuses for itself is
+ * left out, and the rest go on. err[i]: 0, io[i] left with the engine; or -errno, not at all.
+ */
+void replay_engine__submit_n(struct replay_engine *e, struct replay_io **io, unsigned n,
+			     int (*make_room)(void *ctx), void *ctx, int *err);
 
 #endif

@@ -84,6 +84,7 @@ static int aio__commit(struct replay_engine *e)
 	unsigned done = 0;
 	int r;
 
+	e->taken = 0;
 	while (done < p->npending) {
 		if (replay_engine__test_refuse(e))
 			r = -EAGAIN;
@@ -101,6 +102,7 @@ static int aio__commit(struct replay_engine *e)
 			return r < 0 ? r : -EAGAIN;
 		}
 		done += (unsigned)r;
+		e->taken = done;
 	}
 	p->npending = 0;
 	return 0;

@@ -11,6 +11,7 @@
 struct sync_priv {
 	struct replay_io **done, **out;
 	unsigned n;
+	unsigned queued; /* since the last commit: all of them "taken", as they are done */
 };
 
 static int sync__init(struct replay_engine *e, unsigned depth)
@@ -61,11 +62,16 @@ static int sync__queue(struct replay_engine *e, struct replay_io *io)
 	io->ret = r; /* replay_sys.h: -errno itself */
 	io->done_ns = replay_now_ns();
 	p->done[p->n++] = io;
+	p->queued++;
 	return 0;
 }
 
 static int sync__commit(struct replay_engine *e)
 {
+	struct sync_priv *p = e->priv;
+
+	e->taken = p->queued;
+	p->queued = 0;
 	return 0;
 }
 
@@ -121,6 +127,7 @@ int replay_engine__init(struct replay_engine *e, enum replay_engine_kind kind, u
 	e->depth = depth;
 	e->priv = NULL;
 	e->submits = 0;
+	e->taken = 0;
 	e->fail_every = 0;
 	e->reap_apart = 0;
 	/* IOREEL_TEST_SUBMIT_FAIL=N, for tests only: the Nth, 2Nth... submission of each async
@@ -140,24 +147,57 @@ void replay_engine__cleanup(struct replay_engine *e)
 int replay_engine__submit(struct replay_engine *e, struct replay_io *io,
 			  int (*make_room)(void *ctx), void *ctx)
 {
-	unsigned idle = 0;
-	int r;
+	int err;
 
-	for (;;) {
-		r = e->ops->queue(e, io);
-		if (!r)
-			r = e->ops->commit(e);
-		if (r != -EAGAIN && r != -EBUSY)
-			return r;
-		switch (make_room(ctx)) {
-		case 0:
-			if (++idle > REPLAY_SUBMIT_IDLE_TRIES)
-				return r;
-			break;
-		case 1:
-			break;
-		default:
-			return r;
+	replay_engine__submit_n(e, &io, 1, make_room, ctx, &err);
+	return err;
+}
+
+/*
+ * Queues io[0..n) until the engine is full and commits them at once. *taken: how many went to
+ * the kernel, the first ones. 0 when all those queued did; else the refusal of io[*taken],
+ * queue's when the engine had no room for the first one.
+ */
+static int engine__push(struct replay_engine *e, struct replay_io **io, unsigned n,
+			unsigned *taken)
+{
+	unsigned k = 0;
+	int r = 0;
+
+	*taken = 0;
+	while (k < n && !(r = e->ops->queue(e, io[k])))
+		k++;
+	if (!k)
+		return r;
+	r = e->ops->commit(e);
+	*taken = e->taken;
+	return r;
+}
+
+void replay_engine__submit_n(struct replay_engine *e, struct replay_io **io, unsigned n,
+			     int (*make_room)(void *ctx), void *ctx, int *err)
+{
+	unsigned i = 0, idle = 0, taken;
+	int r, room;
+
+	while (i < n) {
+		r = engine__push(e, io + i, n - i, &taken);
+		for (; taken; taken--) {
+			err[i++] = 0;
+			idle = 0;
 		}
+		if (!r)
+			continue; /* the engine was full before the rest: they go next */
+		if (r != -EAGAIN && r != -EBUSY) {
+			err[i++] = r; /* its own: the others are not to fail with it */
+			continue;
+		}
+		room = make_room(ctx);
+		if (room == 1 || (room == 0 && ++idle <= REPLAY_SUBMIT_IDLE_TRIES))
+			continue;
+		/* the kernel is short of resources, not of room: waiting again for each of the
+		 * rest would only make them later */
+		while (i < n)
+			err[i++] = r;
 	}
 }

@@ -107,6 +107,7 @@ static int uring__commit(struct replay_engine *e)
 	struct uring_priv *p = e->priv;
 	int r;
 
+	e->taken = 0;
 	while (p->queued) {
 		if (replay_engine__test_refuse(e)) {
 			uring__publish(&p->ring);
@@ -122,7 +123,10 @@ static int uring__commit(struct replay_engine *e)
 			return r < 0 ? r : -EAGAIN;
 		}
 		/* it stops after a request it refused (whose CQE says why): the rest go again */
-		p->queued -= (unsigned)r < p->queued ? (unsigned)r : p->queued;
+		if ((unsigned)r > p->queued)
+			r = (int)p->queued;
+		p->queued -= (unsigned)r;
+		e->taken += (unsigned)r;
 	}
 	return 0;
 }

@@ -1329,18 +1329,9 @@ int exec__op(struct rworker *w, const struct ritem *it, struct reel_op *res)
 	case REEL_OP_SENDFILE:
 		return exec__copy(w, it, res);
 	case REEL_OP_AIO_SUBMIT:
-	case REEL_OP_URING_SUBMIT: {
-		uint64_t sub = 0, end = 0;
-
-		res->start_ns = replay_now_ns();
-		r = async__submit(w, it, &res->ret, &sub, &end);
-		/* when its submission returned: no completion it brought is stamped before */
-		res->end_ns = end ? end : replay_now_ns();
-		/* the submission proper, without setting up the context: as its completion says */
-		if (sub)
-			res->start_ns = sub;
-		return r;
-	}
+	case REEL_OP_URING_SUBMIT:
+		/* with the records of its syscall after it, in one syscall */
+		return async__submit(w, it, res);
 	case REEL_OP_AIO_COMPLETE:
 	case REEL_OP_URING_COMPLETE: {
 		uint64_t sub = 0, done = 0;

@@ -313,6 +313,7 @@ static void run__free(struct run *run, struct disp *d)
 		for (unsigned j = 0; w->infl && j < RUN_ASYNC_DEPTH; j++)
 			free(w->infl[j].io.buf);
 		free(w->infl);
+		free(w->ab);
 		free(w->buf);
 		free(w->out);
 		free(w->q);

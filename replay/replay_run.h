@@ -316,6 +316,8 @@ struct rworker {
 	int lk_timer_ok;
 	struct rinflight *infl;
 	unsigned infl_head, infl_n;
+	/* replay_batch.c: results of records submitted with an earlier one; NULL: none yet */
+	struct abatch *ab;
 };
 
 struct run {
@@ -395,6 +397,8 @@ struct run {
 
 /* replay_worker.c */
 void queue__size(size_t ntids, size_t nqueues); /* for ntids trace threads, nqueues at once */
+/* the item k (>= 1) places after the one being run, if queued already; else NULL */
+const struct ritem *worker__queued(struct rworker *w, unsigned k);
 void queue__push(struct rworker *w, const struct ritem *it); /* the dispatcher's side */
 struct rworker *worker__new(struct run *run, uint32_t pid, uint32_t tid); /* and its thread */
 void worker__drain(struct rworker *w);	/* waits for its requests in flight */
@@ -417,6 +421,19 @@ void worker__cut(struct rworker *w, uint32_t h); /* stops before its item at h *
 
 /* replay_run.c */
 void run__meta(struct run *run, struct reel_reader *trace); /* the result's head meta */
+
+/* replay_batch.c: the submit records of one syscall (io_submit, io_uring_enter) */
+#define BATCH_MAX 64 /* records submitted at once: a larger batch goes in several */
+/* it and the records queued right after it that went to the kernel with it, into out[]
+ * (it first): how many */
+unsigned batch__gather(struct rworker *w, const struct ritem *it, const struct ritem **out);
+/* the result of a record of the batch the worker's current op began (its result first,
+ * times set): ret, r its exec__op result; kept until the worker comes to it */
+void batch__keep(struct rworker *w, const struct reel_op *first, const struct ritem *it,
+		 int64_t ret, int r);
+/* 1: it went with an earlier record: res takes the result kept for it (its times, ret, and
+ * the batch's schedule and wait), *r its exec__op result. 0: it was not */
+int batch__take(struct rworker *w, const struct ritem *it, struct reel_op *res, int *r);
 
 /* replay_clock.c */
 #if defined(__x86_64__)
@@ -548,11 +565,14 @@ uint64_t mmaps__exits(const struct run *run);	 /* how many processes had some */
 
 /* replay_async.c: the trace's own async ops (AIO_*, URING_*) */
 int async__kind(const struct reel_op *op); /* a submit's REPLAY_IO_*, -1: not supported */
-int async__submit(struct rworker *w, const struct ritem *it, int64_t *ret, uint64_t *submit_ns,
-		  uint64_t *end_ns);
-/* *submit_ns: when the request was submitted (a completion record's start, FORMAT.md);
- * *end_ns: when its submission returned (set when it got that far), no later than the
- * completions it brought are stamped */
+/*
+ * A submit record, with those queued after it that went with it in one syscall
+ * (batch__gather), submitted at once; exec__op's result, res filled: start_ns when the
+ * submission began (a completion record's start, FORMAT.md), end_ns when it returned, no
+ * later than the completions it brought are stamped. A record submitted with an earlier
+ * one takes the result kept for it (batch__take).
+ */
+int async__submit(struct rworker *w, const struct ritem *it, struct reel_op *res);
 /* *done_ns: when the request really completed (set when known), as *submit_ns on the
  * timeline of now. 2: the replay's submission of the request failed (res->ret: its error),
  * which its submit record counted already. res: the result record, its ret set; its aux,

@@ -236,6 +236,26 @@ static void queue__advance(struct rworker *w, uint32_t t)
 	}
 }
 
+/*
+ * The item k (>= 1) places after the one queue__peek gave, when it is queued already: NULL when
+ * it is not yet (never waited for), past the thread's last op, or once the segment is cut
+ * short (staged: the worker stops at its next op). A look ahead without taking anything:
+ * the records that went with this one in one syscall (batch__gather).
+ */
+const struct ritem *worker__queued(struct rworker *w, unsigned k)
+{
+	uint32_t h = atomic_load_explicit(&w->head, memory_order_relaxed), i;
+
+	if (atomic_load_explicit(&w->tail, memory_order_acquire) - h <= k ||
+	    atomic_load_explicit(&w->run->seg_cut, memory_order_relaxed))
+		return NULL;
+	if (!w->run->staged)
+		return &w->q[(h + k) % queue_cap];
+	for (i = w->cur; k && i != RUN_SEG_NONE; k--)
+		i = w->run->seg[i].next;
+	return i == RUN_SEG_NONE ? NULL : &w->run->seg[i];
+}
+
 /* ---- dependencies ---- */
 
 /*

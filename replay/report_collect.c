@@ -35,7 +35,8 @@ struct thread_state {
 	/* busy until, on the schedule's timeline and in fact, and the preemptions it carries
 	 * in a backlog (busy_set, carried_of) */
 	uint64_t busy[3];
-	struct rqueue *rq; /* a replay with --engine io_uring|libaio: its requests (engine_busy) */
+	struct rqueue *rq;  /* a replay with --engine io_uring|libaio: its requests (engine_busy) */
+	struct rcall *call; /* a replay: its last submit record's syscall (async_submit) */
 	uint8_t seen, is_busy, refused;
 };
 
@@ -727,6 +728,69 @@ static int async_measure(struct collect *c, const struct reel_op *op, uint64_t s
 	return measure(c, op, kind, start, lat, fd);
 }
 
+/*
+ * A replay's submit records of one syscall (an io_submit of n iocbs, an io_uring_enter of n
+ * SQEs: replay_batch.c) have its times and schedule alike. The syscall held its thread once:
+ * the records after the first are scheduled as the first was, with the thread free for
+ * them when it was for the first, and leave its busy time as the first left it. Taken one
+ * after the other, each of 8 counted the ones before it as backlog, and the thread busy 8
+ * times as long as the syscall was.
+ */
+struct rcall {
+	uint64_t start, end, sched, ctx; /* the syscall's, as its records have them */
+	uint16_t type;
+	uint64_t free_at, carried, at; /* schedule_add_at's and busy_until's for the first */
+};
+
+/* op went in the same syscall as the thread's last submit record (NULL: not) */
+static struct rcall *async_same_call(struct collect *c, const struct reel_op *op)
+{
+	struct thread_state *t = thread_of(c, op, 0);
+	struct rcall *k = t ? t->call : NULL;
+
+	return k && k->type == op->type && k->start == op->start_ns && k->end == op->end_ns &&
+		       k->sched == op->sched_ns && k->ctx == op->ctx
+		   ? k
+		   : NULL;
+}
+
+/* schedules a replay's submit record, its syscall's first: kept for the ones after it */
+static int async_schedule_call(struct collect *c, const struct reel_op *op, uint64_t *at)
+{
+	struct thread_state *t = thread_of(c, op, 1);
+	const uint64_t *busy = busy_of(c, op);
+	uint64_t free_at = thread_free_at(c, op), carried = carried_of(busy, op);
+	int err;
+
+	if (!t)
+		return -ENOMEM;
+	if (!t->call && !(t->call = calloc(1, sizeof(*t->call))))
+		return -ENOMEM;
+	if ((err = schedule_add_at(c, op, free_at, carried)) || (err = busy_until(c, op, at)))
+		return err;
+	t = thread_of(c, op, 0); /* (busy_until may have moved the threads' array) */
+	*t->call = (struct rcall){.start = op->start_ns,
+				  .end = op->end_ns,
+				  .sched = op->sched_ns,
+				  .ctx = op->ctx,
+				  .type = op->type,
+				  .free_at = free_at,
+				  .carried = carried,
+				  .at = *at};
+	return 0;
+}
+
+/* a replay's submit record: scheduled, its thread busy with its syscall (async_same_call) */
+static int async_schedule(struct collect *c, const struct reel_op *op, uint64_t *at)
+{
+	const struct rcall *k = async_same_call(c, op);
+
+	if (!k)
+		return async_schedule_call(c, op, at);
+	*at = k->at;
+	return schedule_add_at(c, op, k->free_at, k->carried);
+}
+
 static int async_submit(struct collect *c, const struct reel_op *op)
 {
 	uint64_t k[REPORT_KEY_N], kid[REPORT_KEY_N], at = 0;
@@ -741,7 +805,7 @@ static int async_submit(struct collect *c, const struct reel_op *op)
 
 	async_key(op, op->start_ns, k);
 	async_id_key(op, kid);
-	if ((err = schedule_add(c, op)) || (scheduled(c, op) && (err = busy_until(c, op, &at))))
+	if (scheduled(c, op) && (err = async_schedule(c, op, &at)))
 		return err;
 	/* its completion came first in the file (another worker's batch) and was measured */
 	s = report_map__get(&c->early, k);
@@ -1023,8 +1087,10 @@ int report_run__collect(struct report_run *run, const char *path, int by_file)
 	report_map__free(&c.vsub);
 	report_map__free(&c.early);
 	replay_u64map__free(&c.tindex);
-	for (size_t i = 0; i < c.nthreads; i++)
+	for (size_t i = 0; i < c.nthreads; i++) {
 		free(c.threads[i].rq);
+		free(c.threads[i].call);
+	}
 	free(c.threads);
 	free(c.by_path_id);
 	free(c.pseudo_id);
