@@ -251,6 +251,41 @@ static bool follows_last(const struct conv_ctx *x)
 	}
 }
 
+/* The path of the file a link of cvt_proc_link stands for, as the capture knows it, or NULL. */
+static const char *link_base(struct conv_ctx *x, enum cvt_link link, int fd)
+{
+	const struct capture_proc *p = x->p;
+	const char *base;
+	struct capture_fd *f;
+
+	switch (link) {
+	case CVT_LINK_FD:
+		base = capture_proc__fd_path_at(x->p, fd, x->ev->start_ns);
+		/* a memfd's own name (systemd opens one again read-only so): no storage either */
+		f = base ? NULL : capture_proc__fd(x->p, fd);
+		if (f && (f->kind == REEL_FD_OTHER || (f->marks & CAPTURE_FD_ANON)))
+			x->via_anon = true;
+		return base;
+	case CVT_LINK_CWD:
+		return p->cwd;
+	case CVT_LINK_ROOT:
+		return p->root ? p->root : "/";
+	default:
+		return NULL;
+	}
+}
+
+/* past the "/.." that begin rest (a normalised rest has them only there), *up of them */
+static const char *past_climb(const char *rest, unsigned *up)
+{
+	*up = 0;
+	while (!strncmp(rest, "/..", 3) && (rest[3] == '/' || !rest[3])) {
+		rest += 3;
+		(*up)++;
+	}
+	return rest;
+}
+
 /*
  * A name that reaches another file than it says (cvt_proc_link): "/proc/self/fd/N[/rest]"
  * (tar x chmods each directory through that of an O_PATH fd), "/dev/fd/N", "/dev/stdout"
@@ -259,45 +294,49 @@ static bool follows_last(const struct conv_ctx *x)
  * replay can reach it, where the /proc or /dev name is no storage and its I/O was left out.
  * Unknown (the fd's path is not, or not a file's: a pipe's), the name is kept. A component
  * before the last is always followed; the last one when follow says so.
+ *
+ * A ".." right after the link climbs from the directory the link stands for, as the kernel
+ * walks it: the cwd reached through a symlink (/a/link -> /b/c) has /b as its parent, not
+ * the /a its name says, and a chrooted process's root is its own parent. At the root, it
+ * stays there; from a cwd or an fd's directory, the kernel is asked where it leads
+ * (capture_procfs__dir_up). When it cannot say (that directory is gone), the application's
+ * own /proc name is kept, counted (capture.links_unresolved): a replay leaves the op out
+ * and says so, rather than act on a name that may not be the file. False then.
  */
-static void proc_link_path(struct conv_ctx *x, char *buf, size_t size, bool follow)
+static bool proc_link_path(struct conv_ctx *x, char *buf, size_t size, bool follow)
 {
 	const struct capture_proc *p = x->p;
 	size_t rl = p->root ? strlen(p->root) : 0;
-	const char *in = buf, *base, *end;
-	struct capture_fd *f;
-	char tmp[PATH_MAX];
+	const char *in = buf, *base, *rest;
+	char tmp[PATH_MAX], real[PATH_MAX];
+	enum cvt_link link;
+	unsigned up;
 	int fd, n;
 
 	/* chrooted, the application's "/proc/self/..." was resolved beneath its root */
 	if (rl && !strncmp(buf, p->root, rl) && buf[rl] == '/')
 		in = buf + rl;
-	switch (cvt_proc_link(in, p->pid, &fd, &end)) {
-	case CVT_LINK_FD:
-		if (!*end && !follow)
-			return;
-		base = capture_proc__fd_path_at(x->p, fd, x->ev->start_ns);
-		/* a memfd's own name (systemd opens one again read-only so): no storage either */
-		f = base ? NULL : capture_proc__fd(x->p, fd);
-		if (f && (f->kind == REEL_FD_OTHER || (f->marks & CAPTURE_FD_ANON)))
-			x->via_anon = true;
-		break;
-	case CVT_LINK_CWD:
-		base = p->cwd;
-		break;
-	case CVT_LINK_ROOT:
-		base = p->root ? p->root : "/";
-		break;
-	default:
-		return;
+	link = cvt_proc_link(in, p->pid, &fd, &rest);
+	if (!link || (!*rest && !follow))
+		return true;
+	base = link_base(x, link, fd);
+	if (!base || *base != '/')
+		return true;
+	rest = past_climb(rest, &up);
+	if (up && link != CVT_LINK_ROOT) {
+		if (capture_procfs__dir_up(p->root, base, up, real, sizeof(real))) {
+			memmove(buf, in, strlen(in) + 1);
+			x->c->links_unresolved++;
+			return false;
+		}
+		base = real;
 	}
-	if (!base || *base != '/' || (!*end && !follow))
-		return;
-	n = snprintf(tmp, sizeof(tmp), "%s%s", base, end);
+	n = snprintf(tmp, sizeof(tmp), "%s%s", base, rest);
 	if (n < 0 || (size_t)n >= sizeof(tmp) || (size_t)n >= size)
-		return;
+		return true;
 	cvt_normalise_path(tmp);
 	memcpy(buf, tmp, strlen(tmp) + 1);
+	return true;
 }
 
 /*
@@ -580,8 +619,10 @@ static void track_chdir(struct conv_ctx *x, int dirfd, const char *rel, char *bu
 {
 	int err = rel ? capture_proc__resolve(x->p, dirfd, rel, buf, size) : -ENOENT;
 
-	if (!err)
-		proc_link_path(x, buf, size, true); /* `cd /proc/self/cwd/sub`, `cd /dev/fd/3` */
+	/* `cd /proc/self/cwd/sub`, `cd /dev/fd/3`; a cwd of a /proc name would name another
+	 * directory once the link moved: not known */
+	if (!err && !proc_link_path(x, buf, size, true))
+		err = -ENOENT;
 	if (err || capture_proc__set_cwd(x->p, buf))
 		capture_proc__forget_cwd(x->p, err == -ENAMETOOLONG);
 }

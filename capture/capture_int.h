@@ -204,6 +204,14 @@ int capture_procfs__snapshot(struct capture_proc *p, char *fd_flags_buf, char *f
 /* readlink(2) of a /proc link into buf, NUL-terminated: its length; 0 when it cannot be read;
  * -ENAMETOOLONG when it does not fit in size (readlink cuts it: a prefix names another file) */
 ssize_t capture_procfs__readlink(const char *link, char *buf, size_t size);
+/*
+ * The path of the directory up levels above dir, found as the kernel finds it: the directory
+ * dir names now (its symlinks followed), then ".." up times, never above root (NULL: "/")
+ * when dir is beneath it, where a chrooted process's ".." stays. Into out; 0, or -errno when
+ * dir cannot be reached (gone since, not a directory) or the answer does not fit.
+ */
+int capture_procfs__dir_up(const char *root, const char *dir, unsigned up, char *out,
+			   size_t size);
 /* Appends pid's descendants (by /proc/N/stat ppid) to *pids (realloc'd). */
 int capture_procfs__descendants(pid_t pid, pid_t **pids, size_t *n);
 /* The thread group of a thread id (the id itself when /proc cannot tell). */
@@ -241,6 +249,9 @@ struct capture_conv {
 	uint64_t xattr_ops;  /* setxattr/removexattr that succeeded: counted, not recorded */
 	/* path arguments longer than PATH_MAX once absolute: recorded without a path */
 	uint64_t paths_too_long;
+	/* path arguments whose ".." climbed from a /proc link's directory to where the kernel
+	 * could no longer say: kept as the application's /proc name (proc_link_path) */
+	uint64_t links_unresolved;
 	/* io_uring requests on registered (fixed) files: recorded without their fd and path */
 	uint64_t uring_fixed;
 	/* io_uring requests of file system ops the capture does not record, by IORING_OP_* */

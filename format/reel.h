@@ -222,6 +222,8 @@ int reel_path__is_nonfile(const char *path);
 #define REEL_META_CAPTURE_STOPPED_BY "capture.stopped_by"
 /* with stopped_by "signal": which one ("SIGINT", "SIGTERM"); at the end */
 #define REEL_META_CAPTURE_STOP_SIGNAL "capture.stop_signal"
+/* path arguments left out for being longer than PATH_MAX once absolute; at the end */
+#define REEL_META_CAPTURE_PATHS_TOO_LONG "capture.paths_too_long"
 #define REEL_META_ANONYMIZED "anonymized"   /* "1" when paths were anonymised */
 /* files open before the capture with flags that change what their I/O costs (O_DIRECT,
  * O_DSYNC, O_SYNC): "PID:FD:FLAGS" (FLAGS in octal, as fdinfo), space-separated; in the head */

@@ -90,7 +90,11 @@ enum cvt_link cvt_proc_link(const char *path, uint32_t pid, int *fd, const char 
 /*
  * Lexical normalisation of an absolute path, in place: "//", "/./" and "/x/.." removed, as
  * both writers make the paths of a trace (a ".." is not resolved through symlinks: the
- * replay looks the names up as the application did). A relative path is left alone.
+ * replay looks the names up as the application did). A relative path is left alone. A ".."
+ * that climbs above one of the magic links of cvt_proc_link stays ("/proc/self/cwd/../x",
+ * "/proc/self/fd/3/a/../../x" -> "/proc/self/fd/3/../x"): it climbs from the directory the
+ * link stands for, whose parent its name does not say (taken out, "/proc/self/x" named
+ * another file; capture_conv.c resolves it as the kernel did).
  */
 void cvt_normalise_path(char *path);
 
