@@ -194,7 +194,9 @@ const char *reel_fd_kind__name(unsigned kind); /* "reg", "dir", "blk", ... */
 /*
  * A path under /proc, /sys or /dev (but /dev/shm, tmpfs): not storage. A replay and a fio
  * export leave ops on such files out as the application's think time (fio's own disk-util
- * reads of /sys/block/DEV/stat, a program's /proc/self/stat).
+ * reads of /sys/block/DEV/stat, a program's /proc/self/stat). So is a memfd's name as /proc
+ * and strace -y show it, "/memfd:NAME (deleted)": a file in memory, of no file system, which
+ * older recordings and strace imports name so.
  */
 int reel_path__is_nonfile(const char *path);
 

@@ -174,6 +174,24 @@ enum { SKIP_NONFILE = 1, SKIP_UNNAMED };
 /* what disp__nonfile says of an op: 0, replayed */
 enum { DISP_NONFILE = 1, DISP_UNNAMED };
 
+/*
+ * An open of "/proc/self/fd/N" (or of the process's own pid) that found a regular file, in a
+ * trace whose recorder names the file of every fd whose path it knows (as all have since they
+ * count capture.paths_too_long) and knew every path (that count 0): the one regular file such
+ * a recorder knows no path of is a memfd's, "/memfd:NAME" to /proc. Its recorders before the
+ * memfd was marked non-file there too (kind other) recorded the open so: non-file, as now.
+ */
+static int disp__reopens_memfd(const struct disp *d, const struct reel_op *op,
+			       const struct rpath *p1)
+{
+	const char *rest;
+	int fd;
+
+	return d->fd_paths_known && op->fd_kind == REEL_FD_REG &&
+	       !strncmp(p1->orig, "/proc/", 6) &&
+	       cvt_proc_link(p1->orig, op->pid, &fd, &rest) == CVT_LINK_FD && !*rest;
+}
+
 /* a symlink's content, made or read: a string, which names nothing the op looks up */
 static int path2__is_content(unsigned t)
 {
@@ -189,7 +207,8 @@ static int disp__open_nonfile(const struct disp *d, const struct reel_op *op,
 		return DISP_NONFILE;
 	if (p1->climbs)
 		return DISP_UNNAMED; /* a lookup in the file system, whatever it found */
-	if (op->ret < 0 || (op->fd_kind != REEL_FD_REG && op->fd_kind != REEL_FD_DIR))
+	if (op->ret < 0 || (op->fd_kind != REEL_FD_REG && op->fd_kind != REEL_FD_DIR) ||
+	    disp__reopens_memfd(d, op, p1))
 		return DISP_NONFILE;
 	return DISP_UNNAMED;
 }

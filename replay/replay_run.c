@@ -505,6 +505,11 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		replay_set_error("cannot open trace %s: %s", o->trace, reel_strerror(err));
 		goto out;
 	}
+	{
+		const char *too_long = reel_reader__meta(d.r, REEL_META_CAPTURE_PATHS_TOO_LONG);
+
+		d.fd_paths_known = too_long && !strcmp(too_long, "0");
+	}
 	if (reel_reader__meta(d.r, REEL_META_CAPTURE_XATTR_OPS))
 		run->xattr_ops =
 		    strtoull(reel_reader__meta(d.r, REEL_META_CAPTURE_XATTR_OPS), NULL, 10);
