@@ -270,6 +270,11 @@ static const char *link_base(struct conv_ctx *x, enum cvt_link link, int fd)
 		return p->cwd;
 	case CVT_LINK_ROOT:
 		return p->root ? p->root : "/";
+	case CVT_LINK_EXE:
+		/* a program run from a memfd: its binary is no storage either */
+		if (p->exe_anon)
+			x->via_anon = true;
+		return p->exe;
 	default:
 		return NULL;
 	}
@@ -289,11 +294,12 @@ static const char *past_climb(const char *rest, unsigned *up)
 /*
  * A name that reaches another file than it says (cvt_proc_link): "/proc/self/fd/N[/rest]"
  * (tar x chmods each directory through that of an O_PATH fd), "/dev/fd/N", "/dev/stdout"
- * (`tar cf /dev/stdout > out.tar`), "/proc/self/cwd/x", "/proc/self/root/x". The trace
- * names that file, the fd's, or the cwd's or root's + rest, as the capture knows them: a
- * replay can reach it, where the /proc or /dev name is no storage and its I/O was left out.
- * Unknown (the fd's path is not, or not a file's: a pipe's), the name is kept. A component
- * before the last is always followed; the last one when follow says so.
+ * (`tar cf /dev/stdout > out.tar`), "/proc/self/cwd/x", "/proc/self/root/x",
+ * "/proc/self/exe". The trace names that file, the fd's, or the cwd's, root's or program's
+ * + rest, as the capture knows them: a replay can reach it, where the /proc or /dev name is
+ * no storage and its I/O was left out. Unknown (the fd's path is not, or not a file's: a
+ * pipe's), the name is kept: false then. A component before the last is always followed;
+ * the last one when follow says so.
  *
  * A ".." right after the link climbs from the directory the link stands for, as the kernel
  * walks it: the cwd reached through a symlink (/a/link -> /b/c) has /b as its parent, not
@@ -301,7 +307,7 @@ static const char *past_climb(const char *rest, unsigned *up)
  * stays there; from a cwd or an fd's directory, the kernel is asked where it leads
  * (capture_procfs__dir_up). When it cannot say (that directory is gone), the application's
  * own /proc name is kept, counted (capture.links_unresolved): a replay leaves the op out
- * and says so, rather than act on a name that may not be the file. False then.
+ * and says so, rather than act on a name that may not be the file.
  */
 static bool proc_link_path(struct conv_ctx *x, char *buf, size_t size, bool follow)
 {
@@ -321,7 +327,7 @@ static bool proc_link_path(struct conv_ctx *x, char *buf, size_t size, bool foll
 		return true;
 	base = link_base(x, link, fd);
 	if (!base || *base != '/')
-		return true;
+		return false;
 	rest = past_climb(rest, &up);
 	if (up && link != CVT_LINK_ROOT) {
 		if (capture_procfs__dir_up(p->root, base, up, real, sizeof(real))) {
@@ -333,7 +339,7 @@ static bool proc_link_path(struct conv_ctx *x, char *buf, size_t size, bool foll
 	}
 	n = snprintf(tmp, sizeof(tmp), "%s%s", base, rest);
 	if (n < 0 || (size_t)n >= sizeof(tmp) || (size_t)n >= size)
-		return true;
+		return false;
 	cvt_normalise_path(tmp);
 	memcpy(buf, tmp, strlen(tmp) + 1);
 	return true;
@@ -1527,14 +1533,39 @@ static int conv_short(struct capture_conv *c, const struct ioreel_sys_short *s)
 }
 
 /*
+ * The program an exec ran, the file /proc/PID/exe stands for from then on: name, the kernel's
+ * (linux_binprm.interp: a script's interpreter, "/dev/fd/N" of an fexecve), made absolute
+ * against the cwd, beneath the root, through the links it went by (posix_spawn of
+ * "/proc/self/exe" runs the same program again). Not known: NULL, as when the event had no
+ * name; a memfd's, marked so. Before the exec closes the close-on-exec fds it may name.
+ */
+static int track_exec(struct capture_conv *c, const struct ioreel_proc_event *pe,
+		      const char *name)
+{
+	struct ioreel_sys_event_fixed at = { 0 };
+	struct conv_ctx x = { .c = c, .ev = (const struct ioreel_sys_event *)&at };
+	char buf[PATH_MAX];
+	bool known;
+
+	x.p = capture_procs__get(&c->procs, pe->hdr.pid, false);
+	if (!x.p)
+		return 0;
+	at.start_ns = at.end_ns = pe->time_ns; /* the fds named are those open then */
+	known = name && !capture_proc__resolve(x.p, AT_FDCWD, name, buf, sizeof(buf)) &&
+		proc_link_path(&x, buf, sizeof(buf), true) && !x.via_anon;
+	return capture_proc__set_exe(x.p, known ? buf : NULL, x.via_anon);
+}
+
+/*
  * fork, execve, exit (FORMAT.md, "Processes"): no fd, no path, start_ns = end_ns, each written
  * as its event comes, in the ring's order. A fork's event is sent before the child can run
  * and an exit's after the group's other threads have ended (each sends its last syscall
  * before it leaves the group), so the fork op comes before every op of the child and the
  * exit op after every op of the process.
  */
-static int conv_proc(struct capture_conv *c, const struct ioreel_proc_event *pe)
+static int conv_proc(struct capture_conv *c, const struct ioreel_proc_event *pe, size_t size)
 {
+	const char *name = (const char *)(pe + 1);
 	struct reel_op op = { 0 };
 	bool shared = pe->flags & IOREEL_PROC_SHARED_FILES;
 	int err;
@@ -1560,6 +1591,11 @@ static int conv_proc(struct capture_conv *c, const struct ioreel_proc_event *pe)
 		 * and not recorded: the trace begins with the held child there, the fds the
 		 * snapshot found (but the close-on-exec ones) its own.
 		 */
+		if (size <= sizeof(*pe) || memchr(name, '\0', size - sizeof(*pe)) == NULL)
+			name = NULL; /* no name came, or not all of it */
+		err = track_exec(c, pe, name);
+		if (err)
+			return err;
 		capture_procs__exec(&c->procs, pe->hdr.pid);
 		op.type = REEL_OP_EXECVE;
 		break;
@@ -1600,7 +1636,7 @@ int capture_conv__event(struct capture_conv *c, const void *data, size_t size)
 	case IOREEL_EV_EXIT:
 		if (size < sizeof(*pe))
 			return 0;
-		return conv_proc(c, pe);
+		return conv_proc(c, pe, size);
 	case IOREEL_EV_URING_SUBMIT:
 	case IOREEL_EV_URING_COMPLETE:
 		if (size < sizeof(struct ioreel_uring_event))

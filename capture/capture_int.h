@@ -103,6 +103,10 @@ struct capture_proc {
 	bool cwd_long; /* unknown for being longer than PATH_MAX (as CAPTURE_FD_LONG) */
 	/* the directory chroot(2) made its "/" (absolute, as the recorder sees it); NULL: "/" */
 	char *root;
+	/* the program it runs, the file /proc/self/exe stands for (absolute); NULL: unknown, or
+	 * exe_anon: a memfd's (fexecve of one: runc), of no file system */
+	char *exe;
+	bool exe_anon;
 	struct capture_fdtab *ft; /* never NULL */
 	/* where it mapped files (recorded mmaps): its munmaps of them are recorded, those of
 	 * anonymous memory (malloc's) are not file I/O */
@@ -177,6 +181,8 @@ void capture_proc__forget_cwd(struct capture_proc *p, bool too_long);
 /* chroot(2) to path (absolute, as the recorder sees it): the process's absolute paths lie
  * beneath it from now on. 0 or -ENOMEM. */
 int capture_proc__set_root(struct capture_proc *p, const char *path);
+/* The program an exec ran is path (NULL: not known; anon: a memfd's). 0 or -ENOMEM. */
+int capture_proc__set_exe(struct capture_proc *p, const char *path, bool anon);
 /*
  * Absolute, lexically normalised path of rel as seen by the process: against dirfd's path
  * (AT_FDCWD: the cwd), or beneath its root when absolute. Falls back to /proc/PID/fd/DIRFD

@@ -378,9 +378,9 @@ enum cvt_link cvt_proc_link(const char *s, uint32_t pid, int *fd, const char **r
 	}
 	if (*s++ != '/')
 		return 0;
-	if ((r = component(s, "cwd")) || (r = component(s, "root"))) {
+	if ((r = component(s, "cwd")) || (r = component(s, "root")) || (r = component(s, "exe"))) {
 		*rest = r;
-		return *s == 'c' ? CVT_LINK_CWD : CVT_LINK_ROOT;
+		return *s == 'c' ? CVT_LINK_CWD : *s == 'r' ? CVT_LINK_ROOT : CVT_LINK_EXE;
 	}
 	if (strncmp(s, "fd/", 3) || (*fd = fd_number(s + 3, rest)) < 0)
 		return 0;
