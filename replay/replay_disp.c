@@ -274,6 +274,7 @@ static void disp__unnamed(struct disp *d, const struct ritem *it)
 				     ? it->p2
 				     : NULL;
 
+	atomic_fetch_add_explicit(&d->run->ops_unnamed, 1, memory_order_relaxed);
 	/* the example's slot holds 160 bytes: the op, its name and pid, then this */
 	if (up) {
 		exec__fail(d->run, REPLAY_FAIL_UNSUPPORTED, &it->op, up,

@@ -389,6 +389,8 @@ struct run {
 	 * fds go stale */
 	_Atomic uint32_t dirgen;
 	_Atomic uint64_t direct_dropped, direct_failed, failures;
+	/* ops the dispatcher counts as not replayed itself (disp__unnamed): no worker's to do */
+	_Atomic uint64_t ops_unnamed;
 	_Atomic uint64_t cpu_workers_ns; /* CPU time of ended worker threads */
 	uint64_t cpu_writer_ns, cpu_dispatch_ns;
 	_Atomic int stop;
