@@ -326,16 +326,16 @@ static bool proc_link_path(struct conv_ctx *x, char *buf, size_t size, bool foll
 	if (!link || (!*rest && !follow))
 		return true;
 	base = link_base(x, link, fd);
-	if (!base || *base != '/')
-		return false;
 	rest = past_climb(rest, &up);
-	if (up && link != CVT_LINK_ROOT) {
-		if (capture_procfs__dir_up(p->root, base, up, real, sizeof(real))) {
+	if (base && *base == '/' && up && link != CVT_LINK_ROOT)
+		base = capture_procfs__dir_up(p->root, base, up, real, sizeof(real)) ? NULL : real;
+	if (!base || *base != '/') {
+		/* where a ".." led from a directory not known: the application's name, said */
+		if (up) {
 			memmove(buf, in, strlen(in) + 1);
 			x->c->links_unresolved++;
-			return false;
 		}
-		base = real;
+		return false;
 	}
 	n = snprintf(tmp, sizeof(tmp), "%s%s", base, rest);
 	if (n < 0 || (size_t)n >= sizeof(tmp) || (size_t)n >= size)
