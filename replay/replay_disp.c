@@ -175,11 +175,12 @@ enum { SKIP_NONFILE = 1, SKIP_UNNAMED };
 enum { DISP_NONFILE = 1, DISP_UNNAMED };
 
 /*
- * An open of "/proc/self/fd/N" (or of the process's own pid) that found a regular file, in a
- * trace whose recorder names the file of every fd whose path it knows (as all have since they
- * count capture.paths_too_long) and knew every path (that count 0): the one regular file such
- * a recorder knows no path of is a memfd's, "/memfd:NAME" to /proc. Its recorders before the
- * memfd was marked non-file there too (kind other) recorded the open so: non-file, as now.
+ * An open of "/proc/self/fd/N" (or of the process's own pid) that found a regular file and
+ * kept that name, in a trace whose recorder names the file of every fd whose path it knows
+ * (those that write capture.paths_too_long all do) and knew every path (that count 0): fd N
+ * was a memfd, the one regular file without a path ("/memfd:NAME" to /proc). The recorders
+ * that marked memfds non-file before they marked such opens so too (kind other) wrote them
+ * this way: non-file, as a recorder now makes them.
  */
 static int disp__reopens_memfd(const struct disp *d, const struct reel_op *op,
 			       const struct rpath *p1)
