@@ -145,6 +145,14 @@ struct {
 	__type(value, struct ioreel_uring_open);
 } uring_scratch SEC(".maps");
 
+/* an exec's event, with the program's name: too big for the stack */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ioreel_exec_event);
+} exec_scratch SEC(".maps");
+
 /* the ring scan's event: sys_enter must not share sys_exit's scratch (a preempted exit) */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -1007,10 +1015,19 @@ int ioreel_fork(struct bpf_raw_tracepoint_args *ctx)
 	return 0;
 }
 
+/*
+ * sched_process_exec(task, old_pid, bprm): the exec, with the name the kernel ran the program
+ * by, bprm->interp (filename, or a script's interpreter), so that capture/ knows the file
+ * /proc/self/exe stands for: a read of it is a read of the binary.
+ */
 SEC("raw_tp/sched_process_exec")
 int ioreel_exec(struct bpf_raw_tracepoint_args *ctx)
 {
+	struct linux_binprm *bprm = (struct linux_binprm *)ctx->args[2];
 	struct ioreel_proc_event ev = {};
+	struct ioreel_exec_event *xe;
+	__u32 zero = 0;
+	long len;
 	__u64 id;
 
 	if (noop)
@@ -1023,7 +1040,19 @@ int ioreel_exec(struct bpf_raw_tracepoint_args *ctx)
 	ev.hdr.pid = id >> 32;
 	ev.hdr.tid = (__u32)id;
 	ev.time_ns = bpf_ktime_get_ns();
-	send(&ev, sizeof(ev));
+	xe = bpf_map_lookup_elem(&exec_scratch, &zero);
+	if (!xe) {
+		send(&ev, sizeof(ev)); /* the fd tables need the exec, name or not */
+		return 0;
+	}
+	len = bpf_probe_read_kernel_str(xe->path, IOREEL_PATH_MAX, BPF_CORE_READ(bprm, interp));
+	if (len < 0)
+		len = 0;
+	if (len > IOREEL_PATH_MAX)
+		len = IOREEL_PATH_MAX;
+	ev.hdr.size = sizeof(ev) + len;
+	xe->ev = ev;
+	send(xe, sizeof(ev) + len);
 	return 0;
 }
 

@@ -249,6 +249,17 @@ struct ioreel_proc_event {
 	__u32 pad;
 };
 
+/*
+ * IOREEL_EV_EXEC as sent: the event, then the name the kernel ran the program by
+ * (linux_binprm.interp: what /proc/PID/exe names from then on; a script's interpreter,
+ * "/dev/fd/N" of an fexecve), NUL-terminated, hdr.size - sizeof(ev) bytes of it (none when
+ * it could not be read).
+ */
+struct ioreel_exec_event {
+	struct ioreel_proc_event ev;
+	char path[IOREEL_PATH_MAX];
+};
+
 enum ioreel_proc_flags {
 	IOREEL_PROC_SHARED_FILES = 1, /* clone(CLONE_FILES): the child uses its parent's fd table */
 };

@@ -63,6 +63,7 @@ struct capture_stats {
 	uint64_t xattr_ops;	/* setxattr/removexattr that succeeded: counted, not recorded */
 	uint64_t after_exit;	/* ops of a process after its exit (io_uring completions): left out */
 	uint64_t paths_too_long; /* paths longer than PATH_MAX once absolute: recorded without */
+	uint64_t links_unresolved; /* "/proc/self/cwd/../x" whose ".." led where none could say */
 	uint64_t uring_fixed;	/* io_uring requests on registered (fixed) files: no fd, no path */
 	uint64_t uring_unrecorded; /* io_uring requests of file system ops not recorded */
 	char uring_unrecorded_ops[256]; /* their opcodes and counts: "statx 2, renameat 1" */

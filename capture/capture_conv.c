@@ -251,53 +251,98 @@ static bool follows_last(const struct conv_ctx *x)
 	}
 }
 
-/*
- * A name that reaches another file than it says (cvt_proc_link): "/proc/self/fd/N[/rest]"
- * (tar x chmods each directory through that of an O_PATH fd), "/dev/fd/N", "/dev/stdout"
- * (`tar cf /dev/stdout > out.tar`), "/proc/self/cwd/x", "/proc/self/root/x". The trace
- * names that file, the fd's, or the cwd's or root's + rest, as the capture knows them: a
- * replay can reach it, where the /proc or /dev name is no storage and its I/O was left out.
- * Unknown (the fd's path is not, or not a file's: a pipe's), the name is kept. A component
- * before the last is always followed; the last one when follow says so.
- */
-static void proc_link_path(struct conv_ctx *x, char *buf, size_t size, bool follow)
+/* The path of the file a link of cvt_proc_link stands for, as the capture knows it, or NULL. */
+static const char *link_base(struct conv_ctx *x, enum cvt_link link, int fd)
 {
 	const struct capture_proc *p = x->p;
-	size_t rl = p->root ? strlen(p->root) : 0;
-	const char *in = buf, *base, *end;
+	const char *base;
 	struct capture_fd *f;
-	char tmp[PATH_MAX];
-	int fd, n;
 
-	/* chrooted, the application's "/proc/self/..." was resolved beneath its root */
-	if (rl && !strncmp(buf, p->root, rl) && buf[rl] == '/')
-		in = buf + rl;
-	switch (cvt_proc_link(in, p->pid, &fd, &end)) {
+	switch (link) {
 	case CVT_LINK_FD:
-		if (!*end && !follow)
-			return;
 		base = capture_proc__fd_path_at(x->p, fd, x->ev->start_ns);
 		/* a memfd's own name (systemd opens one again read-only so): no storage either */
 		f = base ? NULL : capture_proc__fd(x->p, fd);
 		if (f && (f->kind == REEL_FD_OTHER || (f->marks & CAPTURE_FD_ANON)))
 			x->via_anon = true;
-		break;
+		return base;
 	case CVT_LINK_CWD:
-		base = p->cwd;
-		break;
+		return p->cwd;
 	case CVT_LINK_ROOT:
-		base = p->root ? p->root : "/";
-		break;
+		return p->root ? p->root : "/";
+	case CVT_LINK_EXE:
+		/* a program run from a memfd: its binary is no storage either */
+		if (p->exe_anon)
+			x->via_anon = true;
+		return p->exe;
 	default:
-		return;
+		return NULL;
 	}
-	if (!base || *base != '/' || (!*end && !follow))
-		return;
-	n = snprintf(tmp, sizeof(tmp), "%s%s", base, end);
+}
+
+/* past the "/.." that begin rest (a normalised rest has them only there), *up of them */
+static const char *past_climb(const char *rest, unsigned *up)
+{
+	*up = 0;
+	while (!strncmp(rest, "/..", 3) && (rest[3] == '/' || !rest[3])) {
+		rest += 3;
+		(*up)++;
+	}
+	return rest;
+}
+
+/*
+ * A name that reaches another file than it says (cvt_proc_link): "/proc/self/fd/N[/rest]"
+ * (tar x chmods each directory through that of an O_PATH fd), "/dev/fd/N", "/dev/stdout"
+ * (`tar cf /dev/stdout > out.tar`), "/proc/self/cwd/x", "/proc/self/root/x",
+ * "/proc/self/exe". The trace names that file, the fd's, or the cwd's, root's or program's
+ * + rest, as the capture knows them: a replay can reach it, where the /proc or /dev name is
+ * no storage and its I/O was left out. Unknown (the fd's path is not, or not a file's: a
+ * pipe's), the name is kept: false then. A component before the last is always followed;
+ * the last one when follow says so.
+ *
+ * A ".." right after the link climbs from the directory the link stands for, as the kernel
+ * walks it: the cwd reached through a symlink (/a/link -> /b/c) has /b as its parent, not
+ * the /a its name says, and a chrooted process's root is its own parent. At the root, it
+ * stays there; from a cwd or an fd's directory, the kernel is asked where it leads
+ * (capture_procfs__dir_up). When it cannot say (that directory is gone), the application's
+ * own /proc name is kept, counted (capture.links_unresolved): a replay leaves the op out
+ * and says so, rather than act on a name that may not be the file.
+ */
+static bool proc_link_path(struct conv_ctx *x, char *buf, size_t size, bool follow)
+{
+	const struct capture_proc *p = x->p;
+	size_t rl = p->root ? strlen(p->root) : 0;
+	const char *in = buf, *base, *rest;
+	char tmp[PATH_MAX], real[PATH_MAX];
+	enum cvt_link link;
+	unsigned up;
+	int fd, n;
+
+	/* chrooted, the application's "/proc/self/..." was resolved beneath its root */
+	if (rl && !strncmp(buf, p->root, rl) && buf[rl] == '/')
+		in = buf + rl;
+	link = cvt_proc_link(in, p->pid, &fd, &rest);
+	if (!link || (!*rest && !follow))
+		return true;
+	base = link_base(x, link, fd);
+	rest = past_climb(rest, &up);
+	if (base && *base == '/' && up && link != CVT_LINK_ROOT)
+		base = capture_procfs__dir_up(p->root, base, up, real, sizeof(real)) ? NULL : real;
+	if (!base || *base != '/') {
+		/* where a ".." led from a directory not known: the application's name, said */
+		if (up) {
+			memmove(buf, in, strlen(in) + 1);
+			x->c->links_unresolved++;
+		}
+		return false;
+	}
+	n = snprintf(tmp, sizeof(tmp), "%s%s", base, rest);
 	if (n < 0 || (size_t)n >= sizeof(tmp) || (size_t)n >= size)
-		return;
+		return false;
 	cvt_normalise_path(tmp);
 	memcpy(buf, tmp, strlen(tmp) + 1);
+	return true;
 }
 
 /*
@@ -580,8 +625,10 @@ static void track_chdir(struct conv_ctx *x, int dirfd, const char *rel, char *bu
 {
 	int err = rel ? capture_proc__resolve(x->p, dirfd, rel, buf, size) : -ENOENT;
 
-	if (!err)
-		proc_link_path(x, buf, size, true); /* `cd /proc/self/cwd/sub`, `cd /dev/fd/3` */
+	/* `cd /proc/self/cwd/sub`, `cd /dev/fd/3`; a cwd of a /proc name would name another
+	 * directory once the link moved: not known */
+	if (!err && !proc_link_path(x, buf, size, true))
+		err = -ENOENT;
 	if (err || capture_proc__set_cwd(x->p, buf))
 		capture_proc__forget_cwd(x->p, err == -ENAMETOOLONG);
 }
@@ -1486,14 +1533,39 @@ static int conv_short(struct capture_conv *c, const struct ioreel_sys_short *s)
 }
 
 /*
+ * The program an exec ran, the file /proc/PID/exe stands for from then on: name, the kernel's
+ * (linux_binprm.interp: a script's interpreter, "/dev/fd/N" of an fexecve), made absolute
+ * against the cwd, beneath the root, through the links it went by (posix_spawn of
+ * "/proc/self/exe" runs the same program again). Not known: NULL, as when the event had no
+ * name; a memfd's, marked so. Before the exec closes the close-on-exec fds it may name.
+ */
+static int track_exec(struct capture_conv *c, const struct ioreel_proc_event *pe,
+		      const char *name)
+{
+	struct ioreel_sys_event_fixed at = { 0 };
+	struct conv_ctx x = { .c = c, .ev = (const struct ioreel_sys_event *)&at };
+	char buf[PATH_MAX];
+	bool known;
+
+	x.p = capture_procs__get(&c->procs, pe->hdr.pid, false);
+	if (!x.p)
+		return 0;
+	at.start_ns = at.end_ns = pe->time_ns; /* the fds named are those open then */
+	known = name && !capture_proc__resolve(x.p, AT_FDCWD, name, buf, sizeof(buf)) &&
+		proc_link_path(&x, buf, sizeof(buf), true) && !x.via_anon;
+	return capture_proc__set_exe(x.p, known ? buf : NULL, x.via_anon);
+}
+
+/*
  * fork, execve, exit (FORMAT.md, "Processes"): no fd, no path, start_ns = end_ns, each written
  * as its event comes, in the ring's order. A fork's event is sent before the child can run
  * and an exit's after the group's other threads have ended (each sends its last syscall
  * before it leaves the group), so the fork op comes before every op of the child and the
  * exit op after every op of the process.
  */
-static int conv_proc(struct capture_conv *c, const struct ioreel_proc_event *pe)
+static int conv_proc(struct capture_conv *c, const struct ioreel_proc_event *pe, size_t size)
 {
+	const char *name = (const char *)(pe + 1);
 	struct reel_op op = { 0 };
 	bool shared = pe->flags & IOREEL_PROC_SHARED_FILES;
 	int err;
@@ -1519,6 +1591,11 @@ static int conv_proc(struct capture_conv *c, const struct ioreel_proc_event *pe)
 		 * and not recorded: the trace begins with the held child there, the fds the
 		 * snapshot found (but the close-on-exec ones) its own.
 		 */
+		if (size <= sizeof(*pe) || memchr(name, '\0', size - sizeof(*pe)) == NULL)
+			name = NULL; /* no name came, or not all of it */
+		err = track_exec(c, pe, name);
+		if (err)
+			return err;
 		capture_procs__exec(&c->procs, pe->hdr.pid);
 		op.type = REEL_OP_EXECVE;
 		break;
@@ -1559,7 +1636,7 @@ int capture_conv__event(struct capture_conv *c, const void *data, size_t size)
 	case IOREEL_EV_EXIT:
 		if (size < sizeof(*pe))
 			return 0;
-		return conv_proc(c, pe);
+		return conv_proc(c, pe, size);
 	case IOREEL_EV_URING_SUBMIT:
 	case IOREEL_EV_URING_COMPLETE:
 		if (size < sizeof(struct ioreel_uring_event))

@@ -103,6 +103,10 @@ struct capture_proc {
 	bool cwd_long; /* unknown for being longer than PATH_MAX (as CAPTURE_FD_LONG) */
 	/* the directory chroot(2) made its "/" (absolute, as the recorder sees it); NULL: "/" */
 	char *root;
+	/* the program it runs, the file /proc/self/exe stands for (absolute); NULL: unknown, or
+	 * exe_anon: a memfd's (fexecve of one: runc), of no file system */
+	char *exe;
+	bool exe_anon;
 	struct capture_fdtab *ft; /* never NULL */
 	/* where it mapped files (recorded mmaps): its munmaps of them are recorded, those of
 	 * anonymous memory (malloc's) are not file I/O */
@@ -177,6 +181,8 @@ void capture_proc__forget_cwd(struct capture_proc *p, bool too_long);
 /* chroot(2) to path (absolute, as the recorder sees it): the process's absolute paths lie
  * beneath it from now on. 0 or -ENOMEM. */
 int capture_proc__set_root(struct capture_proc *p, const char *path);
+/* The program an exec ran is path (NULL: not known; anon: a memfd's). 0 or -ENOMEM. */
+int capture_proc__set_exe(struct capture_proc *p, const char *path, bool anon);
 /*
  * Absolute, lexically normalised path of rel as seen by the process: against dirfd's path
  * (AT_FDCWD: the cwd), or beneath its root when absolute. Falls back to /proc/PID/fd/DIRFD
@@ -204,6 +210,14 @@ int capture_procfs__snapshot(struct capture_proc *p, char *fd_flags_buf, char *f
 /* readlink(2) of a /proc link into buf, NUL-terminated: its length; 0 when it cannot be read;
  * -ENAMETOOLONG when it does not fit in size (readlink cuts it: a prefix names another file) */
 ssize_t capture_procfs__readlink(const char *link, char *buf, size_t size);
+/*
+ * The path of the directory up levels above dir, found as the kernel finds it: the directory
+ * dir names now (its symlinks followed), then ".." up times, never above root (NULL: "/")
+ * when dir is beneath it, where a chrooted process's ".." stays. Into out; 0, or -errno when
+ * dir cannot be reached (gone since, not a directory) or the answer does not fit.
+ */
+int capture_procfs__dir_up(const char *root, const char *dir, unsigned up, char *out,
+			   size_t size);
 /* Appends pid's descendants (by /proc/N/stat ppid) to *pids (realloc'd). */
 int capture_procfs__descendants(pid_t pid, pid_t **pids, size_t *n);
 /* The thread group of a thread id (the id itself when /proc cannot tell). */
@@ -241,6 +255,9 @@ struct capture_conv {
 	uint64_t xattr_ops;  /* setxattr/removexattr that succeeded: counted, not recorded */
 	/* path arguments longer than PATH_MAX once absolute: recorded without a path */
 	uint64_t paths_too_long;
+	/* path arguments whose ".." climbed from a /proc link's directory to where the kernel
+	 * could no longer say: kept as the application's /proc name (proc_link_path) */
+	uint64_t links_unresolved;
 	/* io_uring requests on registered (fixed) files: recorded without their fd and path */
 	uint64_t uring_fixed;
 	/* io_uring requests of file system ops the capture does not record, by IORING_OP_* */

@@ -76,6 +76,7 @@ static void proc__free(struct capture_proc *p)
 	fdtab__put(p->ft);
 	free(p->cwd);
 	free(p->root);
+	free(p->exe);
 	free(p);
 }
 
@@ -130,6 +131,11 @@ struct capture_proc *capture_procs__get(struct capture_procs *ps, pid_t pid, boo
 	n = capture_procfs__readlink(link, buf, sizeof(buf));
 	if (n > 1 && buf[0] == '/')
 		p->root = strdup(buf);
+	snprintf(link, sizeof(link), "/proc/%d/exe", pid);
+	n = capture_procfs__readlink(link, buf, sizeof(buf));
+	if (n > 0 && buf[0] == '/')
+		capture_proc__set_exe(p, capture_path__is_memfd(buf) ? NULL : buf,
+				      capture_path__is_memfd(buf));
 	p->next = ps->buckets[b];
 	ps->buckets[b] = p;
 	ps->live++;
@@ -170,6 +176,8 @@ int capture_procs__fork(struct capture_procs *ps, pid_t parent, pid_t child, boo
 	cp->cwd_long = pp->cwd_long;
 	free(cp->root);
 	cp->root = pp->root ? strdup(pp->root) : NULL;
+	if (capture_proc__set_exe(cp, pp->exe, pp->exe_anon))
+		return -ENOMEM;
 	/* and so are its mappings */
 	cp->nmaps = 0;
 	for (uint32_t i = 0; i < pp->nmaps; i++)
@@ -336,6 +344,9 @@ int capture_procs__rename(struct capture_procs *ps, const char *from, const char
 				continue;
 			if (!err)
 				err = rename_one(&p->cwd, from, to, exchange);
+			/* /proc/self/exe follows its file too */
+			if (!err)
+				err = rename_one(&p->exe, from, to, exchange);
 			/* twice would move an exchanged name back */
 			if (ft->pass == ps->pass)
 				continue;
@@ -560,6 +571,18 @@ int capture_proc__set_root(struct capture_proc *p, const char *path)
 		return -ENOMEM;
 	free(p->root);
 	p->root = s;
+	return 0;
+}
+
+int capture_proc__set_exe(struct capture_proc *p, const char *path, bool anon)
+{
+	char *s = NULL;
+
+	if (path && !(s = strdup(path)))
+		return -ENOMEM;
+	free(p->exe);
+	p->exe = s;
+	p->exe_anon = anon;
 	return 0;
 }
 

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -104,6 +106,60 @@ ssize_t capture_procfs__readlink(const char *link, char *buf, size_t size)
 		return -ENAMETOOLONG;
 	buf[n] = '\0';
 	return n;
+}
+
+/* dir beneath root, as a path RESOLVE_IN_ROOT takes from root's fd ("/" for root itself) */
+static const char *beneath(const char *root, const char *dir)
+{
+	size_t n = strlen(root);
+
+	if (!strcmp(root, "/"))
+		return dir;
+	return !strncmp(dir, root, n) && (!dir[n] || dir[n] == '/') ? (dir[n] ? dir + n : "/")
+								    : NULL;
+}
+
+int capture_procfs__dir_up(const char *root, const char *dir, unsigned up, char *out,
+			   size_t size)
+{
+	/* no magic link followed: a /proc name here would be the recorder's own */
+	struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
+	char rel[PATH_MAX], link[64];
+	const char *in;
+	int rootfd, fd, err;
+	ssize_t len;
+	size_t n;
+
+	root = root ? root : "/";
+	/* a cwd outside the root (chroot without chdir): its ".." never meets the root */
+	if (!(in = beneath(root, dir))) {
+		root = "/";
+		in = dir;
+	}
+	n = strlen(in);
+	if (n + 3 * (size_t)up >= sizeof(rel))
+		return -ENAMETOOLONG;
+	memcpy(rel, in, n);
+	for (unsigned i = 0; i < up; i++, n += 3)
+		memcpy(rel + n, "/..", 3);
+	rel[n] = '\0';
+	rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return -errno;
+	fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+	if (fd < 0) {
+		err = -errno;
+		close(rootfd);
+		return err;
+	}
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	len = capture_procfs__readlink(link, out, size);
+	close(fd);
+	close(rootfd);
+	if (len < 0)
+		return (int)len;
+	return len > 0 && out[0] == '/' ? 0 : -ENOENT;
 }
 
 int capture_procfs__snapshot(struct capture_proc *p, char *fd_flags_buf, char *fd_sizes_buf,

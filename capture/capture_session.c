@@ -327,7 +327,8 @@ int capture__footer_meta(struct reel_writer *w, const struct capture_stats *st)
 	PUT(REEL_META_CAPTURE_XATTR_OPS, st->xattr_ops);
 	PUT(REEL_META_CAPTURE_AFTER_EXIT, st->after_exit);
 	PUT(REEL_META_CAPTURE_POS_MOVED, st->pos_moved);
-	PUT("capture.paths_too_long", st->paths_too_long);
+	PUT(REEL_META_CAPTURE_PATHS_TOO_LONG, st->paths_too_long);
+	PUT("capture.links_unresolved", st->links_unresolved);
 	PUT("capture.uring_fixed_files", st->uring_fixed);
 	PUT("capture.uring_unrecorded", st->uring_unrecorded);
 	if (st->uring_unrecorded)
@@ -628,6 +629,7 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	st->xattr_ops = conv.xattr_ops;
 	st->after_exit = conv.after_exit;
 	st->paths_too_long = conv.paths_too_long;
+	st->links_unresolved = conv.links_unresolved;
 	st->uring_fixed = conv.uring_fixed;
 	st->uring_unrecorded = capture_conv__uring_unrecorded(&conv, st->uring_unrecorded_ops,
 							       sizeof(st->uring_unrecorded_ops));

@@ -179,6 +179,12 @@ static void summary(const struct capture_opts *o, const struct capture_stats *st
 			"  %llu paths longer than PATH_MAX (4096 bytes) once made absolute recorded "
 			"without their path: a replay cannot replay their ops\n",
 			(unsigned long long)st->paths_too_long);
+	if (st->links_unresolved)
+		fprintf(stderr,
+			"  %llu paths climbing with \"..\" from a /proc link's directory "
+			"(/proc/self/cwd/../x) to where the kernel could no longer say: recorded by "
+			"that name, a replay does not replay their ops\n",
+			(unsigned long long)st->links_unresolved);
 	if (st->uring_fixed)
 		fprintf(stderr,
 			"  %llu io_uring requests on registered (fixed) files recorded without "

@@ -194,7 +194,9 @@ const char *reel_fd_kind__name(unsigned kind); /* "reg", "dir", "blk", ... */
 /*
  * A path under /proc, /sys or /dev (but /dev/shm, tmpfs): not storage. A replay and a fio
  * export leave ops on such files out as the application's think time (fio's own disk-util
- * reads of /sys/block/DEV/stat, a program's /proc/self/stat).
+ * reads of /sys/block/DEV/stat, a program's /proc/self/stat). So is a memfd's name as /proc
+ * and strace -y show it, "/memfd:NAME (deleted)": a file in memory, of no file system, which
+ * older recordings and strace imports name so.
  */
 int reel_path__is_nonfile(const char *path);
 
@@ -222,6 +224,8 @@ int reel_path__is_nonfile(const char *path);
 #define REEL_META_CAPTURE_STOPPED_BY "capture.stopped_by"
 /* with stopped_by "signal": which one ("SIGINT", "SIGTERM"); at the end */
 #define REEL_META_CAPTURE_STOP_SIGNAL "capture.stop_signal"
+/* path arguments left out for being longer than PATH_MAX once absolute; at the end */
+#define REEL_META_CAPTURE_PATHS_TOO_LONG "capture.paths_too_long"
 #define REEL_META_ANONYMIZED "anonymized"   /* "1" when paths were anonymised */
 /* files open before the capture with flags that change what their I/O costs (O_DIRECT,
  * O_DSYNC, O_SYNC): "PID:FD:FLAGS" (FLAGS in octal, as fdinfo), space-separated; in the head */

@@ -378,24 +378,45 @@ enum cvt_link cvt_proc_link(const char *s, uint32_t pid, int *fd, const char **r
 	}
 	if (*s++ != '/')
 		return 0;
-	if ((r = component(s, "cwd")) || (r = component(s, "root"))) {
+	if ((r = component(s, "cwd")) || (r = component(s, "root")) || (r = component(s, "exe"))) {
 		*rest = r;
-		return *s == 'c' ? CVT_LINK_CWD : CVT_LINK_ROOT;
+		return *s == 'c' ? CVT_LINK_CWD : *s == 'r' ? CVT_LINK_ROOT : CVT_LINK_EXE;
 	}
 	if (strncmp(s, "fd/", 3) || (*fd = fd_number(s + 3, rest)) < 0)
 		return 0;
 	return CVT_LINK_FD;
 }
 
+/*
+ * Whether path's first len bytes are one of proc(5)'s magic links (cvt_proc_link, any pid):
+ * a ".." after it climbs from the file the link stands for, which its name does not say.
+ */
+static int ends_in_magic_link(char *path, size_t len)
+{
+	const char *rest;
+	char was = path[len];
+	int fd, link;
+
+	if (strncmp(path, "/proc/", 6) && strncmp(path, "/dev/", 5))
+		return 0;
+	path[len] = '\0';
+	link = cvt_proc_link(path, 0, &fd, &rest) && !*rest;
+	path[len] = was;
+	return link;
+}
+
 void cvt_normalise_path(char *path)
 {
-	char *out = path, *in = path;
+	/* out never passes in: each component written takes no more than it read */
+	char *out = path, *in = path, *floor = path; /* a ".." never takes out below floor */
+	int linked = 0;
 
 	if (*path != '/')
 		return;
 	while (*in) {
 		char *end;
 		size_t len;
+		int dotdot;
 
 		while (*in == '/')
 			in++;
@@ -403,15 +424,22 @@ void cvt_normalise_path(char *path)
 			break;
 		end = strchr(in, '/');
 		len = end ? (size_t)(end - in) : strlen(in);
+		dotdot = len == 2 && in[0] == '.' && in[1] == '.';
 		if (len == 1 && in[0] == '.') {
 			/* skip */
-		} else if (len == 2 && in[0] == '.' && in[1] == '.') {
-			while (out > path && *--out != '/')
+		} else if (dotdot && (out > floor || !linked)) {
+			while (out > floor && *--out != '/')
 				;
 		} else {
+			/* a component, or a ".." climbing above a magic link: that one is kept, and
+			 * kept from being taken out by a later ".." */
 			*out++ = '/';
 			memmove(out, in, len);
 			out += len;
+			if (dotdot || (!linked && ends_in_magic_link(path, (size_t)(out - path)))) {
+				linked = 1;
+				floor = out;
+			}
 		}
 		in += len;
 	}

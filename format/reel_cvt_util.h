@@ -75,22 +75,28 @@ enum cvt_link {
 	CVT_LINK_FD = 1, /* the file of an fd */
 	CVT_LINK_CWD,	 /* the process's working directory */
 	CVT_LINK_ROOT,	 /* the process's root ("/", or what chroot made it) */
+	CVT_LINK_EXE,	 /* the program it runs: a read of it is a read of that binary */
 };
 
 /*
  * The names by which a process reaches another file than the name says, proc(5)'s magic
- * links and the /dev links to them: "/proc/P/fd/N", "/proc/P/cwd" and "/proc/P/root" (P
- * "self", "thread-self", or the process's own pid; any pid when pid is 0), "/dev/fd/N" and
- * "/dev/stdin", "/dev/stdout", "/dev/stderr" (fds 0-2): each with what follows it ("" or
- * "/...") in *rest, and N in *fd. `tar cf /dev/stdout`, `wc -c /dev/stdin`, `cat /dev/fd/3`
- * and an open of "/proc/self/cwd/x" all do file I/O on a file the name does not say.
+ * links and the /dev links to them: "/proc/P/fd/N", "/proc/P/cwd", "/proc/P/root" and
+ * "/proc/P/exe" (P "self", "thread-self", or the process's own pid; any pid when pid is 0),
+ * "/dev/fd/N" and "/dev/stdin", "/dev/stdout", "/dev/stderr" (fds 0-2): each with what
+ * follows it ("" or "/...") in *rest, and N in *fd. `tar cf /dev/stdout`, `wc -c /dev/stdin`,
+ * `cat /dev/fd/3`, an open of "/proc/self/cwd/x" and a read of "/proc/self/exe" (a program
+ * reading what it carries after its code) all do file I/O on a file the name does not say.
  */
 enum cvt_link cvt_proc_link(const char *path, uint32_t pid, int *fd, const char **rest);
 
 /*
  * Lexical normalisation of an absolute path, in place: "//", "/./" and "/x/.." removed, as
  * both writers make the paths of a trace (a ".." is not resolved through symlinks: the
- * replay looks the names up as the application did). A relative path is left alone.
+ * replay looks the names up as the application did). A relative path is left alone. A ".."
+ * that climbs above one of the magic links of cvt_proc_link stays ("/proc/self/cwd/../x",
+ * "/proc/self/fd/3/a/../../x" -> "/proc/self/fd/3/../x"): it climbs from the directory the
+ * link stands for, whose parent its name does not say (taken out, "/proc/self/x" named
+ * another file; capture_conv.c resolves it as the kernel did).
  */
 void cvt_normalise_path(char *path);
 

@@ -302,6 +302,8 @@ int reel_path__is_nonfile(const char *path)
 	/* /dev/shm is tmpfs: files there are storage like any other */
 	if (path_is_below(path, "/dev/shm"))
 		return 0;
+	if (!strncmp(path, "/memfd:", 7))
+		return 1;
 	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++) {
 		if (path_is_below(path, pseudo[i]))
 			return 1;

@@ -188,6 +188,10 @@ int st_kind_of_path(const char *p, int hint)
 	if (!strncmp(p, "/proc/", 6) || !strcmp(p, "/proc") || !strncmp(p, "/sys/", 5) ||
 	    !strcmp(p, "/sys"))
 		return REEL_FD_OTHER;
+	/* -y's name of a memfd ("/memfd:NAME (deleted)"): a regular file's inode, of no file
+	 * system, as the recorder marks it (kind other) */
+	if (!strncmp(p, "/memfd:", 7))
+		return REEL_FD_OTHER;
 	return REEL_FD_REG;
 }
 

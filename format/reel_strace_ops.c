@@ -352,6 +352,10 @@ static char *st_proc_fd_path(struct st_state *s, const struct reel_op *op, char 
 	f = st_fd_get(s->proc, n, NULL);
 	if ((!*rest && !follow) || !f || !f->name || *f->name != '/')
 		return path;
+	/* "/proc/self/fd/N/../x" (cvt_normalise_path keeps that ".."): from the directory fd N
+	 * is, which its name need not say (a symlink on the way); strace does not tell either */
+	if (!strncmp(rest, "/..", 3) && (!rest[3] || rest[3] == '/'))
+		return path;
 	out = malloc(strlen(f->name) + strlen(rest) + 1);
 	if (!out)
 		return path;

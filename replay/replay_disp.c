@@ -124,6 +124,7 @@ static struct rpath *disp__path(struct disp *d, uint32_t id)
 		int fd;
 
 		p->via_link = cvt_proc_link(s, 0, &fd, &rest) != 0;
+		p->climbs = p->via_link && !strncmp(rest, "/..", 3) && (!rest[3] || rest[3] == '/');
 	}
 	{
 		uint64_t *cv = d->run->fs->cut_names.n
@@ -174,14 +175,57 @@ enum { SKIP_NONFILE = 1, SKIP_UNNAMED };
 enum { DISP_NONFILE = 1, DISP_UNNAMED };
 
 /*
+ * An open of "/proc/self/fd/N" (or of the process's own pid) that found a regular file and
+ * kept that name, in a trace whose recorder names the file of every fd whose path it knows
+ * (those that write capture.paths_too_long all do) and knew every path (that count 0): fd N
+ * was a memfd, the one regular file without a path ("/memfd:NAME" to /proc). The recorders
+ * that marked memfds non-file before they marked such opens so too (kind other) wrote them
+ * this way: non-file, as a recorder now makes them.
+ */
+static int disp__reopens_memfd(const struct disp *d, const struct reel_op *op,
+			       const struct rpath *p1)
+{
+	const char *rest;
+	int fd;
+
+	return d->fd_paths_known && op->fd_kind == REEL_FD_REG &&
+	       !strncmp(p1->orig, "/proc/", 6) &&
+	       cvt_proc_link(p1->orig, op->pid, &fd, &rest) == CVT_LINK_FD && !*rest;
+}
+
+/* a symlink's content, made or read: a string, which names nothing the op looks up */
+static int path2__is_content(unsigned t)
+{
+	return t == REEL_OP_SYMLINK || t == REEL_OP_SYMLINKAT || t == REEL_OP_READLINK ||
+	       t == REEL_OP_READLINKAT;
+}
+
+/* What an open of a non-file name p1 (or of a non-file kind) is (disp__nonfile). */
+static int disp__open_nonfile(const struct disp *d, const struct reel_op *op,
+			      const struct rpath *p1, int kind_nonfile)
+{
+	if (!p1 || !p1->via_link || kind_nonfile)
+		return DISP_NONFILE;
+	if (p1->climbs)
+		return DISP_UNNAMED; /* a lookup in the file system, whatever it found */
+	if (op->ret < 0 || (op->fd_kind != REEL_FD_REG && op->fd_kind != REEL_FD_DIR) ||
+	    disp__reopens_memfd(d, op, p1))
+		return DISP_NONFILE;
+	return DISP_UNNAMED;
+}
+
+/*
  * Non-file I/O (pipes, sockets, /proc...) is the application's think time: not replayed
  * (DISP_NONFILE). Nor is a regular file or directory opened through a /proc or /dev link to
  * it (`tar cf /dev/stdout > out.tar`, `wc -c /dev/stdin < f`, "/proc/self/cwd/x") in a trace
  * recorded before the capture named the file itself: the trace has no name of it to
  * replay at, but its ops were file I/O, counted as not replayed (DISP_UNNAMED), never as
- * think time.
+ * think time. Nor is an op on a name whose ".." climbs from a /proc link's directory
+ * ("/proc/self/cwd/../x"), which the recorder keeps when it could not tell where that led
+ * (capture.links_unresolved): file system work at a place the trace does not name.
  */
-static int disp__nonfile(struct disp *d, const struct reel_op *op, const struct rpath *p1)
+static int disp__nonfile(struct disp *d, const struct reel_op *op, const struct rpath *p1,
+			 const struct rpath *p2)
 {
 	uint64_t fk = (uint64_t)op->pid << 32 | (uint32_t)op->fd, *v;
 	uint64_t rk = (uint64_t)op->pid << 32 | (uint32_t)op->ret; /* an open's, a dup's fd */
@@ -191,10 +235,7 @@ static int disp__nonfile(struct disp *d, const struct reel_op *op, const struct 
 
 	if (op__is_open(op->type)) {
 		if ((p1 && p1->nonfile) || kind_nonfile) {
-			how = p1 && p1->via_link && op->ret >= 0 &&
-				      (op->fd_kind == REEL_FD_REG || op->fd_kind == REEL_FD_DIR)
-				  ? DISP_UNNAMED
-				  : DISP_NONFILE;
+			how = disp__open_nonfile(d, op, p1, kind_nonfile);
 			if (op->ret >= 0)
 				replay_u64map__put(&d->skipfd, rk,
 						   how == DISP_UNNAMED ? SKIP_UNNAMED : SKIP_NONFILE);
@@ -212,6 +253,8 @@ static int disp__nonfile(struct disp *d, const struct reel_op *op, const struct 
 			replay_u64map__put(&d->skipfd, rk, *v);
 		return how;
 	}
+	if ((p1 && p1->climbs) || (p2 && p2->climbs && !path2__is_content(op->type)))
+		return DISP_UNNAMED;
 	if ((p1 && p1->nonfile) || replay_op__copy_net_err(op))
 		return DISP_NONFILE;
 	if (op->type == REEL_OP_MMAP && op->fd < 0)
@@ -221,10 +264,25 @@ static int disp__nonfile(struct disp *d, const struct reel_op *op, const struct 
 	return kind_nonfile && op->fd >= 0 && !reel_op__has_path(op->type) ? DISP_NONFILE : 0;
 }
 
-/* An op of a file opened through a /proc or /dev link of an old trace (disp__nonfile). */
+/*
+ * An op of a file opened through a /proc or /dev link of an old trace, or on a name that
+ * climbs from one's directory (disp__nonfile).
+ */
 static void disp__unnamed(struct disp *d, const struct ritem *it)
 {
+	const struct rpath *up = it->p1 && it->p1->climbs ? it->p1
+				 : it->p2 && it->p2->climbs && !path2__is_content(it->op.type)
+				     ? it->p2
+				     : NULL;
+
+	atomic_fetch_add_explicit(&d->run->ops_unnamed, 1, memory_order_relaxed);
 	/* the example's slot holds 160 bytes: the op, its name and pid, then this */
+	if (up) {
+		exec__fail(d->run, REPLAY_FAIL_UNSUPPORTED, &it->op, up,
+			   "where its \"..\" led, the recording could not say "
+			   "(capture.links_unresolved)");
+		return;
+	}
 	exec__fail(d->run, REPLAY_FAIL_UNSUPPORTED, &it->op, it->p1,
 		   it->op.fd_kind == REEL_FD_DIR
 		       ? "directory opened through this /dev or /proc link: its own name is not "
@@ -417,7 +475,7 @@ int disp__run(struct disp *d)
 			pexit__saw_fds(d->cpe, &it.op);
 		it.p1 = disp__path(d, it.op.path);
 		it.p2 = disp__path(d, it.op.path2);
-		if ((skip = disp__nonfile(d, &it.op, it.p1))) {
+		if ((skip = disp__nonfile(d, &it.op, it.p1, it.p2))) {
 			if (skip == DISP_UNNAMED)
 				disp__unnamed(d, &it);
 			else

@@ -93,6 +93,9 @@ struct disp {
 	struct replay_u64map workers; /* pid << 32 | tid -> worker index */
 	struct replay_u64map paths;   /* reader path id -> struct rpath * */
 	struct replay_u64map skipfd;  /* pid, fd of non-file fds */
+	/* the recorder names the file of every fd whose path it knows, and knew every path:
+	 * an open of "/proc/self/fd/N" left so found a memfd (disp__reopens_memfd) */
+	int fd_paths_known;
 	struct replay_u64map fdnames; /* key_fd -> struct rpath *: disp__fd_named */
 	struct deptrack dt;
 	/* completed async requests whose keys are kept until the completion is done, oldest

@@ -37,14 +37,18 @@
  * Size of an existing file: at least the furthest byte read from it (read-type ops by ret,
  * async reads, mmap by length, up to the size the fd's open said the file had: a mapping may
  * run past the end), the size an lseek(SEEK_END) returned, where a SEEK_HOLE landed and one
- * past where a SEEK_DATA did (lseek__size), and the position of the
+ * past where a SEEK_DATA did (lseek__size), before the application wrote the file or
+ * fallocated it without FALLOC_FL_KEEP_SIZE (a fallocate past the end makes the length an
+ * lseek shows the application's: a file prepared that long was longer than before the
+ * capture, and its reads of bytes there before the fallocate read too far), and the position of the
  * first O_APPEND write, or of the first write at the fd's position (write, writev) through an
  * fd opened before the capture, whose flags the trace does not have: an O_APPEND log (Redis's
  * AOF) writes at its end, and a file written in sequence had its bytes before the position
  * (unless the application had moved the position past the end: then the file is prepared
  * with data where it had a hole); bytes read after the application truncated or wrote them
  * (or moved them: a collapsed or an inserted range) don't count. Where an lseek(SEEK_DATA)
- * found a hole in a file the application had not changed yet, it stays a hole (hole__found).
+ * found a hole in a file the application had not changed yet (written, cut, fallocated: a
+ * punched hole was data before), it stays a hole (hole__found).
  * Ops on fds opened before the capture count for the path the op carries; a file written
  * through one is at least as long as it was then, when the recorder says
  * (REEL_META_CAPTURE_FD_SIZES). Likewise a file written whose first op in the trace is an
@@ -97,6 +101,14 @@ struct pinfo {
 	uint8_t kind;	   /* 0 unknown, REPLAY_F_FILE, REPLAY_F_DIR */
 	uint8_t app_owned; /* truncated or written: later reads say nothing about the old size */
 	uint8_t written;
+	/*
+	 * Fallocated by the application, in place (not a collapsed or inserted range, which
+	 * cut): allocated, a hole an lseek(SEEK_DATA) finds since may be one it punched, and
+	 * resized, without FALLOC_FL_KEEP_SIZE, the length an lseek shows since may be the one
+	 * its fallocate made, past the file's end. Neither tells the file before the capture.
+	 */
+	uint8_t allocated;
+	uint8_t resized;
 	uint8_t exec;	      /* access(X_OK) succeeded: prepared executable */
 	uint8_t open_direct;  /* opened with O_DIRECT */
 	uint8_t open_cached;  /* opened without it (by the trace, or before the capture) */
@@ -667,6 +679,18 @@ static struct pinfo *fd__changes(struct scan *s, const struct reel_op *op, uint3
 	return NULL;
 }
 
+/*
+ * A fallocate that leaves the bytes where they are (allocates, punches, zeroes a range): what
+ * an lseek shows after it is partly the application's doing (struct pinfo's allocated,
+ * resized). Its reads still tell the old extent: below the old end, its bytes are the old.
+ */
+static void fallocated(struct pinfo *pi, uint32_t mode)
+{
+	pi->allocated = 1;
+	if (!(mode & FALLOC_FL_KEEP_SIZE))
+		pi->resized = 1;
+}
+
 static void wrote(struct pinfo *pi, uint64_t off, uint64_t len, int append)
 {
 	if (!pi)
@@ -921,8 +945,8 @@ static int lseek__size(const struct reel_op *op, uint64_t *end)
 
 /*
  * lseek(SEEK_DATA) from op's offset found a hole up to where it landed, or up to the end
- * (ENXIO). Taken only from a file as it was before the capture: not written, cut, made
- * anew or renamed by the application, nor reached through a link or an fd opened before
+ * (ENXIO). Taken only from a file as it was before the capture: not written, cut,
+ * fallocated, made anew or renamed by the application, nor reached through a link or an fd opened before
  * its name was made anew. A write only fills holes, so the first write ends the evidence
  * for no good reason, but keeps the rule simple: qemu-img walks images it only reads.
  */
@@ -931,8 +955,8 @@ static void hole__found(struct scan *s, const struct reel_op *op, uint32_t id)
 	struct pinfo *pi = pinfo(s, id);
 	uint64_t hi;
 
-	if (!pi || pi->written || pi->app_owned || pi->origin || pi->remade || pi->symlink ||
-	    pi->lspan || fd__reads_old(s, op, pi))
+	if (!pi || pi->written || pi->app_owned || pi->allocated || pi->origin || pi->remade ||
+	    pi->symlink || pi->lspan || fd__reads_old(s, op, pi))
 		return;
 	if (op->ret == -ENXIO)
 		hi = UINT64_MAX;
@@ -1288,6 +1312,8 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 
 			if (f && cut)
 				f->app_owned = 1;
+			if (f && !cut && op->type == REEL_OP_FALLOCATE)
+				fallocated(f, op->mode);
 			s->fs->mutates = 1;
 		}
 		/* the replay cuts by the path the op carries, the open's when it carries none */
@@ -1348,7 +1374,7 @@ static void scan__op_(struct scan *s, const struct reel_op *op)
 				break; /* its file is what a link led to */
 			if (fd__reads_old(s, op, q))
 				fd__extent(s, op, id, end);
-			else if (q && !q->written)
+			else if (q && !q->written && !q->resized)
 				extent(s, q, end);
 		}
 		break;

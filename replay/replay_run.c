@@ -150,7 +150,10 @@ static void *monitor__main(void *arg)
 		now = replay_now_ns();
 		for (uint32_t i = 0; i < atomic_load(&run->nworkers); i++)
 			p.ops_done += atomic_load(&run->workers[i]->ops_done);
-		p.ops_total = run->fs->nops - run->sum->ops_nonfile;
+		/* what the workers will do: not the ops the dispatcher left out, think time or
+		 * not replayed (an old trace's ops through /dev/stdout), which they never count */
+		p.ops_total = run->fs->nops - run->sum->ops_nonfile -
+			      atomic_load_explicit(&run->ops_unnamed, memory_order_relaxed);
 		t0 = __atomic_load_n(&run->t0, __ATOMIC_RELAXED); /* staged: moves by the pauses */
 		p.elapsed_ns = now > t0 ? now - t0 : 0;
 		if (run->o->timing == REPLAY_TIMING_ORIGINAL) {
@@ -505,6 +508,11 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	if (err) {
 		replay_set_error("cannot open trace %s: %s", o->trace, reel_strerror(err));
 		goto out;
+	}
+	{
+		const char *too_long = reel_reader__meta(d.r, REEL_META_CAPTURE_PATHS_TOO_LONG);
+
+		d.fd_paths_known = too_long && !strcmp(too_long, "0");
 	}
 	if (reel_reader__meta(d.r, REEL_META_CAPTURE_XATTR_OPS))
 		run->xattr_ops =

@@ -62,6 +62,9 @@ struct rpath {
 	/* a /proc or /dev name of another file (/dev/stdout, /proc/self/cwd/x: cvt_proc_link),
 	 * which a trace recorded before the capture named the file records as it is */
 	uint8_t via_link;
+	/* such a name whose ".." climbs from the link's directory ("/proc/self/cwd/../x"): the
+	 * recorder keeps it so when it could not tell where it led */
+	uint8_t climbs;
 	uint8_t wlisted; /* the dispatcher's: in its list of paths with writers entries */
 	uint64_t dkey; /* dependency key of this path as a directory */
 	uint64_t pkey; /* dependency key of its parent directory */
@@ -388,6 +391,8 @@ struct run {
 	 * fds go stale */
 	_Atomic uint32_t dirgen;
 	_Atomic uint64_t direct_dropped, direct_failed, failures;
+	/* ops the dispatcher counts as not replayed itself (disp__unnamed): no worker's to do */
+	_Atomic uint64_t ops_unnamed;
 	_Atomic uint64_t cpu_workers_ns; /* CPU time of ended worker threads */
 	uint64_t cpu_writer_ns, cpu_dispatch_ns;
 	_Atomic int stop;

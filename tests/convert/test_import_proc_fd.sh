@@ -3,7 +3,8 @@
 # with chmod("/proc/self/fd/N") of an O_PATH fd): an op that follows the path is an op on fd
 # N's file, as the capturer records it (0ac2e77), with "/rest" joined to it; one that does
 # not follow its last component (lchown, AT_SYMLINK_NOFOLLOW) acts on the /proc entry and is
-# left out as non-file I/O, as is an fd the log never opened. Replayed beneath a target, the
+# left out as non-file I/O, as is an fd the log never opened, and a ".." climbing from fd N's
+# directory (its parent is not what the name says when a symlink led there: not "/w/y"). Replayed beneath a target, the
 # directory ends with the mode tar gave it (the chmod was left out: it kept mkdir's 0700).
 set -u
 IOREEL=$1
@@ -17,6 +18,7 @@ cat > "$dir/t.strace" <<'LOG'
 4000  1700000000.003000 chmod("/proc/self/fd/5", 0750) = 0 <0.000018>
 4000  1700000000.004000 fchownat(AT_FDCWD</w>, "/proc/4000/fd/5", 0, 0, 0) = 0 <0.000010>
 4000  1700000000.005000 newfstatat(AT_FDCWD</w>, "/proc/self/fd/5/f", 0x7ffc, 0) = -1 ENOENT (No such file or directory) <0.000010>
+4000  1700000000.005500 newfstatat(AT_FDCWD</w>, "/proc/self/fd/5/../y", 0x7ffc, 0) = -1 ENOENT (No such file or directory) <0.000010>
 4000  1700000000.006000 lchown("/proc/self/fd/5", 0, 0) = 0 <0.000010>
 4000  1700000000.007000 utimensat(AT_FDCWD</w>, "/proc/self/fd/5", NULL, AT_SYMLINK_NOFOLLOW) = 0 <0.000010>
 4000  1700000000.008000 chmod("/proc/self/fd/9", 0755) = -1 EBADF (Bad file descriptor) <0.000010>
