@@ -314,8 +314,11 @@ static void runs_table(FILE *out, const struct report *rep)
 			fputs(" / ", out);
 			report_fmt__html_str(out, r->timing ? r->timing : "?");
 		}
-		fprintf(out, "</td><td>%llu</td><td>%s</td><td>%s</td><td>%llu</td>",
-			(unsigned long long)r->ops_used, report_fmt__dur(r->io_ns, a, sizeof(a)),
+		fprintf(out, "</td><td>%llu", (unsigned long long)r->ops_used);
+		if (r->unreplayed_ops) /* the original's ops it did not issue: in no row */
+			fprintf(out, " <b>(%llu not replayed)</b>", (unsigned long long)r->unreplayed_ops);
+		fprintf(out, "</td><td>%s</td><td>%s</td><td>%llu</td>",
+			report_fmt__dur(r->io_ns, a, sizeof(a)),
 			report_fmt__dur(r->last_ns - r->first_ns, b, sizeof(b)),
 			(unsigned long long)r->errors);
 		if (r->lateness.n)
@@ -496,7 +499,7 @@ static const char css[] =
     ".legend span{display:inline-block;margin-right:18px}.legend svg{vertical-align:middle}"
     ".verdict{background:#fff;border-left:5px solid #0072B2;padding:8px 16px}"
     ".verdict li{margin:4px 0}.v-fell_behind,.v-errors{color:#B00}"
-    ".v-pace_not_kept{font-weight:bold}"
+    ".v-pace_not_kept,.v-not_replayed{font-weight:bold}"
     "td.faster{color:#060;font-weight:bold}td.slower{color:#B00;font-weight:bold}"
     "tr.behind td{background:#fee}.note{color:#666;font-size:12px}";
 
@@ -505,7 +508,7 @@ int report__write_html(const struct report *rep, FILE *out)
 	static const char *const tags[] = {"faster",	  "slower",	   "unchanged", "tail_only",
 					   "fell_behind", "errors",	   "dominant",	"note",
 					   "mixed",	  "pace_not_kept", "cpu_bound", "total",
-					   "shifted",	  "held_by_gaps"};
+					   "shifted",	  "held_by_gaps", "not_replayed"};
 	char name[32], title[64];
 	const struct hist **hs = calloc(rep->nruns, sizeof(*hs));
 

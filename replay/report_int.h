@@ -177,6 +177,10 @@ struct report_run {
 	uint64_t tl_beyond;    /* ops that started after the last interval */
 
 	struct report_cmp cmp[REPORT_KINDS]; /* replays: against run 0 */
+	/* replays: the original's ops beyond the replay's count of their op type (requests on
+	 * registered files, unknown fds, an interrupted replay), and the original's I/O time
+	 * in them (a whole op type's, or its mean per op): report__count_unreplayed */
+	uint64_t unreplayed_ops, unreplayed_ns;
 	int fell_behind; /* wake-up lateness: the replay's latencies are doubtful */
 	int backlogged;	 /* the target could not keep the app's pace: latencies are real */
 };
@@ -196,6 +200,7 @@ enum report_verdict_tag {
 	REPORT_V_TOTAL,	    /* a replay's I/O time and duration against the original's */
 	REPORT_V_SHIFT,	    /* REPORT_SHIFT */
 	REPORT_V_GAPS,	    /* the duration is held by the original's gaps between ops */
+	REPORT_V_UNREPLAYED, /* much of the original's I/O time was not replayed */
 };
 
 struct report_verdict {
@@ -242,6 +247,9 @@ const char *report_class__name(enum report_class c); /* "reads", for sentences *
 const char *report_class__key(enum report_class c);  /* "read", for JSON */
 /* "aio_preadv 20000, aio_pwritev 3": the kinds of a run's requests never completed */
 const char *report_run__unreaped_kinds(const struct report_run *run, char *buf, size_t len);
+/* "uring_read_fixed 61952, uring_write_fixed 61953": the original's ops replay ri lacks, by
+ * the original's time in them */
+const char *report__unreplayed_kinds(const struct report *rep, size_t ri, char *buf, size_t len);
 
 /* report_map.c */
 int report_map__put(struct report_map *m, const uint64_t k[REPORT_KEY_N], const uint64_t v[2]);
@@ -251,6 +259,8 @@ void report_map__free(struct report_map *m);
 
 /* report_verdict.c: comparisons and verdict lines; the thresholds are defined there. */
 int report__analyze(struct report *rep);
+/* the original's ops of kind k that replay run lacks (0 for a recording set beside it) */
+uint64_t report__unreplayed(const struct report *rep, const struct report_run *run, int k);
 /* Ratios, KS and the change verdict of hr (a replay) against ho (the original). */
 void report__cmp(const struct hist *ho, const struct hist *hr, struct report_cmp *c);
 extern const double report_quantiles[5]; /* p50, p90, p99, p99.9, and 1 (max) */

@@ -17,6 +17,9 @@
  *       over the span from the first submission to the last completion: the queue depth
  *       kept; 0 without any), "data_ops", "data_in_flight" (the same for the reads and
  *       writes: an async engine's replay raises it),
+ *       "not_replayed_ops", "not_replayed_io_ns" (a replay: the original's ops it did not
+ *       issue, beyond its count of their op type, and the original's I/O time in them; 0
+ *       for the original),
  *       "thread_span_ns", "thread_io_ns" (summed over the threads with ops: from each one's
  *       first op to its last op's end, and its time in its own ops; the rest is gaps between
  *       ops, which think and original timing keep), "lock_retries", "lock_retry_gap_ns"
@@ -56,7 +59,9 @@
  *   "verdict": [ { "tag": "faster"|"slower"|"unchanged"|"tail_only"|"mixed"|"fell_behind"|
  *                         "errors"|"dominant"|"note"|"pace_not_kept"|"cpu_bound"|"total"|
  *                         "shifted"|"held_by_gaps" (the duration is held by the original's
- *                         gaps between ops: compare the I/O time),
+ *                         gaps between ops: compare the I/O time)|"not_replayed" (much of
+ *                         the original's I/O time was in ops the replay did not issue: said
+ *                         before its "total", which then compares the ops replayed only),
  *                  "run": index|null, "op": name|null, "speedup": original/replay|null,
  *                  "text": "..." } ]
  * }
@@ -87,6 +92,7 @@ static const char *tag_name(enum report_verdict_tag t)
 	    [REPORT_V_MIXED] = "mixed",		[REPORT_V_PACE] = "pace_not_kept",
 	    [REPORT_V_CPU_BOUND] = "cpu_bound", [REPORT_V_TOTAL] = "total",
 	    [REPORT_V_SHIFT] = "shifted",	[REPORT_V_GAPS] = "held_by_gaps",
+	    [REPORT_V_UNREPLAYED] = "not_replayed",
 	};
 	return names[t];
 }
@@ -219,6 +225,7 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 		"      \"span_ns\": %llu, \"io_ns\": %llu, \"bytes_read\": %llu, "
 		"\"bytes_written\": %llu, \"gap_p50_ns\": %llu, \"async_requests\": %llu, "
 		"\"async_in_flight\": %.2f, \"data_ops\": %llu, \"data_in_flight\": %.2f,\n"
+		"      \"not_replayed_ops\": %llu, \"not_replayed_io_ns\": %llu,\n"
 		"      \"thread_span_ns\": %llu, \"thread_io_ns\": %llu, \"lock_retries\": %llu, "
 		"\"lock_retry_gap_ns\": %llu,\n"
 		"      \"class_ns\": {",
@@ -230,7 +237,8 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 		(unsigned long long)r->bytes_read, (unsigned long long)r->bytes_written,
 		(unsigned long long)hist__quantile(&r->gap, 0.5), (unsigned long long)r->async_n,
 		report_run__async_depth(r), (unsigned long long)r->data_n,
-		report_run__data_depth(r), (unsigned long long)r->thread_span_ns,
+		report_run__data_depth(r), (unsigned long long)r->unreplayed_ops,
+		(unsigned long long)r->unreplayed_ns, (unsigned long long)r->thread_span_ns,
 		(unsigned long long)r->thread_io_ns, (unsigned long long)r->lock_retries,
 		(unsigned long long)r->lock_retry_ns);
 	for (int c = 0; c < REPORT_CLASSES; c++)

@@ -145,3 +145,24 @@ const char *report_run__unreaped_kinds(const struct report_run *run, char *buf, 
 	}
 	return buf;
 }
+
+const char *report__unreplayed_kinds(const struct report *rep, size_t ri, char *buf, size_t len)
+{
+	size_t at = 0, n = 0;
+	char name[32];
+
+	buf[0] = 0;
+	for (size_t i = 0; i < rep->norder; i++) {
+		int k = rep->order[i];
+		uint64_t missing = report__unreplayed(rep, &rep->runs[ri], k);
+
+		if (!missing || ++n > 3 || at >= len)
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s%s %llu", at ? ", " : "",
+				       report_kind__name(k, name, sizeof(name)),
+				       (unsigned long long)missing);
+	}
+	if (n > 3 && at < len)
+		snprintf(buf + at, len - at, " and %zu more op types", n - 3);
+	return buf;
+}

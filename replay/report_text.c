@@ -174,6 +174,21 @@ static void async_unreaped(const struct report_run *r, FILE *out)
 	    (unsigned long long)r->unreaped, report_run__unreaped_kinds(r, kinds, sizeof(kinds)));
 }
 
+/* the original's ops a replay did not issue: in neither its rows nor its I/O time */
+static void unreplayed(const struct report *rep, size_t ri, FILE *out)
+{
+	const struct report_run *r = &rep->runs[ri], *o = &rep->runs[0];
+	char kinds[256], a[32];
+
+	if (!r->unreplayed_ops)
+		return;
+	fprintf(out,
+		"     %llu of the original's ops not replayed, %s of its I/O time (%.1f%%): %s\n",
+		(unsigned long long)r->unreplayed_ops, report_fmt__dur(r->unreplayed_ns, a, sizeof(a)),
+		o->io_ns ? 100.0 * (double)r->unreplayed_ns / (double)o->io_ns : 0.0,
+		report__unreplayed_kinds(rep, ri, kinds, sizeof(kinds)));
+}
+
 static void runs(const struct report *rep, FILE *out)
 {
 	char a[32], b[32], c[32], d[32], what[256];
@@ -213,6 +228,7 @@ static void runs(const struct report *rep, FILE *out)
 		if (report_run__meta(r, REEL_META_SLICE_SOURCE_DAMAGE))
 			fprintf(out, "     a slice of a damaged trace, it lacks what that lost: %s\n",
 				report_run__meta(r, REEL_META_SLICE_SOURCE_DAMAGE));
+		unreplayed(rep, i, out);
 		async_depth(rep, r, out);
 		async_unreaped(r, out);
 		engine_depth(rep, r, out);

@@ -81,6 +81,17 @@
 #define GAPS_IO_RATIO 0.5
 #define GAPS_DURATION_RATIO 0.8
 #define GAPS_SHARE 0.5
+/*
+ * Ops of the original a replay did not issue (io_uring requests on registered files, which
+ * the recording cannot name; ops on unknown fds; an interrupted replay): their I/O time is
+ * in the original's bottom line and not in the replay's. fio's io_uring job with
+ * registerfiles=1 had all 123,905 of its requests left out, and the bottom line read "I/O
+ * time 7.82 s against the original's 30.8 s (0.25x)". From UNREPLAYED_CMP_SHARE of the
+ * original's I/O time on, the bottom line compares the ops replayed only; from
+ * UNREPLAYED_WARN_SHARE on, a warning comes first: the replay is not the workload.
+ */
+#define UNREPLAYED_CMP_SHARE 0.01
+#define UNREPLAYED_WARN_SHARE 0.10
 /* Per replay, at most this many faster/slower lines; the rest is in the table. */
 #define MAX_CHANGE_LINES 4
 /* An async engine's replay said to have queued reads and writes the original did not: their
@@ -209,6 +220,52 @@ static struct report_verdict *say(struct report *rep, enum report_verdict_tag ta
 static const struct report_run *orig(const struct report *rep)
 {
 	return &rep->runs[0];
+}
+
+uint64_t report__unreplayed(const struct report *rep, const struct report_run *run, int k)
+{
+	uint64_t o = orig(rep)->kinds[k].lat.n, r = run->kinds[k].lat.n;
+
+	return run->is_replay && o > r ? o - r : 0;
+}
+
+/* Counts the original's ops replay ri lacks, and the original's time in them: a whole op
+ * type's time when none was replayed, else its mean per op for each one missing. */
+static void count_unreplayed(struct report *rep, size_t ri)
+{
+	struct report_run *run = &rep->runs[ri];
+	const struct report_run *o = orig(rep);
+
+	run->unreplayed_ops = run->unreplayed_ns = 0;
+	for (int k = 0; k < REPORT_KINDS; k++) {
+		const struct hist *h = &o->kinds[k].lat;
+		uint64_t missing = report__unreplayed(rep, run, k);
+
+		if (!missing)
+			continue;
+		run->unreplayed_ops += missing;
+		run->unreplayed_ns += missing == h->n
+					  ? h->total
+					  : (uint64_t)((double)h->total * (double)missing / (double)h->n);
+	}
+}
+
+static double unreplayed_share(const struct report *rep, const struct report_run *run)
+{
+	const struct report_run *o = orig(rep);
+
+	return o->io_ns ? (double)run->unreplayed_ns / (double)o->io_ns : 0;
+}
+
+/* The original's I/O time a replay's is set against: without the ops it did not replay,
+ * once they are a share worth telling apart (UNREPLAYED_CMP_SHARE). */
+static uint64_t orig_io_compared(const struct report *rep, const struct report_run *run)
+{
+	const struct report_run *o = orig(rep);
+
+	if (unreplayed_share(rep, run) < UNREPLAYED_CMP_SHARE || run->unreplayed_ns >= o->io_ns)
+		return o->io_ns;
+	return o->io_ns - run->unreplayed_ns;
 }
 
 static int cmp_kind_total(const void *a, const void *b, void *arg)
@@ -776,15 +833,22 @@ static void judge_cache(struct report *rep, size_t ri)
 static void judge_total(struct report *rep, size_t ri)
 {
 	const struct report_run *run = &rep->runs[ri], *o = orig(rep);
-	char a[32], b[32], c[32], d[32], r1[32], r2[32];
+	uint64_t oio = orig_io_compared(rep, run);
+	char a[32], b[32], c[32], d[32], r1[32], r2[32], left[160] = "";
 
-	if (!o->io_ns || !run->io_ns)
+	if (!oio || !run->io_ns)
 		return;
-	say(rep, REPORT_V_TOTAL, (int)ri, -1, (double)o->io_ns / (double)run->io_ns,
-	    "on %s: I/O time %s against the original's %s (%s); the run took %s against %s (%s)",
+	if (oio != o->io_ns)
+		snprintf(left, sizeof(left),
+			 " for the ops it replayed, leaving out the %llu it did not (%.1f%% of the "
+			 "original's %s)",
+			 (unsigned long long)run->unreplayed_ops, 100 * unreplayed_share(rep, run),
+			 report_fmt__dur(o->io_ns, c, sizeof(c)));
+	say(rep, REPORT_V_TOTAL, (int)ri, -1, (double)oio / (double)run->io_ns,
+	    "on %s: I/O time %s against the original's %s (%s)%s; the run took %s against %s (%s)",
 	    run->label, report_fmt__dur(run->io_ns, a, sizeof(a)),
-	    report_fmt__dur(o->io_ns, b, sizeof(b)),
-	    report_fmt__ratio((double)run->io_ns / (double)o->io_ns, r1, sizeof(r1)),
+	    report_fmt__dur(oio, b, sizeof(b)),
+	    report_fmt__ratio((double)run->io_ns / (double)oio, r1, sizeof(r1)), left,
 	    report_fmt__dur(run->last_ns - run->first_ns, c, sizeof(c)),
 	    report_fmt__dur(o->last_ns - o->first_ns, d, sizeof(d)),
 	    report_fmt__ratio(o->last_ns > o->first_ns
@@ -794,6 +858,28 @@ static void judge_total(struct report *rep, size_t ri)
 			      r2, sizeof(r2)));
 }
 
+/*
+ * Said before the bottom line when the ops a replay did not issue held UNREPLAYED_WARN_SHARE
+ * or more of the original's I/O time: what was replayed is not the application's workload,
+ * whatever its ratios say.
+ */
+static void judge_unreplayed(struct report *rep, size_t ri)
+{
+	const struct report_run *run = &rep->runs[ri], *o = orig(rep);
+	char kinds[256];
+
+	if (unreplayed_share(rep, run) < UNREPLAYED_WARN_SHARE)
+		return;
+	say(rep, REPORT_V_UNREPLAYED, (int)ri, -1, 0,
+	    "NOT REPLAYED on %s: %llu of the original's %llu ops, %.1f%% of its I/O time (%s; the "
+	    "replay's summary says why): this replay is not the application's workload, so "
+	    "neither its I/O time nor its duration says how the application would fare there; "
+	    "its bottom line below compares only the ops it replayed",
+	    run->label, (unsigned long long)run->unreplayed_ops, (unsigned long long)o->ops_used,
+	    100 * unreplayed_share(rep, run),
+	    report__unreplayed_kinds(rep, ri, kinds, sizeof(kinds)));
+}
+
 /* The bottom line's duration held by the original's gaps between ops (GAPS_SHARE). */
 static void judge_gaps(struct report *rep, size_t ri)
 {
@@ -801,11 +887,14 @@ static void judge_gaps(struct report *rep, size_t ri)
 	uint64_t ospan = o->last_ns - o->first_ns, rspan = run->last_ns - run->first_ns;
 	char r1[32], r2[32], a[32], retries[256] = "";
 	int think = run->timing && !strcmp(run->timing, "think");
+	uint64_t oio = orig_io_compared(rep, run);
 
-	if (!run->timing || (!think && strcmp(run->timing, "original")) || !o->io_ns ||
+	if (!run->timing || (!think && strcmp(run->timing, "original")) || !oio ||
 	    !run->io_ns || !ospan || !o->thread_span_ns)
 		return;
-	double io = (double)run->io_ns / (double)o->io_ns, dur = (double)rspan / (double)ospan;
+	/* against the original's ops that were replayed: the time of those that were not
+	 * fell away without a word of the storage */
+	double io = (double)run->io_ns / (double)oio, dur = (double)rspan / (double)ospan;
 	double gaps = 1 - (double)o->thread_io_ns / (double)o->thread_span_ns;
 	if (io > GAPS_IO_RATIO || dur < GAPS_DURATION_RATIO || gaps < GAPS_SHARE)
 		return;
@@ -818,15 +907,16 @@ static void judge_gaps(struct report *rep, size_t ri)
 		    (unsigned long long)o->lock_retries,
 		    report_fmt__dur(o->lock_retry_ns, a, sizeof(a)));
 	say(rep, REPORT_V_GAPS, (int)ri, -1, 0,
-	    "on %s the I/O time fell to %s the original's but the run took %s as long: %.0f%% of "
-	    "the original threads' time was gaps between their ops, which %s (sleeps, lock "
+	    "on %s the I/O time%s fell to %s the original's but the run took %s as long: %.0f%% "
+	    "of the original threads' time was gaps between their ops, which %s (sleeps, lock "
 	    "waits, waits on other processes the trace cannot see), so the duration says little "
-	    "about the storage here; compare the I/O time instead%s",
-	    run->label, report_fmt__ratio(io, r1, sizeof(r1)),
-	    report_fmt__ratio(dur, r2, sizeof(r2)), 100 * gaps,
+	    "about the storage here; compare the I/O time%s instead%s",
+	    run->label, oio != o->io_ns ? " of the ops replayed" : "",
+	    report_fmt__ratio(io, r1, sizeof(r1)), report_fmt__ratio(dur, r2, sizeof(r2)),
+	    100 * gaps,
 	    think ? "think timing keeps as they were"
 		  : "original timing keeps by starting each op at its recorded time",
-	    retries);
+	    oio != o->io_ns ? " of the ops replayed" : "", retries);
 }
 
 /*
@@ -868,6 +958,7 @@ static void judge_replay(struct report *rep, size_t ri)
 
 	for (int k = 0; k < REPORT_KINDS; k++)
 		report__cmp(&o->kinds[k].lat, &run->kinds[k].lat, &run->cmp[k]);
+	judge_unreplayed(rep, ri);
 	judge_total(rep, ri);
 	judge_gaps(rep, ri);
 	judge_lateness(rep, ri);
@@ -1138,6 +1229,8 @@ int report__analyze(struct report *rep)
 	order_rows(rep);
 	if ((err = order_files(rep)))
 		return err;
+	for (size_t r = 1; r < rep->nruns; r++)
+		count_unreplayed(rep, r);
 	judge_unreaped(rep);
 	judge_original(rep);
 	judge_fidelity(rep, 0);
