@@ -198,6 +198,8 @@ int report__compare(const char *trace, const char *const *results, size_t n,
 			rep.runs[i].tl_ns = rep.runs[0].tl_ns;
 		else if (rep.opts->timeline_ns == REPORT_TIMELINE_AUTO)
 			rep.runs[i].tl_ns = report_tl__auto(trace_span(trace));
+		/* a replay's backlog is blamed on what its ops took beyond the original's */
+		rep.runs[i].against = i ? &rep.runs[0] : NULL;
 		err = report_run__collect(&rep.runs[i], path, rep.opts->by == REPORT_BY_FILE);
 		rep.nruns = i + 1;
 		if (!err)

@@ -508,7 +508,7 @@ int report__write_html(const struct report *rep, FILE *out)
 	static const char *const tags[] = {"faster",	  "slower",	   "unchanged", "tail_only",
 					   "fell_behind", "errors",	   "dominant",	"note",
 					   "mixed",	  "pace_not_kept", "cpu_bound", "total",
-					   "shifted",	  "held_by_gaps", "not_replayed"};
+					   "shifted",	  "held_by_gaps", "not_replayed", "pace_cause"};
 	char name[32], title[64];
 	const struct hist **hs = calloc(rep->nruns, sizeof(*hs));
 

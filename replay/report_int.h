@@ -41,6 +41,9 @@ struct report_kind {
 	struct hist lat; /* latency, ns */
 	uint64_t errors; /* ops that returned -errno */
 	uint64_t unreaped; /* async requests of the kind whose completion the trace lacks */
+	/* a replay's backlog this kind's ops made: how far their threads fell further behind
+	 * after them, up to what each took beyond the original's p90 of the kind (blame_rise) */
+	uint64_t backlog_ns;
 };
 
 struct report_fkind {
@@ -54,6 +57,7 @@ struct report_file {
 	uint64_t total_ns;
 	uint64_t errors;
 	uint64_t class_ns[REPORT_CLASSES];
+	uint64_t backlog_ns; /* a replay's backlog its ops made (report_kind.backlog_ns) */
 	struct report_fkind *kinds; /* only with REPORT_BY_FILE */
 	size_t nkinds;
 };
@@ -104,8 +108,13 @@ struct report_tl {
 /* a gap after a refused lock on its thread this long is a sleep before trying again
  * (report_run.lock_retries); SQLite's busy handler sleeps 1 ms first */
 #define REPORT_LOCK_RETRY_NS 1000000
+/* an op this far behind its schedule for its thread's previous ops (backlog) is "behind";
+ * when such ops were due is counted in REPORT_BEHIND_BINS over the original's span */
+#define REPORT_BEHIND_NS 1000000
+#define REPORT_BEHIND_BINS 1000
 
 struct report_run {
+	const struct report_run *against; /* a replay's original, collected before it */
 	const char *path;
 	char label[256]; /* "original", or the replay's targets */
 	int is_replay;
@@ -164,6 +173,14 @@ struct report_run {
 	struct hist order_waited; /* the ops that waited only: what a "p99 of the waits" means */
 	uint64_t order_ops; /* ops that waited so */
 	int has_wait;	    /* the result has wait_ns (format 1.2): order is known */
+	/* what built the backlog: each time a thread fell further behind its schedule (its
+	 * backlog rose from one op to the next, preemptions left out), the rise, summed; the
+	 * part of it the previous op took beyond the original's p90 of its kind is that
+	 * kind's (report_kind.backlog_ns) and its file's; the rest built up between the ops */
+	uint64_t backlog_rise_ns;
+	/* the ops REPORT_BEHIND_NS or more behind, and by when they were due (sched_ns) */
+	uint64_t behind_ops, behind_bin_ns;
+	uint32_t behind_bins[REPORT_BEHIND_BINS];
 	uint64_t early;	      /* ops started before their schedule (counted as lateness 0) */
 	uint64_t late_1ms;
 
@@ -201,6 +218,7 @@ enum report_verdict_tag {
 	REPORT_V_SHIFT,	    /* REPORT_SHIFT */
 	REPORT_V_GAPS,	    /* the duration is held by the original's gaps between ops */
 	REPORT_V_UNREPLAYED, /* much of the original's I/O time was not replayed */
+	REPORT_V_PACE_CAUSE, /* what made the backlog of a replay that did not keep the pace */
 };
 
 struct report_verdict {

@@ -32,7 +32,8 @@
  *                            "backlog_p50_ns", "backlog_p99_ns", "backlog_max_ns",
  *                            "wake_p50_ns", "wake_p99_ns", "wake_max_ns",
  *                            "order_ops", "order_p50_ns", "order_p99_ns", "order_max_ns",
- *                            "pace_not_kept": bool },
+ *                            "pace_not_kept": bool, "behind_ops", "backlog_rise_ns",
+ *                            "backlog_made_ns": { "<op>": ns } },
  *           lateness = backlog + wake: backlog is the time the op's thread would still have
  *           been in its previous ops past the schedule had each started at its schedule or
  *           as its thread was free, with the replay's latencies (the target was slower than
@@ -40,7 +41,12 @@
  *           late, or ran late since: what "fell_behind" judges, latencies doubtful);
  *           both can be true, and the verdict then has "pace_not_kept" before "fell_behind";
  *           order_*: the ops that waited for ops of other threads they are kept after
- *           (format 1.2 results): how many, and the percentiles of those ops' waits only
+ *           (format 1.2 results): how many, and the percentiles of those ops' waits only;
+ *           behind_ops: the ops 1 ms or more behind their schedule for their thread's
+ *           previous ops; backlog_rise_ns: each time a thread fell further behind, the rise,
+ *           summed (preemptions left out), and backlog_made_ns what of it the op before
+ *           took beyond the original's p90 of its type, by type (a replay's, with its
+ *           original): what made the backlog (the verdict's "pace_cause")
  *       "ops_by_type": { "<op>": { "count", "errors", "min_ns", "p50_ns", "p90_ns",
  *                                  "p99_ns", "p999_ns", "max_ns", "mean_ns", "total_ns",
  *                                  "vs_original": null (run 0) | {
@@ -61,7 +67,9 @@
  *                         "shifted"|"held_by_gaps" (the duration is held by the original's
  *                         gaps between ops: compare the I/O time)|"not_replayed" (much of
  *                         the original's I/O time was in ops the replay did not issue: said
- *                         before its "total", which then compares the ops replayed only),
+ *                         before its "total", which then compares the ops replayed only)|
+ *                         "pace_cause" (after "pace_not_kept": the op types and file whose
+ *                         time beyond the original's made the backlog, and when it was),
  *                  "run": index|null, "op": name|null, "speedup": original/replay|null,
  *                  "text": "..." } ]
  * }
@@ -92,7 +100,7 @@ static const char *tag_name(enum report_verdict_tag t)
 	    [REPORT_V_MIXED] = "mixed",		[REPORT_V_PACE] = "pace_not_kept",
 	    [REPORT_V_CPU_BOUND] = "cpu_bound", [REPORT_V_TOTAL] = "total",
 	    [REPORT_V_SHIFT] = "shifted",	[REPORT_V_GAPS] = "held_by_gaps",
-	    [REPORT_V_UNREPLAYED] = "not_replayed",
+	    [REPORT_V_UNREPLAYED] = "not_replayed", [REPORT_V_PACE_CAUSE] = "pace_cause",
 	};
 	return names[t];
 }
@@ -201,6 +209,25 @@ static const char *damage_ops_lost(const struct report_run *r, char *buf, size_t
 	return buf;
 }
 
+/* what made a replay's backlog, closing the lateness object: the rises, by op type */
+static void backlog_made(const struct report_run *r, FILE *out)
+{
+	char name[32];
+	int first = 1;
+
+	fprintf(out, ", \"behind_ops\": %llu, \"backlog_rise_ns\": %llu, \"backlog_made_ns\": {",
+		(unsigned long long)r->behind_ops, (unsigned long long)r->backlog_rise_ns);
+	for (int k = 0; k < REPORT_KINDS; k++) {
+		if (!r->kinds[k].backlog_ns)
+			continue;
+		fprintf(out, "%s\"%s\": %llu", first ? "" : ", ",
+			report_kind__name(k, name, sizeof(name)),
+			(unsigned long long)r->kinds[k].backlog_ns);
+		first = 0;
+	}
+	fputs("}}", out);
+}
+
 static void run_json(const struct report *rep, size_t ri, FILE *out)
 {
 	const struct report_run *r = &rep->runs[ri];
@@ -259,7 +286,7 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 		    ", \"fell_behind\": %s, \"backlog_p50_ns\": %llu, \"backlog_p99_ns\": %llu, "
 		    "\"backlog_max_ns\": %llu, \"wake_p50_ns\": %llu, \"wake_p99_ns\": %llu, "
 		    "\"wake_max_ns\": %llu, \"order_ops\": %llu, \"order_p50_ns\": %llu, "
-		    "\"order_p99_ns\": %llu, \"order_max_ns\": %llu, \"pace_not_kept\": %s}",
+		    "\"order_p99_ns\": %llu, \"order_max_ns\": %llu, \"pace_not_kept\": %s",
 		    r->fell_behind ? "true" : "false",
 		    (unsigned long long)hist__quantile(&r->backlog, 0.5),
 		    (unsigned long long)hist__quantile(&r->backlog, 0.99),
@@ -270,6 +297,7 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 		    (unsigned long long)hist__quantile(&r->order_waited, 0.5),
 		    (unsigned long long)hist__quantile(&r->order_waited, 0.99),
 		    (unsigned long long)r->order.max, r->backlogged ? "true" : "false");
+		backlog_made(r, out);
 	} else {
 		fputs("null", out);
 	}

@@ -56,6 +56,19 @@
  * slower storage its schedule cannot be kept by design, and --timing think replays that.
  */
 #define CLOSED_LOOP_SHARE 0.90
+/*
+ * What made a replay's backlog (report_collect.c, blame_rise): an op type is named from this
+ * share of the backlog's build-up on, at most PACE_CAUSE_KINDS of them, with the
+ * file holding PACE_CAUSE_FILE of their share; and the ops behind (REPORT_BEHIND_NS or more)
+ * were "a stretch" of the run when STRETCH_OPS of them were due within STRETCH_SPAN of the
+ * schedule (fio's layout on tmpfs: its writes late behind a slow fallocate, its reads on
+ * time).
+ */
+#define PACE_CAUSE_SHARE 0.10
+#define PACE_CAUSE_KINDS 3
+#define PACE_CAUSE_FILE 0.50
+#define STRETCH_OPS 0.90
+#define STRETCH_SPAN 0.50
 /* Errors: a replay failing this many more ops (share of its ops, or at least 1) is noted. */
 #define ERROR_EXTRA_SHARE 0.001
 /* An op type with this share of its ops failing beyond the original's is not compared. */
@@ -474,6 +487,160 @@ static void others_note(struct report *rep, const struct report_run *run, size_t
 	    run->label, cpus, 100 * (share < 1 ? share : 1));
 }
 
+/* "fallocate 81% of it (1 op: 7.47 ms against the original's 252 µs)": the op types whose
+ * time beyond the original's made the backlog, most first; the share of it they made */
+static double pace_kinds(const struct report *rep, const struct report_run *run, char *buf,
+			 size_t len)
+{
+	const struct report_run *o = orig(rep);
+	double named = 0;
+	size_t at = 0;
+	int done[REPORT_KINDS] = {0};
+	char name[32], a[32], b[32];
+
+	buf[0] = 0;
+	for (int n = 0; n < PACE_CAUSE_KINDS && at < len; n++) {
+		int best = -1;
+
+		for (int k = 0; k < REPORT_KINDS; k++)
+			if (!done[k] && run->kinds[k].backlog_ns &&
+			    (best < 0 || run->kinds[k].backlog_ns > run->kinds[best].backlog_ns))
+				best = k;
+		if (best < 0)
+			break;
+		done[best] = 1;
+		double share = (double)run->kinds[best].backlog_ns / (double)run->backlog_rise_ns;
+		const struct hist *h = &run->kinds[best].lat;
+
+		if (share < PACE_CAUSE_SHARE)
+			break;
+		named += share;
+		report_kind__name(best, name, sizeof(name));
+		report_fmt__dur((uint64_t)hist__mean(h), a, sizeof(a));
+		report_fmt__dur((uint64_t)hist__mean(&o->kinds[best].lat), b, sizeof(b));
+		if (h->n == 1)
+			at += (size_t)snprintf(buf + at, len - at,
+					       "%s%s %.0f%% of it (1 op: %s against the original's %s)",
+					       at ? ", " : "", name, 100 * share, a, b);
+		else
+			at += (size_t)snprintf(buf + at, len - at,
+					       "%s%s %.0f%% (%llu ops: %s on average against the "
+					       "original's %s)",
+					       at ? ", " : "", name, 100 * share,
+					       (unsigned long long)h->n, a, b);
+	}
+	return named;
+}
+
+/* the file whose ops made most of the backlog the named op types made, or NULL */
+static const struct report_file *pace_file(const struct report_run *run)
+{
+	const struct report_file *best = NULL;
+	uint64_t made = 0;
+
+	for (int k = 0; k < REPORT_KINDS; k++)
+		made += run->kinds[k].backlog_ns;
+	for (size_t i = 0; i < run->nfiles; i++)
+		if (!best || run->files[i]->backlog_ns > best->backlog_ns)
+			best = run->files[i];
+	return best && (double)best->backlog_ns >= PACE_CAUSE_FILE * (double)made ? best : NULL;
+}
+
+/* The fewest of the schedule's bins holding STRETCH_OPS of the ops behind: [*from, *to). */
+static void behind_stretch(const struct report_run *run, int *from, int *to)
+{
+	uint64_t want = (uint64_t)ceil(STRETCH_OPS * (double)run->behind_ops);
+
+	*from = 0;
+	*to = REPORT_BEHIND_BINS;
+	for (int i = 0; i < REPORT_BEHIND_BINS; i++) {
+		uint64_t n = 0;
+
+		for (int j = i; j < REPORT_BEHIND_BINS && j - i < *to - *from; j++) {
+			n += run->behind_bins[j];
+			if (n >= want) {
+				*from = i;
+				*to = j + 1;
+				break;
+			}
+		}
+	}
+}
+
+/* "; only a stretch of the run was behind: ..." when the ops behind were due close together */
+static void pace_when(const struct report *rep, const struct report_run *run, char *buf,
+		      size_t len)
+{
+	const struct report_run *o = orig(rep);
+	double share = (double)run->behind_ops / (double)run->lateness.n;
+	int from, to;
+	char a[32], b[32], c[32], d[32];
+
+	buf[0] = 0;
+	if (!run->behind_ops || !run->behind_bin_ns)
+		return;
+	behind_stretch(run, &from, &to);
+	if (to - from > STRETCH_SPAN * REPORT_BEHIND_BINS) {
+		snprintf(buf, len,
+			 "; %.1f%% of the ops were %s or more behind their schedule, spread over the "
+			 "run",
+			 100 * share, report_fmt__dur(REPORT_BEHIND_NS, a, sizeof(a)));
+		return;
+	}
+	snprintf(buf, len,
+		 "; only a stretch of the run was behind: %.1f%% of the ops were %s or more "
+		 "behind their schedule, %.0f%% of them due between %s and %s of the original's "
+		 "%s",
+		 100 * share, report_fmt__dur(REPORT_BEHIND_NS, a, sizeof(a)), 100 * STRETCH_OPS,
+		 report_fmt__dur((uint64_t)from * run->behind_bin_ns, b, sizeof(b)),
+		 report_fmt__dur((uint64_t)to * run->behind_bin_ns, c, sizeof(c)),
+		 report_fmt__dur(o->last_ns - o->first_ns, d, sizeof(d)));
+}
+
+/*
+ * PACE NOT KEPT, and what made it: the op types (and file) whose time beyond the original's
+ * put their threads behind, or the time between ops; and whether the ops behind were a
+ * stretch of the run (a setup phase) or all of it.
+ */
+static void judge_pace_cause(struct report *rep, size_t ri)
+{
+	const struct report_run *run = &rep->runs[ri];
+	const struct report_file *f = pace_file(run);
+	char kinds[512], when[256], file[300] = "";
+	double named;
+
+	if (!run->backlog_rise_ns)
+		return;
+	named = pace_kinds(rep, run, kinds, sizeof(kinds));
+	pace_when(rep, run, when, sizeof(when));
+	if (f && named > 0)
+		snprintf(file, sizeof(file), ", mostly on %s", f->path);
+	double between = 0;
+	for (int k = 0; k < REPORT_KINDS; k++)
+		between += (double)run->kinds[k].backlog_ns;
+	between = 1 - between / (double)run->backlog_rise_ns;
+	if (between >= 0.5)
+		say(rep, REPORT_V_PACE_CAUSE, (int)ri, -1, 0,
+		    "on %s most of the backlog (%.0f%% of its build-up) built up "
+		    "between ops or in ops no slower than the original's: the replayer's step from "
+		    "one op to the next, or waits for ops of other threads, took longer than the "
+		    "original's gaps%s%s%s%s",
+		    run->label, 100 * between,
+		    named > 0 ? "; ops slower than the original's (beyond its p90 of their type) "
+				"made the rest: "
+			      : "",
+		    kinds, file, when);
+	else if (named > 0)
+		say(rep, REPORT_V_PACE_CAUSE, (int)ri, -1, 0,
+		    "on %s the backlog was made by ops slower than the original's (beyond its p90 "
+		    "of their type), by the share of its build-up each made: %s%s%s",
+		    run->label, kinds, file, when);
+	else
+		say(rep, REPORT_V_PACE_CAUSE, (int)ri, -1, 0,
+		    "on %s the backlog was made by ops of many types, none of them %.0f%% of it%s",
+		    run->label, 100 * PACE_CAUSE_SHARE, when);
+}
+
 static void judge_lateness(struct report *rep, size_t ri)
 {
 	struct report_run *run = &rep->runs[ri];
@@ -532,6 +699,7 @@ static void judge_lateness(struct report *rep, size_t ri)
 		    run->fell_behind ? "; that backlog is the storage's, counted apart from the "
 				       "late wake-ups below"
 				     : "");
+		judge_pace_cause(rep, ri);
 		if (closed_loop(orig(rep)) && run->timing && !strcmp(run->timing, "original"))
 			say(rep, REPORT_V_NOTE, (int)ri, -1, 0,
 			    "the original issued its ops back to back (%.0f%% began as its thread's "
