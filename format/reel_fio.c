@@ -26,12 +26,24 @@
 
 #include "reel_convert.h"
 #include "reel_cvt_util.h"
+#include "reel_fio_cache.h"
 
 #define FIO_NAME_MAX 256
 #define FIO_FD_DIRECT (1ULL << 32)
+/* posix_fadvise's advice (fadvise64's mode) that drops a range from the page cache */
+#define FIO_FADV_DONTNEED 4
+/* At most this many phases of jobs (reel_fio_cache.h): each is a stonewall, which fio
+ * starts only when every job before it has ended; the drops after the last are left out. */
+#define FIO_PHASES_MAX 16
+/* A read that took this long in the original came from the device, not the page cache. */
+#define FIO_DEVICE_READ_NS 50000
 
 struct fio_thread {
 	uint32_t pid, tid, idx;
+	/* the phase of jobs its log is in (reel_fio_cache.h), and whether it opens a file
+	 * dropped from the cache as that phase began: its job drops them (invalidate=1) */
+	uint32_t phase;
+	int invalidate;
 	FILE *f;
 	char *log;
 	struct cvt_map files; /* path id -> 1 added | 2 open */
@@ -64,6 +76,12 @@ struct fio_state {
 	struct cvt_map names;	 /* path id -> char * (fio's name), or 1 when unusable */
 	struct cvt_map extent;	 /* path id -> furthest byte read or written */
 	struct fio_thread *first, **tail;
+	/* the page cache as the trace went, and the phases of jobs it took to replay its drops:
+	 * the current one, whose logs' times count from base_us (trace us), and the latest end
+	 * of an op written to a log so far, where the next phase's times will count from */
+	struct fio_cache cache;
+	uint32_t phase;
+	uint64_t base_us, last_end_us;
 };
 
 static const char *const fio_lo_what[REEL_FIO_LO__COUNT] = {
@@ -110,6 +128,27 @@ void reel_fio__print_left_out(const struct reel_fio_result *res, FILE *out)
 		if (res->approx[i])
 			fprintf(out, "ioreel: fio job file cannot carry %" PRIu64 " %s\n",
 				res->approx[i], fio_ap_what[i]);
+	if (res->phases)
+		fprintf(out,
+			"ioreel: fio job file replays %" PRIu64 " fadvise DONTNEED (of bytes the "
+			"application had read or written) as %" PRIu64 " later phase(s) of jobs, "
+			"begun where it read dropped bytes again: each starts once the jobs before "
+			"it end (stonewall), and its jobs drop the dropped files from the page cache "
+			"as they open them (invalidate=1), so that those reads come from the device "
+			"as the original's did\n",
+			res->drops_replayed, res->phases);
+	if (res->reads_after_write_slow)
+		fprintf(out,
+			"ioreel: WARNING: %" PRIu64 " reads of %" PRIu64 " file(s) read bytes the "
+			"logs wrote before them, with nothing between that drops them from the page "
+			"cache, and took %d us or more in the original, as reads from the device do: "
+			"fio will likely read them from the page cache, faster than the original did "
+			"(something the trace does not show dropped them there: memory pressure, "
+			"drop_caches). To read them from the device, drop the cache before they start "
+			"(sync; echo 1 > /proc/sys/vm/drop_caches), or give their job stonewall and "
+			"invalidate=1 in the job file (its times then count from where the jobs "
+			"before it end)\n",
+			res->reads_after_write_slow, res->files_after_write, FIO_DEVICE_READ_NS / 1000);
 }
 
 /* fio's name of a path, or NULL when it cannot have one (left_out counted by caller). */
@@ -161,7 +200,8 @@ static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *
 		*err = -ENOMEM;
 		return NULL;
 	}
-	if (*v)
+	/* a thread's ops in a later phase go to a log and a job of their own */
+	if (*v && ((struct fio_thread *)(uintptr_t)*v)->phase == s->phase)
 		return (struct fio_thread *)(uintptr_t)*v;
 	/* s->tv grows at powers of two */
 	tv = s->nthreads & (s->nthreads - 1)
@@ -173,7 +213,9 @@ static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *
 	}
 	s->tv = tv;
 	t = calloc(1, sizeof(*t));
-	if (!t || asprintf(&t->log, "%s.%" PRIu32, s->o->prefix, op->tid) < 0) {
+	if (!t || (s->phase ? asprintf(&t->log, "%s.%" PRIu32 ".%" PRIu32, s->o->prefix, op->tid,
+				       s->phase + 1)
+			    : asprintf(&t->log, "%s.%" PRIu32, s->o->prefix, op->tid)) < 0) {
 		free(t);
 		*err = -ENOMEM;
 		return NULL;
@@ -181,6 +223,7 @@ static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *
 	t->pid = op->pid;
 	t->tid = op->tid;
 	t->idx = s->nthreads;
+	t->phase = s->phase;
 	t->last_us = 1;
 	cvt_map__init(&t->files);
 	t->f = fopen(t->log, "w");
@@ -198,13 +241,68 @@ static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *
 	return t;
 }
 
+/*
+ * A buffered read of bytes a DONTNEED dropped (reel_fio_cache.h): the ops from here on go to
+ * a new phase of jobs, which fio starts once every job before it has ended (stonewall), and
+ * whose times count from the end of the last op written before it. Its jobs that open the
+ * dropped files drop them from the cache as they open them (invalidate=1, fio_job_file).
+ */
+static void fio_cache_cut(struct fio_state *s)
+{
+	s->phase++;
+	s->base_us = s->last_end_us;
+	s->res->phases++;
+	s->res->drops_replayed += fio_cache__cut(&s->cache, s->phase);
+}
+
+/* What a buffered read or write of path tells of the page cache, before it is written to a
+ * log: a read of dropped bytes begins a phase; one of bytes written with no drop between,
+ * that took a device's time in the original, will be read from the cache by fio. */
+static int fio_cache_io(struct fio_state *s, const struct reel_op *op, uint32_t path, int read,
+			uint64_t off, uint64_t len)
+{
+	struct fio_cfile *f;
+
+	if (s->direct) /* O_DIRECT: the cache is not in its way */
+		return 0;
+	f = fio_cache__file(&s->cache, path);
+	if (!f)
+		return -ENOMEM;
+	if (read && fio_cfile__dropped(f, off, len) && s->phase + 1 < FIO_PHASES_MAX)
+		fio_cache_cut(s);
+	if (read && fio_cfile__written(f, off, len)) {
+		s->res->reads_after_write++;
+		/* a sync syscall's own time; an async submission's is not its read's */
+		if (s->src == FIO_SRC_SYNC && op->end_ns >= op->start_ns + FIO_DEVICE_READ_NS) {
+			s->res->reads_after_write_slow++;
+			s->res->files_after_write += !f->warned;
+			f->warned = 1;
+		}
+	}
+	fio_cfile__touch(f, off, len, !read);
+	return 0;
+}
+
+/* The time of op in its phase's logs: us since the phase began, + 1 (fio applies no delay
+ * after a line with time 0) */
+static uint64_t fio_us(struct fio_state *s, const struct reel_op *op)
+{
+	uint64_t us = op->start_ns / 1000, end = (op->end_ns > op->start_ns ? op->end_ns
+									     : op->start_ns) / 1000;
+
+	if (end > s->last_end_us)
+		s->last_end_us = end;
+	return us > s->base_us ? us - s->base_us + 1 : 1;
+}
+
 /* One read/write/sync/datasync line for path, with add/open first when needed. */
 static int fio_emit(struct fio_state *s, const struct reel_op *op, uint32_t path, const char *act,
 		    uint64_t off, uint64_t len)
 {
 	struct fio_thread *t;
+	struct fio_cfile *f;
 	const char *name;
-	uint64_t *st, us = op->start_ns / 1000 + 1;
+	uint64_t *st, us;
 	int err;
 
 	s->last = NULL;
@@ -218,6 +316,10 @@ static int fio_emit(struct fio_state *s, const struct reel_op *op, uint32_t path
 			s->res->left_out[REEL_FIO_LO_BAD_NAME]++;
 		return err;
 	}
+	if ((act[0] == 'r' || act[0] == 'w') &&
+	    (err = fio_cache_io(s, op, path, act[0] == 'r', off, len)))
+		return err;
+	us = fio_us(s, op);
 	t = fio_thread(s, op, &err);
 	if (!t)
 		return err;
@@ -226,8 +328,14 @@ static int fio_emit(struct fio_state *s, const struct reel_op *op, uint32_t path
 		return -ENOMEM;
 	if (!(*st & 1))
 		fprintf(t->f, "%" PRIu64 " %s add\n", t->last_us, name);
-	if (!(*st & 2))
+	if (!(*st & 2)) {
 		fprintf(t->f, "%" PRIu64 " %s open\n", t->last_us, name);
+		/* fio drops the file from the cache as it opens it, where its job says so */
+		f = fio_cache__file(&s->cache, path);
+		if (!f)
+			return -ENOMEM;
+		t->invalidate |= t->phase && f->phase == t->phase;
+	}
 	*st |= 3;
 	if (us < t->last_us)
 		us = t->last_us;
@@ -499,6 +607,24 @@ static int fio_submit(struct fio_state *s, const struct reel_op *op)
 	return fio_req_submitted(s, op, s->last);
 }
 
+/* A DONTNEED of bytes the logs read or wrote is pending until a read of them begins a
+ * phase (fio_cache_io); any other advice, or one that dropped none of theirs, is left out. */
+static int fio_fadvise(struct fio_state *s, const struct reel_op *op)
+{
+	uint32_t path = fio_path_of(s, op);
+	struct fio_cfile *f;
+
+	if (op->mode == FIO_FADV_DONTNEED && op->ret == 0 && path) {
+		f = fio_cache__file(&s->cache, path);
+		if (!f)
+			return -ENOMEM;
+		if (fio_cfile__drop(f, op->offset, op->len))
+			return 0;
+	}
+	s->res->left_out[REEL_FIO_LO_SPACE]++;
+	return 0;
+}
+
 static int fio_op(struct fio_state *s, const struct reel_op *op)
 {
 	uint64_t *lo = s->res->left_out;
@@ -561,10 +687,11 @@ static int fio_op(struct fio_state *s, const struct reel_op *op)
 	case REEL_OP_MSYNC:
 		lo[REEL_FIO_LO_SYNC_OTHER]++;
 		return 0;
+	case REEL_OP_FADVISE64:
+		return fio_fadvise(s, op);
 	case REEL_OP_FALLOCATE:
 	case REEL_OP_TRUNCATE:
 	case REEL_OP_FTRUNCATE:
-	case REEL_OP_FADVISE64:
 		lo[REEL_FIO_LO_SPACE]++;
 		return 0;
 	case REEL_OP_MMAP:
@@ -712,6 +839,48 @@ static void fio_job_io(struct fio_state *s, struct fio_thread *t, FILE *f)
 	}
 }
 
+/* What begins the first job of a phase: the jobs before it end first. */
+static void fio_job_phase(const struct fio_state *s, const struct fio_thread *t, FILE *f)
+{
+	if (!t->phase) {
+		fputs("; the replay starts once the file set is laid out\nstonewall\n", f);
+		return;
+	}
+	fprintf(f,
+		"; phase %" PRIu32 " of %" PRIu32 ": where the application dropped files from the "
+		"page cache\n; (fadvise DONTNEED) before reading them again; it starts once the "
+		"jobs before it\n; end, and its times count from the end of their last op\n"
+		"stonewall\n",
+		t->phase + 1, s->phase + 1);
+}
+
+/* One job: a thread's log in one phase. */
+static void fio_job(struct fio_state *s, struct fio_thread *t, const char *abs_dir, FILE *f,
+		    int *stonewall)
+{
+	const char *base = strrchr(t->log, '/');
+
+	if (t->phase)
+		fprintf(f, "\n[pid%" PRIu32 "-tid%" PRIu32 "-phase%" PRIu32 "]\n", t->pid, t->tid,
+			t->phase + 1);
+	else
+		fprintf(f, "\n[pid%" PRIu32 "-tid%" PRIu32 "]\n", t->pid, t->tid);
+	fprintf(f, "read_iolog=%s/%s\n", abs_dir, base ? base + 1 : t->log);
+	if (*stonewall) {
+		fio_job_phase(s, t, f);
+		*stonewall = 0;
+	}
+	/* fio drops a job's files from the cache as it opens them (invalidate=1, its
+	 * default): in a later phase only where the application had dropped one */
+	if (t->phase && t->invalidate)
+		fputs("; opens files the application dropped from the page cache: drop them too\n"
+		      "invalidate=1\n",
+		      f);
+	else if (t->phase)
+		fputs("; keeps the page cache as the jobs before it left it\ninvalidate=0\n", f);
+	fio_job_io(s, t, f);
+}
+
 static int fio_job_file(struct fio_state *s)
 {
 	char *path = NULL, *abs_dir = NULL, *copy = strdup(s->o->prefix);
@@ -753,16 +922,11 @@ static int fio_job_file(struct fio_state *s)
 	      f);
 	if (s->o->root)
 		fio_job_prep(s, f);
-	for (struct fio_thread *t = s->first; t; t = t->next) {
-		const char *base = strrchr(t->log, '/');
-
-		if (!t->ios)
-			continue;
-		fprintf(f, "\n[pid%" PRIu32 "-tid%" PRIu32 "]\nread_iolog=%s/%s\n", t->pid, t->tid,
-			abs_dir, base ? base + 1 : t->log);
-		if (s->o->root && !stonewall++)
-			fputs("; the replay starts once the file set is laid out\nstonewall\n", f);
-		fio_job_io(s, t, f);
+	for (uint32_t p = 0; p <= s->phase; p++) {
+		stonewall = p > 0 || s->o->root;
+		for (struct fio_thread *t = s->first; t; t = t->next)
+			if (t->ios && t->phase == p)
+				fio_job(s, t, abs_dir, f, &stonewall);
 	}
 	if (ferror(f))
 		err = -EIO;
@@ -790,6 +954,7 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 	cvt_map__init(&s.names);
 	cvt_map__init(&s.extent);
 	cvt_map__init(&s.reqs);
+	fio_cache__init(&s.cache);
 	err = fio_fds_preopened(&s);
 	for (; !err;) {
 		int n = reel_reader__next(r, &op);
@@ -806,6 +971,8 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 			break;
 	}
 	reel_reader__damage_sum(r, &res->damage);
+	/* drops no read of the dropped bytes came after (or past the last phase) */
+	res->left_out[REEL_FIO_LO_SPACE] += fio_cache__pending(&s.cache);
 	for (size_t i = 0; cvt_map__next(&s.reqs, &i, &k, &v);)
 		res->approx[REEL_FIO_AP_UNREAPED] += v >> 32;
 	for (struct fio_thread *t = s.first, *next; t; t = next) {
@@ -839,6 +1006,7 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 	cvt_map__free(&s.names);
 	cvt_map__free(&s.extent);
 	cvt_map__free(&s.reqs);
+	fio_cache__free(&s.cache);
 	free(s.tv);
 	return err;
 }
