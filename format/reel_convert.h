@@ -142,8 +142,8 @@ struct reel_fio_result {
 	/* later phases of jobs, begun where a read came after a DONTNEED of what it read
 	 * (reel_fio_cache.h), and the DONTNEEDs they replay */
 	uint64_t phases, drops_replayed;
-	/* buffered reads of bytes written before them, no drop between, and of those the sync
-	 * reads that took a device's time in the original: fio reads them from the cache */
+	/* buffered sync reads of bytes written before them, no drop between, and of those the
+	 * ones that took a device's time in the original: fio reads them from the cache */
 	uint64_t reads_after_write, reads_after_write_slow, files_after_write;
 	uint64_t damaged;
 	struct reel_damage_sum damage; /* what the damaged regions cost */
