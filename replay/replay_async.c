@@ -771,6 +771,26 @@ static struct areq *actx__take_alike(struct ractx *c, uint64_t key, struct areq 
 	return best;
 }
 
+/*
+ * When a libaio request ends in the replay, given when it completed (done): as the recording
+ * ends it, when the application reaped it (the exit of its io_getevents: the capture cannot
+ * see the completion itself, FORMAT.md), here when the worker came to its completion record,
+ * the replay's io_getevents (w->came_ns: its schedule, or later when its thread was behind;
+ * else when exec__op began, res->start_ns then), or when it completed, if later. Ended when
+ * first seen complete (the reaper's stamp), a replay left out the time a completion waits
+ * for its application to reap it, which the recording holds: fio's libaio O_DIRECT random
+ * reads at iodepth 16 on ext4, replayed on the same disk, p50 162 us against the recorded
+ * 216, "1.33x faster", and 11.7 requests in flight against 15.9, with the device's queue
+ * and latency unchanged. io_uring's are posted completions on both sides: left as they are.
+ */
+static uint64_t actx__reaped_at(const struct rworker *w, const struct reel_op *res,
+				uint64_t done)
+{
+	uint64_t came = w->came_ns ? w->came_ns : res->start_ns;
+
+	return done > came ? done : came;
+}
+
 int async__complete(struct rworker *w, const struct ritem *it, struct reel_op *res,
 		    uint64_t *submit_ns, uint64_t *done_ns)
 {
@@ -843,6 +863,8 @@ int async__complete(struct rworker *w, const struct ritem *it, struct reel_op *r
 		uint64_t sub_end = rq->submit_end + (w->run->t0 - rq->t0);
 
 		*done_ns = done > sub_end ? done : sub_end;
+		if (!is_uring)
+			*done_ns = actx__reaped_at(w, res, *done_ns);
 	}
 	areq__free(c, rq);
 	return 0;

@@ -289,6 +289,9 @@ struct rworker {
 	/* --spin, a data op prepared ahead of its schedule (worker__lead): the time its timed
 	 * syscall waits for (worker__issue_tick); 0: none */
 	uint64_t issue_at;
+	/* a libaio completion record, with a schedule: when the worker came to it (worker__came);
+	 * 0: when exec__op began */
+	uint64_t came_ns;
 	uint64_t test_prep_ns; /* IOREEL_TEST_PREP_NS, for tests: a slow preparation */
 	/* replay_clock.c: TSC clock (afap), anchored on CLOCK_MONOTONIC */
 	int use_tsc;
@@ -573,11 +576,14 @@ int async__kind(const struct reel_op *op); /* a submit's REPLAY_IO_*, -1: not su
  * one takes the result kept for it (batch__take).
  */
 int async__submit(struct rworker *w, const struct ritem *it, struct reel_op *res);
-/* *done_ns: when the request really completed (set when known), as *submit_ns on the
- * timeline of now. 2: the replay's submission of the request failed (res->ret: its error),
- * which its submit record counted already. res: the result record, its ret set; its aux,
- * subop and offset those of the request it took, another's when its own had not completed
- * (ITEM_ASYNC_ANY) */
+/*
+ * *done_ns: when the request ended (set when known), as *submit_ns on the timeline of now:
+ * io_uring's when it completed; libaio's when it completed or, if later, when the worker
+ * came to the record (w->came_ns), the replay's io_getevents (actx__reaped_at). 2: the
+ * replay's submission of the request failed (res->ret: its error), which its submit record
+ * counted already. res: the result record, its ret set; its aux, subop and offset those of
+ * the request it took, another's when its own had not completed (ITEM_ASYNC_ANY)
+ */
 int async__complete(struct rworker *w, const struct ritem *it, struct reel_op *res,
 		    uint64_t *submit_ns, uint64_t *done_ns);
 /* an ITEM_ASYNC_WAIT item: until its request has completed; 1 when it was not yet, 0 when it

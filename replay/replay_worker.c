@@ -681,6 +681,23 @@ static uint64_t worker__think_at(struct rworker *w, const struct reel_op *op)
 static int worker__wait_deps(struct rworker *w, const struct ritem *it);
 
 /*
+ * With a schedule, when the worker comes to a libaio completion record, the replay's
+ * io_getevents that ends its request (async__complete): the record's schedule, or now when
+ * its thread is behind it. Not when a sleep until the schedule woke up: that overshoot
+ * (~60 us on a VM) is the replayer's, and would lengthen every request the application
+ * reaped at once. 0: any other op.
+ */
+static uint64_t worker__came(const struct reel_op *op, uint64_t sched)
+{
+	uint64_t now;
+
+	if (op->type != REEL_OP_AIO_COMPLETE)
+		return 0;
+	now = replay_now_ns();
+	return now > sched ? now : sched;
+}
+
+/*
  * --spin: how long before its schedule a read or write (sync engine) is prepared, its fd
  * looked up (opened, on its first use) and its result slot set up, for its syscall to go at
  * the schedule (worker__issue_tick spins the rest). After a spin of hundreds of µs, that
@@ -922,11 +939,14 @@ static void *worker__main(void *arg)
 		if (o->timing != REPLAY_TIMING_AFAP) {
 			uint64_t lead = worker__lead(w, op);
 
+			w->came_ns = worker__came(op, sched);
 			worker__wait_until(w, sched > lead ? sched - lead : 0);
 			w->issue_at = lead ? sched : 0;
 		}
 		if (it->ndeps && !deps_waited && worker__wait_deps(w, it))
 			continue; /* cut short: queue__peek stops here */
+		if (w->came_ns && w->wait_to > w->came_ns)
+			w->came_ns = w->wait_to; /* it came once the ops it waits for were done */
 		if (w->eng_on) {
 			if (!is_data(op->type))
 				worker__drain(w);
