@@ -244,6 +244,7 @@ struct rworker {
 	uint32_t seg_share; /* staged: how many of the running segment's items are its */
 	uint64_t pushed_seq; /* the dispatcher's: the seq of the last op queued to it */
 	uint64_t bound_seq;  /* the dispatcher's: the last seq before it took on its thread */
+	int ring_owed;	     /* the dispatcher's: asleep for items it queued, to ring (disp__wake) */
 	_Alignas(64) _Atomic uint32_t head; /* the consumer's line */
 	uint32_t tail_seen;
 	int seg_owed; /* staged: took items of the running segment, owes a "done" */
@@ -290,8 +291,8 @@ struct rworker {
 	 * syscall waits for (worker__issue_tick); 0: none */
 	uint64_t issue_at;
 	/* a libaio completion record, with a schedule: when the worker came to it (worker__came);
-	 * 0: when exec__op began */
-	uint64_t came_ns;
+	 * 0: when exec__op began. reap_entry: the trace's time its io_getevents went in */
+	uint64_t came_ns, reap_entry;
 	uint64_t test_prep_ns; /* IOREEL_TEST_PREP_NS, for tests: a slow preparation */
 	/* replay_clock.c: TSC clock (afap), anchored on CLOCK_MONOTONIC */
 	int use_tsc;
@@ -343,6 +344,7 @@ struct run {
 	unsigned npending, max_pending;
 	int bstop;
 	int wbusy; /* the writer is encoding a batch it took */
+	int wbehind; /* a worker waited for room for its results since the writer last looked */
 	pthread_cond_t bdrained;
 
 	/*
@@ -398,11 +400,31 @@ struct run {
 	int devnull;	    /* where a sendfile to a socket or pipe goes (replay_exec.c) */
 };
 
+/*
+ * With a schedule, the dispatcher and the writer are background work (nice
+ * RUN_BACKGROUND_NICE) while they are ahead of the workers; behind, they are the replay's
+ * pace and take their own priority back (background__leave), until ahead again.
+ */
+#define RUN_BACKGROUND_NICE 10
+struct run_bg {
+	int prio;   /* the thread's own */
+	int sched;  /* with a schedule: it goes to the background while ahead */
+	int in;	    /* in the background now */
+	int locked; /* it could not leave it (no CAP_SYS_NICE): it stays */
+};
+void background__enter(const struct run *run, struct run_bg *bg);
+void background__leave(struct run_bg *bg);
+void background__return(struct run_bg *bg); /* after a leave: back, ahead again */
+
 /* replay_worker.c */
 void queue__size(size_t ntids, size_t nqueues); /* for ntids trace threads, nqueues at once */
 /* the item k (>= 1) places after the one being run, if queued already; else NULL */
 const struct ritem *worker__queued(struct rworker *w, unsigned k);
-void queue__push(struct rworker *w, const struct ritem *it); /* the dispatcher's side */
+/* the dispatcher's side: QUEUE_* of what it found */
+#define QUEUE_IDLE 1   /* the worker sleeps for items: the caller rings it (worker__ring) */
+#define QUEUE_WAITED 2 /* the queue was full: it waited for room */
+int queue__push(struct rworker *w, const struct ritem *it);
+int queue__full(struct rworker *w); /* queue__push would wait for room */
 struct rworker *worker__new(struct run *run, uint32_t pid, uint32_t tid); /* and its thread */
 void worker__drain(struct rworker *w);	/* waits for its requests in flight */
 void worker__flush(struct rworker *w);	/* hands its result batch to the writer */

@@ -74,13 +74,16 @@ static uint32_t queue_cap;
 static unsigned queue_spins;
 
 /*
+ * The item to w's queue. A worker asleep for items is not woken here: the dispatcher decides
+ * when (disp__wake), as its bell is rung once for many items when it is behind.
  * A full queue makes the producer wait until half of it is free, not for the next free slot:
  * refilling one slot per op kept the dispatcher spinning for as long as the worker was the
  * slower side (as fast as possible, always), taking a core from the workers and the writer.
  */
-void queue__push(struct rworker *w, const struct ritem *it)
+int queue__push(struct rworker *w, const struct ritem *it)
 {
 	uint32_t t = atomic_load_explicit(&w->tail, memory_order_relaxed), h;
+	int how = 0;
 
 	if (t - w->head_seen >= queue_cap)
 		w->head_seen = atomic_load(&w->head);
@@ -98,13 +101,24 @@ void queue__push(struct rworker *w, const struct ritem *it)
 			atomic_store(&w->prod_wait, 0);
 		}
 		w->head_seen = h;
+		how |= QUEUE_WAITED;
 	}
 	/* the deps the item has, not the whole array: most items have none */
 	memcpy(&w->q[t % queue_cap], it,
 	       offsetof(struct ritem, deps) + it->ndeps * sizeof(it->deps[0]));
 	atomic_store(&w->tail, t + 1);
 	if (atomic_load(&w->cons_wait))
-		worker__ring(w);
+		how |= QUEUE_IDLE;
+	return how;
+}
+
+int queue__full(struct rworker *w)
+{
+	uint32_t t = atomic_load_explicit(&w->tail, memory_order_relaxed);
+
+	if (t - w->head_seen >= queue_cap)
+		w->head_seen = atomic_load(&w->head);
+	return t - w->head_seen >= queue_cap;
 }
 
 /*
@@ -231,7 +245,10 @@ static void queue__advance(struct rworker *w, uint32_t t)
 		t = w->tail_seen = atomic_load_explicit(&w->tail, memory_order_acquire);
 	if (t - h <= queue_cap / 2) {
 		atomic_thread_fence(memory_order_seq_cst);
-		if (atomic_load_explicit(&w->prod_wait, memory_order_relaxed))
+		/* woken once: each op after it woke it again until the producer, niced
+		 * (background__enter), ran and said it was awake, one futex call per op */
+		if (atomic_load_explicit(&w->prod_wait, memory_order_relaxed) &&
+		    atomic_exchange(&w->prod_wait, 0))
 			futex_wake(&w->head);
 	}
 }
@@ -335,13 +352,17 @@ int run__interrupted(const struct run *run)
 
 static void sleep_until(const struct run *run, uint64_t t, int spin_us)
 {
-	uint64_t wake = t, now, to;
+	uint64_t wake = t, now = replay_now_ns(), to;
 	struct timespec ts;
 
+	/* behind (a backlog runs its ops back to back): one clock read, not two (on a VM's
+	 * clock ~50 ns each, 6% of a worker's time in an io_uring backlog) */
+	if (now >= t)
+		return;
 	if (spin_us >= 0)
 		wake = t > (uint64_t)spin_us * 1000 ? t - (uint64_t)spin_us * 1000 : 0;
 	/* a sleep shorter than the wakeup latency only makes the op late: wait on the clock */
-	if (replay_now_ns() + SLEEP_MIN_NS >= t) {
+	if (now + SLEEP_MIN_NS >= t) {
 		while (replay_now_ns() < t)
 			;
 		return;
@@ -370,8 +391,10 @@ void worker__flush(struct rworker *w)
 	if (!b || !b->n)
 		return;
 	pthread_mutex_lock(&run->blk);
-	while (run->npending >= run->max_pending)
+	while (run->npending >= run->max_pending) {
+		run->wbehind = 1; /* the writer is the pace: out of the background (writer__main) */
 		pthread_cond_wait(&run->bspace, &run->blk);
+	}
 	b->next = NULL;
 	if (run->btail)
 		run->btail->next = b;
@@ -682,19 +705,36 @@ static int worker__wait_deps(struct rworker *w, const struct ritem *it);
 
 /*
  * With a schedule, when the worker comes to a libaio completion record, the replay's
- * io_getevents that ends its request (async__complete): the record's schedule, or now when
- * its thread is behind it. Not when a sleep until the schedule woke up: that overshoot
- * (~60 us on a VM) is the replayer's, and would lengthen every request the application
- * reaped at once. 0: any other op.
+ * io_getevents that ends its request (async__complete), before it sleeps until the record is
+ * due: 0 for any other op.
+ * The record is due when the application's io_getevents returned (its end). It went in when
+ * its thread's previous syscall had ended (the trace has no record of it): its previous
+ * record's end, or, for the second and later requests that call reaped (their records end
+ * alike), the first's; for a thread's first record, not known: when it returned. From there on on the schedule, as the application did, the worker
+ * reaps: a request done by then ends there, one done later when it completed, so that a
+ * request the application waited for comes out faster on faster storage. Now, when its
+ * thread is behind that. Not when a sleep woke up: that overshoot (~60 us on a VM) is the
+ * replayer's.
  */
-static uint64_t worker__came(const struct reel_op *op, uint64_t sched)
+static uint64_t worker__came(struct rworker *w, const struct reel_op *op, uint64_t sched)
 {
-	uint64_t now;
+	uint64_t now, entry, back, at;
 
 	if (op->type != REEL_OP_AIO_COMPLETE)
 		return 0;
 	now = replay_now_ns();
-	return now > sched ? now : sched;
+	if (w->run->o->timing != REPLAY_TIMING_ORIGINAL)
+		return now > sched ? now : sched;
+	/* (a thread's first record: when its call went in is not known, when it returned is) */
+	entry = !w->have_prev ? op->end_ns
+		: w->prev_orig_end == op->end_ns ? w->reap_entry
+						 : w->prev_orig_end;
+	if (entry > op->end_ns)
+		entry = op->end_ns;
+	w->reap_entry = entry;
+	back = (uint64_t)((double)(op->end_ns - entry) / w->run->o->speed);
+	at = sched > back ? sched - back : 0;
+	return now > at ? now : at;
 }
 
 /*
@@ -939,7 +979,7 @@ static void *worker__main(void *arg)
 		if (o->timing != REPLAY_TIMING_AFAP) {
 			uint64_t lead = worker__lead(w, op);
 
-			w->came_ns = worker__came(op, sched);
+			w->came_ns = worker__came(w, op, sched);
 			worker__wait_until(w, sched > lead ? sched - lead : 0);
 			w->issue_at = lead ? sched : 0;
 		}
