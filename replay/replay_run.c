@@ -303,10 +303,14 @@ static void run__summary(struct run *run, struct replay_summary *s)
 	s->threads = atomic_load(&run->nworkers);
 	s->ops_issued = 0;
 	s->order_waits = s->order_wait_ns = s->order_wait_max = s->lane_ops = 0;
+	s->items_late = s->items_late_ns = 0;
+	s->worker_busy_max = atomic_load(&run->worker_busy_max);
 	for (uint32_t i = 0; i < s->threads; i++) {
 		struct rworker *w = run->workers[i];
 
 		s->ops_issued += w->issued;
+		s->items_late += w->items_late;
+		s->items_late_ns += w->items_late_ns;
 		s->order_waits += w->order_waits;
 		s->lane_ops += w->lane_ops;
 		s->order_wait_ns += w->order_wait_ns;
@@ -656,6 +660,14 @@ stop:
 	meta__u64(run->w, "replay.order_waits", sum->order_waits);
 	meta__u64(run->w, "replay.order_wait_ns", sum->order_wait_ns);
 	meta__u64(run->w, "replay.order_wait_max_ns", sum->order_wait_max);
+	if (!run->staged) {
+		char num[24];
+
+		meta__u64(run->w, "replay.items_late", sum->items_late);
+		meta__u64(run->w, "replay.items_late_ns", sum->items_late_ns);
+		snprintf(num, sizeof(num), "%.3f", sum->worker_busy_max / 1000.0);
+		reel_writer__meta(run->w, "replay.worker_busy_max", num);
+	}
 	if (replay_clock__tsc_for(o))
 		meta__u64(run->w, "replay.clock.tsc_dropped", replay_clock__dropped());
 	/* what else ran on the machine meanwhile: the report's cause for late wake-ups */

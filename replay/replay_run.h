@@ -282,6 +282,12 @@ struct rworker {
 	/* ops that waited for ops of other threads they are kept after (worker__wait_deps):
 	 * how many, the time in all, the longest; the report's wake-up lateness holds them */
 	uint64_t order_waits, order_wait_ns, order_wait_max;
+	/* with a schedule: ops whose item reached it after they were due, while it waited for
+	 * its queue (the dispatcher behind), and how late in all (worker__item_late); idle_from:
+	 * when it began to wait, 0: it does not */
+	uint64_t items_late, items_late_ns, idle_from;
+	uint64_t idle_room_waits; /* the dispatcher's waits for room then (UINT64_MAX: in one) */
+	uint64_t spun_ns; /* spent spinning to a schedule (sleep_until): no work of its own */
 	int lane;	   /* afap, sync engine: plain data ops take worker__plain */
 	uint64_t lane_ops; /* how many did */
 	/* the span of such waits since the last op, for the next one's result (wait_ns);
@@ -394,6 +400,13 @@ struct run {
 	_Atomic uint32_t dirgen;
 	_Atomic uint64_t direct_dropped, direct_failed, failures;
 	_Atomic uint64_t cpu_workers_ns; /* CPU time of ended worker threads */
+	/* of ended workers, the largest share of its time one spent on a CPU (its spins to a
+	 * schedule left out), in thousandths (worker__busy) */
+	_Atomic uint32_t worker_busy_max;
+	/* the dispatcher's waits for room in a full queue: how many began, and whether it is in
+	 * one now (worker__item_late) */
+	_Atomic uint64_t disp_room_waits;
+	_Atomic int disp_in_room_wait;
 	uint64_t cpu_writer_ns, cpu_dispatch_ns;
 	_Atomic int stop;
 	struct rmaps *maps; /* replay_mmap.c */

@@ -90,6 +90,9 @@ int queue__push(struct rworker *w, const struct ritem *it)
 	if (t - w->head_seen >= queue_cap) {
 		unsigned spins = 0;
 
+		/* the other workers' items wait behind this one's meanwhile (worker__item_late) */
+		atomic_fetch_add(&w->run->disp_room_waits, 1);
+		atomic_store(&w->run->disp_in_room_wait, 1);
 		while (t - (h = atomic_load(&w->head)) > queue_cap / 2) {
 			if (spins++ < queue_spins) {
 				__builtin_ia32_pause();
@@ -100,6 +103,7 @@ int queue__push(struct rworker *w, const struct ritem *it)
 				futex_wait(&w->head, h);
 			atomic_store(&w->prod_wait, 0);
 		}
+		atomic_store(&w->run->disp_in_room_wait, 0);
 		w->head_seen = h;
 		how |= QUEUE_WAITED;
 	}
@@ -207,6 +211,13 @@ static struct ritem *queue__peek(struct rworker *w, uint32_t *tail, int *waited)
 		}
 		if (atomic_load(&w->eof) && atomic_load(&w->tail) == h)
 			return NULL;
+		if (!w->idle_from && !w->run->staged) {
+			/* for worker__item_late */
+			w->idle_from = replay_now_ns();
+			w->idle_room_waits = atomic_load(&w->run->disp_in_room_wait)
+						 ? UINT64_MAX
+						 : atomic_load(&w->run->disp_room_waits);
+		}
 		/* staged, the next items come after a pause: the cores are the pause's */
 		if (!w->run->staged && spins++ < queue_spins) {
 			__builtin_ia32_pause();
@@ -350,7 +361,8 @@ int run__interrupted(const struct run *run)
 
 #define SLEEP_MIN_NS 30000ULL	    /* below ~ the wakeup latency of clock_nanosleep here */
 
-static void sleep_until(const struct run *run, uint64_t t, int spin_us)
+/* *spun: the time it spun on the clock added (no work of the worker's: worker__busy) */
+static void sleep_until(const struct run *run, uint64_t t, int spin_us, uint64_t *spun)
 {
 	uint64_t wake = t, now = replay_now_ns(), to;
 	struct timespec ts;
@@ -365,6 +377,7 @@ static void sleep_until(const struct run *run, uint64_t t, int spin_us)
 	if (now + SLEEP_MIN_NS >= t) {
 		while (replay_now_ns() < t)
 			;
+		*spun += t - now;
 		return;
 	}
 	while ((now = replay_now_ns()) < wake && !run__interrupted(run)) {
@@ -377,8 +390,11 @@ static void sleep_until(const struct run *run, uint64_t t, int spin_us)
 	}
 	/* no pause instruction here: on KVM, pause loops exit to the hypervisor (PLE) */
 	if (spin_us >= 0) {
-		while (replay_now_ns() < t && !run__interrupted(run))
+		uint64_t from = replay_now_ns();
+
+		while ((now = replay_now_ns()) < t && !run__interrupted(run))
 			;
+		*spun += now - from;
 	}
 }
 
@@ -629,7 +645,7 @@ static void worker__wait_until(struct rworker *w, uint64_t t)
 	/* with requests in flight, wait for their completions instead of sleeping blind */
 	while (w->infl_n && replay_now_ns() + (spin >= 0 ? (uint64_t)spin * 1000 : 0) < t)
 		worker__reap(w, 1, t - (spin >= 0 ? (uint64_t)spin * 1000 : 0));
-	sleep_until(w->run, t, spin);
+	sleep_until(w->run, t, spin, &w->spun_ns);
 }
 
 /*
@@ -867,6 +883,57 @@ static int worker__plain(struct rworker *w, const struct ritem *it, int waited)
 }
 
 /*
+ * With the original timing, an item that reached the worker, idle for it, after its op was
+ * due: the dispatcher, reading and routing the trace, was behind. Its delay is the
+ * replayer's, not the target's, and the report says so (replay.items_late): at nice 10 on
+ * busy CPUs, fio's io_uring trace at 230 k requests/s was dispatched at half its pace, and
+ * the report blamed the storage it had been recorded on. Not when the dispatcher waited
+ * for room in another worker's full queue meanwhile: the item then waited behind that
+ * worker's ops, whose backlog may well be the target's.
+ */
+static void worker__item_late(struct rworker *w, const struct ritem *it)
+{
+	uint64_t from = w->idle_from, due, now;
+
+	w->idle_from = 0;
+	if (w->run->o->timing != REPLAY_TIMING_ORIGINAL || it->op.type == REEL_OP_NONE ||
+	    atomic_load(&w->run->disp_room_waits) != w->idle_room_waits)
+		return;
+	due = w->run->t0 + it->sched_rel;
+	if (due > from)
+		from = due;
+	now = replay_now_ns();
+	if (now > from) {
+		w->items_late++;
+		w->items_late_ns += now - from;
+	}
+}
+
+/*
+ * A worker at its end: its CPU time, and the share of its time since its first item that was
+ * on a CPU, its spins to a schedule left out of both, for the busiest worker's
+ * (replay.worker_busy_max): near all of it, the worker was bound by the CPU (the replayer's
+ * own work and the ops' work in the kernel), not waiting for the storage.
+ */
+#define BUSY_MIN_NS 10000000ULL /* over less, a share says little */
+static void worker__busy(struct rworker *w, uint64_t cpu, uint64_t first)
+{
+	uint64_t from = first > w->run->t0 ? first : w->run->t0; /* nothing is due before t0 */
+	uint64_t wall = first ? replay_now_ns() - from : 0, spun = w->spun_ns;
+	uint32_t share, cur;
+
+	atomic_fetch_add(&w->run->cpu_workers_ns, cpu);
+	if (wall < spun + BUSY_MIN_NS || cpu < spun)
+		return;
+	share = (uint32_t)((cpu - spun) * 1000 / (wall - spun));
+	if (share > 1000)
+		share = 1000;
+	cur = atomic_load(&w->run->worker_busy_max);
+	while (share > cur && !atomic_compare_exchange_weak(&w->run->worker_busy_max, &cur, share))
+		;
+}
+
+/*
  * A worker past its last op. One that submitted to a trace's io_uring stays until every
  * worker is: when a thread exits, the kernel cancels (-ECANCELED) the requests it left
  * queued for its io-wq workers (a write that could not be done within its submission, an
@@ -902,12 +969,17 @@ static void *worker__main(void *arg)
 	uint64_t sched, end_abs;
 	uint32_t tail;
 	int r, waited;
-	uint64_t cpu0 = thread_cpu_ns();
+	uint64_t cpu0 = thread_cpu_ns(), first = 0;
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	while ((it = queue__peek(w, &tail, &waited))) {
 		const struct reel_op *op = &it->op;
 		int deps_waited = 0;
+
+		if (!first)
+			first = replay_now_ns();
+		if (w->idle_from)
+			worker__item_late(w, it);
 
 		if (op->type == REEL_OP_NONE && (it->ndeps || op->subop != ITEM_HANDOVER)) {
 			/* no op: the next item's dependencies beyond its own (disp__put_deps) */
@@ -959,7 +1031,7 @@ static void *worker__main(void *arg)
 		}
 		/* nothing starts before time 0, in any mode: result times are relative to it */
 		if (!w->have_prev && replay_now_ns() < run->t0)
-			sleep_until(run, run->t0, -1);
+			sleep_until(run, run->t0, -1, &w->spun_ns);
 
 		if (o->timing == REPLAY_TIMING_ORIGINAL) {
 			sched = run->t0 + it->sched_rel;
@@ -1035,7 +1107,7 @@ static void *worker__main(void *arg)
 	}
 	worker__drain(w);
 	worker__flush(w);
-	atomic_fetch_add(&run->cpu_workers_ns, thread_cpu_ns() - cpu0);
+	worker__busy(w, thread_cpu_ns() - cpu0, first);
 	lock__worker_end(w);
 	worker__linger(w);
 	return NULL;
