@@ -8,8 +8,9 @@
  * recorded time, waits until its own request (matched by aio_data / user_data) has
  * completed, or, when no other op waits for that request, takes another that has completed
  * (async__complete). So the queue depth is the original one, and a request is measured from its
- * submission to when it really completed: each context has a reaper thread that takes
- * completions as they come and stamps them. Reaped only when the trace's completion was due,
+ * submission to when it really completed (io_uring: posted, as recorded), or, libaio, to when
+ * its thread reaped it, as recorded (actx__reaped_at): each context has a reaper thread that
+ * takes completions as they come and stamps them. Reaped only when the trace's completion was due,
  * no request could look faster than the original's (on tmpfs a 16 KiB io_uring write took
  * the original's 640 us), and one finished meanwhile was stamped with the time it was found.
  * For io_uring the thread at a completion record waits in the kernel and takes completions
