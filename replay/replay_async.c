@@ -10,9 +10,10 @@
  * (async__complete). So the queue depth is the original one, and a request is measured from its
  * submission to when it really completed (io_uring: posted, as recorded), or, libaio, to when
  * its thread reaped it, as recorded (actx__reaped_at): each context has a reaper thread that
- * takes completions as they come and stamps them. Reaped only when the trace's completion was due,
- * no request could look faster than the original's (on tmpfs a 16 KiB io_uring write took
- * the original's 640 us), and one finished meanwhile was stamped with the time it was found.
+ * takes completions as they come and stamps them. Reaped only when the trace's completion
+ * was due, no request could look faster than the original's (on tmpfs a 16 KiB io_uring
+ * write took the original's 640 us), and one finished meanwhile was stamped with the time
+ * it was found.
  * For io_uring the thread at a completion record waits in the kernel and takes completions
  * itself, and a submitting thread those its submission brought, the reaper then taking only
  * those that come while no thread does (actx__take). For libaio a submitting thread takes
@@ -776,8 +777,10 @@ static struct areq *actx__take_alike(struct ractx *c, uint64_t key, struct areq 
  * When a libaio request ends in the replay, given when it completed (done): as the recording
  * ends it, when the application reaped it (the exit of its io_getevents: the capture cannot
  * see the completion itself, FORMAT.md), here when the worker came to its completion record,
- * the replay's io_getevents (w->came_ns: its schedule, or later when its thread was behind;
- * else when exec__op began, res->start_ns then), or when it completed, if later. Ended when
+ * the replay's io_getevents (w->came_ns, worker__came: with the original timing, when the
+ * application's io_getevents went in on the schedule, or later when its thread was behind;
+ * as fast as possible, when exec__op began, res->start_ns then), or when it completed, if
+ * later. Ended when
  * first seen complete (the reaper's stamp), a replay left out the time a completion waits
  * for its application to reap it, which the recording holds: fio's libaio O_DIRECT random
  * reads at iodepth 16 on ext4, replayed on the same disk, p50 162 us against the recorded

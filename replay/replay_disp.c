@@ -55,7 +55,7 @@ static void disp__ring_owed(struct disp *d)
 }
 
 /*
- * w sleeps for items, and it was just given it. Ahead of the schedule (it is not due yet),
+ * w sleeps for items, and it was just given one. Ahead of the schedule (it is not due yet),
  * w is rung now. Behind it (with a schedule, it is due already; thinking, a worker that ran
  * out was faster than the dispatcher), the dispatcher is the replay's pace:
  *  - it leaves the background (background__enter): at nice 10, on a machine whose CPUs the

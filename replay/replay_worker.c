@@ -726,11 +726,11 @@ static int worker__wait_deps(struct rworker *w, const struct ritem *it);
  * The record is due when the application's io_getevents returned (its end). It went in when
  * its thread's previous syscall had ended (the trace has no record of it): its previous
  * record's end, or, for the second and later requests that call reaped (their records end
- * alike), the first's; for a thread's first record, not known: when it returned. From there on on the schedule, as the application did, the worker
- * reaps: a request done by then ends there, one done later when it completed, so that a
- * request the application waited for comes out faster on faster storage. Now, when its
- * thread is behind that. Not when a sleep woke up: that overshoot (~60 us on a VM) is the
- * replayer's.
+ * alike), the first's; for a thread's first record, not known: when it returned. From there
+ * on the schedule the worker reaps, as the application did: a request done by then ends
+ * there, one done later when it completed, so that a request the application waited for
+ * comes out faster on faster storage. Now, when its thread is behind that. Not when a sleep
+ * woke up: that overshoot (~60 us on a VM) is the replayer's.
  */
 static uint64_t worker__came(struct rworker *w, const struct reel_op *op, uint64_t sched)
 {
