@@ -151,6 +151,11 @@ struct replay_summary {
 	uint64_t seg_straggler_cuts; /* of seg_cuts: cut for a thread far behind the others */
 	/* ops that waited for ops of other threads they are kept after: count, ns, longest */
 	uint64_t order_waits, order_wait_ns, order_wait_max;
+	/* with a schedule: ops whose item reached their worker after they were due (the
+	 * dispatcher behind), and by how much in all; the busiest worker's share of its time on
+	 * a CPU, in thousandths: the replayer's limits, not the target's */
+	uint64_t items_late, items_late_ns;
+	uint32_t worker_busy_max;
 	uint64_t lane_ops; /* afap: ops replayed through the plain data op lane (worker__plain) */
 	struct replay_pct lateness;
 	struct replay_pct lat[REEL_OP__COUNT];

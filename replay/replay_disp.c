@@ -42,13 +42,88 @@ int fifo__room(void **buf, size_t esz, size_t *head, size_t *n, size_t *cap,
 	return 0;
 }
 
+#define DISP_RING_BATCH 32 /* items queued (~15 us of the dispatcher's) before it rings */
+
+/* rings the workers disp__wake left asleep with items */
+static void disp__ring_owed(struct disp *d)
+{
+	for (unsigned i = 0; i < d->nowed; i++) {
+		d->owed[i]->ring_owed = 0;
+		worker__ring(d->owed[i]);
+	}
+	d->nowed = 0;
+}
+
+/*
+ * w sleeps for items, and it was just given one. Ahead of the schedule (it is not due yet),
+ * w is rung now. Behind it (with a schedule, it is due already; thinking, a worker that ran
+ * out was faster than the dispatcher), the dispatcher is the replay's pace:
+ *  - it leaves the background (background__enter): at nice 10, on a machine whose CPUs the
+ *    workers and the kernel's io-wq threads kept busy, it got a sliver of one, its workers
+ *    found their queues empty, slept, and each item it queued then cost a futex wake-up
+ *    and two context switches (fio's io_uring jobs, 230 k requests/s on tmpfs, 2 CPUs:
+ *    with the original timing their backlog ran at half the pace of afap, 2-3x the CPU an
+ *    op). It goes back once it waits for room in a full queue, ahead again (disp__push).
+ *  - w is rung once DISP_RING_BATCH more items are queued (to it or others), or before the
+ *    dispatcher waits for room in a full queue (that queue's worker may wait for an op of
+ *    w's), or at the end: not for each, to sleep again after it.
+ */
+static void disp__wake(struct disp *d, struct rworker *w, const struct ritem *it)
+{
+	struct run *run = d->run;
+	int due = run->o->timing != REPLAY_TIMING_ORIGINAL ||
+		  run->t0 + it->sched_rel <= replay_now_ns();
+
+	if (!due) {
+		worker__ring(w);
+		return;
+	}
+	background__leave(&d->bg);
+	if (w->ring_owed)
+		return;
+	if (d->nowed == DISP_OWED_MAX) {
+		worker__ring(w);
+		return;
+	}
+	if (!d->nowed)
+		d->owed_left = DISP_RING_BATCH;
+	w->ring_owed = 1;
+	d->owed[d->nowed++] = w;
+}
+
+/*
+ * The dispatcher waited for room in w's queue: it is ahead of w, and back in the background
+ * (disp__wake) when it is ahead of the schedule too (with one, it): a worker in a backlog,
+ * its queue full of ops due already, would otherwise take it back there, at nice 10, while
+ * the other workers ran out.
+ */
+#define DISP_AHEAD_NS 5000000ULL
+static void disp__ahead(struct disp *d, const struct ritem *it)
+{
+	struct run *run = d->run;
+
+	if (run->o->timing != REPLAY_TIMING_ORIGINAL ||
+	    run->t0 + it->sched_rel > replay_now_ns() + DISP_AHEAD_NS)
+		background__return(&d->bg);
+}
+
 /* Queues an item: staged, into the segment being read ahead (a full one runs first). */
 void disp__push(struct disp *d, struct rworker *w, const struct ritem *it)
 {
 	struct run *run = d->run;
 
 	if (!run->staged) {
-		queue__push(w, it);
+		int how;
+
+		if (d->nowed && queue__full(w))
+			disp__ring_owed(d);
+		how = queue__push(w, it);
+		if (how & QUEUE_WAITED)
+			disp__ahead(d, it);
+		if (how & QUEUE_IDLE)
+			disp__wake(d, w, it);
+		if (d->nowed && !--d->owed_left)
+			disp__ring_owed(d);
 		return;
 	}
 	while (run->seg_n == run->seg_cap)
@@ -493,6 +568,7 @@ int disp__run(struct disp *d)
 		if (err) {
 			replay_set_error("cannot start a worker thread for tid %u (max %d threads)",
 					 it.op.tid, RUN_MAX_WORKERS);
+			disp__ring_owed(d);
 			return err;
 		}
 		it.seq = ++d->seq;
@@ -515,5 +591,6 @@ int disp__run(struct disp *d)
 			d->cvalid = 0;
 		}
 	}
+	disp__ring_owed(d); /* (the end rings every worker too, for eof) */
 	return 0;
 }

@@ -86,6 +86,7 @@ struct pexit {
 	uint32_t nlocked;
 };
 
+#define DISP_OWED_MAX 16
 struct disp {
 	struct run *run;
 	struct reel_reader *r;
@@ -132,6 +133,11 @@ struct disp {
 	uint64_t wsince; /* writes since the last sweep */
 	uint64_t wleft;	 /* entries the last sweep left */
 	uint64_t wpeak;	 /* the most entries there were at once (IOREEL_TEST_EXTENT) */
+	struct run_bg bg; /* with a schedule, background work while ahead (disp__wake) */
+	/* workers asleep for items it queued them late, not rung yet, and how many more items
+	 * it queues before it rings them (disp__wake) */
+	struct rworker *owed[DISP_OWED_MAX];
+	unsigned nowed, owed_left;
 };
 
 /* replay_disp.c */

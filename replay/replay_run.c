@@ -51,10 +51,38 @@ uint64_t replay_now_ns(void)
  * that a worker waking up for its op preempts them (zstd bursts would otherwise delay it).
  * As fast as possible, they are the pace: left alone.
  */
-static void background__enter(const struct run *run)
+void background__enter(const struct run *run, struct run_bg *bg)
 {
-	if (run->o->timing != REPLAY_TIMING_AFAP)
-		setpriority(PRIO_PROCESS, (id_t)gettid(), 10);
+	memset(bg, 0, sizeof(*bg));
+	bg->prio = getpriority(PRIO_PROCESS, (id_t)gettid());
+	bg->sched = run->o->timing != REPLAY_TIMING_AFAP;
+	if (bg->sched)
+		bg->in = !setpriority(PRIO_PROCESS, (id_t)gettid(), RUN_BACKGROUND_NICE);
+}
+
+/*
+ * Workers wait for the thread (their items, room for their results): it is the replay's
+ * pace, and at nice 10 on CPUs that the workers and the kernel's io-wq threads keep busy it
+ * gets a sliver of one (replay_disp.c, disp__wake). A thread without CAP_SYS_NICE cannot
+ * lower its nice value again (RLIMIT_NICE): it stays behind then, and says so in the
+ * workers' waits (replay.items_late).
+ */
+void background__leave(struct run_bg *bg)
+{
+	if (!bg->in || bg->locked)
+		return;
+	if (setpriority(PRIO_PROCESS, (id_t)gettid(), bg->prio))
+		bg->locked = 1;
+	else
+		bg->in = 0;
+}
+
+void background__return(struct run_bg *bg)
+{
+	if (!bg->sched || bg->in || bg->locked ||
+	    setpriority(PRIO_PROCESS, (id_t)gettid(), RUN_BACKGROUND_NICE))
+		return;
+	bg->in = 1;
 }
 
 /* latency and lateness histograms of one result op (the writer thread's only) */
@@ -83,10 +111,11 @@ static void *writer__main(void *arg)
 {
 	struct run *run = arg;
 	struct rbatch *b;
+	struct run_bg bg;
 	int err;
 	uint64_t cpu0 = thread_cpu_ns();
 
-	background__enter(run);
+	background__enter(run, &bg);
 	pthread_mutex_lock(&run->blk);
 	for (;;) {
 		/* held (a segment runs): a full backlog is written anyway, memory stays bounded */
@@ -96,7 +125,12 @@ static void *writer__main(void *arg)
 			struct timespec ts = {.tv_sec = (time_t)(t / 1000000000ULL),
 					      .tv_nsec = (long)(t % 1000000000ULL)};
 
+			background__return(&bg); /* ahead of the workers */
 			pthread_cond_timedwait(&run->bcond, &run->blk, &ts);
+		}
+		if (run->wbehind) {
+			run->wbehind = 0;
+			background__leave(&bg);
 		}
 		b = run->bhead;
 		if (!b)
@@ -272,10 +306,14 @@ static void run__summary(struct run *run, struct replay_summary *s)
 	s->threads = atomic_load(&run->nworkers);
 	s->ops_issued = 0;
 	s->order_waits = s->order_wait_ns = s->order_wait_max = s->lane_ops = 0;
+	s->items_late = s->items_late_ns = 0;
+	s->worker_busy_max = atomic_load(&run->worker_busy_max);
 	for (uint32_t i = 0; i < s->threads; i++) {
 		struct rworker *w = run->workers[i];
 
 		s->ops_issued += w->issued;
+		s->items_late += w->items_late;
+		s->items_late_ns += w->items_late_ns;
 		s->order_waits += w->order_waits;
 		s->lane_ops += w->lane_ops;
 		s->order_wait_ns += w->order_wait_ns;
@@ -427,7 +465,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	struct run *run = aligned_alloc(_Alignof(struct run), sizeof(*run));
 	struct disp d = {0};
 	pthread_t mon, wth;
-	int err, mon_on = 0, wth_on = 0, prio;
+	int err, mon_on = 0, wth_on = 0;
 	uint64_t cpu0, others0 = UINT64_MAX;
 	size_t prespawn, nqueues;
 
@@ -560,8 +598,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		run__meta(run, d.r);
 	if (o->progress && !pthread_create(&mon, NULL, monitor__main, run))
 		mon_on = 1;
-	prio = getpriority(PRIO_PROCESS, (id_t)gettid());
-	background__enter(run);
+	background__enter(run, &d.bg);
 	cpu0 = thread_cpu_ns();
 	others0 = others_cpu_ns();
 	err = disp__run(&d);
@@ -578,7 +615,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		run->sum->lost_events =
 		    strtoull(reel_reader__meta(d.r, REEL_META_LOST_EVENTS), NULL, 10);
 	run->cpu_dispatch_ns = thread_cpu_ns() - cpu0;
-	setpriority(PRIO_PROCESS, (id_t)gettid(), prio);
+	setpriority(PRIO_PROCESS, (id_t)gettid(), d.bg.prio);
 stop:
 	for (uint32_t i = 0; i < atomic_load(&run->nworkers); i++) {
 		struct rworker *w = run->workers[i];
@@ -631,6 +668,14 @@ stop:
 	meta__u64(run->w, "replay.order_waits", sum->order_waits);
 	meta__u64(run->w, "replay.order_wait_ns", sum->order_wait_ns);
 	meta__u64(run->w, "replay.order_wait_max_ns", sum->order_wait_max);
+	if (!run->staged) {
+		char num[24];
+
+		meta__u64(run->w, "replay.items_late", sum->items_late);
+		meta__u64(run->w, "replay.items_late_ns", sum->items_late_ns);
+		snprintf(num, sizeof(num), "%.3f", sum->worker_busy_max / 1000.0);
+		reel_writer__meta(run->w, "replay.worker_busy_max", num);
+	}
 	if (replay_clock__tsc_for(o))
 		meta__u64(run->w, "replay.clock.tsc_dropped", replay_clock__dropped());
 	/* what else ran on the machine meanwhile: the report's cause for late wake-ups */

@@ -247,6 +247,7 @@ struct rworker {
 	uint32_t seg_share; /* staged: how many of the running segment's items are its */
 	uint64_t pushed_seq; /* the dispatcher's: the seq of the last op queued to it */
 	uint64_t bound_seq;  /* the dispatcher's: the last seq before it took on its thread */
+	int ring_owed;	     /* the dispatcher's: asleep for items it queued, to ring (disp__wake) */
 	_Alignas(64) _Atomic uint32_t head; /* the consumer's line */
 	uint32_t tail_seen;
 	int seg_owed; /* staged: took items of the running segment, owes a "done" */
@@ -284,6 +285,12 @@ struct rworker {
 	/* ops that waited for ops of other threads they are kept after (worker__wait_deps):
 	 * how many, the time in all, the longest; the report's wake-up lateness holds them */
 	uint64_t order_waits, order_wait_ns, order_wait_max;
+	/* with a schedule: ops whose item reached it after they were due, while it waited for
+	 * its queue (the dispatcher behind), and how late in all (worker__item_late); idle_from:
+	 * when it began to wait, 0: it does not */
+	uint64_t items_late, items_late_ns, idle_from;
+	uint64_t idle_room_waits; /* the dispatcher's waits for room then (UINT64_MAX: in one) */
+	uint64_t spun_ns; /* spent spinning to a schedule (sleep_until): no work of its own */
 	int lane;	   /* afap, sync engine: plain data ops take worker__plain */
 	uint64_t lane_ops; /* how many did */
 	/* the span of such waits since the last op, for the next one's result (wait_ns);
@@ -292,6 +299,9 @@ struct rworker {
 	/* --spin, a data op prepared ahead of its schedule (worker__lead): the time its timed
 	 * syscall waits for (worker__issue_tick); 0: none */
 	uint64_t issue_at;
+	/* a libaio completion record, with a schedule: when the worker came to it (worker__came);
+	 * 0: when exec__op began. reap_entry: the trace's time its io_getevents went in */
+	uint64_t came_ns, reap_entry;
 	uint64_t test_prep_ns; /* IOREEL_TEST_PREP_NS, for tests: a slow preparation */
 	/* replay_clock.c: TSC clock (afap), anchored on CLOCK_MONOTONIC */
 	int use_tsc;
@@ -343,6 +353,7 @@ struct run {
 	unsigned npending, max_pending;
 	int bstop;
 	int wbusy; /* the writer is encoding a batch it took */
+	int wbehind; /* a worker waited for room for its results since the writer last looked */
 	pthread_cond_t bdrained;
 
 	/*
@@ -394,17 +405,44 @@ struct run {
 	/* ops the dispatcher counts as not replayed itself (disp__unnamed): no worker's to do */
 	_Atomic uint64_t ops_unnamed;
 	_Atomic uint64_t cpu_workers_ns; /* CPU time of ended worker threads */
+	/* of ended workers, the largest share of its time one spent on a CPU (its spins to a
+	 * schedule left out), in thousandths (worker__busy) */
+	_Atomic uint32_t worker_busy_max;
+	/* the dispatcher's waits for room in a full queue: how many began, and whether it is in
+	 * one now (worker__item_late) */
+	_Atomic uint64_t disp_room_waits;
+	_Atomic int disp_in_room_wait;
 	uint64_t cpu_writer_ns, cpu_dispatch_ns;
 	_Atomic int stop;
 	struct rmaps *maps; /* replay_mmap.c */
 	int devnull;	    /* where a sendfile to a socket or pipe goes (replay_exec.c) */
 };
 
+/*
+ * With a schedule, the dispatcher and the writer are background work (nice
+ * RUN_BACKGROUND_NICE) while they are ahead of the workers; behind, they are the replay's
+ * pace and take their own priority back (background__leave), until ahead again.
+ */
+#define RUN_BACKGROUND_NICE 10
+struct run_bg {
+	int prio;   /* the thread's own */
+	int sched;  /* with a schedule: it goes to the background while ahead */
+	int in;	    /* in the background now */
+	int locked; /* it could not leave it (no CAP_SYS_NICE): it stays */
+};
+void background__enter(const struct run *run, struct run_bg *bg);
+void background__leave(struct run_bg *bg);
+void background__return(struct run_bg *bg); /* after a leave: back, ahead again */
+
 /* replay_worker.c */
 void queue__size(size_t ntids, size_t nqueues); /* for ntids trace threads, nqueues at once */
 /* the item k (>= 1) places after the one being run, if queued already; else NULL */
 const struct ritem *worker__queued(struct rworker *w, unsigned k);
-void queue__push(struct rworker *w, const struct ritem *it); /* the dispatcher's side */
+/* the dispatcher's side: QUEUE_* of what it found */
+#define QUEUE_IDLE 1   /* the worker sleeps for items: the caller rings it (worker__ring) */
+#define QUEUE_WAITED 2 /* the queue was full: it waited for room */
+int queue__push(struct rworker *w, const struct ritem *it);
+int queue__full(struct rworker *w); /* queue__push would wait for room */
 struct rworker *worker__new(struct run *run, uint32_t pid, uint32_t tid); /* and its thread */
 void worker__drain(struct rworker *w);	/* waits for its requests in flight */
 void worker__flush(struct rworker *w);	/* hands its result batch to the writer */
@@ -578,11 +616,14 @@ int async__kind(const struct reel_op *op); /* a submit's REPLAY_IO_*, -1: not su
  * one takes the result kept for it (batch__take).
  */
 int async__submit(struct rworker *w, const struct ritem *it, struct reel_op *res);
-/* *done_ns: when the request really completed (set when known), as *submit_ns on the
- * timeline of now. 2: the replay's submission of the request failed (res->ret: its error),
- * which its submit record counted already. res: the result record, its ret set; its aux,
- * subop and offset those of the request it took, another's when its own had not completed
- * (ITEM_ASYNC_ANY) */
+/*
+ * *done_ns: when the request ended (set when known), as *submit_ns on the timeline of now:
+ * io_uring's when it completed; libaio's when it completed or, if later, when the worker
+ * came to the record (w->came_ns), the replay's io_getevents (actx__reaped_at). 2: the
+ * replay's submission of the request failed (res->ret: its error), which its submit record
+ * counted already. res: the result record, its ret set; its aux, subop and offset those of
+ * the request it took, another's when its own had not completed (ITEM_ASYNC_ANY)
+ */
 int async__complete(struct rworker *w, const struct ritem *it, struct reel_op *res,
 		    uint64_t *submit_ns, uint64_t *done_ns);
 /* an ITEM_ASYNC_WAIT item: until its request has completed; 1 when it was not yet, 0 when it

@@ -74,19 +74,25 @@ static uint32_t queue_cap;
 static unsigned queue_spins;
 
 /*
+ * The item to w's queue. A worker asleep for items is not woken here: the dispatcher decides
+ * when (disp__wake), as its bell is rung once for many items when it is behind.
  * A full queue makes the producer wait until half of it is free, not for the next free slot:
  * refilling one slot per op kept the dispatcher spinning for as long as the worker was the
  * slower side (as fast as possible, always), taking a core from the workers and the writer.
  */
-void queue__push(struct rworker *w, const struct ritem *it)
+int queue__push(struct rworker *w, const struct ritem *it)
 {
 	uint32_t t = atomic_load_explicit(&w->tail, memory_order_relaxed), h;
+	int how = 0;
 
 	if (t - w->head_seen >= queue_cap)
 		w->head_seen = atomic_load(&w->head);
 	if (t - w->head_seen >= queue_cap) {
 		unsigned spins = 0;
 
+		/* the other workers' items wait behind this one's meanwhile (worker__item_late) */
+		atomic_fetch_add(&w->run->disp_room_waits, 1);
+		atomic_store(&w->run->disp_in_room_wait, 1);
 		while (t - (h = atomic_load(&w->head)) > queue_cap / 2) {
 			if (spins++ < queue_spins) {
 				__builtin_ia32_pause();
@@ -97,14 +103,26 @@ void queue__push(struct rworker *w, const struct ritem *it)
 				futex_wait(&w->head, h);
 			atomic_store(&w->prod_wait, 0);
 		}
+		atomic_store(&w->run->disp_in_room_wait, 0);
 		w->head_seen = h;
+		how |= QUEUE_WAITED;
 	}
 	/* the deps the item has, not the whole array: most items have none */
 	memcpy(&w->q[t % queue_cap], it,
 	       offsetof(struct ritem, deps) + it->ndeps * sizeof(it->deps[0]));
 	atomic_store(&w->tail, t + 1);
 	if (atomic_load(&w->cons_wait))
-		worker__ring(w);
+		how |= QUEUE_IDLE;
+	return how;
+}
+
+int queue__full(struct rworker *w)
+{
+	uint32_t t = atomic_load_explicit(&w->tail, memory_order_relaxed);
+
+	if (t - w->head_seen >= queue_cap)
+		w->head_seen = atomic_load(&w->head);
+	return t - w->head_seen >= queue_cap;
 }
 
 /*
@@ -193,6 +211,13 @@ static struct ritem *queue__peek(struct rworker *w, uint32_t *tail, int *waited)
 		}
 		if (atomic_load(&w->eof) && atomic_load(&w->tail) == h)
 			return NULL;
+		if (!w->idle_from && !w->run->staged) {
+			/* for worker__item_late */
+			w->idle_from = replay_now_ns();
+			w->idle_room_waits = atomic_load(&w->run->disp_in_room_wait)
+						 ? UINT64_MAX
+						 : atomic_load(&w->run->disp_room_waits);
+		}
 		/* staged, the next items come after a pause: the cores are the pause's */
 		if (!w->run->staged && spins++ < queue_spins) {
 			__builtin_ia32_pause();
@@ -231,7 +256,10 @@ static void queue__advance(struct rworker *w, uint32_t t)
 		t = w->tail_seen = atomic_load_explicit(&w->tail, memory_order_acquire);
 	if (t - h <= queue_cap / 2) {
 		atomic_thread_fence(memory_order_seq_cst);
-		if (atomic_load_explicit(&w->prod_wait, memory_order_relaxed))
+		/* woken once: each op after it woke it again until the producer, niced
+		 * (background__enter), ran and said it was awake, one futex call per op */
+		if (atomic_load_explicit(&w->prod_wait, memory_order_relaxed) &&
+		    atomic_exchange(&w->prod_wait, 0))
 			futex_wake(&w->head);
 	}
 }
@@ -333,17 +361,23 @@ int run__interrupted(const struct run *run)
 
 #define SLEEP_MIN_NS 30000ULL	    /* below ~ the wakeup latency of clock_nanosleep here */
 
-static void sleep_until(const struct run *run, uint64_t t, int spin_us)
+/* *spun: the time it spun on the clock added (no work of the worker's: worker__busy) */
+static void sleep_until(const struct run *run, uint64_t t, int spin_us, uint64_t *spun)
 {
-	uint64_t wake = t, now, to;
+	uint64_t wake = t, now = replay_now_ns(), to;
 	struct timespec ts;
 
+	/* behind (a backlog runs its ops back to back): one clock read, not two (on a VM's
+	 * clock ~50 ns each, 6% of a worker's time in an io_uring backlog) */
+	if (now >= t)
+		return;
 	if (spin_us >= 0)
 		wake = t > (uint64_t)spin_us * 1000 ? t - (uint64_t)spin_us * 1000 : 0;
 	/* a sleep shorter than the wakeup latency only makes the op late: wait on the clock */
-	if (replay_now_ns() + SLEEP_MIN_NS >= t) {
+	if (now + SLEEP_MIN_NS >= t) {
 		while (replay_now_ns() < t)
 			;
+		*spun += t - now;
 		return;
 	}
 	while ((now = replay_now_ns()) < wake && !run__interrupted(run)) {
@@ -356,8 +390,11 @@ static void sleep_until(const struct run *run, uint64_t t, int spin_us)
 	}
 	/* no pause instruction here: on KVM, pause loops exit to the hypervisor (PLE) */
 	if (spin_us >= 0) {
-		while (replay_now_ns() < t && !run__interrupted(run))
+		uint64_t from = replay_now_ns();
+
+		while ((now = replay_now_ns()) < t && !run__interrupted(run))
 			;
+		*spun += now - from;
 	}
 }
 
@@ -370,8 +407,10 @@ void worker__flush(struct rworker *w)
 	if (!b || !b->n)
 		return;
 	pthread_mutex_lock(&run->blk);
-	while (run->npending >= run->max_pending)
+	while (run->npending >= run->max_pending) {
+		run->wbehind = 1; /* the writer is the pace: out of the background (writer__main) */
 		pthread_cond_wait(&run->bspace, &run->blk);
+	}
 	b->next = NULL;
 	if (run->btail)
 		run->btail->next = b;
@@ -606,7 +645,7 @@ static void worker__wait_until(struct rworker *w, uint64_t t)
 	/* with requests in flight, wait for their completions instead of sleeping blind */
 	while (w->infl_n && replay_now_ns() + (spin >= 0 ? (uint64_t)spin * 1000 : 0) < t)
 		worker__reap(w, 1, t - (spin >= 0 ? (uint64_t)spin * 1000 : 0));
-	sleep_until(w->run, t, spin);
+	sleep_until(w->run, t, spin, &w->spun_ns);
 }
 
 /*
@@ -679,6 +718,40 @@ static uint64_t worker__think_at(struct rworker *w, const struct reel_op *op)
 }
 
 static int worker__wait_deps(struct rworker *w, const struct ritem *it);
+
+/*
+ * With a schedule, when the worker comes to a libaio completion record, the replay's
+ * io_getevents that ends its request (async__complete), before it sleeps until the record is
+ * due: 0 for any other op.
+ * The record is due when the application's io_getevents returned (its end). It went in when
+ * its thread's previous syscall had ended (the trace has no record of it): its previous
+ * record's end, or, for the second and later requests that call reaped (their records end
+ * alike), the first's; for a thread's first record, not known: when it returned. From there
+ * on the schedule the worker reaps, as the application did: a request done by then ends
+ * there, one done later when it completed, so that a request the application waited for
+ * comes out faster on faster storage. Now, when its thread is behind that. Not when a sleep
+ * woke up: that overshoot (~60 us on a VM) is the replayer's.
+ */
+static uint64_t worker__came(struct rworker *w, const struct reel_op *op, uint64_t sched)
+{
+	uint64_t now, entry, back, at;
+
+	if (op->type != REEL_OP_AIO_COMPLETE)
+		return 0;
+	now = replay_now_ns();
+	if (w->run->o->timing != REPLAY_TIMING_ORIGINAL)
+		return now > sched ? now : sched;
+	/* (a thread's first record: when its call went in is not known, when it returned is) */
+	entry = !w->have_prev ? op->end_ns
+		: w->prev_orig_end == op->end_ns ? w->reap_entry
+						 : w->prev_orig_end;
+	if (entry > op->end_ns)
+		entry = op->end_ns;
+	w->reap_entry = entry;
+	back = (uint64_t)((double)(op->end_ns - entry) / w->run->o->speed);
+	at = sched > back ? sched - back : 0;
+	return now > at ? now : at;
+}
 
 /*
  * --spin: how long before its schedule a read or write (sync engine) is prepared, its fd
@@ -810,6 +883,57 @@ static int worker__plain(struct rworker *w, const struct ritem *it, int waited)
 }
 
 /*
+ * With the original timing, an item that reached the worker, idle for it, after its op was
+ * due: the dispatcher, reading and routing the trace, was behind. Its delay is the
+ * replayer's, not the target's, and the report says so (replay.items_late): at nice 10 on
+ * busy CPUs, fio's io_uring trace at 230 k requests/s was dispatched at half its pace, and
+ * the report blamed the storage it had been recorded on. Not when the dispatcher waited
+ * for room in another worker's full queue meanwhile: the item then waited behind that
+ * worker's ops, whose backlog may well be the target's.
+ */
+static void worker__item_late(struct rworker *w, const struct ritem *it)
+{
+	uint64_t from = w->idle_from, due, now;
+
+	w->idle_from = 0;
+	if (w->run->o->timing != REPLAY_TIMING_ORIGINAL || it->op.type == REEL_OP_NONE ||
+	    atomic_load(&w->run->disp_room_waits) != w->idle_room_waits)
+		return;
+	due = w->run->t0 + it->sched_rel;
+	if (due > from)
+		from = due;
+	now = replay_now_ns();
+	if (now > from) {
+		w->items_late++;
+		w->items_late_ns += now - from;
+	}
+}
+
+/*
+ * A worker at its end: its CPU time, and the share of its time since its first item that was
+ * on a CPU, its spins to a schedule left out of both, for the busiest worker's
+ * (replay.worker_busy_max): near all of it, the worker was bound by the CPU (the replayer's
+ * own work and the ops' work in the kernel), not waiting for the storage.
+ */
+#define BUSY_MIN_NS 10000000ULL /* over less, a share says little */
+static void worker__busy(struct rworker *w, uint64_t cpu, uint64_t first)
+{
+	uint64_t from = first > w->run->t0 ? first : w->run->t0; /* nothing is due before t0 */
+	uint64_t wall = first ? replay_now_ns() - from : 0, spun = w->spun_ns;
+	uint32_t share, cur;
+
+	atomic_fetch_add(&w->run->cpu_workers_ns, cpu);
+	if (wall < spun + BUSY_MIN_NS || cpu < spun)
+		return;
+	share = (uint32_t)((cpu - spun) * 1000 / (wall - spun));
+	if (share > 1000)
+		share = 1000;
+	cur = atomic_load(&w->run->worker_busy_max);
+	while (share > cur && !atomic_compare_exchange_weak(&w->run->worker_busy_max, &cur, share))
+		;
+}
+
+/*
  * A worker past its last op. One that submitted to a trace's io_uring stays until every
  * worker is: when a thread exits, the kernel cancels (-ECANCELED) the requests it left
  * queued for its io-wq workers (a write that could not be done within its submission, an
@@ -845,12 +969,17 @@ static void *worker__main(void *arg)
 	uint64_t sched, end_abs;
 	uint32_t tail;
 	int r, waited;
-	uint64_t cpu0 = thread_cpu_ns();
+	uint64_t cpu0 = thread_cpu_ns(), first = 0;
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	while ((it = queue__peek(w, &tail, &waited))) {
 		const struct reel_op *op = &it->op;
 		int deps_waited = 0;
+
+		if (!first)
+			first = replay_now_ns();
+		if (w->idle_from)
+			worker__item_late(w, it);
 
 		if (op->type == REEL_OP_NONE && (it->ndeps || op->subop != ITEM_HANDOVER)) {
 			/* no op: the next item's dependencies beyond its own (disp__put_deps) */
@@ -902,7 +1031,7 @@ static void *worker__main(void *arg)
 		}
 		/* nothing starts before time 0, in any mode: result times are relative to it */
 		if (!w->have_prev && replay_now_ns() < run->t0)
-			sleep_until(run, run->t0, -1);
+			sleep_until(run, run->t0, -1, &w->spun_ns);
 
 		if (o->timing == REPLAY_TIMING_ORIGINAL) {
 			sched = run->t0 + it->sched_rel;
@@ -922,11 +1051,14 @@ static void *worker__main(void *arg)
 		if (o->timing != REPLAY_TIMING_AFAP) {
 			uint64_t lead = worker__lead(w, op);
 
+			w->came_ns = worker__came(w, op, sched);
 			worker__wait_until(w, sched > lead ? sched - lead : 0);
 			w->issue_at = lead ? sched : 0;
 		}
 		if (it->ndeps && !deps_waited && worker__wait_deps(w, it))
 			continue; /* cut short: queue__peek stops here */
+		if (w->came_ns && w->wait_to > w->came_ns)
+			w->came_ns = w->wait_to; /* it came once the ops it waits for were done */
 		if (w->eng_on) {
 			if (!is_data(op->type))
 				worker__drain(w);
@@ -975,7 +1107,7 @@ static void *worker__main(void *arg)
 	}
 	worker__drain(w);
 	worker__flush(w);
-	atomic_fetch_add(&run->cpu_workers_ns, thread_cpu_ns() - cpu0);
+	worker__busy(w, thread_cpu_ns() - cpu0, first);
 	lock__worker_end(w);
 	worker__linger(w);
 	return NULL;

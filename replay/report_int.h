@@ -200,6 +200,7 @@ struct report_run {
 	uint64_t unreplayed_ops, unreplayed_ns;
 	int fell_behind; /* wake-up lateness: the replay's latencies are doubtful */
 	int backlogged;	 /* the target could not keep the app's pace: latencies are real */
+	int replayer_limit; /* backlogged, and the replayer was the limit (report_limit.c) */
 };
 
 enum report_verdict_tag {
@@ -282,6 +283,9 @@ uint64_t report__unreplayed(const struct report *rep, const struct report_run *r
 /* Ratios, KS and the change verdict of hr (a replay) against ho (the original). */
 void report__cmp(const struct hist *ho, const struct hist *hr, struct report_cmp *c);
 extern const double report_quantiles[5]; /* p50, p90, p99, p99.9, and 1 (max) */
+
+/* report_limit.c: a replay's pace not kept for the replayer's sake; why: what shows it */
+int report_run__replayer_limit(const struct report_run *run, char *why, size_t n);
 
 /* report_fmt.c */
 char *report_fmt__dur(uint64_t ns, char *buf, size_t len); /* "14.2 µs" */

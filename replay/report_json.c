@@ -32,7 +32,8 @@
  *                            "backlog_p50_ns", "backlog_p99_ns", "backlog_max_ns",
  *                            "wake_p50_ns", "wake_p99_ns", "wake_max_ns",
  *                            "order_ops", "order_p50_ns", "order_p99_ns", "order_max_ns",
- *                            "pace_not_kept": bool, "behind_ops", "backlog_rise_ns",
+ *                            "pace_not_kept": bool, "replayer_limit": bool,
+ *                            "behind_ops", "backlog_rise_ns",
  *                            "backlog_made_ns": { "<op>": ns } },
  *           lateness = backlog + wake: backlog is the time the op's thread would still have
  *           been in its previous ops past the schedule had each started at its schedule or
@@ -40,6 +41,9 @@
  *           the app's pace: the latencies are real); wake is the rest (the replayer woke
  *           late, or ran late since: what "fell_behind" judges, latencies doubtful);
  *           both can be true, and the verdict then has "pace_not_kept" before "fell_behind";
+ *           replayer_limit: the pace was not kept, and the replay's own measures show it was
+ *           the replayer's (its dispatcher behind, or a worker bound by the CPU: the result's
+ *           meta replay.items_late, replay.worker_busy_max), not the target's;
  *           order_*: the ops that waited for ops of other threads they are kept after
  *           (format 1.2 results): how many, and the percentiles of those ops' waits only;
  *           behind_ops: the ops 1 ms or more behind their schedule for their thread's
@@ -286,7 +290,8 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 		    ", \"fell_behind\": %s, \"backlog_p50_ns\": %llu, \"backlog_p99_ns\": %llu, "
 		    "\"backlog_max_ns\": %llu, \"wake_p50_ns\": %llu, \"wake_p99_ns\": %llu, "
 		    "\"wake_max_ns\": %llu, \"order_ops\": %llu, \"order_p50_ns\": %llu, "
-		    "\"order_p99_ns\": %llu, \"order_max_ns\": %llu, \"pace_not_kept\": %s",
+		    "\"order_p99_ns\": %llu, \"order_max_ns\": %llu, \"pace_not_kept\": %s, "
+		    "\"replayer_limit\": %s",
 		    r->fell_behind ? "true" : "false",
 		    (unsigned long long)hist__quantile(&r->backlog, 0.5),
 		    (unsigned long long)hist__quantile(&r->backlog, 0.99),
@@ -296,7 +301,8 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 		    (unsigned long long)r->wake.max, (unsigned long long)r->order_ops,
 		    (unsigned long long)hist__quantile(&r->order_waited, 0.5),
 		    (unsigned long long)hist__quantile(&r->order_waited, 0.99),
-		    (unsigned long long)r->order.max, r->backlogged ? "true" : "false");
+		    (unsigned long long)r->order.max, r->backlogged ? "true" : "false",
+		    r->replayer_limit ? "true" : "false");
 		backlog_made(r, out);
 	} else {
 		fputs("null", out);

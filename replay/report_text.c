@@ -255,9 +255,10 @@ static void runs(const struct report *rep, FILE *out)
 				100.0 * (double)r->late_1ms / (double)r->lateness.n);
 		if (r->lateness.n)
 			fprintf(out,
-				"       of which waiting for the previous op (target slower than "
+				"       of which waiting for the previous op (%s slower than "
 				"the app's pace): p99 %s%s; wake-up lateness p50 %s, p99 %s, "
 				"max %s%s\n",
+				r->replayer_limit ? "the replayer" : "target",
 				report_fmt__dur(hist__quantile(&r->backlog, 0.99), a, sizeof(a)),
 				r->backlogged ? " ** PACE NOT KEPT **" : "",
 				report_fmt__dur(hist__quantile(&r->wake, 0.5), b, sizeof(b)),

@@ -689,7 +689,18 @@ static void judge_lateness(struct report *rep, size_t ri)
 	 */
 	run->backlogged = (double)backlog > limit;
 	run->fell_behind = (double)wake > limit;
-	if (run->backlogged) {
+	/* what the replay measured of itself can show that its own pace was the limit */
+	char why[320];
+	run->replayer_limit =
+	    run->backlogged && report_run__replayer_limit(run, why, sizeof(why));
+	if (run->replayer_limit) {
+		say(rep, REPORT_V_PACE, (int)ri, -1, 0,
+		    "on %s the replay could not keep the original pace, and the replayer was the "
+		    "limit, not the target: %s (backlog p99 %s > %s, %s); the latencies are real, "
+		    "the schedule was not kept",
+		    run->label, why, report_fmt__dur(backlog, a, sizeof(a)),
+		    report_fmt__dur((uint64_t)limit, b, sizeof(b)), c);
+	} else if (run->backlogged) {
 		say(rep, REPORT_V_PACE, (int)ri, -1, 0,
 		    "on %s the application could not keep its original pace: ops waited for their "
 		    "thread's previous op (backlog p99 %s > %s, %s)%s; the latencies are real, the "

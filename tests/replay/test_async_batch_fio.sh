@@ -13,9 +13,10 @@
 #    taken. Replayed on /var/tmp (ext4, cached), where the kernel's workers take the
 #    requests: on tmpfs, where a 4 KiB read takes ~40 us, the depth is mostly how soon the
 #    replayer submits again after a completion (wake-ups), batches or not.
-#  - libaio: the recording's completion is when fio reaped the request (io_getevents), the
-#    replay's when it completed: on tmpfs within io_submit, so one request per io_submit
-#    could never have more than 1 in flight (0.7 here); 8 per io_submit overlap (5-8).
+#  - libaio: on tmpfs a request completes within io_submit, so one request per io_submit
+#    could never have more than 1 in flight (0.7 here, while a replayed request ended as it
+#    completed); 8 per io_submit overlap (5-8 then; ~16 as fast as possible since a replayed
+#    one ends when its thread reaps it, as the recording's does at io_getevents).
 source "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || { echo "SKIP: recording needs root"; exit 77; }
 for c in fio strace python3; do
