@@ -25,7 +25,10 @@
  * An existing path of unknown kind (only accessed, say) is a directory when other traced paths
  * lie below it, else a file. Every ancestor directory of a traced path is prepared, except
  * those the application made itself, and, for a path that was absent, those above it not
- * known to exist (the error then stays ENOENT, not ENOTDIR or success). Nothing below a name
+ * known to exist (the error then stays ENOENT, not ENOTDIR or success): known from other
+ * paths, or, for a name a lookup found absent, presumed of the directory it was looked for
+ * in unless the trace tells otherwise (parent__presumed: fio's /tmp/fio-dump-status, whose
+ * replayed stat, /tmp missing, failed one component early and slower). Nothing below a name
  * the application made is prepared (made by mkdir, or by a rename, or made a file first and
  * a directory later): it cannot have existed before the capture under that name. But what
  * was found in a directory a rename made was in it before, under its old name, and is
@@ -154,6 +157,15 @@ struct pinfo {
 	 */
 	uint8_t pre_nondir;
 	uint8_t pre_islink;
+	/*
+	 * Ops that failed with ENOENT, whenever in the trace (enoent__note): one that looked the
+	 * name up (it had to be there: a stat, an open without O_CREAT, a rename's old name)
+	 * says that it, or a directory above it, was missing then; one that made the name (a
+	 * mkdir, an O_CREAT open, the new name of a rename, link or symlink) that a directory
+	 * above it was. What parent__presumed weighs.
+	 */
+	uint8_t enoent_lookup;
+	uint8_t enoent_making;
 };
 
 /*
@@ -1525,6 +1537,46 @@ static void link__under(struct scan *s, const struct reel_op *op)
 	}
 }
 
+/* the op makes the name it carries (path; a rename's or a link's: path2), which need not be
+ * there: ENOENT from it means a directory above that name was missing */
+static int op__makes_name(const struct reel_op *op)
+{
+	switch (op->type) {
+	case REEL_OP_MKDIR:
+	case REEL_OP_MKDIRAT:
+	case REEL_OP_SYMLINK:
+	case REEL_OP_SYMLINKAT:
+		return 1;
+	default:
+		return op__creates(op);
+	}
+}
+
+/*
+ * An op that failed with ENOENT: what it says was missing (pinfo.enoent_lookup,
+ * enoent_making). A rename or a link fails so for either of its names: each is noted as it
+ * could have been missing (an exchange's new name as made: the wider claim, which presumes
+ * less). A symlink's path2 is its content, looked up by nothing.
+ */
+static void enoent__note(struct scan *s, const struct reel_op *op)
+{
+	struct pinfo *pi;
+	unsigned t = op->type;
+	int two = t == REEL_OP_RENAME || t == REEL_OP_RENAMEAT || t == REEL_OP_RENAMEAT2 ||
+		  t == REEL_OP_LINK || t == REEL_OP_LINKAT;
+
+	if (op->ret != -ENOENT || !reel_op__has_path(t) || replay_op__on_fd(op))
+		return;
+	pi = pinfo(s, op->path);
+	if (pi && op__makes_name(op))
+		pi->enoent_making = 1;
+	else if (pi)
+		pi->enoent_lookup = 1;
+	pi = two ? pinfo(s, op->path2) : NULL;
+	if (pi)
+		pi->enoent_making = 1;
+}
+
 /* One op; then its paths are seen (unless it only looked at them): an open after that does
  * not tell the size before the capture */
 static void scan__op(struct scan *s, const struct reel_op *op)
@@ -1543,6 +1595,7 @@ static void scan__op(struct scan *s, const struct reel_op *op)
 		early__note(s, op->pid, op->fd, pinfo(s, op->path), op->path);
 	link__under(s, op);
 	pre__evidence(s, op, pinfo(s, op->path));
+	enoent__note(s, op);
 	scan__op_(s, op);
 	for (int i = 0; i < 2; i++) {
 		pi = pinfo(s, ids[i]);
@@ -1685,17 +1738,87 @@ static int below_created(const struct replay_strset *created, const char *p)
 }
 
 /*
+ * The directory above p, a name that a lookup found absent, taken as there: ENOENT does not
+ * tell (a missing directory fails the lookup so too), but programs mostly look for names in
+ * directories that exist (fio stats /tmp/fio-dump-status, a lock or a config file is looked
+ * for where it would be), and a directory left out fails the replayed lookup one component
+ * earlier, through another path of the kernel (fio's stat: 1.5-3x as slow). Not when the
+ * trace tells otherwise of it or of a directory above it, at any time in the trace (which
+ * spares weighing when: the inference stays on the safe side):
+ *  - an op found it missing (a lookup of it, making it or a name in it: ENOENT), or it
+ *    was the application's (made: P_CREATED, below_created has left p out then; or maybe
+ *    made: an O_CREAT open, P_MAYBE);
+ *  - it was removed, renamed away or replaced (gone): what is named below it after that is
+ *    the application's, and before, a prepared one would fail its removal with ENOTEMPTY
+ *    where the original's succeeded;
+ *  - it was no directory (a file, a symlink).
+ * A name whose making failed (a mkdir, an O_CREAT open: ENOENT) presumes nothing: its
+ * directory was missing. made_missing holds the directories above such names.
+ */
+static int parent__presumed(const struct scan *s, const struct replay_u64map *ids,
+			    const struct replay_strset *made_missing, uint32_t id, const char *p)
+{
+	char buf[PATH_MAX], *slash;
+
+	if (!s->p[id].enoent_lookup || s->p[id].enoent_making || strlen(p) >= sizeof(buf))
+		return 0;
+	strcpy(buf, p);
+	while ((slash = strrchr(buf, '/')) && slash != buf) {
+		const struct pinfo *a;
+		uint64_t *v;
+
+		*slash = '\0';
+		if (replay_strset__has(made_missing, buf))
+			return 0;
+		v = replay_u64map__get(ids, str__key(buf));
+		if (!v || *v >= s->np)
+			continue; /* named by no op: nothing tells against it */
+		a = &s->p[*v];
+		if (a->enoent_lookup || a->enoent_making || a->gone)
+			return 0; /* found missing, or removed, at some time */
+		if (a->state == P_CREATED || a->state == P_MAYBE)
+			return 0; /* the application's */
+		if (a->kind == REPLAY_F_FILE || a->pre_nondir || a->pre_islink || a->linked)
+			return 0; /* no directory */
+	}
+	return 1;
+}
+
+/* the directory above each name whose making failed with ENOENT (parent__presumed) */
+static int made_missing__collect(const struct scan *s, struct reel_reader *r,
+				 struct replay_strset *made_missing)
+{
+	char buf[PATH_MAX], *slash;
+
+	for (uint32_t id = 1; id < s->np; id++) {
+		const char *p = reel_reader__path(r, id);
+
+		if (!p || !s->p[id].enoent_making || strlen(p) >= sizeof(buf))
+			continue;
+		strcpy(buf, p);
+		slash = strrchr(buf, '/');
+		if (!slash || slash == buf)
+			continue;
+		*slash = '\0';
+		if (replay_strset__add(made_missing, buf) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
  * Parents of every traced path, except below directories the application made. A path that
  * was absent (ENOENT) says less: its parent may have been absent too, but every ancestor
  * known to exist was a directory (else the error would have been ENOTDIR). So for absent
- * paths only the ancestors from the deepest one known to exist upwards are directories.
+ * paths, the ancestors from the deepest one known to exist upwards are directories, or all
+ * of them when the one right above is presumed there (parent__presumed).
  */
 static int collect_dirs(struct scan *s, struct reel_reader *r, const struct replay_u64map *ids,
 			struct replay_strset *created, struct replay_strset *dirs)
 {
-	struct replay_strset existed = {0};
+	struct replay_strset existed = {0}, made_missing = {0};
 	char buf[PATH_MAX];
-	int err = 0;
+	int err = made_missing__collect(s, r, &made_missing);
 
 	for (uint32_t id = 1; id < s->np && !err; id++) {
 		const char *p = reel_reader__path(r, id);
@@ -1706,13 +1829,14 @@ static int collect_dirs(struct scan *s, struct reel_reader *r, const struct repl
 	for (int pass = 0; pass < 2 && !err; pass++) {
 		for (uint32_t id = 1; id < s->np && !err; id++) {
 			const char *p = reel_reader__path(r, id);
-			int absent = s->p[id].state == P_ABSENT, known = 0;
+			int absent = s->p[id].state == P_ABSENT, known;
 			uint64_t *v;
 			char *slash;
 
 			if (!p || !s->p[id].state || absent != pass || replay_path__is_nonfile(p) ||
 			    strlen(p) >= sizeof(buf) || below_created(created, p))
 				continue;
+			known = absent && parent__presumed(s, ids, &made_missing, id, p);
 			strcpy(buf, p);
 			while ((slash = strrchr(buf, '/')) && slash != buf) {
 				*slash = '\0';
@@ -1736,6 +1860,7 @@ static int collect_dirs(struct scan *s, struct reel_reader *r, const struct repl
 		}
 	}
 	replay_strset__free(&existed);
+	replay_strset__free(&made_missing);
 	return err;
 }
 

@@ -12,12 +12,13 @@ mk t <<'SPEC'
 1 1 4 5 openat path=/r/out/a.out flags=O_RDWR|O_CREAT|O_TRUNC mode=0755 ret=3
 1 1 6 7 pwrite64 fd=3 off=0 len=4096 ret=4096
 1 1 8 9 close fd=3 ret=0
-1 1 10 11 stat path=/r/gone/x ret=-ENOENT
+1 1 10 11 stat path=/r/gone ret=-ENOENT
+1 1 12 13 stat path=/r/gone/x ret=-ENOENT
 SPEC
 replay_as_traced original "the open that made a name first found absent failed"
 m="$T/tgt/.ioreel-prepared"
 grep -qx "d r/out" "$m" || fail "r/out not prepared: $(cat "$m")"
 ! grep -q "r/out/a.out" "$m" || fail "a.out, made by the application, prepared: $(cat "$m")"
-! grep -q "r/gone" "$m" || fail "r/gone, never known to exist, prepared: $(cat "$m")"
+! grep -q "r/gone" "$m" || fail "r/gone, found absent, prepared: $(cat "$m")"
 check_size "$T/tgt/r/out/a.out" 4096 "a.out"
 echo PASS

@@ -25,8 +25,11 @@ mk t <<'SPEC'
 # only stat'ed, with another path below: a directory
 1 1 32 33 stat path=/r/sub ret=0
 1 1 34 35 stat path=/r/sub/f ret=0
-# absent: nothing prepared, nor its parents not known to exist
+# absent: not prepared; the directory it was looked for in was there, and those above it
 1 1 40 41 openat path=/r/gone/deeper/x flags=O_RDONLY ret=-ENOENT
+# unless an op found that one missing too
+1 1 42 43 stat path=/r/none ret=-ENOENT
+1 1 44 45 openat path=/r/none/x flags=O_RDONLY ret=-ENOENT
 # inside a directory the app made: not prepared, even when seen to exist
 1 1 50 51 mkdir path=/r/made mode=0755 ret=0
 1 1 52 53 access path=/r/made/inner mode=0 ret=0
@@ -43,7 +46,10 @@ has "f 3333 r/append"
 has "x 0 r/tool"
 has "d r/sub"
 has "f 0 r/sub/f"
-hasnt "r/gone"
+has "d r/gone"
+has "d r/gone/deeper"
+hasnt "r/gone/deeper/x"
+hasnt "r/none"
 hasnt "r/made/"
 [ -x "$T/tgt/r/tool" ] || fail "r/tool not executable"
 has "f 0 r/statted"

@@ -1,8 +1,8 @@
 #!/bin/bash
 # A replay issues exactly the ops of its trace (result trace: same types, same order, per
-# thread), every op is timed (failed lookups too), files end with the sizes the trace
-# implies, and prepared files are real data: not sparse (st_blocks*512 >= size) and without
-# zero bytes.
+# thread), every op is timed (failed lookups too, in a directory the trace shows missing as
+# well), files end with the sizes the trace implies, and prepared files are real data: not
+# sparse (st_blocks*512 >= size) and without zero bytes.
 source "$(dirname "$0")/lib.sh"
 
 mk t <<'SPEC'
@@ -14,6 +14,7 @@ mk t <<'SPEC'
 100 101 700 900 fsync fd=4 ret=0
 100 101 950 960 pwrite64 fd=4 off=1000 len=24 ret=24
 100 100 1000 1010 newfstatat path=/srv/app/db ret=0
+100 102 990 995 stat path=/srv/nodir ret=-ENOENT
 100 102 1000 1010 stat path=/srv/app/missing ret=-ENOENT
 100 102 1010 1020 stat path=/srv/nodir/x ret=-ENOENT
 100 102 1020 1030 openat path=/srv/nodir/y flags=O_RDONLY ret=-ENOENT
