@@ -180,8 +180,10 @@ static void on_progress(void *ctx, const struct replay_progress *p)
 		(double)p->elapsed_ns / 1e9);
 	if (p->left_ns)
 		fprintf(stderr, "  left %.1fs", (double)p->left_ns / 1e9);
-	if (p->failures)
-		fprintf(stderr, "  differing %llu", (unsigned long long)p->failures);
+	if (p->differing)
+		fprintf(stderr, "  differing %llu", (unsigned long long)p->differing);
+	if (p->not_replayed)
+		fprintf(stderr, "  not replayed %llu", (unsigned long long)p->not_replayed);
 	fflush(stderr);
 	c->progress_shown = 1;
 }

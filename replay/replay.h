@@ -55,7 +55,10 @@ struct replay_progress {
 	uint64_t elapsed_ns;
 	uint64_t left_ns;    /* original timing: schedule left; else estimated; 0 unknown */
 	int64_t lateness_ns; /* the most recent lateness seen (start - scheduled) */
-	uint64_t failures;
+	/* so far, as the summary counts them: ops that ran and ended otherwise than the
+	 * original's, and ops the replay could not issue (replay_fail__differs, __not_replayed) */
+	uint64_t differing;
+	uint64_t not_replayed;
 };
 
 /*

@@ -174,7 +174,6 @@ void exec__fail(struct run *run, enum replay_fail_kind k, const struct reel_op *
 	uint64_t n = atomic_fetch_add(&run->fail[k], 1);
 	char line[320];
 
-	atomic_fetch_add(&run->failures, 1);
 	if (n >= REPLAY_EXAMPLES && (n >= 5 || !run->o->notice))
 		return;
 	snprintf(line, sizeof(line), "%s%s%s (pid %u tid %u fd %d): %s", reel_op__name(op->type),
@@ -186,7 +185,7 @@ void exec__fail(struct run *run, enum replay_fail_kind k, const struct reel_op *
 		s->fail_example[k][n][sizeof(s->fail_example[k][n]) - 1] = '\0';
 	}
 	/* unreplayable ops are named as they happen: the first few, then only counted */
-	if (run->o->notice && k >= REPLAY_FAIL_UNKNOWN_FD && k <= REPLAY_FAIL_REFUSED && n < 5) {
+	if (run->o->notice && replay_fail__not_replayed(k) && n < 5) {
 		char msg[400];
 
 		snprintf(msg, sizeof(msg), "cannot replay %s%s", line,

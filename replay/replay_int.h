@@ -209,6 +209,21 @@ void replay_pctl__merge(struct replay_pctl *dst, const struct replay_pctl *src);
 uint64_t replay_pctl__at(const struct replay_pctl *h, double q);
 void replay_pctl__summary(const struct replay_pctl *h, struct replay_pct *out);
 
+/* ---- how the summary and the progress line count replay_fail_kind ---- */
+
+/* The summary's "outcomes differing from the original": the op ran and ended otherwise. */
+static inline int replay_fail__differs(int k)
+{
+	return k < REPLAY_FAIL_UNKNOWN_FD;
+}
+
+/* Its "ops not replayed": the replay could not issue the op, which so has no outcome to
+ * differ. REPLAY_FAIL_LENGTH, a length check that saw another length, is neither. */
+static inline int replay_fail__not_replayed(int k)
+{
+	return k >= REPLAY_FAIL_UNKNOWN_FD && k <= REPLAY_FAIL_REFUSED;
+}
+
 /* ---- replay_run.c ---- */
 
 int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *m,

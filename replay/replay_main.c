@@ -301,6 +301,17 @@ static const char *const fail_names[REPLAY_FAIL__COUNT] = {
 			   "another length",
 };
 
+/* the ops of the kinds one of the summary's lines counts (replay_fail__differs, ...) */
+static uint64_t fail__sum(const struct replay_summary *s, int (*counted)(int kind))
+{
+	uint64_t n = 0;
+
+	for (int k = 0; k < REPLAY_FAIL__COUNT; k++)
+		if (counted(k))
+			n += s->fail[k];
+	return n;
+}
+
 /* Where the trace is damaged and what that cost the replay: ops, or only the footer. */
 static void print_damage(const struct replay_summary *s, FILE *out)
 {
@@ -330,7 +341,6 @@ static void print_cache(const struct replay_cache_state *c, FILE *out)
 void replay_summary__print(const struct replay_summary *s, FILE *out)
 {
 	char a[32], b[32], c[32], d[32], e[32];
-	uint64_t nfail = 0;
 
 	fprintf(out, "replay of %s -> %s (timing %s, speed %g, engine %s)\n", s->target, s->result,
 		s->timing, s->speed, s->engine);
@@ -441,21 +451,15 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 			(unsigned long long)s->direct_failed);
 	for (int k = 0; k < REPLAY_FAIL__COUNT; k++) {
 		if (k == REPLAY_FAIL_UNKNOWN_FD) {
-			fprintf(out, "  ops not replayed: ");
-			nfail = 0;
-			for (int j = k; j <= REPLAY_FAIL_REFUSED; j++)
-				nfail += s->fail[j];
-			fprintf(out, "%llu\n", (unsigned long long)nfail);
+			fprintf(out, "  ops not replayed: %llu\n",
+				(unsigned long long)fail__sum(s, replay_fail__not_replayed));
 		} else if (k == REPLAY_FAIL_LENGTH && s->fail[k]) {
 			fprintf(out, "  length checks that saw another length: %llu (a write of "
 				     "another thread after the check is not ordered after it)\n",
 				(unsigned long long)s->fail[k]);
 		} else if (k == 0) {
-			nfail = 0;
-			for (int j = 0; j < REPLAY_FAIL_UNKNOWN_FD; j++)
-				nfail += s->fail[j];
 			fprintf(out, "  outcomes differing from the original: %llu\n",
-				(unsigned long long)nfail);
+				(unsigned long long)fail__sum(s, replay_fail__differs));
 		}
 		if (!s->fail[k])
 			continue;

@@ -165,6 +165,19 @@ static void *writer__main(void *arg)
 	return NULL;
 }
 
+/* the ops that failed to match the original so far, split as the summary splits them */
+static void progress__outcomes(struct run *run, struct replay_progress *p)
+{
+	for (int k = 0; k < REPLAY_FAIL__COUNT; k++) {
+		uint64_t n = atomic_load_explicit(&run->fail[k], memory_order_relaxed);
+
+		if (replay_fail__differs(k))
+			p->differing += n;
+		else if (replay_fail__not_replayed(k))
+			p->not_replayed += n;
+	}
+}
+
 static void *monitor__main(void *arg)
 {
 	struct run *run = arg;
@@ -210,7 +223,7 @@ static void *monitor__main(void *arg)
 			if (!i || l > p.lateness_ns)
 				p.lateness_ns = l;
 		}
-		p.failures = atomic_load(&run->failures);
+		progress__outcomes(run, &p);
 		run->o->progress(run->o->cb_ctx, &p);
 	}
 	return NULL;

@@ -385,7 +385,7 @@ struct run {
 	_Atomic uint32_t nworkers;
 	_Atomic uint32_t workers_ended; /* those past their last op: a futex word */
 
-	pthread_mutex_t lock;	   /* failures, notices, pid tables, async contexts */
+	pthread_mutex_t lock;	   /* failure examples, notices, pid tables, async contexts */
 	struct replay_u64map pids; /* pid -> struct rpid * */
 	struct replay_u64map actx; /* (kind, pid, ctx) -> struct ractx * */
 	/* pid << 32 | fd -> O_DIRECT, O_DSYNC, O_SYNC of a file open before the capture (the
@@ -401,7 +401,7 @@ struct run {
 	/* bumped by renames, rmdirs, symlinks (and unlinks, in a run with symlinks): cached dir
 	 * fds go stale */
 	_Atomic uint32_t dirgen;
-	_Atomic uint64_t direct_dropped, direct_failed, failures;
+	_Atomic uint64_t direct_dropped, direct_failed;
 	/* ops the dispatcher counts as not replayed itself (disp__unnamed): no worker's to do */
 	_Atomic uint64_t ops_unnamed;
 	_Atomic uint64_t cpu_workers_ns; /* CPU time of ended worker threads */
