@@ -128,6 +128,8 @@ enum reel_fio_approx {
 	REEL_FIO_AP_RWF_SYNC,	     /* writes with RWF_DSYNC/RWF_SYNC: a log line has no flags */
 	REEL_FIO_AP_BATCH, /* async requests in submission calls of another size than their job's
 			      iodepth_batch_submit */
+	REEL_FIO_AP_SPLIT, /* lines on dropped files in a job beside their thread's others: fio's
+			      invalidate= is per job */
 	REEL_FIO_AP__COUNT
 };
 

@@ -47,10 +47,13 @@
 
 struct fio_thread {
 	uint32_t pid, tid, idx;
-	/* the phase of jobs its log is in (reel_fio_cache.h), and whether it opens a file
-	 * dropped from the cache as that phase began: its job drops them (invalidate=1) */
+	/* the phase of jobs its log is in (reel_fio_cache.h); whether the log holds its
+	 * thread's lines on the files dropped as that phase began, which its job drops as it
+	 * opens them (invalidate=1), the thread's other lines of the phase being in its
+	 * sibling (fio_log_of says why apart) */
 	uint32_t phase;
-	int invalidate;
+	int dropped;
+	struct fio_thread *sibling;
 	FILE *f;
 	char *log;
 	struct cvt_map files; /* path id -> 1 added | 2 open */
@@ -73,11 +76,12 @@ struct fio_state {
 	struct reel_reader *r;
 	const struct reel_fio_opts *o;
 	struct reel_fio_result *res;
-	struct cvt_map threads; /* (pid, tid) -> struct fio_thread * */
-	struct cvt_map fds;	/* (pid, fd) -> path id | FIO_FD_DIRECT */
-	struct cvt_map reqs;	/* async requests in flight written to a log: fio_req_key ->
-				   count << 32 | thread idx */
-	struct fio_thread **tv; /* by idx */
+	struct cvt_map threads;	 /* (pid, tid) -> struct fio_thread *, its latest log */
+	struct cvt_map dthreads; /* (pid, tid) -> its latest log of dropped files (fio_log_of) */
+	struct cvt_map fds;	 /* (pid, fd) -> path id | FIO_FD_DIRECT */
+	struct cvt_map reqs;	 /* async requests in flight written to a log: fio_req_key ->
+				    count << 32 | thread idx */
+	struct fio_thread **tv;	 /* by idx */
 	uint32_t nthreads;
 	int src, direct;	 /* the op being written: FIO_SRC_*, on an O_DIRECT fd */
 	struct fio_thread *last; /* the thread fio_emit last wrote a line for */
@@ -128,6 +132,10 @@ static const char *const fio_ap_what[REEL_FIO_AP__COUNT] = {
 			  "iodepth_batch_submit (fio has one per job: it holds a smaller call's "
 			  "requests until its next lines or a full queue make up the batch, and "
 			  "splits a larger one)",
+    [REEL_FIO_AP_SPLIT] = "reads/writes/syncs of files dropped from the page cache run by a job "
+			  "beside their thread's others in a later phase (fio's invalidate= is per "
+			  "job, not per file): their order against those is kept by their times "
+			  "alone",
 };
 
 void reel_fio__print_left_out(const struct reel_fio_result *res, FILE *out)
@@ -145,9 +153,10 @@ void reel_fio__print_left_out(const struct reel_fio_result *res, FILE *out)
 			"ioreel: fio job file replays %" PRIu64 " fadvise DONTNEED (of bytes the "
 			"application had read or written) as %" PRIu64 " later phase(s) of jobs, "
 			"begun where it read dropped bytes again: each starts once the jobs before "
-			"it end (stonewall), and its jobs drop the dropped files from the page cache "
-			"as they open them (invalidate=1), so that those reads come from the device "
-			"as the original's did\n",
+			"it end (stonewall), and its threads' lines on the dropped files go to "
+			"jobs that drop them from the page cache as they open them (invalidate=1), "
+			"so that those reads come from the device as the original's did, their "
+			"other lines to jobs that keep it (invalidate=0)\n",
 			res->drops_replayed, res->phases);
 	if (res->reads_after_write_slow >= FIO_WARN_READS &&
 	    2 * res->reads_after_write_slow >= res->reads_after_write)
@@ -203,9 +212,26 @@ static const char *fio_name(struct fio_state *s, uint32_t path, int *err)
 	return n;
 }
 
-static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *op, int *err)
+/* The name of a thread's log: PREFIX.TID, in a later phase PREFIX.TID.PHASE, and for its
+ * lines on the files dropped as that phase began PREFIX.TID.PHASE.dropped */
+static int fio_log_name(const struct fio_state *s, const struct reel_op *op, int dropped,
+			char **name)
 {
-	uint64_t *v = cvt_map__put(&s->threads, cvt_key2(op->pid, op->tid), NULL);
+	if (!s->phase)
+		return asprintf(name, "%s.%" PRIu32, s->o->prefix, op->tid);
+	return asprintf(name, "%s.%" PRIu32 ".%" PRIu32 "%s", s->o->prefix, op->tid, s->phase + 1,
+			dropped ? ".dropped" : "");
+}
+
+/* The log of op's thread in the current phase, of the files dropped as it began or of the
+ * others (fio_log_of), made on first use. */
+static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *op, int dropped,
+				     int *err)
+{
+	struct cvt_map *logs = dropped ? &s->dthreads : &s->threads;
+	uint64_t *v = cvt_map__put(logs, cvt_key2(op->pid, op->tid), NULL);
+	uint64_t *other =
+	    cvt_map__get(dropped ? &s->threads : &s->dthreads, cvt_key2(op->pid, op->tid));
 	struct fio_thread *t, **tv;
 
 	*err = 0;
@@ -226,9 +252,7 @@ static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *
 	}
 	s->tv = tv;
 	t = calloc(1, sizeof(*t));
-	if (!t || (s->phase ? asprintf(&t->log, "%s.%" PRIu32 ".%" PRIu32, s->o->prefix, op->tid,
-				       s->phase + 1)
-			    : asprintf(&t->log, "%s.%" PRIu32, s->o->prefix, op->tid)) < 0) {
+	if (!t || fio_log_name(s, op, dropped, &t->log) < 0) {
 		free(t);
 		*err = -ENOMEM;
 		return NULL;
@@ -237,6 +261,7 @@ static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *
 	t->tid = op->tid;
 	t->idx = s->nthreads;
 	t->phase = s->phase;
+	t->dropped = dropped;
 	t->last_us = 1;
 	cvt_map__init(&t->files);
 	fio_batches__init(&t->calls);
@@ -249,17 +274,78 @@ static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *
 	}
 	fputs("fio version 3 iolog\n", t->f);
 	*v = (uintptr_t)t;
+	if (other && ((struct fio_thread *)(uintptr_t)*other)->phase == s->phase) {
+		t->sibling = (struct fio_thread *)(uintptr_t)*other;
+		t->sibling->sibling = t;
+	}
 	s->tv[s->nthreads++] = t;
 	*s->tail = t;
 	s->tail = &t->next;
 	return t;
 }
 
+/* t's thread has lines in the other log of its phase too: two jobs (fio_log_of) */
+static int fio_split(const struct fio_thread *t)
+{
+	return t->ios && t->sibling && t->sibling->ios;
+}
+
+/*
+ * After the logs are written, the logs of dropped files: one whose thread had no other lines
+ * in its phase takes the thread's plain name (PREFIX.TID.PHASE), its job too; the lines of
+ * those beside another are counted.
+ */
+static int fio_dropped_logs_end(struct fio_state *s)
+{
+	char *plain;
+
+	for (struct fio_thread *t = s->first; t; t = t->next) {
+		if (!t->dropped || !t->ios)
+			continue;
+		if (fio_split(t)) {
+			s->res->approx[REEL_FIO_AP_SPLIT] += t->ios + t->syncs;
+			continue;
+		}
+		plain = strndup(t->log, strlen(t->log) - strlen(".dropped"));
+		if (!plain)
+			return -ENOMEM;
+		if (rename(t->log, plain)) {
+			free(plain);
+			return -errno;
+		}
+		free(t->log);
+		t->log = plain;
+	}
+	return 0;
+}
+
+/*
+ * Which log of its thread a line on path goes to: in a later phase, one of its own when the
+ * file was dropped from the cache as the phase began. fio drops the files of a job whose
+ * invalidate=1 as it opens them, every file it opens: a job of a thread that read a dropped
+ * file and one the application kept in the cache (written, or read again, since its last
+ * drop, by any thread) dropped both, and its reads of the kept one came from the device
+ * where the original's came from the cache. fio has no invalidate per file; so the thread's
+ * lines on the dropped files go to a job with invalidate=1, and the others to one with
+ * invalidate=0. The two run side by side, each on its lines' times: their order between
+ * them is kept by the times alone (counted, REEL_FIO_AP_SPLIT). A thread that touches only
+ * one kind of file in the phase keeps one job.
+ */
+static int fio_log_of(struct fio_state *s, uint32_t path, int *dropped)
+{
+	struct fio_cfile *f = fio_cache__file(&s->cache, path);
+
+	if (!f)
+		return -ENOMEM;
+	*dropped = s->phase && f->phase == s->phase;
+	return 0;
+}
+
 /*
  * A buffered read of bytes a DONTNEED dropped (reel_fio_cache.h): the ops from here on go to
  * a new phase of jobs, which fio starts once every job before it has ended (stonewall), and
  * whose times count from the end of the last op written before it. Its jobs that open the
- * dropped files drop them from the cache as they open them (invalidate=1, fio_job_file).
+ * dropped files drop them from the cache as they open them (invalidate=1, fio_log_of).
  */
 static void fio_cache_cut(struct fio_state *s)
 {
@@ -314,10 +400,9 @@ static int fio_emit(struct fio_state *s, const struct reel_op *op, uint32_t path
 		    uint64_t off, uint64_t len)
 {
 	struct fio_thread *t;
-	struct fio_cfile *f;
 	const char *name;
 	uint64_t *st, us;
-	int err;
+	int err, dropped;
 
 	s->last = NULL;
 	if (!path) {
@@ -333,8 +418,11 @@ static int fio_emit(struct fio_state *s, const struct reel_op *op, uint32_t path
 	if ((act[0] == 'r' || act[0] == 'w') &&
 	    (err = fio_cache_io(s, op, path, act[0] == 'r', off, len)))
 		return err;
+	/* (after fio_cache_io: its read may have begun a phase, dropping path as it began) */
+	if ((err = fio_log_of(s, path, &dropped)))
+		return err;
 	us = fio_us(s, op);
-	t = fio_thread(s, op, &err);
+	t = fio_thread(s, op, dropped, &err);
 	if (!t)
 		return err;
 	st = cvt_map__put(&t->files, path, NULL);
@@ -342,14 +430,8 @@ static int fio_emit(struct fio_state *s, const struct reel_op *op, uint32_t path
 		return -ENOMEM;
 	if (!(*st & 1))
 		fprintf(t->f, "%" PRIu64 " %s add\n", t->last_us, name);
-	if (!(*st & 2)) {
+	if (!(*st & 2))
 		fprintf(t->f, "%" PRIu64 " %s open\n", t->last_us, name);
-		/* fio drops the file from the cache as it opens it, where its job says so */
-		f = fio_cache__file(&s->cache, path);
-		if (!f)
-			return -ENOMEM;
-		t->invalidate |= t->phase && f->phase == t->phase;
-	}
 	*st |= 3;
 	if (us < t->last_us)
 		us = t->last_us;
@@ -532,20 +614,32 @@ static uint64_t fio_depth(struct fio_thread *t)
 	return most;
 }
 
-static int fio_close(struct fio_state *s, const struct reel_op *op)
+/* A close line for path in the log of logs (the thread's latest) that has it open */
+static int fio_close_in(struct fio_state *s, const struct cvt_map *logs, const struct reel_op *op,
+			uint32_t path)
 {
-	uint32_t path = fio_path_of(s, op);
-	uint64_t *v = cvt_map__get(&s->threads, cvt_key2(op->pid, op->tid)), *st;
+	uint64_t *v = cvt_map__get(logs, cvt_key2(op->pid, op->tid)), *st;
 	struct fio_thread *t = v ? (struct fio_thread *)(uintptr_t)*v : NULL;
 	int err = 0;
 
-	if (op->fd >= 0)
-		cvt_map__del(&s->fds, cvt_key2(op->pid, (uint32_t)op->fd));
-	if (!t || !path || !(st = cvt_map__get(&t->files, path)) || !(*st & 2))
+	if (!t || !(st = cvt_map__get(&t->files, path)) || !(*st & 2))
 		return 0;
 	fprintf(t->f, "%" PRIu64 " %s close\n", t->last_us, fio_name(s, path, &err));
 	*st &= ~2ULL;
 	return err;
+}
+
+static int fio_close(struct fio_state *s, const struct reel_op *op)
+{
+	uint32_t path = fio_path_of(s, op);
+	int err;
+
+	if (op->fd >= 0)
+		cvt_map__del(&s->fds, cvt_key2(op->pid, (uint32_t)op->fd));
+	if (!path)
+		return 0;
+	err = fio_close_in(s, &s->threads, op, path);
+	return err ? err : fio_close_in(s, &s->dthreads, op, path);
 }
 
 /* Raw ABI values (linux/aio_abi.h, linux/io_uring.h). */
@@ -910,8 +1004,8 @@ static void fio_job(struct fio_state *s, struct fio_thread *t, const char *abs_d
 	const char *base = strrchr(t->log, '/');
 
 	if (t->phase)
-		fprintf(f, "\n[pid%" PRIu32 "-tid%" PRIu32 "-phase%" PRIu32 "]\n", t->pid, t->tid,
-			t->phase + 1);
+		fprintf(f, "\n[pid%" PRIu32 "-tid%" PRIu32 "-phase%" PRIu32 "%s]\n", t->pid, t->tid,
+			t->phase + 1, t->dropped && fio_split(t) ? "-dropped" : "");
 	else
 		fprintf(f, "\n[pid%" PRIu32 "-tid%" PRIu32 "]\n", t->pid, t->tid);
 	fprintf(f, "read_iolog=%s/%s\n", abs_dir, base ? base + 1 : t->log);
@@ -920,11 +1014,14 @@ static void fio_job(struct fio_state *s, struct fio_thread *t, const char *abs_d
 		*stonewall = 0;
 	}
 	/* fio drops a job's files from the cache as it opens them (invalidate=1, its
-	 * default): in a later phase only where the application had dropped one */
-	if (t->phase && t->invalidate)
-		fputs("; opens files the application dropped from the page cache: drop them too\n"
-		      "invalidate=1\n",
-		      f);
+	 * default): in a later phase only the files the application had dropped (fio_log_of) */
+	if (t->phase && t->dropped)
+		fprintf(f,
+			"; the thread's lines on files the application dropped from the page cache "
+			"as this\n; phase began: drop them too as it opens them\n%sinvalidate=1\n",
+			fio_split(t) ? "; (its other lines are in a job of their own beside it: "
+				       "fio's invalidate is per job)\n"
+				     : "");
 	else if (t->phase)
 		fputs("; keeps the page cache as the jobs before it left it\ninvalidate=0\n", f);
 	fio_job_io(s, t, f);
@@ -999,6 +1096,7 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 	memset(res, 0, sizeof(*res));
 	s.tail = &s.first;
 	cvt_map__init(&s.threads);
+	cvt_map__init(&s.dthreads);
 	cvt_map__init(&s.fds);
 	cvt_map__init(&s.names);
 	cvt_map__init(&s.extent);
@@ -1039,6 +1137,8 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 			res->syncs -= t->syncs;
 		}
 	}
+	if (!err)
+		err = fio_dropped_logs_end(&s);
 	/* no job for fio to run: a job file would only make fio fail ("No job(s) defined") */
 	if (!err && res->logs)
 		err = fio_job_file(&s);
@@ -1054,6 +1154,7 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 		if (v > 1)
 			free((char *)(uintptr_t)v);
 	cvt_map__free(&s.threads);
+	cvt_map__free(&s.dthreads);
 	cvt_map__free(&s.fds);
 	cvt_map__free(&s.names);
 	cvt_map__free(&s.extent);
