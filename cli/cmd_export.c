@@ -115,10 +115,11 @@ int cmd_export(int argc, char **argv)
 		return export_nothing(&o, &res);
 	fprintf(stderr,
 		"ioreel: wrote %llu iolog(s) with %llu reads/writes and %llu syncs (%llu job(s) "
-		"direct=1, %llu async with their iodepth); run: fio %s.fio\n",
+		"direct=1, %llu async with their iodepth, %llu of them submitting in batches); "
+		"run: fio %s.fio\n",
 		(unsigned long long)res.logs, (unsigned long long)res.ios,
 		(unsigned long long)res.syncs, (unsigned long long)res.direct_jobs,
-		(unsigned long long)res.async_jobs, o.prefix);
+		(unsigned long long)res.async_jobs, (unsigned long long)res.batched_jobs, o.prefix);
 	if (!o.root && res.ios)
 		fprintf(stderr, "ioreel: the iologs name the original files: fio will write to "
 				"them (use --root DIR to replay elsewhere)\n");

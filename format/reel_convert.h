@@ -126,6 +126,10 @@ enum reel_fio_approx {
 	REEL_FIO_AP_OTHER_ENGINE,    /* libaio requests in an io_uring job, or the reverse */
 	REEL_FIO_AP_UNREAPED,	     /* async requests with no completion: not in the depth */
 	REEL_FIO_AP_RWF_SYNC,	     /* writes with RWF_DSYNC/RWF_SYNC: a log line has no flags */
+	REEL_FIO_AP_BATCH, /* async requests in submission calls of another size than their job's
+			      iodepth_batch_submit */
+	REEL_FIO_AP_SPLIT, /* lines on dropped files in a job beside their thread's others: fio's
+			      invalidate= is per job */
 	REEL_FIO_AP__COUNT
 };
 
@@ -139,6 +143,7 @@ struct reel_fio_result {
 	uint64_t approx[REEL_FIO_AP__COUNT];
 	uint64_t direct_jobs; /* jobs with direct=1 */
 	uint64_t async_jobs;  /* jobs with ioengine=libaio or io_uring and their iodepth */
+	uint64_t batched_jobs; /* of those, jobs with iodepth_batch_submit (more than 1) */
 	/* later phases of jobs, begun where a read came after a DONTNEED of what it read
 	 * (reel_fio_cache.h), and the DONTNEEDs they replay */
 	uint64_t phases, drops_replayed;

@@ -26,6 +26,7 @@
 
 #include "reel_convert.h"
 #include "reel_cvt_util.h"
+#include "reel_fio_batch.h"
 #include "reel_fio_cache.h"
 
 #define FIO_NAME_MAX 256
@@ -46,10 +47,13 @@
 
 struct fio_thread {
 	uint32_t pid, tid, idx;
-	/* the phase of jobs its log is in (reel_fio_cache.h), and whether it opens a file
-	 * dropped from the cache as that phase began: its job drops them (invalidate=1) */
+	/* the phase of jobs its log is in (reel_fio_cache.h); whether the log holds its
+	 * thread's lines on the files dropped as that phase began, which its job drops as it
+	 * opens them (invalidate=1), the thread's other lines of the phase being in its
+	 * sibling (fio_log_of says why apart) */
 	uint32_t phase;
-	int invalidate;
+	int dropped;
+	struct fio_thread *sibling;
 	FILE *f;
 	char *log;
 	struct cvt_map files; /* path id -> 1 added | 2 open */
@@ -61,6 +65,7 @@ struct fio_thread {
 	 * swept at the end for the most in flight at once */
 	uint64_t *ev;
 	size_t nev, evcap;
+	struct fio_batches calls; /* its async submission calls, by lines (iodepth_batch_submit) */
 	struct fio_thread *next;
 };
 
@@ -71,11 +76,12 @@ struct fio_state {
 	struct reel_reader *r;
 	const struct reel_fio_opts *o;
 	struct reel_fio_result *res;
-	struct cvt_map threads; /* (pid, tid) -> struct fio_thread * */
-	struct cvt_map fds;	/* (pid, fd) -> path id | FIO_FD_DIRECT */
-	struct cvt_map reqs;	/* async requests in flight written to a log: fio_req_key ->
-				   count << 32 | thread idx */
-	struct fio_thread **tv; /* by idx */
+	struct cvt_map threads;	 /* (pid, tid) -> struct fio_thread *, its latest log */
+	struct cvt_map dthreads; /* (pid, tid) -> its latest log of dropped files (fio_log_of) */
+	struct cvt_map fds;	 /* (pid, fd) -> path id | FIO_FD_DIRECT */
+	struct cvt_map reqs;	 /* async requests in flight written to a log: fio_req_key ->
+				    count << 32 | thread idx */
+	struct fio_thread **tv;	 /* by idx */
 	uint32_t nthreads;
 	int src, direct;	 /* the op being written: FIO_SRC_*, on an O_DIRECT fd */
 	struct fio_thread *last; /* the thread fio_emit last wrote a line for */
@@ -122,6 +128,14 @@ static const char *const fio_ap_what[REEL_FIO_AP__COUNT] = {
 			     "in their job's iodepth)",
     [REEL_FIO_AP_RWF_SYNC] = "writes with RWF_DSYNC or RWF_SYNC (pwritev2, libaio, io_uring) "
 			     "replayed as plain writes (fio's log has no flags per write)",
+    [REEL_FIO_AP_BATCH] = "async requests submitted in calls of another size than their job's "
+			  "iodepth_batch_submit (fio has one per job: it holds a smaller call's "
+			  "requests until its next lines or a full queue make up the batch, and "
+			  "splits a larger one)",
+    [REEL_FIO_AP_SPLIT] = "reads/writes/syncs of files dropped from the page cache run by a job "
+			  "beside their thread's others in a later phase (fio's invalidate= is per "
+			  "job, not per file): their order against those is kept by their times "
+			  "alone",
 };
 
 void reel_fio__print_left_out(const struct reel_fio_result *res, FILE *out)
@@ -139,9 +153,10 @@ void reel_fio__print_left_out(const struct reel_fio_result *res, FILE *out)
 			"ioreel: fio job file replays %" PRIu64 " fadvise DONTNEED (of bytes the "
 			"application had read or written) as %" PRIu64 " later phase(s) of jobs, "
 			"begun where it read dropped bytes again: each starts once the jobs before "
-			"it end (stonewall), and its jobs drop the dropped files from the page cache "
-			"as they open them (invalidate=1), so that those reads come from the device "
-			"as the original's did\n",
+			"it end (stonewall), and its threads' lines on the dropped files go to "
+			"jobs that drop them from the page cache as they open them (invalidate=1), "
+			"so that those reads come from the device as the original's did, their "
+			"other lines to jobs that keep it (invalidate=0)\n",
 			res->drops_replayed, res->phases);
 	if (res->reads_after_write_slow >= FIO_WARN_READS &&
 	    2 * res->reads_after_write_slow >= res->reads_after_write)
@@ -197,9 +212,26 @@ static const char *fio_name(struct fio_state *s, uint32_t path, int *err)
 	return n;
 }
 
-static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *op, int *err)
+/* The name of a thread's log: PREFIX.TID, in a later phase PREFIX.TID.PHASE, and for its
+ * lines on the files dropped as that phase began PREFIX.TID.PHASE.dropped */
+static int fio_log_name(const struct fio_state *s, const struct reel_op *op, int dropped,
+			char **name)
 {
-	uint64_t *v = cvt_map__put(&s->threads, cvt_key2(op->pid, op->tid), NULL);
+	if (!s->phase)
+		return asprintf(name, "%s.%" PRIu32, s->o->prefix, op->tid);
+	return asprintf(name, "%s.%" PRIu32 ".%" PRIu32 "%s", s->o->prefix, op->tid, s->phase + 1,
+			dropped ? ".dropped" : "");
+}
+
+/* The log of op's thread in the current phase, of the files dropped as it began or of the
+ * others (fio_log_of), made on first use. */
+static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *op, int dropped,
+				     int *err)
+{
+	struct cvt_map *logs = dropped ? &s->dthreads : &s->threads;
+	uint64_t *v = cvt_map__put(logs, cvt_key2(op->pid, op->tid), NULL);
+	uint64_t *other =
+	    cvt_map__get(dropped ? &s->threads : &s->dthreads, cvt_key2(op->pid, op->tid));
 	struct fio_thread *t, **tv;
 
 	*err = 0;
@@ -220,9 +252,7 @@ static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *
 	}
 	s->tv = tv;
 	t = calloc(1, sizeof(*t));
-	if (!t || (s->phase ? asprintf(&t->log, "%s.%" PRIu32 ".%" PRIu32, s->o->prefix, op->tid,
-				       s->phase + 1)
-			    : asprintf(&t->log, "%s.%" PRIu32, s->o->prefix, op->tid)) < 0) {
+	if (!t || fio_log_name(s, op, dropped, &t->log) < 0) {
 		free(t);
 		*err = -ENOMEM;
 		return NULL;
@@ -231,8 +261,10 @@ static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *
 	t->tid = op->tid;
 	t->idx = s->nthreads;
 	t->phase = s->phase;
+	t->dropped = dropped;
 	t->last_us = 1;
 	cvt_map__init(&t->files);
+	fio_batches__init(&t->calls);
 	t->f = fopen(t->log, "w");
 	if (!t->f) {
 		*err = -errno;
@@ -242,17 +274,78 @@ static struct fio_thread *fio_thread(struct fio_state *s, const struct reel_op *
 	}
 	fputs("fio version 3 iolog\n", t->f);
 	*v = (uintptr_t)t;
+	if (other && ((struct fio_thread *)(uintptr_t)*other)->phase == s->phase) {
+		t->sibling = (struct fio_thread *)(uintptr_t)*other;
+		t->sibling->sibling = t;
+	}
 	s->tv[s->nthreads++] = t;
 	*s->tail = t;
 	s->tail = &t->next;
 	return t;
 }
 
+/* t's thread has lines in the other log of its phase too: two jobs (fio_log_of) */
+static int fio_split(const struct fio_thread *t)
+{
+	return t->ios && t->sibling && t->sibling->ios;
+}
+
+/*
+ * After the logs are written, the logs of dropped files: one whose thread had no other lines
+ * in its phase takes the thread's plain name (PREFIX.TID.PHASE), its job too; the lines of
+ * those beside another are counted.
+ */
+static int fio_dropped_logs_end(struct fio_state *s)
+{
+	char *plain;
+
+	for (struct fio_thread *t = s->first; t; t = t->next) {
+		if (!t->dropped || !t->ios)
+			continue;
+		if (fio_split(t)) {
+			s->res->approx[REEL_FIO_AP_SPLIT] += t->ios + t->syncs;
+			continue;
+		}
+		plain = strndup(t->log, strlen(t->log) - strlen(".dropped"));
+		if (!plain)
+			return -ENOMEM;
+		if (rename(t->log, plain)) {
+			free(plain);
+			return -errno;
+		}
+		free(t->log);
+		t->log = plain;
+	}
+	return 0;
+}
+
+/*
+ * Which log of its thread a line on path goes to: in a later phase, one of its own when the
+ * file was dropped from the cache as the phase began. fio drops the files of a job whose
+ * invalidate=1 as it opens them, every file it opens: a job of a thread that read a dropped
+ * file and one the application kept in the cache (written, or read again, since its last
+ * drop, by any thread) dropped both, and its reads of the kept one came from the device
+ * where the original's came from the cache. fio has no invalidate per file; so the thread's
+ * lines on the dropped files go to a job with invalidate=1, and the others to one with
+ * invalidate=0. The two run side by side, each on its lines' times: their order between
+ * them is kept by the times alone (counted, REEL_FIO_AP_SPLIT). A thread that touches only
+ * one kind of file in the phase keeps one job.
+ */
+static int fio_log_of(struct fio_state *s, uint32_t path, int *dropped)
+{
+	struct fio_cfile *f = fio_cache__file(&s->cache, path);
+
+	if (!f)
+		return -ENOMEM;
+	*dropped = s->phase && f->phase == s->phase;
+	return 0;
+}
+
 /*
  * A buffered read of bytes a DONTNEED dropped (reel_fio_cache.h): the ops from here on go to
  * a new phase of jobs, which fio starts once every job before it has ended (stonewall), and
  * whose times count from the end of the last op written before it. Its jobs that open the
- * dropped files drop them from the cache as they open them (invalidate=1, fio_job_file).
+ * dropped files drop them from the cache as they open them (invalidate=1, fio_log_of).
  */
 static void fio_cache_cut(struct fio_state *s)
 {
@@ -307,10 +400,9 @@ static int fio_emit(struct fio_state *s, const struct reel_op *op, uint32_t path
 		    uint64_t off, uint64_t len)
 {
 	struct fio_thread *t;
-	struct fio_cfile *f;
 	const char *name;
 	uint64_t *st, us;
-	int err;
+	int err, dropped;
 
 	s->last = NULL;
 	if (!path) {
@@ -326,8 +418,11 @@ static int fio_emit(struct fio_state *s, const struct reel_op *op, uint32_t path
 	if ((act[0] == 'r' || act[0] == 'w') &&
 	    (err = fio_cache_io(s, op, path, act[0] == 'r', off, len)))
 		return err;
+	/* (after fio_cache_io: its read may have begun a phase, dropping path as it began) */
+	if ((err = fio_log_of(s, path, &dropped)))
+		return err;
 	us = fio_us(s, op);
-	t = fio_thread(s, op, &err);
+	t = fio_thread(s, op, dropped, &err);
 	if (!t)
 		return err;
 	st = cvt_map__put(&t->files, path, NULL);
@@ -335,14 +430,8 @@ static int fio_emit(struct fio_state *s, const struct reel_op *op, uint32_t path
 		return -ENOMEM;
 	if (!(*st & 1))
 		fprintf(t->f, "%" PRIu64 " %s add\n", t->last_us, name);
-	if (!(*st & 2)) {
+	if (!(*st & 2))
 		fprintf(t->f, "%" PRIu64 " %s open\n", t->last_us, name);
-		/* fio drops the file from the cache as it opens it, where its job says so */
-		f = fio_cache__file(&s->cache, path);
-		if (!f)
-			return -ENOMEM;
-		t->invalidate |= t->phase && f->phase == t->phase;
-	}
 	*st |= 3;
 	if (us < t->last_us)
 		us = t->last_us;
@@ -525,20 +614,32 @@ static uint64_t fio_depth(struct fio_thread *t)
 	return most;
 }
 
-static int fio_close(struct fio_state *s, const struct reel_op *op)
+/* A close line for path in the log of logs (the thread's latest) that has it open */
+static int fio_close_in(struct fio_state *s, const struct cvt_map *logs, const struct reel_op *op,
+			uint32_t path)
 {
-	uint32_t path = fio_path_of(s, op);
-	uint64_t *v = cvt_map__get(&s->threads, cvt_key2(op->pid, op->tid)), *st;
+	uint64_t *v = cvt_map__get(logs, cvt_key2(op->pid, op->tid)), *st;
 	struct fio_thread *t = v ? (struct fio_thread *)(uintptr_t)*v : NULL;
 	int err = 0;
 
-	if (op->fd >= 0)
-		cvt_map__del(&s->fds, cvt_key2(op->pid, (uint32_t)op->fd));
-	if (!t || !path || !(st = cvt_map__get(&t->files, path)) || !(*st & 2))
+	if (!t || !(st = cvt_map__get(&t->files, path)) || !(*st & 2))
 		return 0;
 	fprintf(t->f, "%" PRIu64 " %s close\n", t->last_us, fio_name(s, path, &err));
 	*st &= ~2ULL;
 	return err;
+}
+
+static int fio_close(struct fio_state *s, const struct reel_op *op)
+{
+	uint32_t path = fio_path_of(s, op);
+	int err;
+
+	if (op->fd >= 0)
+		cvt_map__del(&s->fds, cvt_key2(op->pid, (uint32_t)op->fd));
+	if (!path)
+		return 0;
+	err = fio_close_in(s, &s->threads, op, path);
+	return err ? err : fio_close_in(s, &s->dthreads, op, path);
 }
 
 /* Raw ABI values (linux/aio_abi.h, linux/io_uring.h). */
@@ -609,7 +710,9 @@ static int fio_submit(struct fio_state *s, const struct reel_op *op)
 		return 0;
 	}
 	err = fio_emit(s, op, fio_path_of(s, op), act, off, len);
-	if (err || !s->last || op->ret < 0)
+	if (err || !s->last)
+		return err;
+	if ((err = fio_batches__add(&s->last->calls, op)) || op->ret < 0)
 		return err;
 	return fio_req_submitted(s, op, s->last);
 }
@@ -806,6 +909,38 @@ static void fio_job_prep(struct fio_state *s, FILE *f)
 }
 
 /*
+ * How many requests the job submits at once: as many as most of its thread's io_submit /
+ * io_uring_enter calls took (reel_fio_batch.h), no more than its iodepth (fio's limit too).
+ * fio queues that many before it submits them (iodepth_batch_submit, td_io_queue): a call
+ * of fewer requests is held back until the next lines make up the batch (their delay is
+ * slept first: a short batch waits for the application's next call), or until fio's queue
+ * fills, and a call of more goes in several; those are counted. With a full queue, fio reaps
+ * iodepth_batch_complete_max requests at most (1 by default) and submits the batch it has
+ * when the queue is full again: fio 3.33's own libaio job with iodepth_batch_submit=8 and no
+ * more made 3717 of its 3755 io_submits with 1 request. Reaping whatever has completed, up to
+ * the whole depth (fio's "Example #1"), refills the queue by batches, as an application's
+ * io_getevents(ctx, 1, nr) does. iodepth_batch_complete_min stays 1: the trace shows how
+ * many each reap took, not how many it waited for, and more would hold a full queue longer.
+ */
+static void fio_job_batch(struct fio_state *s, struct fio_thread *t, uint64_t depth, FILE *f)
+{
+	uint64_t batch = fio_batches__common(&t->calls);
+
+	if (batch > depth)
+		batch = depth ? depth : 1;
+	s->res->approx[REEL_FIO_AP_BATCH] += fio_batches__lines_other(&t->calls, (uint32_t)batch);
+	if (batch < 2)
+		return;
+	fprintf(f,
+		"; most of its %" PRIu64 " submissions (io_submit, io_uring_enter) took %" PRIu64
+		" requests: submit\n; them so, and reap what has completed up to the whole depth, "
+		"so that a full queue\n; refills by batches too\n"
+		"iodepth_batch_submit=%" PRIu64 "\niodepth_batch_complete_max=%" PRIu64 "\n",
+		fio_batches__calls(&t->calls), batch, batch, depth);
+	s->res->batched_jobs++;
+}
+
+/*
  * What a job's I/O was like, as far as fio can say it per job: direct=1 when most of its
  * reads and writes were on O_DIRECT fds; the async engine of most of its lines, with
  * iodepth the most of its requests in flight at once (submission to reap, from the trace's
@@ -840,6 +975,7 @@ static void fio_job_io(struct fio_state *s, struct fio_thread *t, FILE *f)
 			async, t->lines[FIO_SRC_AIO], t->lines[FIO_SRC_URING], depth,
 			depth ? "" : " (none completed in the trace)",
 			uring ? "io_uring" : "libaio", depth ? depth : 1);
+		fio_job_batch(s, t, depth, f);
 		s->res->async_jobs++;
 		ap[REEL_FIO_AP_SYNC_ASYNC] += t->lines[FIO_SRC_SYNC];
 		ap[REEL_FIO_AP_OTHER_ENGINE] += t->lines[uring ? FIO_SRC_AIO : FIO_SRC_URING];
@@ -868,8 +1004,8 @@ static void fio_job(struct fio_state *s, struct fio_thread *t, const char *abs_d
 	const char *base = strrchr(t->log, '/');
 
 	if (t->phase)
-		fprintf(f, "\n[pid%" PRIu32 "-tid%" PRIu32 "-phase%" PRIu32 "]\n", t->pid, t->tid,
-			t->phase + 1);
+		fprintf(f, "\n[pid%" PRIu32 "-tid%" PRIu32 "-phase%" PRIu32 "%s]\n", t->pid, t->tid,
+			t->phase + 1, t->dropped && fio_split(t) ? "-dropped" : "");
 	else
 		fprintf(f, "\n[pid%" PRIu32 "-tid%" PRIu32 "]\n", t->pid, t->tid);
 	fprintf(f, "read_iolog=%s/%s\n", abs_dir, base ? base + 1 : t->log);
@@ -878,11 +1014,14 @@ static void fio_job(struct fio_state *s, struct fio_thread *t, const char *abs_d
 		*stonewall = 0;
 	}
 	/* fio drops a job's files from the cache as it opens them (invalidate=1, its
-	 * default): in a later phase only where the application had dropped one */
-	if (t->phase && t->invalidate)
-		fputs("; opens files the application dropped from the page cache: drop them too\n"
-		      "invalidate=1\n",
-		      f);
+	 * default): in a later phase only the files the application had dropped (fio_log_of) */
+	if (t->phase && t->dropped)
+		fprintf(f,
+			"; the thread's lines on files the application dropped from the page cache "
+			"as this\n; phase began: drop them too as it opens them\n%sinvalidate=1\n",
+			fio_split(t) ? "; (its other lines are in a job of their own beside it: "
+				       "fio's invalidate is per job)\n"
+				     : "");
 	else if (t->phase)
 		fputs("; keeps the page cache as the jobs before it left it\ninvalidate=0\n", f);
 	fio_job_io(s, t, f);
@@ -957,6 +1096,7 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 	memset(res, 0, sizeof(*res));
 	s.tail = &s.first;
 	cvt_map__init(&s.threads);
+	cvt_map__init(&s.dthreads);
 	cvt_map__init(&s.fds);
 	cvt_map__init(&s.names);
 	cvt_map__init(&s.extent);
@@ -987,6 +1127,8 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 		if (fclose(t->f) && !err)
 			err = -errno;
 		t->f = NULL;
+		if (!err)
+			err = fio_batches__end(&t->calls);
 		if (t->ios) {
 			res->logs++;
 		} else {
@@ -995,12 +1137,15 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 			res->syncs -= t->syncs;
 		}
 	}
+	if (!err)
+		err = fio_dropped_logs_end(&s);
 	/* no job for fio to run: a job file would only make fio fail ("No job(s) defined") */
 	if (!err && res->logs)
 		err = fio_job_file(&s);
 	for (struct fio_thread *t = s.first, *next; t; t = next) {
 		next = t->next;
 		cvt_map__free(&t->files);
+		fio_batches__free(&t->calls);
 		free(t->ev);
 		free(t->log);
 		free(t);
@@ -1009,6 +1154,7 @@ int reel_fio__export(struct reel_reader *r, const struct reel_fio_opts *o,
 		if (v > 1)
 			free((char *)(uintptr_t)v);
 	cvt_map__free(&s.threads);
+	cvt_map__free(&s.dthreads);
 	cvt_map__free(&s.fds);
 	cvt_map__free(&s.names);
 	cvt_map__free(&s.extent);

@@ -51,10 +51,9 @@ struct collect {
 	struct reel_reader *r;
 	int by_file;
 	struct replay_u64map fds; /* pid << 32 | fd -> path id */
-	struct report_map async; /* (pid, ctx, aux, submission) -> submission, subop | fd << 32;
-				    (pid, ctx, aux) -> the latest submission of that id */
-	struct report_map vsub;	 /* replays: (pid, ctx, aux, submission) -> it, on the schedule */
-	struct report_map early; /* replays: completions read before their submit */
+	struct report_pending pending; /* async requests submitted, by (pid, ctx, aux) */
+	struct report_map early; /* replays: (pid, ctx, aux, submission) -> how many of its
+				    completions were read before their submits */
 	struct replay_u64map tindex; /* pid << 32 | tid -> index in threads */
 	struct thread_state *threads;
 	size_t nthreads, capthreads;
@@ -786,7 +785,10 @@ static int measure(struct collect *c, const struct reel_op *op, unsigned kind, u
  * the id alone, the later submit took the earlier one's place, whose completion then had
  * none ("async completions without submission") and was left out of the counts. A writer
  * whose completions carry their own time as start (strace import, start = end) is paired by
- * the id alone, with the latest submit of that id, as before.
+ * the id alone. Ids need not be unique among the requests in flight (an import's aio_data,
+ * which fio leaves 0 in every iocb of an io_submit): the submits of an id wait in a queue
+ * (report_pending.c), and a completion takes the oldest of its id, or of its id submitted
+ * at its start, as the importer paired them.
  */
 static void async_key(const struct reel_op *op, uint64_t start, uint64_t k[REPORT_KEY_N])
 {
@@ -796,7 +798,7 @@ static void async_key(const struct reel_op *op, uint64_t start, uint64_t k[REPOR
 	k[3] = start;
 }
 
-/* the latest submit of an id, for completions whose start is not their submission */
+/* a request's id: the queue of its submits (report_pending.c) */
 static void async_id_key(const struct reel_op *op, uint64_t k[REPORT_KEY_N])
 {
 	k[0] = KEY_ASYNC_ID ^ ((uint64_t)op->pid << 8);
@@ -896,86 +898,91 @@ static int async_schedule(struct collect *c, const struct reel_op *op, uint64_t 
 	return schedule_add_at(c, op, k->free_at, k->carried);
 }
 
-static int async_submit(struct collect *c, const struct reel_op *op)
+/* A replay's completion read before its submit, measured then (async_complete), counted by
+ * its key: its submit is not queued (1). */
+static int async_early_take(struct collect *c, const uint64_t k[REPORT_KEY_N])
 {
-	uint64_t k[REPORT_KEY_N], kid[REPORT_KEY_N], at = 0;
-	/* subop; the kind, and whether the submission failed, for a request never completed
-	 * (async_unreaped); fd */
-	uint64_t v[2] = {op->start_ns,
-			 (op->subop & 0xff) | ((uint64_t)async_kind(op, op->subop) << 8) |
-			     ((uint64_t)(op->ret < 0) << 16) | ((uint64_t)(uint32_t)op->fd << 32)};
-	uint64_t vid[2] = {op->start_ns, 0};
-	struct report_map_slot *s;
-	int err;
+	struct report_map_slot *s = report_map__get(&c->early, k);
 
-	async_key(op, op->start_ns, k);
-	async_id_key(op, kid);
-	if (scheduled(c, op) && (err = async_schedule(c, op, &at)))
-		return err;
-	/* its completion came first in the file (another worker's batch) and was measured */
-	s = report_map__get(&c->early, k);
-	if (s) {
+	if (!s)
+		return 0;
+	if (!--s->v[0])
 		report_map__del(&c->early, s);
+	return 1;
+}
+
+static int async_early_put(struct collect *c, const uint64_t k[REPORT_KEY_N])
+{
+	struct report_map_slot *s = report_map__get(&c->early, k);
+	uint64_t one[2] = {1, 0};
+
+	if (s) {
+		s->v[0]++;
 		return 0;
 	}
-	if (scheduled(c, op)) {
-		uint64_t vv[2] = {at, 0};
+	return report_map__put(&c->early, k, one);
+}
 
-		if ((err = report_map__put(&c->vsub, k, vv)))
-			return err;
-	}
-	if ((err = report_map__put(&c->async, kid, vid)))
+static int async_submit(struct collect *c, const struct reel_op *op)
+{
+	struct report_req req = {.start = op->start_ns,
+				 .fd = (int32_t)op->fd,
+				 .subop = (uint8_t)op->subop,
+				 .kind = (uint8_t)async_kind(op, op->subop),
+				 .refused = op->ret < 0,
+				 .scheduled = scheduled(c, op)};
+	uint64_t k[REPORT_KEY_N], id[REPORT_KEY_N];
+	int err;
+
+	if (req.scheduled && (err = async_schedule(c, op, &req.at)))
 		return err;
-	return report_map__put(&c->async, k, v);
+	/* its completion came first in the file (another worker's batch) and was measured */
+	async_key(op, op->start_ns, k);
+	if (async_early_take(c, k))
+		return 0;
+	async_id_key(op, id);
+	return report_pending__add(&c->pending, id, &req);
 }
 
 static int async_complete(struct collect *c, const struct reel_op *op)
 {
-	uint64_t k[REPORT_KEY_N], kid[REPORT_KEY_N], start;
-	struct report_map_slot *s, *sid, *vs;
-	int32_t fd;
-	unsigned subop;
-	int err;
-
-	async_key(op, op->start_ns, k);
-	async_id_key(op, kid);
-	s = report_map__get(&c->async, k);
-	sid = report_map__get(&c->async, kid);
 	/* only a completion that carries no submission time (its own: start = end) goes by the
 	 * id alone: another's would find an older submit of its id whose completion the capture
 	 * lost (libaio: beyond 64 events a call), and take seconds for its latency */
-	if (!s && sid && op->start_ns >= op->end_ns) {
-		k[3] = sid->v[0];
-		s = report_map__get(&c->async, k);
-	}
-	if (!s) {
+	int by_id = op->start_ns >= op->end_ns;
+	uint64_t id[REPORT_KEY_N], k[REPORT_KEY_N];
+	struct report_req req;
+	int err;
+
+	async_id_key(op, id);
+	if (!report_pending__take(&c->pending, id, by_id ? NULL : &op->start_ns, &req)) {
 		/* A replay's completion carries its request (FORMAT.md): its submit, in another
 		 * worker's batch, may come later in the file. */
 		if (scheduled(c, op) && op->fd >= 0 && op->start_ns && op->start_ns <= op->end_ns) {
-			uint64_t one[2] = {1, 0};
-
-			if ((err = report_map__put(&c->early, k, one)))
+			async_key(op, op->start_ns, k);
+			if ((err = async_early_put(c, k)))
 				return err;
 			return async_measure(c, op, op->start_ns, op->subop, op->fd);
 		}
 		c->run->unmatched++;
 		return 0;
 	}
-	start = s->v[0];
-	subop = s->v[1] & 0xff;
-	fd = (int32_t)(uint32_t)(s->v[1] >> 32);
-	report_map__del(&c->async, s);
-	if (sid && sid->v[0] == start)
-		report_map__del(&c->async, sid);
-	vs = scheduled(c, op) ? report_map__get(&c->vsub, k) : NULL;
-	if (vs) {
-		uint64_t vsub = vs->v[0];
+	if (req.scheduled && scheduled(c, op) &&
+	    (err = busy_reaping(c, op, req.start, req.at, req.kind, req.fd)))
+		return err;
+	return async_measure(c, op, req.start, req.subop, req.fd);
+}
 
-		report_map__del(&c->vsub, vs);
-		if ((err = busy_reaping(c, op, start, vsub, async_kind(op, subop), fd)))
-			return err;
-	}
-	return async_measure(c, op, start, subop, fd);
+/* a request never completed, unless its submission failed (never in flight: nothing to reap) */
+static void async_count_unreaped(void *arg, const struct report_req *req)
+{
+	struct report_run *run = arg;
+
+	if (req->refused)
+		return;
+	if (req->kind < REPORT_KINDS)
+		run->kinds[req->kind].unreaped++;
+	run->unreaped++;
 }
 
 /*
@@ -987,18 +994,7 @@ static int async_complete(struct collect *c, const struct reel_op *op)
  */
 static void async_unreaped(struct collect *c)
 {
-	for (size_t i = 0; i < c->async.cap; i++) {
-		const struct report_map_slot *s = &c->async.slots[i];
-		unsigned kind;
-
-		/* a request whose submission failed was never in flight: nothing to reap */
-		if (s->used != 1 || (s->k[0] & 0xff) != KEY_ASYNC || (s->v[1] >> 16 & 1))
-			continue;
-		kind = (unsigned)(s->v[1] >> 8) & 0xff;
-		if (kind < REPORT_KINDS)
-			c->run->kinds[kind].unreaped++;
-		c->run->unreaped++;
-	}
+	report_pending__each(&c->pending, async_count_unreaped, c->run);
 }
 
 static int one_op(struct collect *c, const struct reel_op *op)
@@ -1196,8 +1192,7 @@ int report_run__collect(struct report_run *run, const char *path, int by_file)
 
 	reel_reader__close(c.r);
 	replay_u64map__free(&c.fds);
-	report_map__free(&c.async);
-	report_map__free(&c.vsub);
+	report_pending__free(&c.pending);
 	report_map__free(&c.early);
 	replay_u64map__free(&c.tindex);
 	for (size_t i = 0; i < c.nthreads; i++) {

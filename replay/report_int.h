@@ -75,6 +75,24 @@ struct report_map {
 	size_t cap, used, live;
 };
 
+/* An async request submitted, waiting for its completion record (report_pending.c). */
+struct report_req {
+	uint64_t start; /* its submission: its submit record's start */
+	uint64_t at;	/* a replay's: when its submit was due, on the schedule (scheduled) */
+	int32_t fd;
+	uint8_t subop, kind; /* IOCB_CMD_* or IORING_OP_*, and its report kind */
+	uint8_t refused;     /* its submission failed: never in flight */
+	uint8_t scheduled;   /* a replay's submit, with a schedule (at) */
+};
+
+/* The requests waiting, queued per id (pid, ctx, aux) in submission order. */
+struct report_pending {
+	struct report_map ids;	    /* id -> its oldest and newest entries (pool index + 1) */
+	struct report_pentry *pool; /* the entries; those free are chained from free */
+	size_t npool, cap;
+	uint32_t free;
+};
+
 /* Comparison of one kind of one replay against the original. */
 enum report_change {
 	REPORT_SAME = 0, /* "unchanged" */
@@ -275,6 +293,18 @@ int report_map__put(struct report_map *m, const uint64_t k[REPORT_KEY_N], const 
 struct report_map_slot *report_map__get(const struct report_map *m, const uint64_t k[REPORT_KEY_N]);
 void report_map__del(struct report_map *m, struct report_map_slot *slot);
 void report_map__free(struct report_map *m);
+
+/* report_pending.c */
+int report_pending__add(struct report_pending *p, const uint64_t id[REPORT_KEY_N],
+			const struct report_req *req);
+/* Takes the oldest request of id into *out (1), or of those submitted at *start when start
+ * is not NULL; 0: none. */
+int report_pending__take(struct report_pending *p, const uint64_t id[REPORT_KEY_N],
+			 const uint64_t *start, struct report_req *out);
+/* fn for every request still waiting */
+void report_pending__each(const struct report_pending *p,
+			  void (*fn)(void *arg, const struct report_req *req), void *arg);
+void report_pending__free(struct report_pending *p);
 
 /* report_verdict.c: comparisons and verdict lines; the thresholds are defined there. */
 int report__analyze(struct report *rep);
