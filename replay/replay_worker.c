@@ -1001,19 +1001,23 @@ static void share__max(_Atomic uint32_t *max, uint32_t share)
 
 /*
  * A worker at its end: its CPU time, and the share of its time since its first item that was
- * on a CPU, its spins to a schedule left out of both, for the busiest worker's
- * (replay.worker_busy_max): near all of it, the worker was bound by the CPU (the replayer's
- * own work and the ops' work in the kernel), not waiting for the storage.
+ * on a CPU, for the busiest worker's (replay.worker_busy_max): near all of it, the worker
+ * was bound by the CPU (the replayer's own work and the ops' work in the kernel), not
+ * waiting for the storage. Its spins to a schedule are left out of both (no work of its
+ * own), and so is its time waiting for a CPU (runq): a worker bound by the CPU on a machine
+ * that other processes keep busy runs only part of the time, and read 63% busy (the other
+ * 37% waiting for a CPU) where it was bound by the CPU all the same.
  */
 #define BUSY_MIN_NS 10000000ULL /* over less, a share says little */
-static void worker__busy(struct rworker *w, uint64_t cpu, uint64_t wall)
+static void worker__busy(struct rworker *w, uint64_t cpu, uint64_t wall, uint64_t runq)
 {
 	uint64_t spun = w->spun_ns;
 
 	atomic_fetch_add(&w->run->cpu_workers_ns, cpu);
-	if (wall < spun + BUSY_MIN_NS || cpu < spun)
+	if (wall < spun + runq + BUSY_MIN_NS || cpu < spun)
 		return;
-	share__max(&w->run->worker_busy_max, (uint32_t)((cpu - spun) * 1000 / (wall - spun)));
+	share__max(&w->run->worker_busy_max,
+		   (uint32_t)((cpu - spun) * 1000 / (wall - spun - runq)));
 }
 
 /*
@@ -1021,15 +1025,15 @@ static void worker__busy(struct rworker *w, uint64_t cpu, uint64_t wall)
  * (replay.worker_runq_max): a worker whose CPU other processes held is neither busy on a CPU
  * nor fed late, and the report blamed the storage for the backlog it made (fio's io_uring
  * trace at 230 k requests/s, replayed while CI builds held both cores). Its io-wq threads'
- * waits count as its own: it sleeps for their work. Summed, the share can pass 1 (two io-wq
- * threads waiting at once): capped there. Its spins stay in: a spin cut short by a
- * preemption is a wait for a CPU like any other.
+ * waits count as its own (iowq): it sleeps for their work. Summed, the share can pass 1
+ * (two io-wq threads waiting at once): capped there. Its spins stay in: a spin cut short by
+ * a preemption is a wait for a CPU like any other.
  */
-static void worker__runq(struct rworker *w, uint64_t runq, uint64_t wall)
+static void worker__runq(struct rworker *w, uint64_t runq, uint64_t iowq, uint64_t wall)
 {
 	if (wall < BUSY_MIN_NS)
 		return;
-	share__max(&w->run->worker_runq_max, (uint32_t)(runq * 1000 / wall));
+	share__max(&w->run->worker_runq_max, (uint32_t)((runq + iowq) * 1000 / wall));
 }
 
 /* Did it submit io_uring requests, its own engine's or the trace's rings'? */
@@ -1043,14 +1047,13 @@ static void worker__measured(struct rworker *w, uint64_t cpu0, uint64_t runq0, u
 {
 	uint64_t from = first > w->run->t0 ? first : w->run->t0; /* nothing is due before t0 */
 	uint64_t wall = first ? replay_now_ns() - from : 0, runq = thread_runq_ns();
+	int known = runq0 != UINT64_MAX && runq != UINT64_MAX;
 
-	worker__busy(w, thread_cpu_ns() - cpu0, wall);
-	if (runq0 == UINT64_MAX || runq == UINT64_MAX)
-		return;
-	runq -= runq0;
-	if (worker__used_uring(w))
-		runq += iowq_runq_ns();
-	worker__runq(w, runq, wall);
+	/* its waits before its first item (it slept for it) are few: counted all the same */
+	runq = known && runq > runq0 ? runq - runq0 : 0;
+	worker__busy(w, thread_cpu_ns() - cpu0, wall, runq);
+	if (known)
+		worker__runq(w, runq, worker__used_uring(w) ? iowq_runq_ns() : 0, wall);
 }
 
 /*
