@@ -93,8 +93,12 @@ static int runq_explains(const struct report_run *run, double share)
 	       share * run_span(run) >= (double)hist__quantile(&run->backlog, 0.99);
 }
 
-static enum report_limit runq_limit(const struct report_run *run, int fed_late, char *why,
-				    size_t n)
+/*
+ * When the replay's waits for a CPU explain its backlog: the machine's limit, where other
+ * processes took a good share of its CPUs, else the replay's own threads' (why written);
+ * REPORT_LIMIT_NONE when they do not, or are not known (an older result, a short replay).
+ */
+static enum report_limit runq_limit(const struct report_run *run, int fed_late, char *why, size_t n)
 {
 	const char *who;
 	double share = runq_share(run, fed_late, &who), others = others_share(run);
@@ -128,12 +132,12 @@ enum report_limit report_run__replayer_limit(const struct report_run *run, char 
 	double late_ns = meta_num(run, "replay.items_late_ns");
 	double busy = meta_num(run, "replay.worker_busy_max");
 	int fed_late = run->ops_used && late >= ITEMS_LATE_SHARE * (double)run->ops_used;
-	enum report_limit cause = runq_limit(run, fed_late, why, n);
+	enum report_limit runq = runq_limit(run, fed_late, why, n);
 	char a[32];
 
-	/* the machine first: a dispatcher or worker held back by it is late or busy for it */
-	if (cause == REPORT_LIMIT_MACHINE)
-		return cause;
+	/* the machine first: a dispatcher or worker it held back is late or busy for its sake */
+	if (runq == REPORT_LIMIT_MACHINE)
+		return runq;
 	if (fed_late) {
 		snprintf(why, n,
 			 "%.0f ops (%.1f%%) reached their worker after they were due, %s late on "
@@ -145,12 +149,12 @@ enum report_limit report_run__replayer_limit(const struct report_run *run, char 
 	if (busy >= WORKER_BUSY_SHARE) {
 		snprintf(why, n,
 			 "its busiest worker thread was on a CPU %.0f%% of its time (its waits "
-			 "on a clock and for a CPU left out): it was bound by the CPU, its own work "
-			 "and its ops' in the kernel, not waiting for the storage",
+			 "on a clock and for a CPU left out): it was bound by the CPU, its own "
+			 "work and its ops' in the kernel, not waiting for the storage",
 			 100 * busy);
 		return REPORT_LIMIT_WORKER_CPU;
 	}
-	return cause; /* its own threads' waits for one another, or none */
+	return runq; /* its own threads' waits for one another (why written), or none */
 }
 
 const char *report_limit__name(enum report_limit cause)
