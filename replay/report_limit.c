@@ -28,15 +28,17 @@
 #define WORKER_BUSY_SHARE 0.90
 /*
  * A thread that waited for a CPU this share of its time or more was held back. Measured on
- * this 2-core VM: a worker spinning through 100 k preads/s on tmpfs waited 3-5% of its time
- * on a quiet machine, 8-15% beside other engineers' builds, 74-86% beside busy loops on both
- * cores (2 per core, or 1 at nice -10); fio's io_uring trace at 280 k requests/s, whose
- * worker's io-wq thread competes with it for the 2 cores, 39% quiet and 66-89% beside
- * the busy loops.
+ * this 2-core VM (replay.worker_runq_max): a worker spinning through 100 k preads/s on tmpfs
+ * waited 0-2% of its time on a quiet machine, 5-17% beside other engineers' builds, 13-58%
+ * beside their builds and tests (60-80% of the CPUs), 74-86% beside busy loops on both
+ * cores (1 or 2 a core, or 1 at nice -10). fio's io_uring trace at 280 k requests/s, whose
+ * worker's io-wq thread does the tmpfs reads, waited 35-71% on a quiet machine, for its
+ * own threads (it could not keep that pace on 2 cores), and 66-89% beside the busy loops:
+ * whose CPUs they were, the others' share below tells.
  */
 #define RUNQ_SHARE 0.25
 /* other processes' share of the machine's CPU time that makes those waits theirs (the busy
- * loops above took 65-95% of it, builds 60-95%, a quiet machine 5%) */
+ * loops above took 65-100% of it, the builds and tests 50-80%, a quiet machine 0-4%) */
 #define RUNQ_OTHERS_SHARE 0.25
 /* /proc/stat counts in 10 ms ticks: over a shorter replay the others' share is not known */
 #define RUNQ_OTHERS_MIN_SPAN_NS 100000000.0
