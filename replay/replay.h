@@ -159,6 +159,10 @@ struct replay_summary {
 	 * a CPU, in thousandths: the replayer's limits, not the target's */
 	uint64_t items_late, items_late_ns;
 	uint32_t worker_busy_max;
+	/* the largest share of its time a worker, and the dispatcher's, spent runnable but
+	 * waiting for a CPU, in thousandths (other processes held it, or the replay's own
+	 * threads); UINT32_MAX: not known (no /proc/thread-self/schedstat) */
+	uint32_t worker_runq_max, dispatch_runq;
 	uint64_t lane_ops; /* afap: ops replayed through the plain data op lane (worker__plain) */
 	struct replay_pct lateness;
 	struct replay_pct lat[REEL_OP__COUNT];

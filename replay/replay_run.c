@@ -321,6 +321,9 @@ static void run__summary(struct run *run, struct replay_summary *s)
 	s->order_waits = s->order_wait_ns = s->order_wait_max = s->lane_ops = 0;
 	s->items_late = s->items_late_ns = 0;
 	s->worker_busy_max = atomic_load(&run->worker_busy_max);
+	s->dispatch_runq = run->dispatch_runq;
+	s->worker_runq_max =
+	    run->dispatch_runq == UINT32_MAX ? UINT32_MAX : atomic_load(&run->worker_runq_max);
 	for (uint32_t i = 0; i < s->threads; i++) {
 		struct rworker *w = run->workers[i];
 
@@ -470,6 +473,23 @@ static uint64_t others_cpu_ns(void)
 	return busy > self ? busy - self : 0;
 }
 
+/*
+ * The dispatcher's share of its time since wall0 that it waited for a CPU, runnable, in
+ * thousandths (runq0: its wait up to then); UINT32_MAX: the kernel does not say. Ahead of the
+ * workers at nice 10 it waits for any CPU the workers take, which delays nothing; behind
+ * (replay.items_late), a wait for a CPU that other processes held is what put it there.
+ */
+static uint32_t dispatch__runq(uint64_t runq0, uint64_t wall0)
+{
+	uint64_t runq = thread_runq_ns(), wall = replay_now_ns() - wall0;
+
+	if (runq0 == UINT64_MAX || runq == UINT64_MAX)
+		return UINT32_MAX;
+	if (!wall || runq - runq0 >= wall)
+		return 1000;
+	return (uint32_t)((runq - runq0) * 1000 / wall);
+}
+
 /* Streams the trace to the workers and waits for them; the result is written meanwhile. */
 int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *m,
 		       const struct replay_fileset *fs, struct replay_summary *sum)
@@ -479,12 +499,13 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	struct disp d = {0};
 	pthread_t mon, wth;
 	int err, mon_on = 0, wth_on = 0;
-	uint64_t cpu0, others0 = UINT64_MAX;
+	uint64_t cpu0, others0 = UINT64_MAX, runq0, wall0;
 	size_t prespawn, nqueues;
 
 	if (!run)
 		return -ENOMEM;
 	memset(run, 0, sizeof(*run));
+	run->dispatch_runq = UINT32_MAX; /* not measured (yet) */
 	run->o = o;
 	run->m = m;
 	run->fs = fs;
@@ -614,6 +635,8 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	background__enter(run, &d.bg);
 	cpu0 = thread_cpu_ns();
 	others0 = others_cpu_ns();
+	runq0 = thread_runq_ns();
+	wall0 = replay_now_ns();
 	err = disp__run(&d);
 	if (run->staged && !err)
 		while (stage__run(&d)) /* the last segment, and what cuts leave of it */
@@ -628,6 +651,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		run->sum->lost_events =
 		    strtoull(reel_reader__meta(d.r, REEL_META_LOST_EVENTS), NULL, 10);
 	run->cpu_dispatch_ns = thread_cpu_ns() - cpu0;
+	run->dispatch_runq = dispatch__runq(runq0, wall0);
 	setpriority(PRIO_PROCESS, (id_t)gettid(), d.bg.prio);
 stop:
 	for (uint32_t i = 0; i < atomic_load(&run->nworkers); i++) {
@@ -688,6 +712,12 @@ stop:
 		meta__u64(run->w, "replay.items_late_ns", sum->items_late_ns);
 		snprintf(num, sizeof(num), "%.3f", sum->worker_busy_max / 1000.0);
 		reel_writer__meta(run->w, "replay.worker_busy_max", num);
+		if (sum->worker_runq_max != UINT32_MAX) {
+			snprintf(num, sizeof(num), "%.3f", sum->worker_runq_max / 1000.0);
+			reel_writer__meta(run->w, "replay.worker_runq_max", num);
+			snprintf(num, sizeof(num), "%.3f", sum->dispatch_runq / 1000.0);
+			reel_writer__meta(run->w, "replay.dispatch_runq", num);
+		}
 	}
 	if (replay_clock__tsc_for(o))
 		meta__u64(run->w, "replay.clock.tsc_dropped", replay_clock__dropped());

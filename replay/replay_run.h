@@ -408,11 +408,17 @@ struct run {
 	/* of ended workers, the largest share of its time one spent on a CPU (its spins to a
 	 * schedule left out), in thousandths (worker__busy) */
 	_Atomic uint32_t worker_busy_max;
+	/* of ended workers, the largest share of its time one was runnable but waited for a
+	 * CPU, in thousandths (worker__runq) */
+	_Atomic uint32_t worker_runq_max;
 	/* the dispatcher's waits for room in a full queue: how many began, and whether it is in
 	 * one now (worker__item_late) */
 	_Atomic uint64_t disp_room_waits;
 	_Atomic int disp_in_room_wait;
 	uint64_t cpu_writer_ns, cpu_dispatch_ns;
+	/* the dispatcher's share of its time waiting for a CPU, in thousandths; UINT32_MAX: the
+	 * kernel does not say (no schedstat), nor for the workers then */
+	uint32_t dispatch_runq;
 	_Atomic int stop;
 	struct rmaps *maps; /* replay_mmap.c */
 	int devnull;	    /* where a sendfile to a socket or pipe goes (replay_exec.c) */
@@ -450,6 +456,7 @@ void worker__publish(struct rworker *w, uint64_t seq); /* done up to seq, for th
 void worker__wake_waiters(struct rworker *w);
 int run__interrupted(const struct run *run);
 uint64_t thread_cpu_ns(void); /* the calling thread's CPU time */
+uint64_t thread_runq_ns(void); /* its time waiting for a CPU; UINT64_MAX: not known */
 void futex_wait(_Atomic uint32_t *addr, uint32_t val);
 void futex_wait_ns(_Atomic uint32_t *addr, uint32_t val, uint64_t ns); /* at most ns */
 void futex_wake(_Atomic uint32_t *addr);

@@ -17,7 +17,9 @@
  * (ops of a worker retire in seq order, so one counter per worker suffices); waiters sleep on
  * a futex.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <stddef.h>
@@ -39,6 +41,88 @@ uint64_t thread_cpu_ns(void)
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* The run-queue wait in a schedstat file ("on-CPU ns, run-queue wait ns, timeslices"),
+ * path relative to dirfd; UINT64_MAX: not known. */
+static uint64_t schedstat_runq(int dirfd, const char *path)
+{
+	char buf[96];
+	unsigned long long run, wait;
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return UINT64_MAX;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return UINT64_MAX;
+	buf[n] = 0;
+	if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
+		return UINT64_MAX;
+	return (uint64_t)wait;
+}
+
+/*
+ * The time the calling thread has spent runnable but waiting for a CPU (the scheduler's
+ * run_delay, CONFIG_SCHED_INFO). A thread whose CPU other processes hold is neither on a CPU
+ * nor sleeping: its time shows in neither its CPU time nor its waits. A read of /proc costs
+ * microseconds: at a thread's start and end only, never per op. UINT64_MAX: not known.
+ */
+uint64_t thread_runq_ns(void)
+{
+	return schedstat_runq(AT_FDCWD, "/proc/thread-self/schedstat");
+}
+
+/*
+ * Each io_uring worker scans the process's threads at its end: a cost that grows as the
+ * square of their number (256 workers: 0.3 s of CPU more, on a 2 s replay that took 0.9 s).
+ * Beyond this many workers their io-wq threads' waits are left out; each worker's own waits
+ * still say where the machine held it.
+ */
+#define IOWQ_SCAN_WORKERS 64
+
+/*
+ * The run-queue wait of the kernel's io-wq threads that worked for the calling thread's
+ * io_uring requests (threads of this process named iou-wrk-TID, TID the submitter's): a
+ * request that cannot be done within its submission goes to one of them (a read of tmpfs,
+ * here), and the submitter sleeps for its completion meanwhile, neither on a CPU nor waiting
+ * for one itself. fio's io_uring trace replayed beside two busy loops a core: the worker
+ * waited for a CPU a third of its time, its io-wq thread 90% of it. They end with the
+ * thread that they work for: read before it does. 0: none, or not known.
+ */
+static uint64_t iowq_runq_ns(void)
+{
+	char want[32], name[32], path[48];
+	uint64_t sum = 0, v;
+	struct dirent *e;
+	DIR *d = opendir("/proc/self/task");
+
+	if (!d)
+		return 0;
+	snprintf(want, sizeof(want), "iou-wrk-%d\n", (int)gettid());
+	while ((e = readdir(d))) {
+		int fd;
+		ssize_t n;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/comm", e->d_name);
+		fd = openat(dirfd(d), path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, name, sizeof(name) - 1);
+		close(fd);
+		if (n <= 0 || (name[n] = 0, strcmp(name, want)))
+			continue;
+		snprintf(path, sizeof(path), "%s/schedstat", e->d_name);
+		v = schedstat_runq(dirfd(d), path);
+		if (v != UINT64_MAX)
+			sum += v;
+	}
+	closedir(d);
+	return sum;
 }
 
 void futex_wait(_Atomic uint32_t *addr, uint32_t val)
@@ -909,28 +993,76 @@ static void worker__item_late(struct rworker *w, const struct ritem *it)
 	}
 }
 
-/*
- * A worker at its end: its CPU time, and the share of its time since its first item that was
- * on a CPU, its spins to a schedule left out of both, for the busiest worker's
- * (replay.worker_busy_max): near all of it, the worker was bound by the CPU (the replayer's
- * own work and the ops' work in the kernel), not waiting for the storage.
- */
-#define BUSY_MIN_NS 10000000ULL /* over less, a share says little */
-static void worker__busy(struct rworker *w, uint64_t cpu, uint64_t first)
+/* Raises *max to share (thousandths) if it is larger: workers end at once. */
+static void share__max(_Atomic uint32_t *max, uint32_t share)
 {
-	uint64_t from = first > w->run->t0 ? first : w->run->t0; /* nothing is due before t0 */
-	uint64_t wall = first ? replay_now_ns() - from : 0, spun = w->spun_ns;
-	uint32_t share, cur;
+	uint32_t cur = atomic_load(max);
 
-	atomic_fetch_add(&w->run->cpu_workers_ns, cpu);
-	if (wall < spun + BUSY_MIN_NS || cpu < spun)
-		return;
-	share = (uint32_t)((cpu - spun) * 1000 / (wall - spun));
 	if (share > 1000)
 		share = 1000;
-	cur = atomic_load(&w->run->worker_busy_max);
-	while (share > cur && !atomic_compare_exchange_weak(&w->run->worker_busy_max, &cur, share))
+	while (share > cur && !atomic_compare_exchange_weak(max, &cur, share))
 		;
+}
+
+/*
+ * A worker at its end: its CPU time, and the share of its time since its first item that was
+ * on a CPU, for the busiest worker's (replay.worker_busy_max): near all of it, the worker
+ * was bound by the CPU (the replayer's own work and the ops' work in the kernel), not
+ * waiting for the storage. Its spins to a schedule are left out of both (no work of its
+ * own), and so is its time waiting for a CPU (runq): a worker bound by the CPU on a machine
+ * that other processes keep busy runs only part of the time, and read 63% busy (the other
+ * 37% waiting for a CPU) where it was bound by the CPU all the same. Only the waits its
+ * spins cannot hold: preempted while spinning, it waited in its spin time, already left out
+ * (a worker spinning to 100 k preads/s, quiet, waited a third of the rest of its time).
+ */
+#define BUSY_MIN_NS 10000000ULL /* over less, a share says little */
+static void worker__busy(struct rworker *w, uint64_t cpu, uint64_t wall, uint64_t runq)
+{
+	uint64_t spun = w->spun_ns, held = runq > spun ? runq - spun : 0;
+
+	atomic_fetch_add(&w->run->cpu_workers_ns, cpu);
+	if (wall < spun + held + BUSY_MIN_NS || cpu < spun)
+		return;
+	share__max(&w->run->worker_busy_max,
+		   (uint32_t)((cpu - spun) * 1000 / (wall - spun - held)));
+}
+
+/*
+ * And the share of that time it was held back waiting for a CPU, for the worst worker's
+ * (replay.worker_runq_max): a worker whose CPU other processes held is neither busy on a CPU
+ * nor fed late, and the report blamed the storage for the backlog it made (fio's io_uring
+ * trace at 230 k requests/s, replayed while CI builds held both cores). Its io-wq threads'
+ * waits count as its own (iowq): it sleeps for their work. Summed, the share can pass 1
+ * (two io-wq threads waiting at once): capped there. Its spins stay in: a spin cut short by
+ * a preemption is a wait for a CPU like any other.
+ */
+static void worker__runq(struct rworker *w, uint64_t runq, uint64_t iowq, uint64_t wall)
+{
+	if (wall < BUSY_MIN_NS)
+		return;
+	share__max(&w->run->worker_runq_max, (uint32_t)((runq + iowq) * 1000 / wall));
+}
+
+/* Did it submit io_uring requests, its own engine's or the trace's rings', so that io-wq
+ * threads may have worked for it; and are there few enough workers to look for them? */
+static int worker__iowq_scan(const struct rworker *w)
+{
+	return (w->uring_submitter || (w->eng_on && w->run->o->engine == REPLAY_ENGINE_URING)) &&
+	       atomic_load(&w->run->nworkers) <= IOWQ_SCAN_WORKERS;
+}
+
+/* A worker at its end: what it measured of itself since its first item (or time 0). */
+static void worker__measured(struct rworker *w, uint64_t cpu0, uint64_t runq0, uint64_t first)
+{
+	uint64_t from = first > w->run->t0 ? first : w->run->t0; /* nothing is due before t0 */
+	uint64_t wall = first ? replay_now_ns() - from : 0, runq = thread_runq_ns();
+	int known = runq0 != UINT64_MAX && runq != UINT64_MAX;
+
+	/* its waits before its first item (it slept for it) are few: counted all the same */
+	runq = known && runq > runq0 ? runq - runq0 : 0;
+	worker__busy(w, thread_cpu_ns() - cpu0, wall, runq);
+	if (known)
+		worker__runq(w, runq, worker__iowq_scan(w) ? iowq_runq_ns() : 0, wall);
 }
 
 /*
@@ -969,7 +1101,7 @@ static void *worker__main(void *arg)
 	uint64_t sched, end_abs;
 	uint32_t tail;
 	int r, waited;
-	uint64_t cpu0 = thread_cpu_ns(), first = 0;
+	uint64_t cpu0 = thread_cpu_ns(), runq0 = thread_runq_ns(), first = 0;
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	while ((it = queue__peek(w, &tail, &waited))) {
@@ -1107,7 +1239,7 @@ static void *worker__main(void *arg)
 	}
 	worker__drain(w);
 	worker__flush(w);
-	worker__busy(w, thread_cpu_ns() - cpu0, first);
+	worker__measured(w, cpu0, runq0, first);
 	lock__worker_end(w);
 	worker__linger(w);
 	return NULL;

@@ -218,7 +218,9 @@ struct report_run {
 	uint64_t unreplayed_ops, unreplayed_ns;
 	int fell_behind; /* wake-up lateness: the replay's latencies are doubtful */
 	int backlogged;	 /* the target could not keep the app's pace: latencies are real */
-	int replayer_limit; /* backlogged, and the replayer was the limit (report_limit.c) */
+	/* backlogged, and the replayer was the limit, not the target: enum report_limit, why
+	 * (report_limit.c); 0: the target */
+	int replayer_limit;
 };
 
 enum report_verdict_tag {
@@ -314,8 +316,17 @@ uint64_t report__unreplayed(const struct report *rep, const struct report_run *r
 void report__cmp(const struct hist *ho, const struct hist *hr, struct report_cmp *c);
 extern const double report_quantiles[5]; /* p50, p90, p99, p99.9, and 1 (max) */
 
-/* report_limit.c: a replay's pace not kept for the replayer's sake; why: what shows it */
-int report_run__replayer_limit(const struct report_run *run, char *why, size_t n);
+/* report_limit.c: a replay's pace not kept for the replayer's sake, and why */
+enum report_limit {
+	REPORT_LIMIT_NONE,	  /* the target's, as far as the replay can tell */
+	REPORT_LIMIT_MACHINE,	  /* its threads waited for CPUs other processes held */
+	REPORT_LIMIT_DISPATCH,	  /* its dispatcher fed the workers after their ops were due */
+	REPORT_LIMIT_WORKER_CPU,  /* a worker bound by the CPU: its own work, its ops' */
+	REPORT_LIMIT_OWN_THREADS, /* its threads waited for a CPU, for one another */
+};
+/* the cause, its why in words (what shows it) */
+enum report_limit report_run__replayer_limit(const struct report_run *run, char *why, size_t n);
+const char *report_limit__name(enum report_limit cause); /* for JSON; NULL: none */
 
 /* report_fmt.c */
 char *report_fmt__dur(uint64_t ns, char *buf, size_t len); /* "14.2 µs" */

@@ -33,6 +33,8 @@
  *                            "wake_p50_ns", "wake_p99_ns", "wake_max_ns",
  *                            "order_ops", "order_p50_ns", "order_p99_ns", "order_max_ns",
  *                            "pace_not_kept": bool, "replayer_limit": bool,
+ *                            "replayer_limit_cause": null | "other_processes" |
+ *                                "dispatcher" | "worker_cpu" | "own_threads",
  *                            "behind_ops", "backlog_rise_ns",
  *                            "backlog_made_ns": { "<op>": ns } },
  *           lateness = backlog + wake: backlog is the time the op's thread would still have
@@ -42,8 +44,12 @@
  *           late, or ran late since: what "fell_behind" judges, latencies doubtful);
  *           both can be true, and the verdict then has "pace_not_kept" before "fell_behind";
  *           replayer_limit: the pace was not kept, and the replay's own measures show it was
- *           the replayer's (its dispatcher behind, or a worker bound by the CPU: the result's
- *           meta replay.items_late, replay.worker_busy_max), not the target's;
+ *           the replayer's, not the target's; replayer_limit_cause says why: its threads
+ *           waited for CPUs other processes held ("other_processes": the result's meta
+ *           replay.worker_runq_max, replay.dispatch_runq, replay.cpu_ns.others), its
+ *           dispatcher was behind ("dispatcher": replay.items_late), a worker was bound by
+ *           the CPU ("worker_cpu": replay.worker_busy_max), or its threads waited for a CPU
+ *           for one another ("own_threads"); null when replayer_limit is false;
  *           order_*: the ops that waited for ops of other threads they are kept after
  *           (format 1.2 results): how many, and the percentiles of those ops' waits only;
  *           behind_ops: the ops 1 ms or more behind their schedule for their thread's
@@ -291,7 +297,7 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 		    "\"backlog_max_ns\": %llu, \"wake_p50_ns\": %llu, \"wake_p99_ns\": %llu, "
 		    "\"wake_max_ns\": %llu, \"order_ops\": %llu, \"order_p50_ns\": %llu, "
 		    "\"order_p99_ns\": %llu, \"order_max_ns\": %llu, \"pace_not_kept\": %s, "
-		    "\"replayer_limit\": %s",
+		    "\"replayer_limit\": %s, \"replayer_limit_cause\": ",
 		    r->fell_behind ? "true" : "false",
 		    (unsigned long long)hist__quantile(&r->backlog, 0.5),
 		    (unsigned long long)hist__quantile(&r->backlog, 0.99),
@@ -303,6 +309,10 @@ static void run_json(const struct report *rep, size_t ri, FILE *out)
 		    (unsigned long long)hist__quantile(&r->order_waited, 0.99),
 		    (unsigned long long)r->order.max, r->backlogged ? "true" : "false",
 		    r->replayer_limit ? "true" : "false");
+		if (report_limit__name(r->replayer_limit))
+			report_fmt__json_str(out, report_limit__name(r->replayer_limit));
+		else
+			fputs("null", out);
 		backlog_made(r, out);
 	} else {
 		fputs("null", out);

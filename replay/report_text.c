@@ -110,6 +110,14 @@ static void replayer_cpu(const struct report_run *r, FILE *out)
 		report_fmt__dur((uint64_t)(strtod(wr, NULL) / n), c, sizeof(c)));
 }
 
+/* who was slower than the app's pace, in the runs' summary: the verdict says why */
+static const char *pace_limit(const struct report_run *r)
+{
+	if (r->replayer_limit == REPORT_LIMIT_MACHINE)
+		return "the replayer, held back by other processes,";
+	return r->replayer_limit ? "the replayer" : "target";
+}
+
 /* an afap replay in segments: the pauses between them are not in its span */
 static void replayer_segments(const struct report_run *r, FILE *out)
 {
@@ -258,7 +266,7 @@ static void runs(const struct report *rep, FILE *out)
 				"       of which waiting for the previous op (%s slower than "
 				"the app's pace): p99 %s%s; wake-up lateness p50 %s, p99 %s, "
 				"max %s%s\n",
-				r->replayer_limit ? "the replayer" : "target",
+				pace_limit(r),
 				report_fmt__dur(hist__quantile(&r->backlog, 0.99), a, sizeof(a)),
 				r->backlogged ? " ** PACE NOT KEPT **" : "",
 				report_fmt__dur(hist__quantile(&r->wake, 0.5), b, sizeof(b)),

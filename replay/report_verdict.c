@@ -690,10 +690,19 @@ static void judge_lateness(struct report *rep, size_t ri)
 	run->backlogged = (double)backlog > limit;
 	run->fell_behind = (double)wake > limit;
 	/* what the replay measured of itself can show that its own pace was the limit */
-	char why[320];
+	char why[512];
 	run->replayer_limit =
-	    run->backlogged && report_run__replayer_limit(run, why, sizeof(why));
-	if (run->replayer_limit) {
+	    run->backlogged ? (int)report_run__replayer_limit(run, why, sizeof(why)) : 0;
+	if (run->replayer_limit == REPORT_LIMIT_MACHINE) {
+		/* the target's work in the kernel waited for those CPUs too: its latencies as well
+		 * as the schedule are the machine's in part */
+		say(rep, REPORT_V_PACE, (int)ri, -1, 0,
+		    "on %s the replay could not keep the original pace, and the replayer was held "
+		    "back by the machine, not the target: %s (backlog p99 %s > %s, %s); replay on "
+		    "a quiet machine to judge the target",
+		    run->label, why, report_fmt__dur(backlog, a, sizeof(a)),
+		    report_fmt__dur((uint64_t)limit, b, sizeof(b)), c);
+	} else if (run->replayer_limit) {
 		say(rep, REPORT_V_PACE, (int)ri, -1, 0,
 		    "on %s the replay could not keep the original pace, and the replayer was the "
 		    "limit, not the target: %s (backlog p99 %s > %s, %s); the latencies are real, "
