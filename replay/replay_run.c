@@ -104,6 +104,47 @@ static void writer__measure(struct run *run, const struct reel_op *res)
 	}
 }
 
+/* Takes an empty result batch from those the writer is done with; under blk. NULL: out of
+ * memory (the worker's results are then measured but not kept, and counted). */
+struct rbatch *run__batch_take(struct run *run)
+{
+	struct rbatch *b = run->bfree;
+
+	if (b)
+		run->bfree = b->next;
+	else
+		b = malloc(sizeof(*b));
+	if (b)
+		b->n = 0;
+	return b;
+}
+
+/*
+ * The result batches the replay will need at once, allocated and written to before time 0.
+ * Taken fresh inside the replay, each page of them is faulted in by a worker between two of
+ * its ops: as fast as possible, a segment's results all wait for its pause, and the first
+ * segment's ~12 MiB cost the worker ~3000 page faults (perf), ~1 % of its rate. With a
+ * schedule, a fault makes the op after it late. As many as the trace can fill, beside one
+ * part-filled batch per worker.
+ */
+static void run__batches_ahead(struct run *run, uint64_t nops, size_t nworkers)
+{
+	uint64_t want = nops / RUN_BATCH + 1;
+
+	if (want > run->max_pending)
+		want = run->max_pending;
+	want += nworkers;
+	for (uint64_t i = 0; i < want; i++) {
+		struct rbatch *b = malloc(sizeof(*b));
+
+		if (!b)
+			return; /* taken later, or measured and not kept */
+		memset(b, 0, sizeof(*b)); /* its pages faulted in now */
+		b->next = run->bfree;
+		run->bfree = b;
+	}
+}
+
 /* at 1 M ops/s, 10 ms of results is 40 batches: far below RUN_MAX_PENDING_BATCHES */
 #define WRITER_POLL_NS 10000000ULL
 
@@ -568,6 +609,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		}
 		run->max_pending = run->seg_cap / RUN_BATCH + RUN_PRESPAWN; /* ~19 MiB */
 	}
+	run__batches_ahead(run, fs->nops, prespawn);
 	if (o->timing == REPLAY_TIMING_AFAP)
 		replay_clock__calibrate();
 	run->syscall_ns = replay_clock__syscall_ns(o);
@@ -702,6 +744,7 @@ stop:
 	meta__u64(run->w, "replay.noop_closes", sum->noop_closes);
 	meta__u64(run->w, "replay.cpu_ns.workers", sum->cpu_workers_ns);
 	meta__u64(run->w, "replay.cpu_ns.dispatch", sum->cpu_dispatch_ns);
+	meta__u64(run->w, "replay.worker_page_faults", atomic_load(&run->worker_faults));
 	meta__u64(run->w, "replay.order_waits", sum->order_waits);
 	meta__u64(run->w, "replay.order_wait_ns", sum->order_wait_ns);
 	meta__u64(run->w, "replay.order_wait_max_ns", sum->order_wait_max);

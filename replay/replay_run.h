@@ -405,6 +405,7 @@ struct run {
 	/* ops the dispatcher counts as not replayed itself (disp__unnamed): no worker's to do */
 	_Atomic uint64_t ops_unnamed;
 	_Atomic uint64_t cpu_workers_ns; /* CPU time of ended worker threads */
+	_Atomic uint64_t worker_faults; /* minor page faults of ended worker threads */
 	/* of ended workers, the largest share of its time one spent on a CPU (its spins to a
 	 * schedule left out), in thousandths (worker__busy) */
 	_Atomic uint32_t worker_busy_max;
@@ -471,6 +472,7 @@ void worker__cut(struct rworker *w, uint32_t h); /* stops before its item at h *
 
 /* replay_run.c */
 void run__meta(struct run *run, struct reel_reader *trace); /* the result's head meta */
+struct rbatch *run__batch_take(struct run *run); /* an empty result batch; under blk */
 
 /* replay_batch.c: the submit records of one syscall (io_submit, io_uring_enter) */
 #define BATCH_MAX 64 /* records submitted at once: a larger batch goes in several */

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -123,6 +124,14 @@ static uint64_t iowq_runq_ns(void)
 	}
 	closedir(d);
 	return sum;
+}
+
+/* the calling thread's minor page faults so far */
+static uint64_t thread_minor_faults(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) ? 0 : (uint64_t)ru.ru_minflt;
 }
 
 void futex_wait(_Atomic uint32_t *addr, uint32_t val)
@@ -502,9 +511,7 @@ void worker__flush(struct rworker *w)
 		run->bhead = b;
 	run->btail = b;
 	run->npending++;
-	w->out = run->bfree;
-	if (w->out)
-		run->bfree = w->out->next;
+	w->out = run__batch_take(run);
 	/*
 	 * The writer polls every WRITER_POLL_NS: waking it for every batch cost the worker a
 	 * futex wake-up and an IPI per RUN_BATCH ops (~80 ns per op as fast as possible, on a
@@ -514,10 +521,6 @@ void worker__flush(struct rworker *w)
 	if (run->npending >= (run->hold ? run->max_pending : run->max_pending / 4))
 		pthread_cond_signal(&run->bcond);
 	pthread_mutex_unlock(&run->blk);
-	if (!w->out)
-		w->out = malloc(sizeof(*w->out));
-	if (w->out)
-		w->out->n = 0;
 }
 
 static int is_data(unsigned type)
@@ -1102,6 +1105,7 @@ static void *worker__main(void *arg)
 	uint32_t tail;
 	int r, waited;
 	uint64_t cpu0 = thread_cpu_ns(), runq0 = thread_runq_ns(), first = 0;
+	uint64_t faults0 = thread_minor_faults();
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	while ((it = queue__peek(w, &tail, &waited))) {
@@ -1240,6 +1244,8 @@ static void *worker__main(void *arg)
 	worker__drain(w);
 	worker__flush(w);
 	worker__measured(w, cpu0, runq0, first);
+	/* each one a few microseconds taken from an op's neighbourhood (run__batches_ahead) */
+	atomic_fetch_add(&run->worker_faults, thread_minor_faults() - faults0);
 	lock__worker_end(w);
 	worker__linger(w);
 	return NULL;
@@ -1268,10 +1274,11 @@ struct rworker *worker__new(struct run *run, uint32_t pid, uint32_t tid)
 	w->dep_max = run->staged ? 0 : UINT64_MAX;
 	if (!run->staged) /* staged: the segment buffer instead */
 		w->q = malloc(queue_cap * sizeof(*w->q));
-	w->out = malloc(sizeof(*w->out));
+	pthread_mutex_lock(&run->blk);
+	w->out = run__batch_take(run);
+	pthread_mutex_unlock(&run->blk);
 	if (!w->rp || (!w->q && !run->staged) || !w->out)
 		goto fail;
-	w->out->n = 0;
 	w->use_tsc = replay_clock__tsc_for(run->o);
 	if (run->o->engine != REPLAY_ENGINE_SYNC) {
 		w->infl = calloc(RUN_ASYNC_DEPTH, sizeof(*w->infl));

@@ -1,0 +1,18 @@
+#!/bin/bash
+# The worker threads take no page faults of their own inside the replay: their result batches
+# are allocated and written to before time 0 (replay_run.c, run__batches_ahead). As fast as
+# possible, a segment's results all wait for its pause, so the first segment's (~12 MiB)
+# came fresh from the allocator, each page faulted in by a worker between two ops: ~3200
+# faults over this trace, ~1 % of the rate. The result's meta replay.worker_page_faults
+# counts the workers' minor faults from their start to their end (their stacks' first
+# pages, the file's page cache mapped nowhere: a few dozen).
+source "$(dirname "$0")/lib.sh"
+"$GEN_TRACE" --mode afap -o "$T/t.reel" -t 1 -n 200000 -s $((8 << 20)) --seed 3 ||
+	fail "gen_trace"
+"$IOREEL" replay "$T/t.reel" --target "$T/tgt" --timing afap -q -o "$T/r.reel" ||
+	fail "replay"
+faults=$("$IOREEL" info "$T/r.reel" | sed -n 's/^ *replay.worker_page_faults *//p')
+echo "worker page faults: $faults"
+[ -n "$faults" ] || fail "no replay.worker_page_faults in the result's meta"
+[ "$faults" -lt 1000 ] || fail "the worker took $faults page faults inside the replay"
+echo PASS
