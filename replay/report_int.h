@@ -218,8 +218,9 @@ struct report_run {
 	uint64_t unreplayed_ops, unreplayed_ns;
 	int fell_behind; /* wake-up lateness: the replay's latencies are doubtful */
 	int backlogged;	 /* the target could not keep the app's pace: latencies are real */
-	/* backlogged, and the replayer was the limit, not the target: enum report_limit, why
-	 * (report_limit.c); 0: the target */
+	/* backlogged or fell behind, and the replayer was the limit, not the target: enum
+	 * report_limit, why (report_limit.c); 0: the target's backlog, or late wake-ups that
+	 * the replay's own measures do not explain */
 	int replayer_limit;
 };
 
@@ -324,8 +325,10 @@ enum report_limit {
 	REPORT_LIMIT_WORKER_CPU,  /* a worker bound by the CPU: its own work, its ops' */
 	REPORT_LIMIT_OWN_THREADS, /* its threads waited for a CPU, for one another */
 };
-/* the cause, its why in words (what shows it) */
-enum report_limit report_run__replayer_limit(const struct report_run *run, char *why, size_t n);
+/* the cause of ops behind_ns late (the lateness to explain: the backlog's p99, or the
+ * wake-up lateness's), its why in words (what shows it) */
+enum report_limit report_run__replayer_limit(const struct report_run *run, uint64_t behind_ns,
+					     char *why, size_t n);
 const char *report_limit__name(enum report_limit cause); /* for JSON; NULL: none */
 
 /* report_fmt.c */

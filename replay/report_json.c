@@ -43,8 +43,8 @@
  *           the app's pace: the latencies are real); wake is the rest (the replayer woke
  *           late, or ran late since: what "fell_behind" judges, latencies doubtful);
  *           both can be true, and the verdict then has "pace_not_kept" before "fell_behind";
- *           replayer_limit: the pace was not kept, and the replay's own measures show it was
- *           the replayer's, not the target's; replayer_limit_cause says why: its threads
+ *           replayer_limit: the pace was not kept, or the replay fell behind, and the
+ *           replay's own measures show it was the replayer's, not the target's; replayer_limit_cause says why: its threads
  *           waited for CPUs other processes held ("other_processes": the result's meta
  *           replay.worker_runq_max, replay.dispatch_runq, replay.cpu_ns.others), its
  *           dispatcher was behind ("dispatcher": replay.items_late), a worker was bound by

@@ -6,7 +6,10 @@
  * a replayer slower than the application's pace reads as a target slower than it: a fio
  * io_uring trace replayed on the tmpfs it was recorded on was said not to keep its pace for
  * the storage's sake, while its dispatcher, at nice 10 on busy CPUs, fed its workers at
- * half the pace. What the replay measured of itself (its result's meta) tells:
+ * half the pace. A replayer behind without a slow op to start a backlog (its own step from
+ * one op to the next longer than their gaps) shows as late wake-ups instead ("fell behind"),
+ * which alone say the latencies are doubtful, not whose the delay was. What the replay
+ * measured of itself (its result's meta) tells:
  *  - replay.worker_runq_max, replay.dispatch_runq: the worst worker's share of its time
  *    runnable but waiting for a CPU (its io-wq threads' waits counted in), and the
  *    dispatcher's; with replay.cpu_ns.others, whether other processes held those CPUs;
@@ -86,13 +89,12 @@ static double runq_share(const struct report_run *run, int fed_late, const char 
 
 /*
  * Those waits explain the lateness when they are a large share of the thread's time and add
- * up to the backlog or more: without them the thread would have caught up. The replay's
- * span stands for the thread's, which the result does not keep.
+ * up to the ops' lateness (behind_ns) or more: without them the thread would have caught
+ * up. The replay's span stands for the thread's, which the result does not keep.
  */
-static int runq_explains(const struct report_run *run, double share)
+static int runq_explains(const struct report_run *run, double share, uint64_t behind_ns)
 {
-	return share >= RUNQ_SHARE &&
-	       share * run_span(run) >= (double)hist__quantile(&run->backlog, 0.99);
+	return share >= RUNQ_SHARE && share * run_span(run) >= (double)behind_ns;
 }
 
 /*
@@ -100,7 +102,8 @@ static int runq_explains(const struct report_run *run, double share)
  * processes took a good share of its CPUs, else the replay's own threads' (why written);
  * REPORT_LIMIT_NONE when they do not, or are not known (an older result, a short replay).
  */
-static enum report_limit runq_limit(const struct report_run *run, int fed_late, char *why, size_t n)
+static enum report_limit runq_limit(const struct report_run *run, int fed_late,
+				    uint64_t behind_ns, char *why, size_t n)
 {
 	const char *who;
 	double share = runq_share(run, fed_late, &who), others = others_share(run);
@@ -108,14 +111,14 @@ static enum report_limit runq_limit(const struct report_run *run, int fed_late, 
 	char a[32];
 
 	if (!report_run__meta(run, "replay.worker_runq_max") || others < 0 ||
-	    !runq_explains(run, share))
+	    !runq_explains(run, share, behind_ns))
 		return REPORT_LIMIT_NONE;
 	report_fmt__dur((uint64_t)(share * run_span(run)), a, sizeof(a));
 	if (others >= RUNQ_OTHERS_SHARE) {
 		snprintf(why, n,
 			 "its threads waited for a CPU %.0f%% of the time while other processes "
 			 "kept the machine's %.0f CPUs %.0f%% busy; %s waited %s in all, more than "
-			 "the backlog",
+			 "its ops were late",
 			 100 * share, cpus, 100 * (others < 1 ? others : 1), who, a);
 		return REPORT_LIMIT_MACHINE;
 	}
@@ -123,18 +126,19 @@ static enum report_limit runq_limit(const struct report_run *run, int fed_late, 
 		 "its threads waited for a CPU %.0f%% of the time, for one another, while other "
 		 "processes kept the machine's %.0f CPUs only %.0f%% busy: they, and the kernel's "
 		 "threads working for them, needed more than the machine's CPUs; %s waited %s in "
-		 "all, more than the backlog",
+		 "all, more than its ops were late",
 		 100 * share, cpus, 100 * others, who, a);
 	return REPORT_LIMIT_OWN_THREADS;
 }
 
-enum report_limit report_run__replayer_limit(const struct report_run *run, char *why, size_t n)
+enum report_limit report_run__replayer_limit(const struct report_run *run, uint64_t behind_ns,
+					     char *why, size_t n)
 {
 	double late = meta_num(run, "replay.items_late");
 	double late_ns = meta_num(run, "replay.items_late_ns");
 	double busy = meta_num(run, "replay.worker_busy_max");
 	int fed_late = run->ops_used && late >= ITEMS_LATE_SHARE * (double)run->ops_used;
-	enum report_limit runq = runq_limit(run, fed_late, why, n);
+	enum report_limit runq = runq_limit(run, fed_late, behind_ns, why, n);
 	char a[32];
 
 	/* the machine first: a dispatcher or worker it held back is late or busy for its sake */

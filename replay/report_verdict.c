@@ -689,11 +689,15 @@ static void judge_lateness(struct report *rep, size_t ri)
 	 */
 	run->backlogged = (double)backlog > limit;
 	run->fell_behind = (double)wake > limit;
-	/* what the replay measured of itself can show that its own pace was the limit */
+	/* what the replay measured of itself can show that its own pace was the limit, behind
+	 * either way: a worker bound by the CPU whose ops were all fast never has a backlog
+	 * (its steps between ops count only within one), its lateness is all wake-up */
 	char why[512];
-	run->replayer_limit =
-	    run->backlogged ? (int)report_run__replayer_limit(run, why, sizeof(why)) : 0;
-	if (run->replayer_limit == REPORT_LIMIT_MACHINE) {
+	run->replayer_limit = run->backlogged || run->fell_behind
+				  ? (int)report_run__replayer_limit(
+					run, run->backlogged ? backlog : wake, why, sizeof(why))
+				  : 0;
+	if (run->backlogged && run->replayer_limit == REPORT_LIMIT_MACHINE) {
 		/* the target's work in the kernel waited for those CPUs too: its latencies as well
 		 * as the schedule are the machine's in part */
 		say(rep, REPORT_V_PACE, (int)ri, -1, 0,
@@ -702,7 +706,7 @@ static void judge_lateness(struct report *rep, size_t ri)
 		    "a quiet machine to judge the target",
 		    run->label, why, report_fmt__dur(backlog, a, sizeof(a)),
 		    report_fmt__dur((uint64_t)limit, b, sizeof(b)), c);
-	} else if (run->replayer_limit) {
+	} else if (run->backlogged && run->replayer_limit) {
 		say(rep, REPORT_V_PACE, (int)ri, -1, 0,
 		    "on %s the replay could not keep the original pace, and the replayer was the "
 		    "limit, not the target: %s (backlog p99 %s > %s, %s); the latencies are real, "
@@ -741,14 +745,24 @@ static void judge_lateness(struct report *rep, size_t ri)
 	else if (run->fell_behind)
 		say(rep, REPORT_V_BEHIND, (int)ri, -1, 0,
 		    "replay on %s fell behind its schedule (wake-up lateness p99 %s > %s, %s; "
-		    "median op gap %s): its latencies are doubtful",
+		    "median op gap %s): its latencies are doubtful%s%s%s",
 		    run->label, report_fmt__dur(wake, a, sizeof(a)),
 		    report_fmt__dur((uint64_t)limit, b, sizeof(b)), c,
-		    report_fmt__dur(gap, d, sizeof(d)));
+		    report_fmt__dur(gap, d, sizeof(d)),
+		    run->replayer_limit == REPORT_LIMIT_MACHINE
+			? "; the replayer was held back by the machine, not the target: "
+		    : run->replayer_limit ? "; the replayer was the limit, not the target: "
+					  : "",
+		    run->replayer_limit ? why : "",
+		    run->replayer_limit == REPORT_LIMIT_MACHINE
+			? "; replay on a quiet machine to judge the target"
+			: "");
 	if (run->fell_behind) {
 		if (!run->has_wait)
 			order_waits_note(rep, run, ri);
-		others_note(rep, run, ri);
+		/* (the machine named as the limit above says as much) */
+		if (run->replayer_limit != REPORT_LIMIT_MACHINE)
+			others_note(rep, run, ri);
 	}
 	/* since format 1.2 those waits are counted apart, per op: neither the replayer's nor
 	 * the pace's, they are said when they delay as many ops as a late wake-up would be
