@@ -4,7 +4,7 @@
  * memory first, issued back to back with pread64/pwrite64 by one thread per trace thread.
  * Nothing is measured or recorded per op; only the loop is timed.
  *
- * usage: ceiling [--prepare|--timed|--raw] TRACE TARGET_DIR
+ * usage: ceiling [--prepare|--timed|--raw|--traffic=IN,OUT] TRACE TARGET_DIR
  *   Files are TARGET_DIR + the recorded path; missing or short ones are created and filled
  *   with non-zero data up to the extent the trace touches.
  *   --prepare: only create the files (for peers such as fio that need them in place).
@@ -14,6 +14,10 @@
  *            syscall(2), as the replayer issues them (replay/replay_sys.h).
  *   --raw: the plain loop with syscall(2) instead of glibc's pread64/pwrite64, whose
  *          cancellation-point bookkeeping a plain C loop pays (what that costs).
+ *   --traffic=IN,OUT: --timed, each op also reading IN bytes and writing OUT bytes of
+ *          memory of its own, streamed (a replayer's queued item and result record: what
+ *          its memory traffic alone costs the ops, the kernel's work in them included);
+ *          the next op's are prefetched before the syscall, as the replayer does.
  * prints: ops=.. ns=.. ops_per_s=.. cpu_ns_per_op=.. (CPU time of the loop threads only)
  *         --timed also between_ns=.. (mean gap from an op's end to the next start, as
  *         bench_stats measures a replay's) and op_ns=.. (the ops' mean time, start to end:
@@ -43,6 +47,9 @@ struct ceil_thread {
 	uint64_t cpu_ns; /* user + system time of the loop */
 	int timed;
 	int raw; /* syscall(2), not glibc's wrappers */
+	size_t in_bytes, out_bytes; /* --traffic: memory read and written per op */
+	char *in, *out;
+	char sink; /* --traffic: what the item's reads add up to (kept, not optimised out) */
 	int err;
 	uint64_t between_ns, nbetween; /* --timed: gaps between ops, as bench_stats counts them */
 	uint64_t op_ps; /* --timed: the ops' own time (start to end), in ps */
@@ -123,9 +130,31 @@ static void loop_plain(struct ceil_thread *c, char *buf)
 
 /* --timed: the same, each op timed with the TSC and its result stored (the least a replayer
  * keeps of an op: what the result trace needs beside the op itself) */
+/* --traffic: op i's memory, as a replayer's item (read) and result (written) */
+static void traffic(struct ceil_thread *c, size_t i)
+{
+	const char *in = c->in + i * c->in_bytes;
+	char *out = c->out + i * c->out_bytes;
+	size_t copy = c->in_bytes < c->out_bytes ? c->in_bytes : c->out_bytes;
+
+	/* the next op's, in flight during this one's syscall */
+	for (size_t k = 0; k < c->in_bytes; k += 64)
+		__builtin_prefetch(in + c->in_bytes + k);
+	for (size_t k = 0; k < c->out_bytes; k += 64)
+		__builtin_prefetch(out + c->out_bytes + k, 1);
+	/* the result starts as a copy of the op (the replayer's *res = *op), the rest of the
+	 * item is read, the rest of the result written */
+	memcpy(out, in, copy);
+	for (size_t k = copy; k < c->in_bytes; k += 64)
+		c->sink += ((const volatile char *)in)[k];
+	memset(out + copy, 1, c->out_bytes - copy);
+}
+
 static void loop_timed(struct ceil_thread *c, char *buf, struct ceil_result *res)
 {
 	for (size_t i = 0; i < c->th->n; i++) {
+		if (c->in)
+			traffic(c, i);
 		uint64_t start = tick();
 		ssize_t r = issue(c, &c->th->ops[i], buf);
 
@@ -167,7 +196,16 @@ static void *ceil_run(void *arg)
 	/* the result array is written before the start: no page faults inside the loop */
 	if (c->timed && (res = malloc((c->th->n + 1) * sizeof(*res))))
 		memset(res, 0, (c->th->n + 1) * sizeof(*res));
-	if (posix_memalign((void **)&buf, 4096, max) || (c->timed && !res)) {
+	if (c->in_bytes || c->out_bytes) { /* +1: the prefetch past the last op */
+		c->in = calloc(c->th->n + 1, c->in_bytes ? c->in_bytes : 1);
+		c->out = calloc(c->th->n + 1, c->out_bytes ? c->out_bytes : 1);
+		if (c->in && c->out) { /* written before the start: no page faults in the loop */
+			memset(c->in, 1, (c->th->n + 1) * c->in_bytes);
+			memset(c->out, 0, (c->th->n + 1) * c->out_bytes);
+		}
+	}
+	if (posix_memalign((void **)&buf, 4096, max) || (c->timed && !res) ||
+	    ((c->in_bytes || c->out_bytes) && (!c->in || !c->out))) {
 		c->err = -ENOMEM;
 		pthread_barrier_wait(c->go);
 		return NULL;
@@ -188,6 +226,8 @@ static void *ceil_run(void *arg)
 		timed_between(c, res, (double)(c->end_ns - t0) / (double)(tk1 - tk0));
 	free(res);
 	free(buf);
+	free(c->in);
+	free(c->out);
 	return NULL;
 }
 
@@ -199,6 +239,7 @@ int main(int argc, char **argv)
 	uint64_t t0, end = 0, cpu = 0, between = 0, nbetween = 0, op_ps = 0;
 	char path[PATH_MAX];
 	int *fds, err, prep_only = 0, timed = 0, raw = 0;
+	size_t in_bytes = 0, out_bytes = 0;
 
 	if (argc == 4) {
 		if (!strcmp(argv[1], "--prepare"))
@@ -207,13 +248,16 @@ int main(int argc, char **argv)
 			timed = raw = 1; /* as the replayer issues them */
 		else if (!strcmp(argv[1], "--raw"))
 			raw = 1;
+		else if (sscanf(argv[1], "--traffic=%zu,%zu", &in_bytes, &out_bytes) == 2)
+			timed = raw = 1;
 		else
 			argc = 0; /* an unknown option */
 		argv++;
 		argc--;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: ceiling [--prepare|--timed|--raw] TRACE TARGET_DIR\n");
+		fprintf(stderr, "usage: ceiling [--prepare|--timed|--raw|--traffic=IN,OUT] TRACE "
+				"TARGET_DIR\n");
 		return 2;
 	}
 	err = rbench_trace__load(argv[1], &t);
@@ -244,7 +288,8 @@ int main(int argc, char **argv)
 	pthread_barrier_init(&go, NULL, (unsigned)t.nthreads + 1);
 	for (size_t i = 0; i < t.nthreads; i++) {
 		ct[i] = (struct ceil_thread){ .th = &t.threads[i], .fds = fds, .go = &go,
-					   .timed = timed, .raw = raw };
+					   .timed = timed, .raw = raw, .in_bytes = in_bytes,
+					   .out_bytes = out_bytes };
 		if (pthread_create(&ct[i].pt, NULL, ceil_run, &ct[i])) {
 			fprintf(stderr, "ceiling: failed to start a thread\n");
 			return 1;

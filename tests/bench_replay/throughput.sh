@@ -19,6 +19,12 @@
 #   timed floor   ceiling.c --timed: the raw loop, each op timed with two TSC reads and its
 #                 start, end and return value stored in memory: the least a replayer that
 #                 measures its ops pays, before it reads a trace or writes a result
+#   floor+traffic ceiling.c --traffic=ITEM,RESULT: the timed floor, each op also reading
+#                 ITEM_BYTES and writing RESULT_BYTES of memory of its own, streamed, as a
+#                 replayer's queued item and result record (ioreel's sizes, below): its ns
+#                 per op against the floor's is what that memory traffic costs the kernel's
+#                 own work in the syscall (its caches), which ioreel's ns per op shows too;
+#                 its ns between ops are not ioreel's (a synthetic copy)
 #   ioreel afap   ioreel replay --timing afap; ops/s over the replay itself (result trace:
 #                 first start .. last end; as fast as possible the replay runs in segments
 #                 read ahead, and the pauses between them, where the trace is read and the
@@ -62,6 +68,9 @@ else
 fi
 S=$RB_SCRATCH
 SIZE=$((64 << 20))
+# a replayer's memory per op: sizeof(struct ritem) (replay/replay_run.h), read from the
+# segment, and sizeof(struct reel_op) (format/reel.h), written as the op's result
+ITEM_BYTES=288 RESULT_BYTES=112
 rb_say "trace: $OPS x 4 KiB pread64 (afap), one 64 MiB file per thread on tmpfs; $REPS reps"
 rb_say "CPU us/op: ceiling: its loop threads only; ioreel and fio: the whole command (trace or"
 rb_say "iolog parsing, file set, result writing included): steadier than ops/s on a busy machine."
@@ -93,6 +102,7 @@ for thr in 1 2; do
 	"$RBENCH_BIN/gen_trace" --mode afap -o "$T" -t "$thr" -n "$OPS" -s "$SIZE" --seed "$thr" ||
 		rb_fail "gen_trace"
 	CE=() CEC=() CR=() CRC=() FL=() FLC=() IOR=() FIR=() IO=() IOC=() WALL=() FI=() FIC=() WK=() DS=() WR=()
+	TF=() TFB=() TFO=()
 	NC=() IDL=() NCIDL=() FLB=() IOB=() FLO=() IOO=()
 	# A warm-up run of each, not counted: ioreel prepares the files all three read, and they
 	# have been read before (a page read for the first time since it was written costs more:
@@ -120,6 +130,11 @@ for thr in 1 2; do
 		FLC+=("$(awk -v n="$(rb_kv "$l" cpu_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
 		FLB+=("$(rb_kv "$l" between_ns)")
 		FLO+=("$(rb_kv "$l" op_ns)")
+		l=$("$RBENCH_BIN/ceiling" --traffic=$ITEM_BYTES,$RESULT_BYTES "$T" "$S/tgt") ||
+			rb_fail "ceiling --traffic"
+		TF+=("$(rb_kv "$l" ops_per_s)")
+		TFB+=("$(rb_kv "$l" between_ns)")
+		TFO+=("$(rb_kv "$l" op_ns)")
 
 		rm -f "$S/res.reel"
 		t0=$(date +%s%N)
@@ -172,6 +187,7 @@ for thr in 1 2; do
 	# ratios to the ceiling: the median of each repetition's own (rb_paired), its range beside
 	mapfile -t RCR < <(rb_paired CR CE)
 	mapfile -t RFL < <(rb_paired FL CE)
+	mapfile -t RTF < <(rb_paired TF CE)
 	mapfile -t RIO < <(rb_paired IO CE)
 	mapfile -t RNC < <(rb_paired NC CE)
 	mapfile -t RIOFL < <(rb_paired IO FL)
@@ -189,6 +205,10 @@ for thr in 1 2; do
 		"$thr" "timed floor (raw loop)" "$(rb_median "${FL[@]}")" \
 		"$(rb_ratio "$(rb_median "${RFL[@]}")" 1)" "$(rb_median "${FLC[@]}")" \
 		"$(rb_median "${FLB[@]}")" "$(rb_median "${FLO[@]}")" "$(rb_spread "${RFL[@]}")")"
+	rb_say "$(printf "$ROW the floor + %s B read and %s B written per op; %s ns between ops, %s ns per op; reps %s" \
+		"$thr" "floor + memory traffic" "$(rb_median "${TF[@]}")" \
+		"$(rb_ratio "$(rb_median "${RTF[@]}")" 1)" - "$ITEM_BYTES" "$RESULT_BYTES" \
+		"$(rb_median "${TFB[@]}")" "$(rb_median "${TFO[@]}")" "$(rb_spread "${RTF[@]}")")"
 	rb_say "$(printf "$ROW reps %s; %s of the timed floor; %s ns between ops, %s ns per op; threads idle %s %%" \
 		"$thr" "ioreel replay afap" "$io" "$(rb_ratio "$rio" 1)" "$(rb_median "${IOC[@]}")" \
 		"$(rb_spread "${RIO[@]}")" "$(rb_ratio "$(rb_median "${RIOFL[@]}")" 1)" \
