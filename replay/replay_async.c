@@ -5,7 +5,8 @@
  * Each traced AIO context or io_uring ring (per process) becomes one replay context of the
  * same kind (libaio for AIO_*, io_uring for URING_*), whatever --engine says. A SUBMIT
  * record queues and submits its request at its recorded time; a COMPLETE record, at its
- * recorded time, waits until its own request (matched by aio_data / user_data) has
+ * recorded time, waits until its own request (matched by aio_data / user_data; of several of
+ * one id in flight, the one submitted when the record says, else the oldest: FORMAT.md) has
  * completed, or, when no other op waits for that request, takes another that has completed
  * (async__complete). So the queue depth is the original one, and a request is measured from its
  * submission to when it really completed (io_uring: posted, as recorded), or, libaio, to when
@@ -36,10 +37,18 @@
 
 #define ACTX_DEPTH 256
 #define ACTX_PEEK 64 /* completions the submitting thread takes at once (actx__peek) */
+/*
+ * Requests one id keeps for its completion records, at most: more than the context holds in
+ * flight are requests whose records the trace does not have (a capture that lost them, an
+ * id submitted again while in flight with one record for both); the oldest go.
+ */
+#define ACTX_ID_KEEP (2 * ACTX_DEPTH)
 
 struct areq {
 	struct replay_io io;
 	uint64_t seq; /* its submit's, in trace order: tells it from a later request of its id */
+	uint64_t orig_submit; /* its submit record's start_ns: its completion record's start */
+	struct areq *next_id; /* the request of its id submitted after it (ractx.reqs) */
 	uint64_t submit_ns;
 	uint64_t submit_end; /* when its submission returned: it is not done before, as recorded */
 	uint64_t t0; /* the replay's time 0 then: as fast as possible it moves on by the pauses
@@ -68,7 +77,10 @@ struct ractx {
 	atomic_int stop;
 	pthread_t reaper;
 	struct run *run;
-	struct replay_u64map reqs; /* aux -> struct areq * */
+	/* aux -> the requests of that id not taken by a completion record yet, oldest first,
+	 * chained by next_id: an application may give several in flight one id (io_uring's
+	 * user_data is its own to choose; an strace import's aio_data, which fio leaves 0) */
+	struct replay_u64map reqs;
 	/* submitted, not reaped yet: raised under lock, lowered by whoever reaps, without it */
 	atomic_uint inflight;
 	/*
@@ -97,8 +109,8 @@ struct ractx {
 	atomic_int cq_busy;
 	atomic_int cq_missed;
 	int submit_holds; /* the submitting thread holds cq_busy (under lock: make_room) */
-	/* requests whose id a later submit took while they were in flight, with no completion
-	 * record left to free them: freed once reaped, or at the end */
+	/* requests dropped from their id's list (ACTX_ID_KEEP) while in flight: freed once
+	 * reaped, or at the end */
 	struct areq *orphans;
 	/*
 	 * Buffers of requests done with, for the next submissions (under pool_lock, apart from
@@ -582,6 +594,7 @@ static struct areq *async__prepare(struct rworker *w, const struct ritem *it, st
 		rq->io.rw_flags = (int)(op->flags & (uint32_t)(RWF_DSYNC | RWF_SYNC | RWF_APPEND));
 	rq->io.owner = rq;
 	rq->seq = it->seq;
+	rq->orig_submit = op->start_ns;
 	rq->any = !!(it->flags & ITEM_ASYNC_ANY);
 	rq->aux = op->aux;
 	rq->subop = op->subop;
@@ -602,23 +615,69 @@ static void actx__refused(struct ractx *c, struct areq *rq, int err)
 	rq->refused = 1;
 }
 
-/* Under c->lock: rq is the request of its id from now on, for its completion record. */
+/* Under c->lock: the oldest request of id aux not taken by a completion record; NULL: none. */
+static struct areq *actx__first(struct ractx *c, uint64_t aux)
+{
+	uint64_t *v = replay_u64map__get(&c->reqs, aux);
+
+	return v ? (struct areq *)(uintptr_t)*v : NULL;
+}
+
+/* Under c->lock: rq takes out's place in id aux's list (rq NULL: out leaves it). */
+static void actx__replace(struct ractx *c, uint64_t aux, struct areq *out, struct areq *rq)
+{
+	struct areq *prev = NULL, *q, *next;
+
+	for (q = actx__first(c, aux); q && q != out; q = q->next_id)
+		prev = q;
+	if (!q)
+		return;
+	next = out->next_id;
+	out->next_id = NULL;
+	if (rq) {
+		rq->next_id = next;
+		next = rq;
+	}
+	if (prev)
+		prev->next_id = next;
+	else if (next)
+		replay_u64map__put(&c->reqs, aux, (uintptr_t)next);
+	else
+		replay_u64map__del(&c->reqs, aux);
+}
+
+/*
+ * Under c->lock: rq joins the requests of its id, last, for its completion record. Those of
+ * the id done already give their buffers back (what they read is wanted no more): an id
+ * submitted again and again while in flight, with one record per pair, kept a 1 MiB buffer
+ * per request to the end. Beyond ACTX_ID_KEEP of them the oldest goes.
+ */
 static void actx__file(struct ractx *c, struct areq *rq)
 {
-	uint64_t *v = replay_u64map__get(&c->reqs, rq->aux);
+	struct areq *head = actx__first(c, rq->aux), *q;
+	size_t n = 1;
 
-	if (v) {
-		/* an earlier request of the id that no completion record took: reaped already,
-		 * or refused, nothing else holds it; or still in flight, the engine holds it */
-		struct areq *old = (struct areq *)(uintptr_t)*v;
-
-		if (atomic_load(&old->done)) {
-			areq__free(c, old);
-		} else {
-			actx__orphan(c, old);
-		}
+	if (!head) {
+		replay_u64map__put(&c->reqs, rq->aux, (uintptr_t)rq);
+		return;
 	}
-	replay_u64map__put(&c->reqs, rq->aux, (uintptr_t)rq);
+	for (q = head;; q = q->next_id, n++) {
+		if (q->io.buf && atomic_load(&q->done) && !q->refused) {
+			actx__buf_put(c, q->io.buf, q->cap);
+			q->io.buf = NULL;
+		}
+		if (!q->next_id)
+			break;
+	}
+	q->next_id = rq;
+	if (n >= ACTX_ID_KEEP) {
+		actx__replace(c, rq->aux, head, NULL);
+		/* reaped already, or refused: nothing else holds it; in flight, the engine does */
+		if (atomic_load(&head->done))
+			areq__free(c, head);
+		else
+			actx__orphan(c, head);
+	}
 }
 
 /*
@@ -670,7 +729,7 @@ static void actx__submit(struct rworker *w, struct ractx *c, struct areq **rq, u
 		if (was_idle && !took && atomic_load(&c->inflight) && atomic_load(&c->parked))
 			pthread_cond_signal(&c->work);
 	}
-	/* in their order: of two of one id, the later is the id's (as submitted one by one) */
+	/* in their order: of two of one id, the earlier is the older */
 	for (unsigned i = 0; i < n; i++)
 		actx__file(c, rq[i]);
 	pthread_mutex_unlock(&c->lock);
@@ -746,31 +805,50 @@ int async__submit(struct rworker *w, const struct ritem *it, struct reel_op *res
 static struct areq *actx__take_alike(struct ractx *c, uint64_t key, struct areq *rq, int64_t ret)
 {
 	struct areq *best = NULL;
-	size_t at = 0;
+	uint64_t best_key = 0;
 
 	if (!rq->any)
 		return NULL;
 	for (size_t i = 0; i < c->reqs.cap; i++) {
-		struct areq *q;
-
 		if (!c->reqs.used[i])
 			continue;
-		q = (struct areq *)(uintptr_t)c->reqs.v[i];
-		if (q == rq || !atomic_load(&q->done) || q->refused || !q->any ||
-		    q->io.kind != rq->io.kind || q->io.fd != rq->io.fd ||
-		    q->io.len != rq->io.len || q->io.ret != ret)
-			continue;
-		if (!best || q->io.done_ns + (c->run->t0 - q->t0_done) <
-				 best->io.done_ns + (c->run->t0 - best->t0_done)) {
-			best = q;
-			at = i;
+		for (struct areq *q = (struct areq *)(uintptr_t)c->reqs.v[i]; q; q = q->next_id) {
+			if (q == rq || !atomic_load(&q->done) || q->refused || !q->any ||
+			    q->io.kind != rq->io.kind || q->io.fd != rq->io.fd ||
+			    q->io.len != rq->io.len || q->io.ret != ret)
+				continue;
+			if (!best || q->io.done_ns + (c->run->t0 - q->t0_done) <
+					 best->io.done_ns + (c->run->t0 - best->t0_done)) {
+				best = q;
+				best_key = c->reqs.k[i];
+			}
 		}
 	}
 	if (!best)
 		return NULL;
-	c->reqs.v[at] = (uintptr_t)rq;
-	replay_u64map__del(&c->reqs, key);
+	if (best_key == key) { /* one of its own id's: rq stays the id's oldest */
+		actx__replace(c, key, best, NULL);
+	} else {
+		actx__replace(c, key, rq, NULL);
+		actx__replace(c, best_key, best, rq);
+	}
 	return best;
+}
+
+/*
+ * Under c->lock: the request completion record op is for. Of the requests of its id, the
+ * oldest submitted when the record says (a recorder's completion record starts at its
+ * request's submission), else the oldest (an import's starts when the application's
+ * io_getevents went in): FORMAT.md. NULL: none.
+ */
+static struct areq *actx__own(struct ractx *c, const struct reel_op *op)
+{
+	struct areq *head = actx__first(c, op->aux);
+
+	for (struct areq *q = head; q; q = q->next_id)
+		if (q->orig_submit == op->start_ns)
+			return q;
+	return head;
 }
 
 /*
@@ -803,7 +881,6 @@ int async__complete(struct rworker *w, const struct ritem *it, struct reel_op *r
 	int is_uring = op->type == REEL_OP_URING_COMPLETE;
 	struct ractx *c = actx__get(w->run, op, is_uring);
 	struct areq *rq = NULL;
-	uint64_t *v;
 
 	if (!c || !c->ok) {
 		exec__fail(w->run, REPLAY_FAIL_UNSUPPORTED, op, it->p1,
@@ -815,8 +892,8 @@ int async__complete(struct rworker *w, const struct ritem *it, struct reel_op *r
 
 		pthread_mutex_lock(&c->lock);
 		seen = atomic_load(&c->reaped);
-		v = replay_u64map__get(&c->reqs, op->aux);
-		if (!v) {
+		rq = actx__own(c, op);
+		if (!rq) {
 			pthread_mutex_unlock(&c->lock);
 			if (is_uring && async__fixed_file(w, it))
 				return -(1 + REPLAY_FAIL_UNSUPPORTED);
@@ -824,9 +901,8 @@ int async__complete(struct rworker *w, const struct ritem *it, struct reel_op *r
 				   "completion of a request the replay did not submit");
 			return -(1 + REPLAY_FAIL_UNKNOWN_FD);
 		}
-		rq = (struct areq *)(uintptr_t)*v;
 		if (atomic_load(&rq->done)) {
-			replay_u64map__del(&c->reqs, op->aux);
+			actx__replace(c, op->aux, rq, NULL);
 			pthread_mutex_unlock(&c->lock);
 			break;
 		}
@@ -890,14 +966,13 @@ int async__wait(struct rworker *w, const struct ritem *it)
 	for (int waited = 0;; waited = 1) {
 		struct areq *rq;
 		unsigned long seen;
-		uint64_t *v;
 		int n;
 
 		pthread_mutex_lock(&c->lock);
 		seen = atomic_load(&c->reaped);
-		v = replay_u64map__get(&c->reqs, op->aux);
-		rq = v ? (struct areq *)(uintptr_t)*v : NULL;
-		if (!rq || rq->seq != op->offset || atomic_load(&rq->done)) {
+		for (rq = actx__first(c, op->aux); rq && rq->seq != op->offset; rq = rq->next_id)
+			;
+		if (!rq || atomic_load(&rq->done)) {
 			pthread_mutex_unlock(&c->lock);
 			return waited;
 		}
@@ -927,10 +1002,14 @@ void async__free_all(struct run *run)
 		if (c->ok)
 			replay_engine__cleanup(&c->eng);
 		for (size_t j = 0; j < c->reqs.cap; j++) {
-			if (c->reqs.used[j]) {
-				struct areq *rq = (struct areq *)(uintptr_t)c->reqs.v[j];
+			struct areq *rq = c->reqs.used[j] ? (struct areq *)(uintptr_t)c->reqs.v[j]
+							  : NULL;
+
+			while (rq) {
+				struct areq *next = rq->next_id;
 
 				areq__free(c, rq);
+				rq = next;
 			}
 		}
 		while (c->orphans) {
