@@ -119,6 +119,22 @@ struct rbatch *run__batch_take(struct run *run)
 	return b;
 }
 
+/* Queues batch b for the writer, once the backlog has room; run->blk held. */
+void run__batch_queue(struct run *run, struct rbatch *b)
+{
+	while (run->npending >= run->max_pending) {
+		run->wbehind = 1; /* the writer is the pace: out of the background (writer__main) */
+		pthread_cond_wait(&run->bspace, &run->blk);
+	}
+	b->next = NULL;
+	if (run->btail)
+		run->btail->next = b;
+	else
+		run->bhead = b;
+	run->btail = b;
+	run->npending++;
+}
+
 /*
  * The result batches the replay will need at once, allocated and written to before time 0.
  * Taken fresh inside the replay, each page of them is faulted in by a worker between two of

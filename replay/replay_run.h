@@ -164,8 +164,10 @@ enum { ITEM_HANDOVER = 0, ITEM_ASYNC_WAIT = 1, ITEM_EXIT = 2 };
  * ITEM_GROWS: a write that makes its file longer than the trace had made it: submitted
  * through an async engine, a later read of its own thread that starts below its end waits
  * for it, overlapping or not (worker__own_conflict).
+ * ITEM_RESULT: staged, the op is done and op now holds its result (worker__retire), for the
+ * pause to hand to the writer (stage__results).
  */
-enum { ITEM_RELEASED = 1, ITEM_ASYNC_ANY = 2, ITEM_GROWS = 4 };
+enum { ITEM_RELEASED = 1, ITEM_ASYNC_ANY = 2, ITEM_GROWS = 4, ITEM_RESULT = 8 };
 
 struct ritem {
 	struct reel_op op;
@@ -220,6 +222,7 @@ struct rinflight {
 	uint64_t seq;
 	int64_t orig_ret;
 	const struct rpath *p;
+	struct ritem *at; /* staged: the item its result is kept in (worker__retire) */
 	int done;
 	int skip;  /* not issued: only its place in the order */
 	int grows; /* a write that makes its file longer (ITEM_GROWS) */
@@ -473,6 +476,7 @@ void worker__cut(struct rworker *w, uint32_t h); /* stops before its item at h *
 /* replay_run.c */
 void run__meta(struct run *run, struct reel_reader *trace); /* the result's head meta */
 struct rbatch *run__batch_take(struct run *run); /* an empty result batch; under blk */
+void run__batch_queue(struct run *run, struct rbatch *b); /* to the writer; under blk */
 
 /* replay_batch.c: the submit records of one syscall (io_submit, io_uring_enter) */
 #define BATCH_MAX 64 /* records submitted at once: a larger batch goes in several */

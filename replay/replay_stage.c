@@ -8,6 +8,7 @@
  * are still behind after a while: they stop at their next op, and what they left moves to the
  * front of the buffer, ahead of the next segment.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,11 +81,43 @@ void seg__put(struct run *run, struct rworker *w, uint32_t i, const struct ritem
 		       offsetof(struct ritem, deps) + it->ndeps * sizeof(it->deps[0]));
 	run->seg[i].next = RUN_SEG_NONE;
 	run->seg[i].carry = 0;
+	run->seg[i].flags &= ~(uint32_t)ITEM_RESULT;
 	if (w->seg_first == RUN_SEG_NONE)
 		w->seg_first = i;
 	else
 		run->seg[w->seg_last].next = i;
 	w->seg_last = i;
+}
+
+/*
+ * After a segment has run: the results its workers kept in their items (worker__retire), to
+ * the writer in the segment's order, which is each thread's issue order (a thread's requests
+ * in flight are retired in it too). Before the items a cut left over move (stage__carry).
+ */
+static void stage__results(struct run *run)
+{
+	struct rbatch *b = NULL;
+
+	pthread_mutex_lock(&run->blk);
+	for (uint32_t j = 0; j < run->seg_n; j++) {
+		struct ritem *it = &run->seg[j];
+
+		if (!(it->flags & ITEM_RESULT))
+			continue;
+		if (!b && !(b = run__batch_take(run))) {
+			if (!run->werr)
+				run->werr = -ENOMEM;
+			break;
+		}
+		b->ops[b->n] = it->op;
+		if (++b->n == RUN_BATCH) {
+			run__batch_queue(run, b);
+			b = NULL;
+		}
+	}
+	if (b)
+		run__batch_queue(run, b);
+	pthread_mutex_unlock(&run->blk);
 }
 
 /*
@@ -242,6 +275,7 @@ uint32_t stage__run(struct disp *d)
 	atomic_store(&run->seg_open, 0);
 	for (uint32_t i = 0; i < nw; i++)
 		run->workers[i]->seg_share = 0;
+	stage__results(run);
 	carried = 0;
 	if (atomic_load(&run->seg_cut)) {
 		run->seg_cuts++;

@@ -500,17 +500,7 @@ void worker__flush(struct rworker *w)
 	if (!b || !b->n)
 		return;
 	pthread_mutex_lock(&run->blk);
-	while (run->npending >= run->max_pending) {
-		run->wbehind = 1; /* the writer is the pace: out of the background (writer__main) */
-		pthread_cond_wait(&run->bspace, &run->blk);
-	}
-	b->next = NULL;
-	if (run->btail)
-		run->btail->next = b;
-	else
-		run->bhead = b;
-	run->btail = b;
-	run->npending++;
+	run__batch_queue(run, b);
 	w->out = run__batch_take(run);
 	/*
 	 * The writer polls every WRITER_POLL_NS: waking it for every batch cost the worker a
@@ -582,8 +572,15 @@ static void worker__check(struct rworker *w, const struct reel_op *res, int64_t 
 	exec__fail(w->run, k, res, p, why);
 }
 
+/*
+ * An op's result, in issue order: to the worker's batch for the writer, or staged into its own
+ * item (at), whose lines the worker has just read: a result record of its own, 112 bytes
+ * written per op to memory the syscalls' data then shares the caches with, cost the ops ~5 %
+ * of their rate as fast as possible (tests/bench_replay/throughput.sh); the pause hands them to
+ * the writer (stage__results).
+ */
 static void worker__retire(struct rworker *w, struct reel_op *res, int64_t orig,
-			   const struct rpath *p, uint64_t seq)
+			   const struct rpath *p, uint64_t seq, struct ritem *at)
 {
 	struct run *run = w->run;
 
@@ -597,7 +594,11 @@ static void worker__retire(struct rworker *w, struct reel_op *res, int64_t orig,
 	res->end_ns -= run->t0;
 	if (res->end_ns > w->last_end)
 		w->last_end = res->end_ns;
-	if (w->out) {
+	if (at) {
+		if (res != &at->op)
+			at->op = *res;
+		at->flags |= ITEM_RESULT;
+	} else if (w->out) {
 		/* the worker may have measured straight into the batch's next slot */
 		if (res != &w->out->ops[w->out->n])
 			w->out->ops[w->out->n] = *res;
@@ -624,7 +625,7 @@ static void worker__retire_head(struct rworker *w)
 			f->res.ret = f->io.ret;
 			if (f->io.done_ns)
 				f->res.end_ns = f->io.done_ns;
-			worker__retire(w, &f->res, f->orig_ret, f->p, f->seq);
+			worker__retire(w, &f->res, f->orig_ret, f->p, f->seq, f->at);
 		}
 		w->infl_head = (w->infl_head + 1) % RUN_ASYNC_DEPTH;
 		w->infl_n--;
@@ -700,7 +701,7 @@ static void worker__wait_own(struct rworker *w, const struct ritem *it)
 
 /* an op finished synchronously: behind pending requests it waits its turn in the ring */
 static void worker__finish(struct rworker *w, struct reel_op *res, int64_t orig,
-			   const struct rpath *p, uint64_t seq, int skip)
+			   const struct rpath *p, uint64_t seq, int skip, struct ritem *at)
 {
 	struct rinflight *f;
 
@@ -708,7 +709,7 @@ static void worker__finish(struct rworker *w, struct reel_op *res, int64_t orig,
 		if (skip)
 			worker__done(w, seq);
 		else
-			worker__retire(w, res, orig, p, seq);
+			worker__retire(w, res, orig, p, seq, at);
 		return;
 	}
 	f = &w->infl[(w->infl_head + w->infl_n) % RUN_ASYNC_DEPTH];
@@ -721,6 +722,7 @@ static void worker__finish(struct rworker *w, struct reel_op *res, int64_t orig,
 		f->io.done_ns = res->end_ns;
 		f->orig_ret = orig;
 		f->p = p;
+		f->at = at;
 	}
 	w->infl_n++;
 }
@@ -932,40 +934,51 @@ static int worker__wait_deps(struct rworker *w, const struct ritem *it)
  * VM. The result is the general path's to the field (test replay_afap_lane).
  * 0: not such an op, nothing done.
  */
-static int worker__plain(struct rworker *w, const struct ritem *it, int waited)
+static int worker__plain(struct rworker *w, struct ritem *it, int waited)
 {
 	const struct reel_op *op = &it->op;
 	int is_write = op->type == REEL_OP_PWRITE64 || op->type == REEL_OP_WRITE;
-	uint64_t t0, t1, sched;
+	int staged = w->run->staged;
+	uint64_t t0, t1, sched, orig_end;
+	int64_t orig_ret;
 	struct reel_op *res;
 	int32_t fd;
 	long r;
 
-	if (waited || !w->have_prev || it->ndeps || w->wait_to || !w->out || op->ret < 0 ||
-	    (!is_write && op->type != REEL_OP_PREAD64 && op->type != REEL_OP_READ) ||
+	if (waited || !w->have_prev || it->ndeps || w->wait_to || (!w->out && !staged) ||
+	    op->ret < 0 || (!is_write && op->type != REEL_OP_PREAD64 && op->type != REEL_OP_READ) ||
 	    op->len > w->bufsz || op->fd < 0 || op->fd >= RUN_FD_MAX)
 		return 0;
 	fd = atomic_load(rpid__slot(w->rp, op->fd));
 	if (fd < 0) /* not open (yet), or its open failed: exec__fd_of says which */
 		return 0;
 	sched = replay_clock__anchor(w) ? worker__now(w) : w->prev_end;
-	res = &w->out->ops[w->out->n];
-	worker__prefetch(w, res + 1);
-	*res = *op;
+	/* staged, measured into the item itself (worker__retire): what the result overwrites
+	 * of the op is kept first */
+	orig_ret = op->ret;
+	orig_end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
+	if (staged) {
+		res = &it->op;
+		worker__prefetch(w, NULL);
+	} else {
+		res = &w->out->ops[w->out->n];
+		worker__prefetch(w, res + 1);
+		*res = *op;
+	}
 	res->path = it->p1 ? it->p1->wid : 0;
 	res->path2 = it->p2 ? it->p2->wid : 0;
 	res->sched_ns = sched;
 	res->wait_ns = 0;
 	t0 = worker__tick(w);
-	r = is_write ? sys_pwrite(fd, w->buf, op->len, (off_t)op->offset)
-		     : sys_pread(fd, w->buf, op->len, (off_t)op->offset);
+	r = is_write ? sys_pwrite(fd, w->buf, res->len, (off_t)res->offset)
+		     : sys_pread(fd, w->buf, res->len, (off_t)res->offset);
 	t1 = worker__tick(w);
 	res->start_ns = worker__ns(w, t0);
 	res->end_ns = w->prev_end = worker__ns(w, t1);
 	res->ret = r;
-	w->prev_orig_end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
+	w->prev_orig_end = orig_end;
 	w->lane_ops++;
-	worker__retire(w, res, op->ret, it->p1, it->seq);
+	worker__retire(w, res, orig_ret, it->p1, it->seq, staged ? it : NULL);
 	return 1;
 }
 
@@ -1101,7 +1114,7 @@ static void *worker__main(void *arg)
 	struct rworker *w = arg;
 	struct run *run = w->run;
 	const struct replay_opts *o = run->o;
-	const struct ritem *it;
+	struct ritem *it;
 	struct reel_op lres, *res;
 	uint64_t sched, end_abs;
 	uint32_t tail;
@@ -1209,8 +1222,9 @@ static void *worker__main(void *arg)
 			while (w->infl_n == RUN_ASYNC_DEPTH)
 				worker__reap(w, 1, 0);
 		}
-		/* measured straight into the result batch when it goes there next */
-		res = w->out && !w->infl_n ? &w->out->ops[w->out->n] : &lres;
+		/* measured straight into the result batch when it goes there next (staged: kept
+		 * in the item once done, worker__retire) */
+		res = w->out && !w->infl_n && !run->staged ? &w->out->ops[w->out->n] : &lres;
 		worker__prefetch(w, res != &lres ? res + 1 : NULL);
 		*res = *op;
 		res->path = it->p1 ? it->p1->wid : 0;
@@ -1233,16 +1247,17 @@ static void *worker__main(void *arg)
 			f->p = it->p1;
 			f->skip = 0;
 			f->grows = !!(it->flags & ITEM_GROWS);
-		} else {
-			/* r == 2: its outcome is counted already; checked against itself */
-			worker__finish(w, res, r == 2 ? res->ret : op->ret, it->p1, it->seq,
-				       r < 0);
+			f->at = run->staged ? it : NULL;
 		}
+		/* before the op is retired: staged, its result overwrites it */
 		if (r >= 0) {
 			w->prev_orig_end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
 			w->prev_end = r == 1 ? res->start_ns : end_abs;
 			w->have_prev = 1;
 		}
+		if (r != 1) /* r == 2: its outcome is counted already; checked against itself */
+			worker__finish(w, res, r == 2 ? res->ret : op->ret, it->p1, it->seq, r < 0,
+				       run->staged ? it : NULL);
 		queue__advance(w, tail);
 		if (w->infl_n)
 			worker__reap(w, 0, 0);

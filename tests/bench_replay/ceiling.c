@@ -4,7 +4,7 @@
  * memory first, issued back to back with pread64/pwrite64 by one thread per trace thread.
  * Nothing is measured or recorded per op; only the loop is timed.
  *
- * usage: ceiling [--prepare|--timed|--raw|--traffic=IN,OUT] TRACE TARGET_DIR
+ * usage: ceiling [--prepare|--timed|--raw|--traffic=IN,OUT[,INPLACE]] TRACE TARGET_DIR
  *   Files are TARGET_DIR + the recorded path; missing or short ones are created and filled
  *   with non-zero data up to the extent the trace touches.
  *   --prepare: only create the files (for peers such as fio that need them in place).
@@ -17,7 +17,8 @@
  *   --traffic=IN,OUT: --timed, each op also reading IN bytes and writing OUT bytes of
  *          memory of its own, streamed (a replayer's queued item and result record: what
  *          its memory traffic alone costs the ops, the kernel's work in them included);
- *          the next op's are prefetched before the syscall, as the replayer does.
+ *          the next op's are prefetched before the syscall, as the replayer does; INPLACE:
+ *          of the IN bytes read, so many written back into them (a result kept in the item)
  * prints: ops=.. ns=.. ops_per_s=.. cpu_ns_per_op=.. (CPU time of the loop threads only)
  *         --timed also between_ns=.. (mean gap from an op's end to the next start, as
  *         bench_stats measures a replay's) and op_ns=.. (the ops' mean time, start to end:
@@ -48,6 +49,7 @@ struct ceil_thread {
 	int timed;
 	int raw; /* syscall(2), not glibc's wrappers */
 	size_t in_bytes, out_bytes; /* --traffic: memory read and written per op */
+	size_t inplace_bytes;	    /* --traffic: of the item read, bytes written back into it */
 	char *in, *out;
 	char sink; /* --traffic: what the item's reads add up to (kept, not optimised out) */
 	int err;
@@ -148,6 +150,8 @@ static void traffic(struct ceil_thread *c, size_t i)
 	for (size_t k = copy; k < c->in_bytes; k += 64)
 		c->sink += ((const volatile char *)in)[k];
 	memset(out + copy, 1, c->out_bytes - copy);
+	/* a result kept in the item itself: its lines are in the cache already */
+	memset((char *)in, 2, c->inplace_bytes);
 }
 
 static void loop_timed(struct ceil_thread *c, char *buf, struct ceil_result *res)
@@ -239,7 +243,7 @@ int main(int argc, char **argv)
 	uint64_t t0, end = 0, cpu = 0, between = 0, nbetween = 0, op_ps = 0;
 	char path[PATH_MAX];
 	int *fds, err, prep_only = 0, timed = 0, raw = 0;
-	size_t in_bytes = 0, out_bytes = 0;
+	size_t in_bytes = 0, out_bytes = 0, inplace_bytes = 0;
 
 	if (argc == 4) {
 		if (!strcmp(argv[1], "--prepare"))
@@ -248,7 +252,8 @@ int main(int argc, char **argv)
 			timed = raw = 1; /* as the replayer issues them */
 		else if (!strcmp(argv[1], "--raw"))
 			raw = 1;
-		else if (sscanf(argv[1], "--traffic=%zu,%zu", &in_bytes, &out_bytes) == 2)
+		else if (sscanf(argv[1], "--traffic=%zu,%zu,%zu", &in_bytes, &out_bytes,
+				&inplace_bytes) >= 2 && inplace_bytes <= in_bytes)
 			timed = raw = 1;
 		else
 			argc = 0; /* an unknown option */
@@ -256,8 +261,8 @@ int main(int argc, char **argv)
 		argc--;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: ceiling [--prepare|--timed|--raw|--traffic=IN,OUT] TRACE "
-				"TARGET_DIR\n");
+		fprintf(stderr, "usage: ceiling [--prepare|--timed|--raw|--traffic=IN,OUT[,INPLACE]] "
+				"TRACE TARGET_DIR\n");
 		return 2;
 	}
 	err = rbench_trace__load(argv[1], &t);
@@ -289,7 +294,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < t.nthreads; i++) {
 		ct[i] = (struct ceil_thread){ .th = &t.threads[i], .fds = fds, .go = &go,
 					   .timed = timed, .raw = raw, .in_bytes = in_bytes,
-					   .out_bytes = out_bytes };
+					   .out_bytes = out_bytes, .inplace_bytes = inplace_bytes };
 		if (pthread_create(&ct[i].pt, NULL, ceil_run, &ct[i])) {
 			fprintf(stderr, "ceiling: failed to start a thread\n");
 			return 1;
