@@ -617,7 +617,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		run->seg_cap = RUN_STAGE_BUDGET / sizeof(struct ritem);
 		run->cut_div = RUN_CUT_DIV;
 		stage__test_knob(run);
-		run->seg = malloc((size_t)run->seg_cap * sizeof(struct ritem));
+		run->seg = aligned_alloc(RUN_ITEM_ALIGN, (size_t)run->seg_cap * sizeof(struct ritem));
 		if (!run->seg) {
 			err = -ENOMEM;
 			replay_set_error("cannot allocate the segment buffer");

@@ -15,7 +15,9 @@
 
 #define RUN_MAX_WORKERS 4096 /* threads alive at once; ended ones' workers are reused */
 #define RUN_PRESPAWN 256     /* workers started before time 0 (the first threads seen) */
-#define RUN_MAX_DEPS 8
+/* in an item; more go first in items of no op that only wait (disp__put_deps): most ops have
+ * none, and two keep an item at three cache lines (struct ritem) */
+#define RUN_MAX_DEPS 2
 /*
  * Per-thread read-ahead. A recorder writes ops in end order, so an op that took long comes
  * late in the file; the dispatcher must be that far ahead of the schedule to hand it over in
@@ -180,6 +182,10 @@ struct ritem {
 	uint32_t flags; /* ITEM_* flags */
 	struct rdep deps[RUN_MAX_DEPS];
 };
+/* whole cache lines: queues and the segment are allocated on a line, so an item's op, read and
+ * (staged) overwritten with its result, shares no line with another worker's item */
+#define RUN_ITEM_ALIGN 64
+_Static_assert(sizeof(struct ritem) % RUN_ITEM_ALIGN == 0, "struct ritem: whole cache lines");
 
 #define RUN_FD_PAGE 256
 /* orig fd -> replay fd or RFD_*, in pages allocated on first use: thousands of processes

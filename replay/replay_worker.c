@@ -757,8 +757,8 @@ static void worker__prefetch(const struct rworker *w, const struct reel_op *next
 		item = (const char *)&w->q[h % queue_cap];
 	}
 
-	/* the part queue__push copies; a slot need not start on a cache line */
-	for (size_t l = 0; l < offsetof(struct ritem, deps) + 64; l += 64)
+	/* the part queue__push copies, from the slot's cache line on */
+	for (size_t l = 0; l < offsetof(struct ritem, deps); l += 64)
 		__builtin_prefetch(item + l);
 	if (next_res && w->out->n + 1 < RUN_BATCH)
 		for (size_t l = 0; l < sizeof(*next_res) + 64; l += 64)
@@ -1294,7 +1294,7 @@ struct rworker *worker__new(struct run *run, uint32_t pid, uint32_t tid)
 	/* not staged, an item may come to wait on an op after it ended: all are published */
 	w->dep_max = run->staged ? 0 : UINT64_MAX;
 	if (!run->staged) /* staged: the segment buffer instead */
-		w->q = malloc(queue_cap * sizeof(*w->q));
+		w->q = aligned_alloc(RUN_ITEM_ALIGN, queue_cap * sizeof(*w->q));
 	pthread_mutex_lock(&run->blk);
 	w->out = run__batch_take(run);
 	pthread_mutex_unlock(&run->blk);
