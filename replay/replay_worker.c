@@ -1118,7 +1118,7 @@ static void *worker__main(void *arg)
 	struct reel_op lres, *res;
 	uint64_t sched, end_abs;
 	uint32_t tail;
-	int r, waited;
+	int r, waited, idle = 0;
 	uint64_t cpu0 = thread_cpu_ns(), runq0 = thread_runq_ns(), first = 0, faults0;
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
@@ -1131,6 +1131,10 @@ static void *worker__main(void *arg)
 		const struct reel_op *op = &it->op;
 		int deps_waited = 0;
 
+		/* the queue ran dry before an item of no op ahead of this one (a segment's pause,
+		 * with its new time 0, say): this op was not ready before now either */
+		waited |= idle;
+		idle = waited;
 		if (!first)
 			first = replay_now_ns();
 		if (w->idle_from)
@@ -1184,6 +1188,7 @@ static void *worker__main(void *arg)
 			queue__advance(w, tail);
 			continue;
 		}
+		idle = 0; /* the op is issued below, or dropped */
 		/* nothing starts before time 0, in any mode: result times are relative to it */
 		if (!w->have_prev && replay_now_ns() < run->t0)
 			sleep_until(run, run->t0, -1, &w->spun_ns);
