@@ -111,6 +111,7 @@ static void disp__ahead(struct disp *d, const struct ritem *it)
 void disp__push(struct disp *d, struct rworker *w, const struct ritem *it)
 {
 	struct run *run = d->run;
+	uint32_t slot;
 
 	if (!run->staged) {
 		int how;
@@ -126,9 +127,10 @@ void disp__push(struct disp *d, struct rworker *w, const struct ritem *it)
 			disp__ring_owed(d);
 		return;
 	}
-	while (run->seg_n == run->seg_cap)
+	while ((slot = seg__slot(run, w)) == RUN_SEG_NONE)
 		stage__run(d);
-	seg__put(run, w, run->seg_n++, it);
+	seg__put(run, w, slot, it);
+	run->seg_n++;
 	w->ptail++;
 }
 

@@ -618,7 +618,10 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		run->cut_div = RUN_CUT_DIV;
 		stage__test_knob(run);
 		run->seg = aligned_alloc(RUN_ITEM_ALIGN, (size_t)run->seg_cap * sizeof(struct ritem));
-		if (!run->seg) {
+		/* as large, but only the part a cut leaves over is ever touched */
+		run->seg_carry = malloc((size_t)run->seg_cap * sizeof(struct ritem));
+		seg__chunking(run, d.max_workers);
+		if (!run->seg || !run->seg_carry) {
 			err = -ENOMEM;
 			replay_set_error("cannot allocate the segment buffer");
 			goto out;
@@ -829,6 +832,7 @@ out:
 	pthread_cond_destroy(&run->bspace);
 	pthread_cond_destroy(&run->bdrained);
 	free(run->seg);
+	free(run->seg_carry);
 	free(run);
 	return err;
 }

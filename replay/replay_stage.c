@@ -73,6 +73,48 @@ void stage__maybe_cut(struct rworker *w)
 		atomic_store(&run->seg_cut, 1);
 }
 
+/*
+ * Slots per chunk: SEG_CHUNK_MAX (12 KiB of items), fewer when many threads could each leave
+ * a chunk part-filled at a segment's end: at most a SEG_CHUNK_WASTE-th of the buffer so.
+ */
+#define SEG_CHUNK_MAX 64
+#define SEG_CHUNK_WASTE 8
+
+void seg__chunking(struct run *run, uint32_t max_workers)
+{
+	uint64_t c = run->seg_cap / ((uint64_t)SEG_CHUNK_WASTE * (max_workers ? max_workers : 1));
+
+	run->seg_chunk = c < 1 ? 1 : c > SEG_CHUNK_MAX ? SEG_CHUNK_MAX : (uint32_t)c;
+	run->seg_chunks = run->seg_cap / run->seg_chunk;
+	run->seg_chunk_next = 0;
+}
+
+/* The next slot of the segment for an item of w's: RUN_SEG_NONE when the segment is full. */
+uint32_t seg__slot(struct run *run, struct rworker *w)
+{
+	if (w->seg_slot == w->seg_slot_end) {
+		if (run->seg_chunk_next == run->seg_chunks)
+			return RUN_SEG_NONE;
+		w->seg_slot = run->seg_chunk_next++ * run->seg_chunk;
+		w->seg_slot_end = w->seg_slot + run->seg_chunk;
+	}
+	return w->seg_slot++;
+}
+
+/* the slots the segment has handed out, up to the end of the last chunk */
+static uint32_t seg__used(const struct run *run)
+{
+	return run->seg_chunk_next * run->seg_chunk;
+}
+
+/* every chunk free again, for the next segment */
+static void seg__reset(struct run *run, uint32_t nw)
+{
+	for (uint32_t i = 0; i < nw; i++)
+		run->workers[i]->seg_slot = run->workers[i]->seg_slot_end = 0;
+	run->seg_chunk_next = 0;
+}
+
 /* Puts item it at slot i of the segment (it may be there already), last in w's chain. */
 void seg__put(struct run *run, struct rworker *w, uint32_t i, const struct ritem *it)
 {
@@ -99,11 +141,14 @@ static void stage__results(struct run *run)
 	struct rbatch *b = NULL;
 
 	pthread_mutex_lock(&run->blk);
-	for (uint32_t j = 0; j < run->seg_n; j++) {
+	for (uint32_t j = 0, used = seg__used(run); j < used; j++) {
 		struct ritem *it = &run->seg[j];
 
+		/* a chunk's slots past its worker's last item may hold an earlier segment's: each
+		 * result is taken once */
 		if (!(it->flags & ITEM_RESULT))
 			continue;
+		it->flags &= ~(uint32_t)ITEM_RESULT;
 		if (!b && !(b = run__batch_take(run))) {
 			if (!run->werr)
 				run->werr = -ENOMEM;
@@ -121,33 +166,32 @@ static void stage__results(struct run *run)
 }
 
 /*
- * After a segment cut short: moves the items the workers left to the front of the buffer,
- * each worker's still chained in order, as the start of its part of the next segment.
- * Returns how many. Items only move towards the front, in buffer order: one pass does.
+ * After a segment cut short: the items the workers left, each worker's still chained in
+ * order, become the start of its part of the next segment, in fresh chunks. Returns how
+ * many. They go through seg_carry: a chunk of one worker's may land where another's
+ * items still wait to move.
  */
 static uint32_t stage__carry(struct run *run, uint32_t nw)
 {
-	uint32_t from = run->seg_n, n = 0;
+	uint32_t n = 0;
 
 	for (uint32_t i = 0; i < nw; i++) {
 		struct rworker *w = run->workers[i];
 
 		for (uint32_t j = w->cur; j != RUN_SEG_NONE; j = run->seg[j].next) {
-			run->seg[j].carry = i + 1;
-			if (j < from)
-				from = j;
+			run->seg_carry[n] = run->seg[j];
+			run->seg_carry[n++].carry = i + 1;
 		}
 		w->cur = RUN_SEG_NONE;
 	}
-	for (uint32_t j = from; j < run->seg_n; j++) {
-		struct ritem *it = &run->seg[j];
-		struct rworker *w;
+	seg__reset(run, nw);
+	for (uint32_t k = 0; k < n; k++) {
+		const struct ritem *it = &run->seg_carry[k];
+		struct rworker *w = run->workers[it->carry - 1];
 
-		if (!it->carry)
-			continue;
-		w = run->workers[it->carry - 1];
 		run->carried += it->op.type != REEL_OP_NONE; /* not a hand-over nor a wait item */
-		seg__put(run, w, n++, it);
+		/* never full: the carried items had room in it before */
+		seg__put(run, w, seg__slot(run, w), it);
 	}
 	return n;
 }
@@ -280,6 +324,8 @@ uint32_t stage__run(struct disp *d)
 	if (atomic_load(&run->seg_cut)) {
 		run->seg_cuts++;
 		carried = stage__carry(run, nw);
+	} else {
+		seg__reset(run, nw);
 	}
 	run->seg_n = carried;
 

@@ -132,9 +132,13 @@ static void loop_plain(struct ceil_thread *c, char *buf)
 
 /* --timed: the same, each op timed with the TSC and its result stored (the least a replayer
  * keeps of an op: what the result trace needs beside the op itself) */
-/* --traffic: op i's memory, as a replayer's item (read) and result (written) */
-static void traffic(struct ceil_thread *c, size_t i)
+/* --traffic: op i's memory, as a replayer's item (read) and result (written); returns what
+ * the reads add up to, for the caller to keep in a local: the threads' ceil_thread structs
+ * share cache lines, where a store per op would bounce them between the cores */
+static char traffic(const struct ceil_thread *c, size_t i)
 {
+	char sum = 0;
+
 	const char *in = c->in + i * c->in_bytes;
 	char *out = c->out + i * c->out_bytes;
 	size_t copy = c->in_bytes < c->out_bytes ? c->in_bytes : c->out_bytes;
@@ -148,17 +152,20 @@ static void traffic(struct ceil_thread *c, size_t i)
 	 * item is read, the rest of the result written */
 	memcpy(out, in, copy);
 	for (size_t k = copy; k < c->in_bytes; k += 64)
-		c->sink += ((const volatile char *)in)[k];
+		sum += ((const volatile char *)in)[k];
 	memset(out + copy, 1, c->out_bytes - copy);
 	/* a result kept in the item itself: its lines are in the cache already */
 	memset((char *)in, 2, c->inplace_bytes);
+	return sum;
 }
 
 static void loop_timed(struct ceil_thread *c, char *buf, struct ceil_result *res)
 {
+	char sink = 0;
+
 	for (size_t i = 0; i < c->th->n; i++) {
 		if (c->in)
-			traffic(c, i);
+			sink += traffic(c, i);
 		uint64_t start = tick();
 		ssize_t r = issue(c, &c->th->ops[i], buf);
 
@@ -168,6 +175,7 @@ static void loop_timed(struct ceil_thread *c, char *buf, struct ceil_result *res
 		if (r < 0 && !c->err)
 			c->err = -errno;
 	}
+	c->sink = sink;
 }
 
 /* the gaps from an op's end to the next one's start under 2 us, in ns (rbench.h,
