@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,6 +118,37 @@ struct rbatch *run__batch_take(struct run *run)
 	if (b)
 		b->n = 0;
 	return b;
+}
+
+/*
+ * Staged: the CPUs the workers are pinned to, one each, when the trace has no more threads
+ * than the replayer may use CPUs (its affinity: taskset, a cpuset). IOREEL_TEST_NO_PIN=1
+ * (tests and A/B runs) leaves them to the scheduler.
+ */
+static void run__pin_plan(struct run *run, size_t nthreads)
+{
+	cpu_set_t set;
+
+	run->npin = 0;
+	if (!run->staged || getenv("IOREEL_TEST_NO_PIN") ||
+	    sched_getaffinity(0, sizeof(set), &set) || nthreads > (size_t)CPU_COUNT(&set))
+		return;
+	for (int c = 0; c < CPU_SETSIZE && run->npin < RUN_PIN_MAX; c++)
+		if (CPU_ISSET(c, &set))
+			run->pin_cpu[run->npin++] = c;
+	if ((size_t)run->npin < nthreads)
+		run->npin = 0;
+}
+
+void run__pin(struct run *run, uint32_t idx)
+{
+	cpu_set_t set;
+
+	if (!run->npin)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(run->pin_cpu[idx % (uint32_t)run->npin], &set);
+	sched_setaffinity(0, sizeof(set), &set); /* failing, the scheduler places it */
 }
 
 /* Queues batch b for the writer, once the backlog has room; run->blk held. */
@@ -628,6 +660,7 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 		}
 		run->max_pending = run->seg_cap / RUN_BATCH + RUN_PRESPAWN; /* ~19 MiB */
 	}
+	run__pin_plan(run, fs->ntids);
 	run__batches_ahead(run, fs->nops, prespawn);
 	if (o->timing == REPLAY_TIMING_AFAP)
 		replay_clock__calibrate();
@@ -808,6 +841,7 @@ stop:
 		snprintf(num, sizeof(num), "%ld", sysconf(_SC_NPROCESSORS_ONLN));
 		reel_writer__meta(run->w, "replay.cpus", num);
 	}
+	meta__u64(run->w, "replay.workers_pinned", run->npin ? 1 : 0);
 	if (!err && run->werr) {
 		err = run->werr;
 		replay_set_error("cannot write result %s: %s", o->result, reel_strerror(err));

@@ -18,6 +18,7 @@
 /* in an item; more go first in items of no op that only wait (disp__put_deps): most ops have
  * none, and two keep an item at three cache lines (struct ritem) */
 #define RUN_MAX_DEPS 2
+#define RUN_PIN_MAX 64 /* CPUs workers are pinned to, at most (struct run, npin) */
 /*
  * Per-thread read-ahead. A recorder writes ops in end order, so an op that took long comes
  * late in the file; the dispatcher must be that far ahead of the schedule to hand it over in
@@ -373,6 +374,14 @@ struct run {
 	 * timeline leaves the pauses out (t0 moves on by each one).
 	 */
 	int staged;
+	/*
+	 * Staged, with no more threads than CPUs it may use: worker i runs on CPU pin_cpu[i]
+	 * only (run__pin). Woken together at a segment's release, two workers were often
+	 * placed on one CPU while the other idled, the kernel's balancing taking 3-11 ms to
+	 * move one (perf sched): as fast as possible, that is the rate of one thread.
+	 */
+	int npin;
+	int pin_cpu[RUN_PIN_MAX];
 	struct ritem *seg;
 	uint32_t seg_n, seg_cap; /* items read ahead; slots */
 	/*
@@ -494,6 +503,7 @@ void worker__cut(struct rworker *w, uint32_t h); /* stops before its item at h *
 /* replay_run.c */
 void run__meta(struct run *run, struct reel_reader *trace); /* the result's head meta */
 struct rbatch *run__batch_take(struct run *run); /* an empty result batch; under blk */
+void run__pin(struct run *run, uint32_t idx); /* the calling worker to its CPU (npin) */
 void run__batch_queue(struct run *run, struct rbatch *b); /* to the writer; under blk */
 
 /* replay_batch.c: the submit records of one syscall (io_submit, io_uring_enter) */

@@ -1122,6 +1122,7 @@ static void *worker__main(void *arg)
 	uint64_t cpu0 = thread_cpu_ns(), runq0 = thread_runq_ns(), first = 0, faults0;
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	run__pin(run, w->idx);
 	/* its data buffer, and with it its thread's malloc arena, made before its first op, not
 	 * in it: each thread's first read or write was ~50-100 us late for them (the arena's
 	 * mmap and munmap, the buffer's page faults); a larger op grows it then (exec__buf) */

@@ -334,6 +334,10 @@ int main(int argc, char **argv)
 	if (timed && t.nops)
 		printf(" op_ns=%.1f", (double)op_ps / 1000.0 / (double)t.nops);
 	putchar('\n');
+	if (getenv("CEIL_THREADS"))
+		for (size_t i = 0; i < t.nthreads; i++)
+			fprintf(stderr, "thread %zu: %.1f ms, op %.0f ns\n", i, (ct[i].end_ns - t0) / 1e6,
+				ct[i].op_ps / 1000.0 / (double)ct[i].th->n);
 	for (size_t i = 0; i < t.nfiles; i++)
 		close(fds[i]);
 	free(fds);
