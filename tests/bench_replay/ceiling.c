@@ -19,6 +19,8 @@
  *          its memory traffic alone costs the ops, the kernel's work in them included);
  *          the next op's are prefetched before the syscall, as the replayer does; INPLACE:
  *          of the IN bytes read, so many written back into them (a result kept in the item)
+ * CEIL_THREADS=1: also each thread's time and mean op on stderr (the loop's time is its
+ * slowest thread's)
  * prints: ops=.. ns=.. ops_per_s=.. cpu_ns_per_op=.. (CPU time of the loop threads only)
  *         --timed also between_ns=.. (mean gap from an op's end to the next start, as
  *         bench_stats measures a replay's) and op_ns=.. (the ops' mean time, start to end:

@@ -19,9 +19,10 @@
 #   timed floor   ceiling.c --timed: the raw loop, each op timed with two TSC reads and its
 #                 start, end and return value stored in memory: the least a replayer that
 #                 measures its ops pays, before it reads a trace or writes a result
-#   floor+traffic ceiling.c --traffic=ITEM,RESULT: the timed floor, each op also reading
-#                 ITEM_BYTES and writing RESULT_BYTES of memory of its own, streamed, as a
-#                 replayer's queued item and result record (ioreel's sizes, below): its ns
+#   floor+traffic ceiling.c --traffic=ITEM,0,RESULT: the timed floor, each op also reading
+#                 ITEM_BYTES of memory of its own, streamed, and writing RESULT_BYTES back
+#                 into them, as ioreel reads its item from the segment and keeps the op's
+#                 result in it (ioreel's sizes, below): its ns
 #                 per op against the floor's is what that memory traffic costs the kernel's
 #                 own work in the syscall (its caches), which ioreel's ns per op shows too;
 #                 its ns between ops are not ioreel's (a synthetic copy)
@@ -69,8 +70,8 @@ fi
 S=$RB_SCRATCH
 SIZE=$((64 << 20))
 # a replayer's memory per op: sizeof(struct ritem) (replay/replay_run.h), read from the
-# segment, and sizeof(struct reel_op) (format/reel.h), written as the op's result
-ITEM_BYTES=288 RESULT_BYTES=112
+# segment, and sizeof(struct reel_op) (format/reel.h), the op's result written into it
+ITEM_BYTES=192 RESULT_BYTES=112
 rb_say "trace: $OPS x 4 KiB pread64 (afap), one 64 MiB file per thread on tmpfs; $REPS reps"
 rb_say "CPU us/op: ceiling: its loop threads only; ioreel and fio: the whole command (trace or"
 rb_say "iolog parsing, file set, result writing included): steadier than ops/s on a busy machine."
@@ -130,7 +131,7 @@ for thr in 1 2; do
 		FLC+=("$(awk -v n="$(rb_kv "$l" cpu_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
 		FLB+=("$(rb_kv "$l" between_ns)")
 		FLO+=("$(rb_kv "$l" op_ns)")
-		l=$("$RBENCH_BIN/ceiling" --traffic=$ITEM_BYTES,$RESULT_BYTES "$T" "$S/tgt") ||
+		l=$("$RBENCH_BIN/ceiling" --traffic=$ITEM_BYTES,0,$RESULT_BYTES "$T" "$S/tgt") ||
 			rb_fail "ceiling --traffic"
 		TF+=("$(rb_kv "$l" ops_per_s)")
 		TFB+=("$(rb_kv "$l" between_ns)")
@@ -205,7 +206,7 @@ for thr in 1 2; do
 		"$thr" "timed floor (raw loop)" "$(rb_median "${FL[@]}")" \
 		"$(rb_ratio "$(rb_median "${RFL[@]}")" 1)" "$(rb_median "${FLC[@]}")" \
 		"$(rb_median "${FLB[@]}")" "$(rb_median "${FLO[@]}")" "$(rb_spread "${RFL[@]}")")"
-	rb_say "$(printf "$ROW the floor + %s B read and %s B written per op; %s ns between ops, %s ns per op; reps %s" \
+	rb_say "$(printf "$ROW the floor + %s B read and %s B of it written per op; %s ns between ops, %s ns per op; reps %s" \
 		"$thr" "floor + memory traffic" "$(rb_median "${TF[@]}")" \
 		"$(rb_ratio "$(rb_median "${RTF[@]}")" 1)" - "$ITEM_BYTES" "$RESULT_BYTES" \
 		"$(rb_median "${TFB[@]}")" "$(rb_median "${TFO[@]}")" "$(rb_spread "${RTF[@]}")")"
