@@ -215,7 +215,12 @@ static void *writer__main(void *arg)
 					      .tv_nsec = (long)(t % 1000000000ULL)};
 
 			background__return(&bg); /* ahead of the workers */
-			pthread_cond_timedwait(&run->bcond, &run->blk, &ts);
+			/* held, a segment runs: its results are in its items, the pause signals (a
+			 * poll would take a worker's CPU every WRITER_POLL_NS for nothing) */
+			if (run->hold)
+				pthread_cond_wait(&run->bcond, &run->blk);
+			else
+				pthread_cond_timedwait(&run->bcond, &run->blk, &ts);
 		}
 		if (run->wbehind) {
 			run->wbehind = 0;
