@@ -170,10 +170,10 @@ void run__batch_queue(struct run *run, struct rbatch *b)
 /*
  * The result batches the replay will need at once, allocated and written to before time 0.
  * Taken fresh inside the replay, each page of them is faulted in by a worker between two of
- * its ops: as fast as possible, a segment's results all wait for its pause, and the first
- * segment's ~12 MiB cost the worker ~3000 page faults (perf), ~1 % of its rate. With a
- * schedule, a fault makes the op after it late. As many as the trace can fill, beside one
- * part-filled batch per worker.
+ * its ops: with a schedule, a fault makes the op after it late (as fast as possible, when the
+ * workers filled them, the first segment's ~12 MiB cost a worker ~3000 page faults, ~1 % of
+ * its rate; they are the pause's now, stage__results). As many as the trace can fill, beside
+ * one part-filled batch per worker (nworkers; staged, none).
  */
 static void run__batches_ahead(struct run *run, uint64_t nops, size_t nworkers)
 {
@@ -649,24 +649,23 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	run->max_pending = RUN_MAX_PENDING_BATCHES;
 	run->staged = o->timing == REPLAY_TIMING_AFAP;
 	if (run->staged) {
-		/* one segment buffer for all threads, whatever their number; its results wait for
-		 * the pause (with a part-filled batch per worker) */
+		/* one segment buffer for all threads, whatever their number; its results wait in
+		 * it for the pause */
 		run->seg_cap = RUN_STAGE_BUDGET / sizeof(struct ritem);
 		run->cut_div = RUN_CUT_DIV;
 		stage__test_knob(run);
 		run->seg = aligned_alloc(RUN_ITEM_ALIGN, (size_t)run->seg_cap * sizeof(struct ritem));
-		/* as large, but only the part a cut leaves over is ever touched */
-		run->seg_carry = malloc((size_t)run->seg_cap * sizeof(struct ritem));
 		seg__chunking(run, d.max_workers);
-		if (!run->seg || !run->seg_carry) {
+		if (!run->seg) {
 			err = -ENOMEM;
 			replay_set_error("cannot allocate the segment buffer");
 			goto out;
 		}
-		run->max_pending = run->seg_cap / RUN_BATCH + RUN_PRESPAWN; /* ~19 MiB */
+		/* a segment's results, in full batches but the last (stage__results) */
+		run->max_pending = run->seg_cap / RUN_BATCH + 1; /* ~19 MiB */
 	}
 	run__pin_plan(run, fs->ntids);
-	run__batches_ahead(run, fs->nops, prespawn);
+	run__batches_ahead(run, fs->nops, run->staged ? 0 : prespawn);
 	if (o->timing == REPLAY_TIMING_AFAP)
 		replay_clock__calibrate();
 	run->syscall_ns = replay_clock__syscall_ns(o);
@@ -871,7 +870,6 @@ out:
 	pthread_cond_destroy(&run->bspace);
 	pthread_cond_destroy(&run->bdrained);
 	free(run->seg);
-	free(run->seg_carry);
 	free(run);
 	return err;
 }

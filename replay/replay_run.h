@@ -392,7 +392,6 @@ struct run {
 	 * core: two threads' preads, as fast as possible, were ~10 % slower than the loop's.
 	 */
 	uint32_t seg_chunk, seg_chunks, seg_chunk_next;
-	struct ritem *seg_carry; /* what a cut leaves, on its way to the front (stage__carry) */
 	int hold;			/* under blk: the writer keeps results until the pause */
 	_Atomic uint32_t seg_busy;	/* workers still on the released segment */
 	uint64_t segments, paused_ns; /* the dispatcher's */

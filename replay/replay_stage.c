@@ -166,33 +166,36 @@ static void stage__results(struct run *run)
 }
 
 /*
- * After a segment cut short: the items the workers left, each worker's still chained in
- * order, become the start of its part of the next segment, in fresh chunks. Returns how
- * many. They go through seg_carry: a chunk of one worker's may land where another's
- * items still wait to move.
+ * After a segment cut short: moves the items the workers left to the front of the buffer,
+ * each worker's still chained in order, as the start of its part of the next segment; the
+ * next segment's items take chunks after them. Returns how many. Items only move towards
+ * the front, in buffer order: one pass does, in place (the carried items lie interleaved,
+ * as in the trace: a cut leaves little over).
  */
 static uint32_t stage__carry(struct run *run, uint32_t nw)
 {
-	uint32_t n = 0;
+	uint32_t used = seg__used(run), n = 0;
 
 	for (uint32_t i = 0; i < nw; i++) {
 		struct rworker *w = run->workers[i];
 
-		for (uint32_t j = w->cur; j != RUN_SEG_NONE; j = run->seg[j].next) {
-			run->seg_carry[n] = run->seg[j];
-			run->seg_carry[n++].carry = i + 1;
-		}
+		for (uint32_t j = w->cur; j != RUN_SEG_NONE; j = run->seg[j].next)
+			run->seg[j].carry = i + 1;
 		w->cur = RUN_SEG_NONE;
 	}
 	seg__reset(run, nw);
-	for (uint32_t k = 0; k < n; k++) {
-		const struct ritem *it = &run->seg_carry[k];
-		struct rworker *w = run->workers[it->carry - 1];
+	for (uint32_t j = 0; j < used; j++) {
+		struct ritem *it = &run->seg[j];
+		struct rworker *w;
 
+		if (!it->carry)
+			continue;
+		w = run->workers[it->carry - 1];
 		run->carried += it->op.type != REEL_OP_NONE; /* not a hand-over nor a wait item */
-		/* never full: the carried items had room in it before */
-		seg__put(run, w, seg__slot(run, w), it);
+		seg__put(run, w, n++, it);
+		it->carry = 0; /* moved: its old slot holds nothing to carry */
 	}
+	run->seg_chunk_next = (n + run->seg_chunk - 1) / run->seg_chunk;
 	return n;
 }
 

@@ -1299,12 +1299,15 @@ struct rworker *worker__new(struct run *run, uint32_t pid, uint32_t tid)
 	w->seg_first = w->cur = RUN_SEG_NONE;
 	/* not staged, an item may come to wait on an op after it ended: all are published */
 	w->dep_max = run->staged ? 0 : UINT64_MAX;
-	if (!run->staged) /* staged: the segment buffer instead */
+	/* staged: the segment buffer instead of a queue, its items instead of a result batch
+	 * (worker__retire): thousands of workers (short processes) took 28 KiB each */
+	if (!run->staged) {
 		w->q = aligned_alloc(RUN_ITEM_ALIGN, queue_cap * sizeof(*w->q));
-	pthread_mutex_lock(&run->blk);
-	w->out = run__batch_take(run);
-	pthread_mutex_unlock(&run->blk);
-	if (!w->rp || (!w->q && !run->staged) || !w->out)
+		pthread_mutex_lock(&run->blk);
+		w->out = run__batch_take(run);
+		pthread_mutex_unlock(&run->blk);
+	}
+	if (!w->rp || (!run->staged && (!w->q || !w->out)))
 		goto fail;
 	w->use_tsc = replay_clock__tsc_for(run->o);
 	if (run->o->engine != REPLAY_ENGINE_SYNC) {
