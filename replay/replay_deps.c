@@ -1105,14 +1105,15 @@ static void disp__inherited(struct deptrack *dt, uint32_t pid, int64_t fd, const
 /* a lock op of p by a process: its execve and exit are lock ops of p too */
 static void pexit__locked(struct pexit *pe, const struct rpath *p)
 {
+	struct pproc *pp;
 	uint32_t i;
 
-	if (!pe || !p)
-		return;
-	for (i = 0; i < pe->nlocked && pe->locked[i] != p; i++)
+	if (!pe || !p || !(pp = pexit__proc(pe)))
+		return; /* out of memory: not followed, as past PEXIT_LOCKED */
+	for (i = 0; i < pp->nlocked && pp->locked[i] != p; i++)
 		;
-	if (i == pe->nlocked && i < PEXIT_LOCKED)
-		pe->locked[pe->nlocked++] = p;
+	if (i == pp->nlocked && i < PEXIT_LOCKED)
+		pp->locked[pp->nlocked++] = p;
 }
 
 /*
@@ -1128,34 +1129,36 @@ static void disp__proc(struct disp *d, const struct ritem *it, uint32_t self, st
 	struct pexit *pe = d->cpe;
 	uint64_t *v;
 
+	struct pproc *pp;
+
 	if (op->type == REEL_OP_FORK) {
 		if (op->ret <= 0 || op->ret > UINT32_MAX)
 			return;
 		v = replay_u64map__get(&d->plive, (uint64_t)op->ret);
 		pe = v ? (struct pexit *)(uintptr_t)*v : NULL;
-		if (!pe)
-			return; /* the child has no op in the trace */
-		if (pe->exited.seq)
-			ds__add(ds, pe->exited.w, self, pe->exited.seq);
-		pe->born.w = self;
-		pe->born.seq = it->seq;
+		if (!pe || !(pp = pexit__proc(pe)))
+			return; /* the child has no op in the trace (or no memory to follow it) */
+		if (pp->exited.seq)
+			ds__add(ds, pp->exited.w, self, pp->exited.seq);
+		pp->born.w = self;
+		pp->born.seq = it->seq;
 		/* its fds are its parent's open files, and hold their flocks: its exit may be
 		 * the release of one (flock(1) forks the command under the lock it took) */
-		for (uint32_t i = 0; d->cpe && i < d->cpe->nlocked; i++)
-			pexit__locked(pe, d->cpe->locked[i]);
+		for (uint32_t i = 0; d->cpe && d->cpe->proc && i < d->cpe->proc->nlocked; i++)
+			pexit__locked(pe, d->cpe->proc->locked[i]);
 		return;
 	}
 	if (!pe)
 		return;
 	for (uint32_t i = 0; i < pe->n; i++)
 		ds__add(ds, pe->last[i].w, self, pe->last[i].seq);
-	for (uint32_t i = 0; i < pe->nlocked; i++)
-		disp__lock(&d->dt, it, pe->locked[i], self, ds);
-	if (op->type == REEL_OP_EXIT) {
-		pe->exited.w = self;
-		pe->exited.seq = it->seq;
-		pe->nlocked = 0;
-		pe->born.seq = 0; /* a later process of the pid has a fork of its own */
+	for (uint32_t i = 0; pe->proc && i < pe->proc->nlocked; i++)
+		disp__lock(&d->dt, it, pe->proc->locked[i], self, ds);
+	if (op->type == REEL_OP_EXIT && (pp = pexit__proc(pe))) {
+		pp->exited.w = self;
+		pp->exited.seq = it->seq;
+		pp->nlocked = 0;
+		pp->born.seq = 0; /* a later process of the pid has a fork of its own */
 	}
 }
 
@@ -1169,8 +1172,8 @@ void disp__deps(struct disp *d, struct ritem *it, uint32_t self)
 
 	ds__clear(ds);
 	/* a thread of a process whose fork the trace has starts after it: with its fds */
-	if (d->cfirst && d->cpe && d->cpe->born.seq)
-		ds__add(ds, d->cpe->born.w, self, d->cpe->born.seq);
+	if (d->cfirst && d->cpe && d->cpe->proc && d->cpe->proc->born.seq)
+		ds__add(ds, d->cpe->proc->born.w, self, d->cpe->proc->born.seq);
 
 	/* a path op waits for what last made, moved or removed a directory above it */
 	if (it->p1 && !replay_op__on_fd(op))

@@ -502,8 +502,21 @@ static void disp__thread_end(struct disp *d, uint64_t tk)
 		return;
 	replay_u64map__del(&d->plive, tk >> 32);
 	disp__exit(d, (uint32_t)(tk >> 32), pe);
+	pexit__free(pe);
+}
+
+void pexit__free(struct pexit *pe)
+{
 	free(pe->last);
+	free(pe->proc);
 	free(pe);
+}
+
+struct pproc *pexit__proc(struct pexit *pe)
+{
+	if (!pe->proc)
+		pe->proc = calloc(1, sizeof(*pe->proc));
+	return pe->proc;
 }
 
 int disp__run(struct disp *d)
@@ -583,7 +596,7 @@ int disp__run(struct disp *d)
 		/* its thread's first op, or its first since its process's fork (a pid used
 		 * again: the thread is bound still from the earlier process's) */
 		d->cfirst = w->pushed_seq <= w->bound_seq ||
-			    (d->cpe && d->cpe->born.seq > w->pushed_seq);
+			    (d->cpe && d->cpe->proc && d->cpe->proc->born.seq > w->pushed_seq);
 		disp__deps(d, &it, w->idx);
 		w->pushed_seq = it.seq;
 		disp__push(d, w, &it);

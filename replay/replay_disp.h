@@ -71,20 +71,28 @@ struct awrite {
  * has (by worker), which its end waits for (disp__exit); and one more than the highest fd its
  * ops named, so that its end can drop what the dispatcher kept by fd */
 #define PEXIT_LOCKED 8
+/* what format 1.4's process records (replay_proc.c) need of a process: made on its first such
+ * record or lock op (pexit__proc): one pexit exists per process of the trace from the start,
+ * and 500 k short processes without them paid ~100 bytes each inline */
+struct pproc {
+	/* the fork that made it, which each of its threads' first op waits for, and the exit of
+	 * the last process by its pid, which a fork that returns the pid again waits for (seq
+	 * 0: none) */
+	struct rdep born, exited;
+	/* the files it made lock ops on: its execve and exit drop its locks on them, and are
+	 * lock ops of theirs (disp__proc); more than PEXIT_LOCKED are not followed */
+	uint32_t nlocked;
+	const struct rpath *locked[PEXIT_LOCKED];
+};
 struct pexit {
 	uint32_t left;
 	uint32_t n, cap;
 	uint32_t fds;
 	struct rdep *last;
-	/* format 1.4's process records (replay_proc.c): the fork that made it, which each of its
-	 * threads' first op waits for, and the exit of the last process by its pid, which a
-	 * fork that returns the pid again waits for (seq 0: none) */
-	struct rdep born, exited;
-	/* the files it made lock ops on: its execve and exit drop its locks on them, and are
-	 * lock ops of theirs (disp__proc); more than PEXIT_LOCKED are not followed */
-	const struct rpath *locked[PEXIT_LOCKED];
-	uint32_t nlocked;
+	struct pproc *proc; /* NULL: no process record nor lock op of it yet */
 };
+struct pproc *pexit__proc(struct pexit *pe); /* pe's, made if need be; NULL: out of memory */
+void pexit__free(struct pexit *pe);
 
 #define DISP_OWED_MAX 16
 struct disp {

@@ -497,10 +497,7 @@ static void run__free(struct run *run, struct disp *d)
 	replay_u64map__free(&d->left);
 	for (size_t i = 0; i < d->plive.cap; i++) {
 		if (d->plive.used[i]) {
-			struct pexit *pe = (struct pexit *)(uintptr_t)d->plive.v[i];
-
-			free(pe->last);
-			free(pe);
+			pexit__free((struct pexit *)(uintptr_t)d->plive.v[i]);
 		}
 	}
 	replay_u64map__free(&d->plive);
