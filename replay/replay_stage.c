@@ -24,8 +24,7 @@ void worker__seg_done(struct rworker *w)
 {
 	struct run *run = w->run;
 
-	worker__drain(w);
-	worker__flush(w);
+	worker__drain(w); /* its results are in its items (no batch to flush) */
 	if (w->last_seq > atomic_load_explicit(&w->done_seq, memory_order_relaxed))
 		worker__publish(w, w->last_seq);
 	w->seg_owed = 0;

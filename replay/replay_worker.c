@@ -505,10 +505,10 @@ void worker__flush(struct rworker *w)
 	/*
 	 * The writer polls every WRITER_POLL_NS: waking it for every batch cost the worker a
 	 * futex wake-up and an IPI per RUN_BATCH ops (~80 ns per op as fast as possible, on a
-	 * VM). Only a backlog that nears the cap, where workers would stall, wakes it early
-	 * (staged: only the cap, the results are the pause's).
+	 * VM). Only a backlog that nears the cap, where workers would stall, wakes it early.
+	 * (Staged workers have no batch: their results wait in their items, stage__results.)
 	 */
-	if (run->npending >= (run->hold ? run->max_pending : run->max_pending / 4))
+	if (run->npending >= run->max_pending / 4)
 		pthread_cond_signal(&run->bcond);
 	pthread_mutex_unlock(&run->blk);
 }
@@ -1228,9 +1228,9 @@ static void *worker__main(void *arg)
 			while (w->infl_n == RUN_ASYNC_DEPTH)
 				worker__reap(w, 1, 0);
 		}
-		/* measured straight into the result batch when it goes there next (staged: kept
-		 * in the item once done, worker__retire) */
-		res = w->out && !w->infl_n && !run->staged ? &w->out->ops[w->out->n] : &lres;
+		/* measured straight into the result batch when it goes there next (staged: no
+		 * batch, kept in the item once done, worker__retire) */
+		res = w->out && !w->infl_n ? &w->out->ops[w->out->n] : &lres;
 		worker__prefetch(w, res != &lres ? res + 1 : NULL);
 		*res = *op;
 		res->path = it->p1 ? it->p1->wid : 0;
