@@ -4,6 +4,7 @@ IOREEL=${IOREEL:-build/ioreel}
 MKTRACE=${MKTRACE:-build/tests/replay/replay_mktrace}
 GEN_TRACE=${GEN_TRACE:-build/tests/bench_replay/gen_trace} # large synthetic traces
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export PYTHONPATH=$HERE${PYTHONPATH:+:$PYTHONPATH} # spec.py: trace specs from python
 T=$(mktemp -d /var/tmp/ioreel-replay-test.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 

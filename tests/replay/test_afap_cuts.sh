@@ -12,11 +12,7 @@
 source "$(dirname "$0")/lib.sh"
 
 python3 - >"$T/spec" <<'PY'
-t = 10
-def op(tid, text):
-    global t
-    print(f"100 {tid} {t} {t + 1} {text}")
-    t += 2
+from spec import op
 op(201, "openat path=/d/a flags=O_RDONLY ret=3")
 for k in range(3000):
     # thread 202 opens fd 5, thread 203 reads it, then 202 closes it: each op waits on the

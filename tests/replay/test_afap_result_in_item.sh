@@ -16,11 +16,7 @@
 source "$(dirname "$0")/lib.sh"
 
 python3 - >"$T/spec" <<'PY'
-t = 10
-def op(tid, text):
-    global t
-    print(f"100 {tid} {t} {t + 1} {text}")
-    t += 2
+from spec import op
 op(201, "openat path=/d/a flags=O_RDWR ret=3")
 op(202, "openat path=/d/b flags=O_RDWR ret=4")
 for k in range(400):

@@ -12,11 +12,7 @@
 source "$(dirname "$0")/lib.sh"
 
 python3 - >"$T/spec" <<'PY'
-t = 10
-def op(tid, text):
-    global t
-    print(f"100 {tid} {t} {t + 1} {text}")
-    t += 2
+from spec import op
 op(201, "openat path=/d/small flags=O_RDONLY ret=3")
 op(202, "openat path=/d/big flags=O_RDONLY ret=4")
 for k in range(3000):
