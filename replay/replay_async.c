@@ -290,6 +290,8 @@ static void *actx__reaper(void *arg)
 	struct timespec ms = {0, 1000000};
 	int n = 0;
 
+	pthread_setname_np(pthread_self(), "ioreel-reaper");
+
 	/* it starts parked: a request that completes within its io_submit (buffered, tmpfs)
 	 * wakes a reaper waiting in io_getevents, which then raced the submitting thread for
 	 * it, stamping it late when it won (1 of 200 under CI's load) and, woken every time,

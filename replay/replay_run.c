@@ -193,8 +193,26 @@ static void run__batches_ahead(struct run *run, uint64_t nops, size_t nworkers)
 	}
 }
 
-/* at 1 M ops/s, 10 ms of results is 40 batches: far below RUN_MAX_PENDING_BATCHES */
-#define WRITER_POLL_NS 10000000ULL
+/*
+ * How often the writer looks for result batches while the workers replay with a schedule
+ * (they queue them without waking it: worker__flush). At 1 M ops/s, 10 ms of results is 40
+ * batches: far below RUN_MAX_PENDING_BATCHES. Slower traces fill a batch in far more than
+ * 10 ms (two threads at 2.5 k ops/s: ~200 ms), and each poll that finds nothing still takes
+ * a CPU from a worker (with --spin and as many workers as cores, ~100 preemptions a second
+ * for nothing): the poll doubles after one that found nothing, halves after one that found
+ * a batch, so that it comes about once per batch, up to WRITER_POLL_MAX_NS of results kept
+ * before they are written.
+ */
+#define WRITER_POLL_MIN_NS 10000000ULL
+#define WRITER_POLL_MAX_NS 250000000ULL
+
+/* the next poll after one that found a batch to write (found) or none */
+static uint64_t writer__next_poll(uint64_t poll, int found)
+{
+	if (found)
+		return poll / 2 > WRITER_POLL_MIN_NS ? poll / 2 : WRITER_POLL_MIN_NS;
+	return poll * 2 < WRITER_POLL_MAX_NS ? poll * 2 : WRITER_POLL_MAX_NS;
+}
 
 static void *writer__main(void *arg)
 {
@@ -202,7 +220,9 @@ static void *writer__main(void *arg)
 	struct rbatch *b;
 	struct run_bg bg;
 	int err;
-	uint64_t cpu0 = thread_cpu_ns();
+	uint64_t cpu0 = thread_cpu_ns(), poll = WRITER_POLL_MIN_NS;
+
+	pthread_setname_np(pthread_self(), "ioreel-writer");
 
 	background__enter(run, &bg);
 	pthread_mutex_lock(&run->blk);
@@ -210,17 +230,19 @@ static void *writer__main(void *arg)
 		/* held (a segment runs): a full backlog is written anyway, memory stays bounded */
 		while (!run->bstop &&
 		       (!run->bhead || (run->hold && run->npending < run->max_pending))) {
-			uint64_t t = replay_now_ns() + WRITER_POLL_NS;
+			uint64_t t = replay_now_ns() + poll;
 			struct timespec ts = {.tv_sec = (time_t)(t / 1000000000ULL),
 					      .tv_nsec = (long)(t % 1000000000ULL)};
 
 			background__return(&bg); /* ahead of the workers */
 			/* held, a segment runs: its results are in its items, the pause signals (a
-			 * poll would take a worker's CPU every WRITER_POLL_NS for nothing) */
-			if (run->hold)
+			 * poll would take a worker's CPU for nothing) */
+			if (run->hold) {
 				pthread_cond_wait(&run->bcond, &run->blk);
-			else
+			} else {
 				pthread_cond_timedwait(&run->bcond, &run->blk, &ts);
+				poll = writer__next_poll(poll, run->bhead != NULL);
+			}
 		}
 		if (run->wbehind) {
 			run->wbehind = 0;
@@ -279,6 +301,8 @@ static void *monitor__main(void *arg)
 	uint64_t t0, orig_span = run->fs->last_start_ns > run->fs->first_start_ns
 				 ? run->fs->last_start_ns - run->fs->first_start_ns
 				 : 0;
+
+	pthread_setname_np(pthread_self(), "ioreel-progress");
 
 	while (!atomic_load(&run->stop)) {
 		struct timespec ts = {0, 250000000};

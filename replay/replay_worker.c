@@ -503,7 +503,7 @@ void worker__flush(struct rworker *w)
 	run__batch_queue(run, b);
 	w->out = run__batch_take(run);
 	/*
-	 * The writer polls every WRITER_POLL_NS: waking it for every batch cost the worker a
+	 * The writer polls (writer__next_poll): waking it for every batch cost the worker a
 	 * futex wake-up and an IPI per RUN_BATCH ops (~80 ns per op as fast as possible, on a
 	 * VM). Only a backlog that nears the cap, where workers would stall, wakes it early.
 	 * (Staged workers have no batch: their results wait in their items, stage__results.)
@@ -1120,7 +1120,13 @@ static void *worker__main(void *arg)
 	uint32_t tail;
 	int r, waited, idle = 0;
 	uint64_t cpu0 = thread_cpu_ns(), runq0 = thread_runq_ns(), first = 0, faults0;
+	char name[16];
 
+	/* each thread of the replay named for top -H, perf sched and gdb: the workers by their
+	 * index, beside ioreel-writer, ioreel-progress, ioreel-reaper; the dispatcher is the
+	 * main thread, "ioreel" */
+	snprintf(name, sizeof(name), "ioreel-w%u", w->idx);
+	pthread_setname_np(pthread_self(), name);
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	run__pin(run, w->idx);
 	/* its data buffer, and with it its thread's malloc arena, made before its first op, not
