@@ -33,15 +33,21 @@ WL=$2
 shift 2
 SECONDS_RUN=3
 REPS=3
-OUT=$PWD/bench_capture-results.txt
+FORM=short
+OUT=
 while [ $# -gt 0 ]; do
 	case $1 in
-	full) SECONDS_RUN=10 REPS=5 ;;
+	full) SECONDS_RUN=10 REPS=5 FORM=full ;;
 	--out) OUT=$2; shift ;;
 	*) echo "usage: bench_capture.sh IOREEL IOWORKLOAD [full] [--out FILE]" >&2; exit 2 ;;
 	esac
 	shift
 done
+# beside the build's other benchmark results, never in the source tree it may be run from
+if [ -z "$OUT" ]; then
+	mkdir -p "$(dirname "$WL")/results" || exit 1
+	OUT=$(dirname "$WL")/results/bench_capture-$FORM.txt
+fi
 
 tmp=$(mktemp -d /dev/shm/ioreel-bench.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
