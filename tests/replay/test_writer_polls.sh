@@ -1,7 +1,7 @@
 #!/bin/bash
 # With a schedule, the result writer looks for batches about once per batch the workers
-# fill, not every 10 ms: two threads at 1 k ops/s in all fill a 256-op batch every ~0.5 s
-# between them, and a poll that finds nothing takes a CPU from a worker (with --spin and as
+# fill, not every 10 ms: each of two threads at 500 ops/s fills a 256-op batch every ~0.5 s,
+# and a poll that finds nothing takes a CPU from a worker (with --spin and as
 # many workers as cores, ~100 preemptions a second for nothing before). Counted with perf
 # sched over a 3 s replay, by the replay's thread names (ioreel-w0, ioreel-w1,
 # ioreel-writer): the writer ran at most 60 times (~300 with a 10 ms poll), and every op's
