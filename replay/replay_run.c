@@ -121,16 +121,23 @@ struct rbatch *run__batch_take(struct run *run)
 }
 
 /*
- * Staged: the CPUs the workers are pinned to, one each, when the trace has no more threads
- * than the replayer may use CPUs (its affinity: taskset, a cpuset). IOREEL_TEST_NO_PIN=1
- * (tests and A/B runs) leaves them to the scheduler.
+ * The CPUs the workers are pinned to, one each, when the trace has no more threads than the
+ * replayer may use CPUs (its affinity: taskset, a cpuset), and the workers never sleep:
+ * staged (afap), or spinning to their schedule all the way (--spin). The scheduler places a
+ * thread that never sleeps once, and moves it only when it balances the CPUs' load: woken
+ * together at a segment's release, or started together by the dispatcher, two such workers
+ * were often put on one CPU while the other idled, afap for 3-11 ms, with --spin for up to
+ * ~30 ms (1 replay in 3: half the first 50 ops late by up to 4 ms, the workers taking turns
+ * on one CPU). A worker that sleeps between its ops is placed anew at each wake-up: left to
+ * the scheduler. IOREEL_TEST_NO_PIN=1 (tests and A/B runs) leaves them all to it.
  */
 static void run__pin_plan(struct run *run, size_t nthreads)
 {
 	cpu_set_t set;
 
 	run->npin = 0;
-	if (!run->staged || getenv("IOREEL_TEST_NO_PIN") ||
+	if (!(run->staged || run->o->spin_us == REPLAY_SPIN_ALWAYS) ||
+	    getenv("IOREEL_TEST_NO_PIN") ||
 	    sched_getaffinity(0, sizeof(set), &set) || nthreads > (size_t)CPU_COUNT(&set))
 		return;
 	for (int c = 0; c < CPU_SETSIZE && run->npin < RUN_PIN_MAX; c++)
