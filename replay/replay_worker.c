@@ -1122,13 +1122,13 @@ static void *worker__main(void *arg)
 	uint64_t cpu0 = thread_cpu_ns(), runq0 = thread_runq_ns(), first = 0, faults0;
 	char name[16];
 
-	/* each thread of the replay named for top -H, perf sched and gdb: the workers by their
-	 * index, beside ioreel-writer, ioreel-progress, ioreel-reaper; the dispatcher is the
-	 * main thread, "ioreel" */
-	snprintf(name, sizeof(name), "ioreel-w%u", w->idx);
-	pthread_setname_np(pthread_self(), name);
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	run__pin(run, w->idx);
+	/* each thread of the replay named for top -H, perf sched and gdb: the workers by their
+	 * index, beside ioreel-writer, ioreel-progress, ioreel-reaper; the dispatcher is the
+	 * main thread, "ioreel". Once pinned: a worker seen by its name is where it runs. */
+	snprintf(name, sizeof(name), "ioreel-w%u", w->idx);
+	pthread_setname_np(pthread_self(), name);
 	/* its data buffer, and with it its thread's malloc arena, made before its first op, not
 	 * in it: each thread's first read or write was ~50-100 us late for them (the arena's
 	 * mmap and munmap, the buffer's page faults); a larger op grows it then (exec__buf) */

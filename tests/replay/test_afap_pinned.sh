@@ -35,18 +35,22 @@ pinned "original timing" 0 original env
 pinned "original timing, --spin" 1 "original --spin" env
 pinned "original timing, --spin=100 (sleeps until 100 us before)" 0 "original --spin=100" env
 
-# the workers' own CPU lists, read from /proc while a spinning replay of 2 s runs
-"$GEN_TRACE" -o "$T/s.reel" -t 2 -r 1000 -d 2 -s $((1 << 20)) --seed 8 >/dev/null ||
-	fail "gen_trace (2 s)"
+# the workers' own CPU lists, read from /proc while a spinning replay of 4 s runs (once both
+# workers are there: a loaded machine may take a while to start it)
+"$GEN_TRACE" -o "$T/s.reel" -t 2 -r 1000 -d 4 -s $((1 << 20)) --seed 8 >/dev/null ||
+	fail "gen_trace (4 s)"
 "$IOREEL" replay "$T/s.reel" --target "$T/tgt2" --timing original --spin -q -o "$T/s-r.reel" \
 	>"$T/out" 2>&1 &
 pid=$!
-sleep 1
-for task in /proc/$pid/task/*; do
-	name=$(cat "$task/comm" 2>/dev/null) || continue
-	case $name in ioreel-w[0-9]*) ;; *) continue ;; esac
-	echo "$name $(awk '/^Cpus_allowed_list/ { print $2 }' "$task/status")"
-done >"$T/cpus"
+for _ in $(seq 100); do
+	for task in /proc/$pid/task/*; do
+		name=$(cat "$task/comm" 2>/dev/null) || continue
+		case $name in ioreel-w[0-9]*) ;; *) continue ;; esac
+		echo "$name $(awk '/^Cpus_allowed_list/ { print $2 }' "$task/status")"
+	done >"$T/cpus"
+	[ "$(wc -l <"$T/cpus")" -ge 2 ] && break
+	sleep 0.1
+done
 wait $pid || fail "spinning replay: $(cat "$T/out")"
 cat "$T/cpus"
 [ "$(wc -l <"$T/cpus")" = 2 ] || fail "want 2 workers running, found: $(cat "$T/cpus")"
