@@ -1127,9 +1127,8 @@ static void disp__proc(struct disp *d, const struct ritem *it, uint32_t self, st
 {
 	const struct reel_op *op = &it->op;
 	struct pexit *pe = d->cpe;
-	uint64_t *v;
-
 	struct pproc *pp;
+	uint64_t *v;
 
 	if (op->type == REEL_OP_FORK) {
 		if (op->ret <= 0 || op->ret > UINT32_MAX)

@@ -375,10 +375,8 @@ struct run {
 	 */
 	int staged;
 	/*
-	 * Staged, with no more threads than CPUs it may use: worker i runs on CPU pin_cpu[i]
-	 * only (run__pin). Woken together at a segment's release, two workers were often
-	 * placed on one CPU while the other idled, the kernel's balancing taking 3-11 ms to
-	 * move one (perf sched): as fast as possible, that is the rate of one thread.
+	 * Workers that never sleep (staged, or --spin all the way), with no more threads than
+	 * CPUs it may use: worker i runs on CPU pin_cpu[i] only (run__pin_plan says why).
 	 */
 	int npin;
 	int pin_cpu[RUN_PIN_MAX];
