@@ -8,10 +8,14 @@
 # item (a futex wake-up and two context switches an op), the dispatcher woken again by each
 # op the worker retired until it ran. Here two threads of 4 KiB io_uring reads and writes on
 # tmpfs, 16 in flight each, recorded 1 us apart (far past any replayer's pace: all backlog),
-# replayed with each timing 3 times, interleaved: the best original's worker CPU per op
-# within 1.5x of the best afap's (2.0-2.75x before; 0.8-1.3x now), and its duration within 1.5x of afap's
-# with the pauses between its segments, where it reads the trace and writes results, which
-# an original timing does alongside (1.7-2.1x before; 0.85-1.35x now, on a loaded VM).
+# replayed with each timing 5 times, interleaved: the original's worker CPU per op within 1.5x
+# of afap's (2.0-2.75x before; 0.8-1.3x now), and its duration within 1.5x of afap's with the
+# pauses between its segments, where it reads the trace and writes results, which an original
+# timing does alongside (1.7-2.1x before; 0.85-1.35x now, on a loaded VM). Each ratio is taken
+# within a pair (the two runs back to back see the same machine) and the median of the five
+# pairs is held to it: best against best failed once in CI when a single afap run was
+# twice as fast as its other two (0.158 s against 0.48 and 0.24; the original took 0.33-0.37
+# each time), which says nothing of the original timing.
 # afap runs with its workers left to the scheduler (IOREEL_TEST_NO_PIN), as the original
 # timing's are: pinned one per CPU, afap's reached 940-1010 ns/op where unpinned it took
 # 1240-2790 and the original 1240-2140, which compares the placement, not the two timings'
@@ -68,7 +72,7 @@ print("%.0f %.3f %.3f" % (float(m["replay.cpu_ns.workers"]) / r["ops_measured"],
       r["span_ns"] / 1e9, float(m.get("replay.paused_ns", 0)) / 1e9))'
 }
 
-for try in 1 2 3; do
+for try in 1 2 3 4 5; do
 	read -r ac as ap <<<"$(run afap $try)"
 	read -r oc os op <<<"$(run original $try)"
 	echo "try $try: afap $ac ns/op of worker CPU, ${as} s (+${ap} s of pauses);" \
@@ -76,12 +80,14 @@ for try in 1 2 3; do
 	echo "$ac $as $ap $oc $os" >>"$T/runs"
 done
 python3 - "$T/runs" <<'PY' || fail "original timing's backlog ran slower than afap's"
-import sys
+import statistics, sys
 runs = [list(map(float, l.split())) for l in open(sys.argv[1])]
-acpu = min(r[0] for r in runs); ocpu = min(r[3] for r in runs)
-adur = min(r[1] + r[2] for r in runs); odur = min(r[4] for r in runs)
-print("best: worker CPU per op original/afap %.2fx, duration original/(afap + pauses) %.2fx"
-      % (ocpu / acpu, odur / adur))
-sys.exit(not (ocpu <= 1.5 * acpu and odur <= 1.5 * adur))
+cpu = [r[3] / r[0] for r in runs]
+dur = [r[4] / (r[1] + r[2]) for r in runs]
+print("worker CPU per op original/afap: %s, median %.2fx" %
+      (" ".join("%.2f" % x for x in cpu), statistics.median(cpu)))
+print("duration original/(afap + pauses): %s, median %.2fx" %
+      (" ".join("%.2f" % x for x in dur), statistics.median(dur)))
+sys.exit(not (statistics.median(cpu) <= 1.5 and statistics.median(dur) <= 1.5))
 PY
 echo PASS
