@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +122,47 @@ static int parse_pids(const char *arg, pid_t **pids, size_t *n)
 	return *n ? 0 : -EINVAL;
 }
 
+/*
+ * What the capture counted and did not record as the application did it, each said in the
+ * summary when it happened: "  N <text>". A new count is a line here.
+ */
+/* an entry: the field's offset, refused at compile time unless the field is a uint64_t */
+#define RECORD_NOTE(field, text)                                                                   \
+	{_Generic(((struct capture_stats *)0)->field,                                              \
+		  uint64_t: offsetof(struct capture_stats, field)),                                \
+	 text}
+
+static const struct record_note {
+	size_t count; /* offset of a uint64_t in struct capture_stats */
+	const char *text;
+} record_notes[] = {
+	RECORD_NOTE(lost_items,
+		    "aio/iovec items beyond the per-syscall limit not recorded"),
+	RECORD_NOTE(xattr_ops,
+		    "extended attribute changes (setxattr, removexattr: ACLs, as cp -a and cp -p "
+		    "set modes) counted, not recorded: a replay does not make them"),
+	RECORD_NOTE(unpaired,
+		    "async completions without their submission (made before the capture began, or "
+		    "its event lost): recorded without its fd, offset and length"),
+	RECORD_NOTE(after_exit,
+		    "ops of processes that had ended (io_uring completions of requests left in "
+		    "flight, finished as the kernel tore the ring down) not recorded"),
+	RECORD_NOTE(paths_too_long,
+		    "paths longer than PATH_MAX (4096 bytes) once made absolute recorded "
+		    "without their path: a replay cannot replay their ops"),
+	RECORD_NOTE(links_unresolved,
+		    "paths climbing with \"..\" from a /proc link's directory "
+		    "(/proc/self/cwd/../x) to where the kernel could no longer say: recorded "
+		    "by that name, a replay does not replay their ops"),
+	RECORD_NOTE(uring_fixed,
+		    "io_uring requests on registered (fixed) files recorded without their file "
+		    "(the capture does not follow io_uring_register): a replay cannot replay them"),
+	RECORD_NOTE(pos_moved,
+		    "reads/writes did not take place where their fd's position was when they were "
+		    "called (another thread or process sharing the open file went first): "
+		    "recorded where they took place"),
+};
+
 static void summary(const struct capture_opts *o, const struct capture_stats *st)
 {
 	const struct reel_totals *t = &st->totals;
@@ -155,53 +198,17 @@ static void summary(const struct capture_opts *o, const struct capture_stats *st
 			(unsigned long long)st->shared_wmaps, (unsigned long long)st->wmap_bytes);
 	if (!st->uring)
 		fprintf(stderr, "  io_uring tracepoints unavailable: io_uring requests not seen\n");
-	if (st->lost_items)
-		fprintf(stderr, "  %llu aio/iovec items beyond the per-syscall limit not recorded\n",
-			(unsigned long long)st->lost_items);
-	if (st->xattr_ops)
-		fprintf(stderr,
-			"  %llu extended attribute changes (setxattr, removexattr: ACLs, as cp -a "
-			"and cp -p set modes) counted, not recorded: a replay does not make them\n",
-			(unsigned long long)st->xattr_ops);
-	if (st->unpaired)
-		fprintf(
-		    stderr,
-		    "  %llu async completions without their submission (made before the capture "
-		    "began, or its event lost): recorded without its fd, offset and length\n",
-		    (unsigned long long)st->unpaired);
-	if (st->after_exit)
-		fprintf(stderr,
-			"  %llu ops of processes that had ended (io_uring completions of requests "
-			"left in flight, finished as the kernel tore the ring down) not recorded\n",
-			(unsigned long long)st->after_exit);
-	if (st->paths_too_long)
-		fprintf(stderr,
-			"  %llu paths longer than PATH_MAX (4096 bytes) once made absolute recorded "
-			"without their path: a replay cannot replay their ops\n",
-			(unsigned long long)st->paths_too_long);
-	if (st->links_unresolved)
-		fprintf(stderr,
-			"  %llu paths climbing with \"..\" from a /proc link's directory "
-			"(/proc/self/cwd/../x) to where the kernel could no longer say: recorded by "
-			"that name, a replay does not replay their ops\n",
-			(unsigned long long)st->links_unresolved);
-	if (st->uring_fixed)
-		fprintf(stderr,
-			"  %llu io_uring requests on registered (fixed) files recorded without "
-			"their file (the capture does not follow io_uring_register): a replay "
-			"cannot replay them\n",
-			(unsigned long long)st->uring_fixed);
+	for (size_t i = 0; i < sizeof(record_notes) / sizeof(record_notes[0]); i++) {
+		uint64_t n = *(const uint64_t *)((const char *)st + record_notes[i].count);
+
+		if (n)
+			fprintf(stderr, "  %llu %s\n", (unsigned long long)n, record_notes[i].text);
+	}
 	if (st->uring_unrecorded)
 		fprintf(stderr,
 			"  %llu io_uring requests of file system ops the capture does not record "
 			"(%s): not in the trace, so a replay does not make them\n",
 			(unsigned long long)st->uring_unrecorded, st->uring_unrecorded_ops);
-	if (st->pos_moved)
-		fprintf(stderr,
-			"  %llu reads/writes did not take place where their fd's position was when "
-			"they were called (another thread or process sharing the open file went "
-			"first): recorded where they took place\n",
-			(unsigned long long)st->pos_moved);
 	fprintf(stderr, "  trace %s: %llu bytes, %.1f bytes/op\n", o->output,
 		(unsigned long long)st->trace_bytes,
 		t->ops ? (double)st->trace_bytes / t->ops : 0.0);

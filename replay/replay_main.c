@@ -5,6 +5,8 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,6 +340,41 @@ static void print_cache(const struct replay_cache_state *c, FILE *out)
 			: "");
 }
 
+/*
+ * What the replay could not do as the original did, or did not need to, each said in the
+ * summary when it happened: "  N <text>". A new count is a line here.
+ */
+/* an entry: the field's offset, refused at compile time unless the field is a uint64_t */
+#define SUMMARY_NOTE(field, text)                                                                  \
+	{_Generic(((struct replay_summary *)0)->field,                                             \
+		  uint64_t: offsetof(struct replay_summary, field)),                               \
+	 text}
+
+static const struct summary_note {
+	size_t count; /* offset of a uint64_t in struct replay_summary */
+	const char *text;
+} summary_notes[] = {
+	SUMMARY_NOTE(prep_unsized_gone,
+		    "files the application removed, renamed away or replaced before anything in "
+		    "the trace said how long they were: prepared empty, so their removal frees "
+		    "no blocks and costs less than the original's"),
+	SUMMARY_NOTE(noop_closes,
+		    "closes of fds opened before the capture (or inherited) and never used: "
+		    "nothing to close"),
+	SUMMARY_NOTE(lock_waits_abandoned,
+		    "lock requests waited past their time (1 s + 4x the original's) for a lock "
+		    "the replay held where the original did not, and were given up (EINTR)"),
+	SUMMARY_NOTE(unlinks_mapped,
+		    "unlinks or renames over the last name of a file the replay still had mapped "
+		    "(no munmap of it in the trace: a format 1.1 trace, or one that only cut the "
+		    "mapping): they freed none of its blocks, which go when the replay ends, so "
+		    "they cost less than the original's if it had unmapped the file first"),
+	SUMMARY_NOTE(xattr_ops,
+		    "extended attribute changes of the application (setxattr, removexattr: ACLs, "
+		    "as cp -a and cp -p set modes) were not recorded, not replayed: modes set so "
+		    "differ"),
+};
+
 void replay_summary__print(const struct replay_summary *s, FILE *out)
 {
 	char a[32], b[32], c[32], d[32], e[32];
@@ -357,12 +394,6 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 	fprintf(out, "%llu replayed by %llu thread%s, %llu non-file skipped\n",
 		(unsigned long long)s->ops_issued, (unsigned long long)s->threads,
 		s->threads == 1 ? "" : "s", (unsigned long long)s->ops_nonfile);
-	if (s->prep_unsized_gone)
-		fprintf(out,
-			"  %llu files the application removed, renamed away or replaced before "
-			"anything in the trace said how long they were: prepared empty, so their "
-			"removal frees no blocks and costs less than the original's\n",
-			(unsigned long long)s->prep_unsized_gone);
 	if (s->interrupted)
 		fprintf(out, "  INTERRUPTED: the replay was stopped early; the ops after that were "
 			     "not replayed\n");
@@ -379,31 +410,12 @@ void replay_summary__print(const struct replay_summary *s, FILE *out)
 			"  TRACE INCOMPLETE: the capture lost %llu events (its ring buffer was "
 			"full): their ops are not in the trace, so not replayed\n",
 			(unsigned long long)s->lost_events);
-	if (s->noop_closes)
-		fprintf(out,
-			"  %llu closes of fds opened before the capture (or inherited) and "
-			"never used: nothing to close\n",
-			(unsigned long long)s->noop_closes);
-	if (s->lock_waits_abandoned)
-		fprintf(out,
-			"  %llu lock requests waited past their time (1 s + 4x the original's) for "
-			"a lock the replay held where the original did not, and were given up "
-			"(EINTR)\n",
-			(unsigned long long)s->lock_waits_abandoned);
-	if (s->unlinks_mapped)
-		fprintf(out,
-			"  %llu unlinks or renames over the last name of a file the replay still "
-			"had mapped (no munmap of it in the trace: a format 1.1 trace, or one "
-			"that only cut the mapping): they freed none of its blocks, which go when "
-			"the replay ends, so they cost less than the original's if it had "
-			"unmapped the file first\n",
-			(unsigned long long)s->unlinks_mapped);
-	if (s->xattr_ops)
-		fprintf(out,
-			"  %llu extended attribute changes of the application (setxattr, "
-			"removexattr: ACLs, as cp -a and cp -p set modes) were not recorded, not "
-			"replayed: modes set so differ\n",
-			(unsigned long long)s->xattr_ops);
+	for (size_t i = 0; i < sizeof(summary_notes) / sizeof(summary_notes[0]); i++) {
+		uint64_t n = *(const uint64_t *)((const char *)s + summary_notes[i].count);
+
+		if (n)
+			fprintf(out, "  %llu %s\n", (unsigned long long)n, summary_notes[i].text);
+	}
 	fmt_ns(a, sizeof(a), (double)s->duration_ns);
 	fmt_ns(b, sizeof(b), (double)s->orig_duration_ns);
 	fprintf(out, "  duration: %s (original %s, %.2fx)\n", a, b,
