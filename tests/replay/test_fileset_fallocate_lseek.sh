@@ -1,6 +1,6 @@
 #!/bin/bash
 # An lseek's SEEK_END, SEEK_HOLE or SEEK_DATA shows how long a file there before the capture
-# was, and a SEEK_DATA where it had holes (replay_fileset.c, lseek__size and hole__found),
+# was, and a SEEK_DATA where it had holes (replay_fileset_scan.c, lseek__size and hole__found),
 # only until the application changed what they show. A fallocate past the end (mode 0, no
 # FALLOC_FL_KEEP_SIZE) makes the length the application's: /d/grown, 1000 bytes before the
 # capture, was prepared 64 KiB long after the SEEK_END that followed its fallocate, and the

@@ -2,7 +2,7 @@
 # A symlink the application made, then removed and made a directory again, leads nowhere for
 # what the trace first names below that name afterwards: `ln -s p0 n5; ... rm n5; mkdir n5;
 # mv olddir n5/sub`, then n5/sub/f read. The file set followed the old link's content for
-# n5/sub/f as well (replay_fileset.c, through__links) and prepared p0/sub/f, so p0, a file
+# n5/sub/f as well (replay_fileset_links.c, through__links) and prepared p0/sub/f, so p0, a file
 # the trace stats and reads, was taken for a directory: "cannot prepare .../p0/sub: Not a
 # directory", nothing replayed (stress seed 5334). What was in the renamed directory is
 # prepared under its old name (rename__origin), p0 as the file it was.

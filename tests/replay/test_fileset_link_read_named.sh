@@ -1,7 +1,7 @@
 #!/bin/bash
 # What the application read through a symlink it made is its destination's also when the trace
 # names the destination itself (ln -s data.v1 cur; data.v1 stat'd; cur opened and read): the
-# destination is prepared as large as read by either name (replay_fileset.c, prelinks__merge,
+# destination is prepared as large as read by either name (replay_fileset_links.c, prelinks__merge,
 # as for a symlink there before the capture). The read through the link counted only when the
 # trace did not name the destination (through__links), so data.v1 was prepared empty and the
 # read came back short (pread64 of 200 bytes: 0). Also a file below a link the application

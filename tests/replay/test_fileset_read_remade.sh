@@ -1,7 +1,7 @@
 #!/bin/bash
 # A file there before the capture, read through an fd opened before its name was made anew
 # (a rename over it, or an unlink and a create): the fd still reads the old file, so those
-# reads tell the old file's extent, prepared under the name (replay_fileset.c, FDV_GEN0);
+# reads tell the old file's extent, prepared under the name (replay_fileset_scan.c, FDV_GEN0);
 # counted for the new file, which is the application's, they told nothing, and the reads came
 # out short in the replay. Reads through an fd opened after the remake are of the new file.
 # The application's writes to the old file before do not hide its bytes read after (stress

@@ -1,7 +1,7 @@
 #!/bin/bash
 # A file there before the capture and read only by a name a rename or a link gave it is
 # prepared, under its old name, as long as the furthest byte read by the new one
-# (replay_fileset.c, origin): rustc's incremental build hard-links its cached objects into
+# (replay_fileset_scan.c, origin): rustc's incremental build hard-links its cached objects into
 # target/debug/deps and the linker reads them there; prepared empty, those 6 reads came out
 # 0 bytes long in the replay. What the new name's own writes or cuts made tells nothing of
 # the old file, nor does a read by a name made anew after it was removed.
