@@ -355,24 +355,24 @@ static const struct summary_note {
 	const char *text;
 } summary_notes[] = {
 	SUMMARY_NOTE(prep_unsized_gone,
-		    "files the application removed, renamed away or replaced before anything in "
-		    "the trace said how long they were: prepared empty, so their removal frees "
-		    "no blocks and costs less than the original's"),
+		     "files the application removed, renamed away or replaced before anything in "
+		     "the trace said how long they were: prepared empty, so their removal frees "
+		     "no blocks and costs less than the original's"),
 	SUMMARY_NOTE(noop_closes,
-		    "closes of fds opened before the capture (or inherited) and never used: "
-		    "nothing to close"),
+		     "closes of fds opened before the capture (or inherited) and never used: "
+		     "nothing to close"),
 	SUMMARY_NOTE(lock_waits_abandoned,
-		    "lock requests waited past their time (1 s + 4x the original's) for a lock "
-		    "the replay held where the original did not, and were given up (EINTR)"),
+		     "lock requests waited past their time (1 s + 4x the original's) for a lock "
+		     "the replay held where the original did not, and were given up (EINTR)"),
 	SUMMARY_NOTE(unlinks_mapped,
-		    "unlinks or renames over the last name of a file the replay still had mapped "
-		    "(no munmap of it in the trace: a format 1.1 trace, or one that only cut the "
-		    "mapping): they freed none of its blocks, which go when the replay ends, so "
-		    "they cost less than the original's if it had unmapped the file first"),
+		     "unlinks or renames over the last name of a file the replay still had mapped "
+		     "(no munmap of it in the trace: a format 1.1 trace, or one that only cut the "
+		     "mapping): they freed none of its blocks, which go when the replay ends, so "
+		     "they cost less than the original's if it had unmapped the file first"),
 	SUMMARY_NOTE(xattr_ops,
-		    "extended attribute changes of the application (setxattr, removexattr: ACLs, "
-		    "as cp -a and cp -p set modes) were not recorded, not replayed: modes set so "
-		    "differ"),
+		     "extended attribute changes of the application (setxattr, removexattr: ACLs, "
+		     "as cp -a and cp -p set modes) were not recorded, not replayed: modes set so "
+		     "differ"),
 };
 
 void replay_summary__print(const struct replay_summary *s, FILE *out)
