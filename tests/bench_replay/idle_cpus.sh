@@ -16,12 +16,14 @@
 #         the syscalls the trace holds.
 # For each: the WAL's pwrite64 p50 and p90 (8 KiB and 16 KiB buffered writes, overwriting
 # the segment), fdatasync p50, and lateness p50, medians over the pairs; beside them the
-# original's, from the trace. The finding it measures: a syscall that starts on a CPU just
+# original's, from the trace; "overlap", the WAL writes that started while another thread
+# synced the WAL (none: PostgreSQL's WALWriteLock keeps them apart, and so does the replay's
+# order). The finding it measures: a syscall that starts on a CPU just
 # woken from idle runs slower (the wake, and caches the idle let go cold). A replay thread
 # woken for its next op pays that where the application's did not.
 # What it costs, and why ioreel does not keep the CPUs busy itself: on this VM the replay
-# then fell behind its schedule by seconds far more often (median lateness 0.9-4.2 s in 4
-# of 6 busy replays, against 0.2-1.1 s in 2 of 6 idle ones, 2026-12-03), though its syncs
+# then fell behind its schedule by seconds far more often (median lateness 0.9-4.3 s in 7
+# of 12 busy replays, against 0.2-1.1 s in 2 of 12 idle ones, two runs on 2026-12-03), though its syncs
 # were no slower at p50: whatever the busy vCPUs take from (the host's own threads, the
 # disk's emulation), the replay's pace pays. The late p50 column shows it.
 # No target: it prints what it measured; a broken run exits 1, 77 when it cannot run here.
@@ -44,22 +46,35 @@ trap 'stop_burners; rm -rf "$TGT"; rb_cleanup' EXIT
 # result's lateness (0 for the original)
 stats() {
 	python3 - "$@" <<'PY'
-import json, sys
+import bisect, json, sys
 def pct(v, q):
     v = sorted(v)
     return v[min(len(v) - 1, int(q * len(v)))] if v else 0
-wal, sync, late = [], [], []
+wal, sync, late, walops, walsyncs = [], [], [], [], []
 for line in open(sys.argv[1]):
     o = json.loads(line)
     d = o["end_ns"] - o["start_ns"]
-    if o["op"] == "pwrite64" and o["path"] and "/pg_wal/" in o["path"]:
+    on_wal = bool(o["path"]) and "/pg_wal/" in o["path"]
+    if o["op"] == "pwrite64" and on_wal:
         wal.append(d)
+        walops.append(o)
     elif o["op"] == "fdatasync":
         sync.append(d)
+        if on_wal:
+            walsyncs.append(o)
     if len(sys.argv) > 2 and o["sched_ns"] is not None:
         late.append(o["start_ns"] - o["sched_ns"])
-print("wal50=%d wal90=%d sync50=%d late50=%d" %
-      (pct(wal, .5), pct(wal, .9), pct(sync, .5), pct(late, .5) if late else 0))
+# WAL writes that started while another thread synced the WAL: the one interplay that could
+# slow a write here (PostgreSQL's WALWriteLock keeps them apart; the replay's order must too)
+walsyncs.sort(key=lambda o: o["start_ns"])
+starts = [o["start_ns"] for o in walsyncs]
+ovl = 0
+for w in walops:
+    i = bisect.bisect_right(starts, w["start_ns"])
+    ovl += any(s["end_ns"] > w["start_ns"] and s["tid"] != w["tid"]
+               for s in walsyncs[max(0, i - 64):i])
+print("wal50=%d wal90=%d sync50=%d late50=%d overlap=%d" %
+      (pct(wal, .5), pct(wal, .9), pct(sync, .5), pct(late, .5) if late else 0, ovl))
 PY
 }
 
@@ -106,13 +121,13 @@ row() { # NAME LINE... (medians of the lines)
 	w90=$(rb_median_of wal90 "$@")
 	s50=$(rb_median_of sync50 "$@")
 	l50=$(rb_median_of late50 "$@")
-	printf '%-44s | %8s | %8s | %7s | %8s | %8s\n' "$name" "$(rb_us "$w50")" "$(rb_us "$w90")" \
-		"$(rb_ratio "$w50" "$(rb_kv "$ORIG" wal50)")" "$(rb_us "$s50")" \
-		"$([ "$l50" = 0 ] && echo - || rb_us "$l50")"
+	printf '%-44s | %8s | %8s | %7s | %8s | %8s | %7s\n' "$name" "$(rb_us "$w50")" \
+		"$(rb_us "$w90")" "$(rb_ratio "$w50" "$(rb_kv "$ORIG" wal50)")" "$(rb_us "$s50")" \
+		"$([ "$l50" = 0 ] && echo - || rb_us "$l50")" "$(rb_median_of overlap "$@")"
 }
 rb_say ""
-rb_say "$(printf '%-44s | %8s | %8s | %7s | %8s | %8s' "PostgreSQL sample on /var/tmp (us)" \
-	"WAL p50" "WAL p90" "vs orig" "sync p50" "late p50")"
+rb_say "$(printf '%-44s | %8s | %8s | %7s | %8s | %8s | %7s' "PostgreSQL sample on /var/tmp (us)" \
+	"WAL p50" "WAL p90" "vs orig" "sync p50" "late p50" "overlap")"
 rb_say "$(row "original (pgbench's backends, CPUs busy)" "$ORIG")"
 rb_say "$(row "replay, CPUs idle between ops (as shipped)" "${IDLE[@]}")"
 rb_say "$(row "replay, a nice 19 busy loop on each CPU" "${BUSY[@]}")"
