@@ -23,9 +23,9 @@
 # woken for its next op pays that where the application's did not.
 # What it costs, and why ioreel does not keep the CPUs busy itself: on this VM the replay
 # then fell behind its schedule by seconds far more often (median lateness 0.9-4.3 s in 7
-# of 12 busy replays, against 0.2-1.1 s in 2 of 12 idle ones, two runs on 2026-12-03), though its syncs
-# were no slower at p50: whatever the busy vCPUs take from (the host's own threads, the
-# disk's emulation), the replay's pace pays. The late p50 column shows it.
+# of 12 busy replays, against 0.2-1.1 s in 2 of 12 idle ones, two runs on 2026-12-03),
+# though its syncs were no slower at p50: whatever the busy vCPUs take from (the host's own
+# threads, the disk's emulation), the replay's pace pays. The late p50 column shows it.
 # No target: it prints what it measured; a broken run exits 1, 77 when it cannot run here.
 set -u
 source "$(dirname "$0")/rbench_lib.sh"
