@@ -335,6 +335,11 @@ int capture__footer_meta(struct reel_writer *w, const struct capture_stats *st)
 		err = err ?: reel_writer__meta(w, "capture.uring_unrecorded_ops",
 					       st->uring_unrecorded_ops);
 #undef PUT
+	/* beside the replay's (replay.cpu_busy): the report says when the two differ */
+	if (st->cpu_busy >= 0) {
+		snprintf(num, sizeof(num), "%.3f", st->cpu_busy);
+		err = err ?: reel_writer__meta(w, REEL_META_CAPTURE_CPU_BUSY, num);
+	}
 	if (capture_stop__name(st->stopped_by))
 		err = err ?: reel_writer__meta(w, REEL_META_CAPTURE_STOPPED_BY,
 					       capture_stop__name(st->stopped_by));
@@ -430,10 +435,12 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	char *fd_flags, *fd_sizes;
 	int release_fd = -1, exec_fd = -1, err, ncpu;
 	uint64_t mono, wall, last_flush, deadline = 0;
+	struct reel_cpu_sample cpu0 = {0}, cpu1;
 	struct stat sb;
 	uint8_t one = 1;
 
 	memset(st, 0, sizeof(*st));
+	st->cpu_busy = -1; /* not measured (yet) */
 	stop_requested = 0;
 	stop_signal = 0;
 	if (!o->output || (!o->argv && !o->npids && !o->cgroup))
@@ -569,6 +576,8 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 		}
 	}
 
+	if (reel_cpu__sample(&cpu0))
+		cpu0.total = 0;
 	last_flush = now_ns(CLOCK_MONOTONIC);
 	if (o->duration_s > 0)
 		deadline = last_flush + (uint64_t)(o->duration_s * 1e9);
@@ -611,6 +620,7 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	}
 	/* detach first, then drain what is left: nothing is lost at the end */
 	ioreel_bpf__detach(skel);
+	st->cpu_busy = cpu0.total && !reel_cpu__sample(&cpu1) ? reel_cpu__busy(&cpu0, &cpu1) : -1;
 	if (!err) {
 		err = ring_buffer__consume(rb);
 		err = err < 0 ? err : 0;

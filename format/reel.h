@@ -224,6 +224,10 @@ int reel_path__is_nonfile(const char *path);
 #define REEL_META_CAPTURE_STOPPED_BY "capture.stopped_by"
 /* with stopped_by "signal": which one ("SIGINT", "SIGTERM"); at the end */
 #define REEL_META_CAPTURE_STOP_SIGNAL "capture.stop_signal"
+/* the share of all CPUs' time the machine was busy during the capture, 0-1 ("0.412"), and
+ * during a replay (reel_cpu.c); at the end */
+#define REEL_META_CAPTURE_CPU_BUSY "capture.cpu_busy"
+#define REEL_META_REPLAY_CPU_BUSY "replay.cpu_busy"
 /* path arguments left out for being longer than PATH_MAX once absolute; at the end */
 #define REEL_META_CAPTURE_PATHS_TOO_LONG "capture.paths_too_long"
 #define REEL_META_ANONYMIZED "anonymized"   /* "1" when paths were anonymised */
@@ -380,6 +384,14 @@ void reel_reader__meta_at(const struct reel_reader *r, size_t i, const char **ke
 /* Footer totals (read at open when seekable), or NULL when there is no valid footer. */
 const struct reel_totals *reel_reader__totals(const struct reel_reader *r);
 void reel_reader__close(struct reel_reader *r);
+
+/* The machine's CPU time so far, busy and idle, from /proc/stat (reel_cpu.c). */
+struct reel_cpu_sample {
+	uint64_t total, idle; /* clock ticks; idle counts iowait */
+};
+int reel_cpu__sample(struct reel_cpu_sample *s); /* 0, or -1 when /proc/stat cannot say */
+/* the share of the CPUs' time busy between two samples, 0-1; -1 when not known */
+double reel_cpu__busy(const struct reel_cpu_sample *a, const struct reel_cpu_sample *b);
 
 #ifdef __cplusplus
 }

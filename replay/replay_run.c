@@ -622,6 +622,8 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	pthread_t mon, wth;
 	int err, mon_on = 0, wth_on = 0;
 	uint64_t cpu0, others0 = UINT64_MAX, runq0, wall0;
+	struct reel_cpu_sample busy0 = {0}, busy1;
+	double busy = -1;
 	size_t prespawn, nqueues;
 
 	if (!run)
@@ -761,6 +763,8 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	background__enter(run, &d.bg);
 	cpu0 = thread_cpu_ns();
 	others0 = others_cpu_ns();
+	if (reel_cpu__sample(&busy0))
+		busy0.total = 0;
 	runq0 = thread_runq_ns();
 	wall0 = replay_now_ns();
 	err = disp__run(&d);
@@ -788,6 +792,8 @@ stop:
 	}
 	for (uint32_t i = 0; i < atomic_load(&run->nworkers); i++)
 		pthread_join(run->workers[i]->th, NULL);
+	if (busy0.total && !reel_cpu__sample(&busy1))
+		busy = reel_cpu__busy(&busy0, &busy1);
 	atomic_store(&run->stop, 1);
 	if (mon_on)
 		pthread_join(mon, NULL);
@@ -874,6 +880,13 @@ stop:
 		reel_writer__meta(run->w, "replay.cpus", num);
 	}
 	meta__u64(run->w, "replay.workers_pinned", run->npin ? 1 : 0);
+	/* beside the capture's (capture.cpu_busy): the report says when the two differ */
+	if (busy >= 0) {
+		char num[24];
+
+		snprintf(num, sizeof(num), "%.3f", busy);
+		reel_writer__meta(run->w, REEL_META_REPLAY_CPU_BUSY, num);
+	}
 	if (!err && run->werr) {
 		err = run->werr;
 		replay_set_error("cannot write result %s: %s", o->result, reel_strerror(err));

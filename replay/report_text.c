@@ -140,6 +140,35 @@ static void replayer_segments(const struct report_run *r, FILE *out)
 			cut, carried);
 }
 
+/*
+ * How busy the machine's CPUs were during the replay, beside the capture (reel_cpu.c). An
+ * application that computes between its syscalls keeps its CPUs awake; a replay's workers
+ * sleep from op to op, and a syscall that starts on a CPU just woken from idle runs slower:
+ * PostgreSQL's 6 us WAL writes replayed 1.1-1.3x slower at p50 on idle CPUs, 0.9x with them
+ * kept busy (tests/bench_replay/idle_cpus.sh). Said when the replay's CPUs were busy less
+ * than half as much as the capture's, on a capture at least REPORT_CPU_BUSY_MIN busy.
+ */
+#define REPORT_CPU_BUSY_MIN 0.25
+
+static void cpu_busy(const struct report *rep, const struct report_run *r, FILE *out)
+{
+	const char *cap = report_run__meta(&rep->runs[0], REEL_META_CAPTURE_CPU_BUSY);
+	const char *rpl = report_run__meta(r, REEL_META_REPLAY_CPU_BUSY);
+	double c, p;
+
+	if (!cap || !rpl)
+		return;
+	c = strtod(cap, NULL);
+	p = strtod(rpl, NULL);
+	fprintf(out, "     CPUs %.0f%% busy during the replay (the capture: %.0f%%)", p * 100, c * 100);
+	if (c >= REPORT_CPU_BUSY_MIN && p < c / 2)
+		fprintf(out,
+			": its workers sleep between ops where the application kept its CPUs "
+			"awake, and syscalls of a few µs run slower on a CPU just woken from idle, "
+			"so here they may read slower than the target makes them");
+	fputc('\n', out);
+}
+
 /* async requests: how many were in flight, on average, from the first submission to the
  * last completion (a replay: beside the original) */
 static void async_depth(const struct report *rep, const struct report_run *r, FILE *out)
@@ -249,6 +278,7 @@ static void runs(const struct report *rep, FILE *out)
 			fputc('\n', out);
 			replayer_cpu(r, out);
 			replayer_segments(r, out);
+			cpu_busy(rep, r, out);
 		}
 		/* Each mark beside the number that earned it, in the verdict's order: a FELL
 		 * BEHIND on the whole lateness read as if all of it were the replayer's, when
