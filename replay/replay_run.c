@@ -574,22 +574,14 @@ static void run__open_early(struct run *run, const struct replay_fileset *fs)
  */
 static uint64_t others_cpu_ns(void)
 {
-	unsigned long long v[8] = {0};
 	long hz = sysconf(_SC_CLK_TCK);
+	struct reel_cpu_sample cpu;
 	struct rusage ru;
 	uint64_t busy, self;
-	FILE *f = fopen("/proc/stat", "re");
-	int n;
 
-	if (!f)
+	if (reel_cpu__sample(&cpu) || hz <= 0 || getrusage(RUSAGE_SELF, &ru))
 		return UINT64_MAX;
-	/* cpu  user nice system idle iowait irq softirq steal */
-	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-		   &v[4], &v[5], &v[6], &v[7]);
-	fclose(f);
-	if (n < 8 || hz <= 0 || getrusage(RUSAGE_SELF, &ru))
-		return UINT64_MAX;
-	busy = (uint64_t)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) * (1000000000ull / (uint64_t)hz);
+	busy = (cpu.total - cpu.idle) * (1000000000ull / (uint64_t)hz);
 	self = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
 	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
 	return busy > self ? busy - self : 0;
