@@ -42,8 +42,8 @@ stop_burners() {
 }
 trap 'stop_burners; rm -rf "$TGT"; rb_cleanup' EXIT
 
-# stats JSONL [result]: "wal50=NS wal90=NS sync50=NS late50=NS" of a trace's dump; a
-# result's lateness (0 for the original)
+# stats JSONL [result]: "wal50=NS wal90=NS sync50=NS late50=NS overlap=N" of a trace's
+# dump; lateness only for a result (0 for the original)
 stats() {
 	python3 - "$@" <<'PY'
 import bisect, json, sys
@@ -103,13 +103,16 @@ replay() {
 ORIG=$(stats "$RB_SCRATCH/o.jsonl")
 IDLE=() BUSY=()
 for ((i = 1; i <= PAIRS; i++)); do
+	# each replay in a subshell of its own: a broken one stops the run here
 	if ((i % 2)); then
-		IDLE+=("$(replay idle "$i")")
-		BUSY+=("$(replay busy "$i")")
+		a=$(replay idle "$i") || exit 1
+		b=$(replay busy "$i") || exit 1
 	else
-		BUSY+=("$(replay busy "$i")")
-		IDLE+=("$(replay idle "$i")")
+		b=$(replay busy "$i") || exit 1
+		a=$(replay idle "$i") || exit 1
 	fi
+	IDLE+=("$a")
+	BUSY+=("$b")
 	rb_say "pair $i: idle ${IDLE[-1]}; busy ${BUSY[-1]}"
 done
 
