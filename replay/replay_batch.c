@@ -14,14 +14,16 @@
  * onto ext4 with 12.6-12.9 (now 14.2-14.4); through libaio, whose buffered requests complete
  * within io_submit, with never more than the one its io_submit held (now 5.8-7.9).
  *
- * The worker at the first record takes the others from its queue, as far as they are queued
- * already (it never waits for the dispatcher: the rest then go as a batch of their own), and
- * async__submit submits them all at once. Their results are kept here until the worker comes
+ * The worker at the first record takes the others from its queue, and async__submit submits
+ * them all at once. One the dispatcher has not queued yet is waited for when the dispatcher
+ * said it comes next (ITEM_CALL_GOES_ON), while it is on its way (batch__await); else the
+ * rest go as a batch of their own. Their results are kept here until the worker comes
  * to their records, which it runs as usual (their schedule is the first's, past by then)
  * but for the syscall: each takes its own result instead, and is retired in its turn, so
  * that the result trace has a record per request, in the thread's order.
  */
 #include <stdlib.h>
+#include <time.h>
 
 #include "replay_run.h"
 
@@ -50,7 +52,7 @@ static int is_submit(unsigned t)
  * at the same time. A thread's syscalls never start in the same nanosecond, so the time
  * alone tells one syscall's records from the next one's.
  */
-static int batch__same_call(const struct reel_op *a, const struct reel_op *b)
+int batch__same_call(const struct reel_op *a, const struct reel_op *b)
 {
 	return is_submit(a->type) && b->type == a->type && b->pid == a->pid && b->tid == a->tid &&
 	       b->ctx == a->ctx && b->start_ns == a->start_ns;
@@ -70,6 +72,50 @@ static int batch__deps_met(const struct run *run, const struct ritem *it)
 	return 1;
 }
 
+/*
+ * How long a worker waits at most for the dispatcher to queue the next record of its batch:
+ * far longer than the dispatcher takes for an op (~1 us), so that only a dispatcher kept from
+ * its CPU for that long splits the batch.
+ */
+#define BATCH_AWAIT_NS 50000000ULL
+#define BATCH_AWAIT_SPINS 200 /* pauses, then looks BATCH_AWAIT_NAP_NS apart */
+#define BATCH_AWAIT_NAP_NS 10000L /* asleep, not yielding: a niced dispatcher got no CPU */
+
+/*
+ * The record k places after the worker's current item, which the dispatcher said comes right
+ * after prev (ITEM_CALL_GOES_ON), once queued; NULL when it went elsewhere or nowhere: the
+ * dispatcher queued an op after prev (that one was not this worker's, or was left out), it
+ * stopped, it waits for room in some queue (whose worker may wait for this one: it is not
+ * waited for then), or BATCH_AWAIT_NS passed. Staged, the segment may end between the two:
+ * never waited for.
+ */
+static const struct ritem *batch__await(struct rworker *w, const struct ritem *prev, unsigned k)
+{
+	struct run *run = w->run;
+	const struct ritem *next;
+	uint64_t until = 0;
+
+	if (run->staged)
+		return NULL;
+	for (unsigned spins = 0;; spins++) {
+		if ((next = worker__queued(w, k)))
+			return next;
+		if (atomic_load_explicit(&run->disp_seq, memory_order_acquire) > prev->seq)
+			return worker__queued(w, k); /* its tail was stored before the seq */
+		if (atomic_load(&run->disp_in_room_wait) || run__interrupted(run))
+			return NULL;
+		if (spins < BATCH_AWAIT_SPINS) {
+			__builtin_ia32_pause();
+			continue;
+		}
+		if (!until)
+			until = replay_now_ns() + BATCH_AWAIT_NS;
+		else if (replay_now_ns() > until)
+			return NULL;
+		nanosleep(&(struct timespec){0, BATCH_AWAIT_NAP_NS}, NULL);
+	}
+}
+
 unsigned batch__gather(struct rworker *w, const struct ritem *it, const struct ritem **out)
 {
 	const struct ritem *next;
@@ -79,9 +125,15 @@ unsigned batch__gather(struct rworker *w, const struct ritem *it, const struct r
 	/* the results of the others need a place: without one, each goes on its own */
 	if (!w->ab && !(w->ab = calloc(1, sizeof(*w->ab))))
 		return 1;
-	while (n < BATCH_MAX && (next = worker__queued(w, n)) &&
-	       batch__same_call(&it->op, &next->op) && batch__deps_met(w->run, next))
+	while (n < BATCH_MAX) {
+		next = worker__queued(w, n);
+		if (!next && (out[n - 1]->flags & ITEM_CALL_GOES_ON))
+			next = batch__await(w, out[n - 1], n);
+		if (!next || !batch__same_call(&it->op, &next->op) ||
+		    !batch__deps_met(w->run, next))
+			break;
 		out[n++] = next;
+	}
 	w->ab->n = w->ab->next = 0;
 	return n;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "reel_cvt_util.h"
 #include "replay_disp.h"
@@ -519,6 +520,31 @@ struct pproc *pexit__proc(struct pexit *pe)
 	return pe->proc;
 }
 
+/*
+ * The op the dispatcher takes next went to the kernel in the same syscall as op: the worker
+ * that finds it not queued yet is to wait for it (ITEM_CALL_GOES_ON), where it used to submit
+ * the batch without it, and the rest as a batch of their own: on a loaded machine a dispatcher
+ * slower than its worker split a batch of 8 into 1 and 7.
+ */
+static int disp__call_goes_on(const struct disp *d, const struct reel_op *op)
+{
+	const struct reel_op *next;
+
+	if (op->type != REEL_OP_AIO_SUBMIT && op->type != REEL_OP_URING_SUBMIT)
+		return 0;
+	next = lookahead__peek(&d->la);
+	return next && batch__same_call(op, next);
+}
+
+static void disp__test_delay(struct disp *d)
+{
+	struct timespec ts = {(time_t)(d->test_delay_us / 1000000),
+			      (long)(d->test_delay_us % 1000000) * 1000};
+
+	disp__ring_owed(d); /* a worker owed a ring would sleep through the delay */
+	nanosleep(&ts, NULL);
+}
+
 int disp__run(struct disp *d)
 {
 	struct run *run = d->run;
@@ -583,6 +609,7 @@ int disp__run(struct disp *d)
 		if (err) {
 			replay_set_error("cannot start a worker thread for tid %u (max %d threads)",
 					 it.op.tid, RUN_MAX_WORKERS);
+			atomic_store(&run->disp_seq, UINT64_MAX);
 			disp__ring_owed(d);
 			return err;
 		}
@@ -599,13 +626,19 @@ int disp__run(struct disp *d)
 			    (d->cpe && d->cpe->proc && d->cpe->proc->born.seq > w->pushed_seq);
 		disp__deps(d, &it, w->idx);
 		w->pushed_seq = it.seq;
+		if (disp__call_goes_on(d, &it.op))
+			it.flags |= ITEM_CALL_GOES_ON;
 		disp__push(d, w, &it);
+		atomic_store_explicit(&run->disp_seq, it.seq, memory_order_release);
+		if (d->test_delay_us)
+			disp__test_delay(d);
 		if (last) {
 			disp__thread_end(d, tk);
 			disp__release(d, tk);
 			d->cvalid = 0;
 		}
 	}
+	atomic_store(&run->disp_seq, UINT64_MAX); /* no more to wait for (batch__gather) */
 	disp__ring_owed(d); /* (the end rings every worker too, for eof) */
 	return 0;
 }

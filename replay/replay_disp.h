@@ -99,6 +99,9 @@ struct disp {
 	struct run *run;
 	struct reel_reader *r;
 	struct lookahead la;
+	/* IOREEL_TEST_DISPATCH_DELAY_US=N, for tests only: the dispatcher sleeps N us after each
+	 * op it queues, slower than its workers (as on a machine that keeps it from its CPU) */
+	uint64_t test_delay_us;
 	struct replay_u64map workers; /* pid << 32 | tid -> worker index */
 	struct replay_u64map paths;   /* reader path id -> struct rpath * */
 	struct replay_u64map skipfd;  /* pid, fd of non-file fds */

@@ -432,6 +432,13 @@ int lookahead__next(struct lookahead *la, struct reel_reader *r, struct reel_op 
 	return s->err;
 }
 
+const struct reel_op *lookahead__peek(const struct lookahead *la)
+{
+	if (la->off || la->head == la->n || la->q[la->head].err <= 0)
+		return NULL;
+	return &la->q[la->head].op;
+}
+
 int lookahead__init(struct lookahead *la)
 {
 	memset(la, 0, sizeof(*la));

@@ -39,5 +39,7 @@ struct lookahead {
 int lookahead__init(struct lookahead *la); /* 0, or -ENOMEM */
 void lookahead__free(struct lookahead *la);
 int lookahead__next(struct lookahead *la, struct reel_reader *r, struct reel_op *op);
+/* the op lookahead__next gives next, when it is read already and whole; else NULL */
+const struct reel_op *lookahead__peek(const struct lookahead *la);
 
 #endif

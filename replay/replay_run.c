@@ -647,6 +647,8 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	run->devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	d.run = run;
 	d.base = fs->first_start_ns;
+	if (getenv("IOREEL_TEST_DISPATCH_DELAY_US"))
+		d.test_delay_us = strtoull(getenv("IOREEL_TEST_DISPATCH_DELAY_US"), NULL, 10);
 	if (lookahead__init(&d.la)) {
 		err = -ENOMEM;
 		replay_set_error("out of memory");

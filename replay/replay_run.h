@@ -169,8 +169,11 @@ enum { ITEM_HANDOVER = 0, ITEM_ASYNC_WAIT = 1, ITEM_EXIT = 2 };
  * for it, overlapping or not (worker__own_conflict).
  * ITEM_RESULT: staged, the op is done and op now holds its result (worker__retire), for the
  * pause to hand to the writer (stage__results).
+ * ITEM_CALL_GOES_ON: an async submit record that the dispatcher's next op is of the same
+ * syscall (batch__same_call): the worker that finds that one not queued yet waits for it
+ * (batch__gather), so that the batch does not go in two.
  */
-enum { ITEM_RELEASED = 1, ITEM_ASYNC_ANY = 2, ITEM_GROWS = 4, ITEM_RESULT = 8 };
+enum { ITEM_RELEASED = 1, ITEM_ASYNC_ANY = 2, ITEM_GROWS = 4, ITEM_RESULT = 8, ITEM_CALL_GOES_ON = 16 };
 
 struct ritem {
 	struct reel_op op;
@@ -441,6 +444,9 @@ struct run {
 	 * one now (worker__item_late) */
 	_Atomic uint64_t disp_room_waits;
 	_Atomic int disp_in_room_wait;
+	/* the seq of the last op the dispatcher queued, UINT64_MAX once it has stopped: how far
+	 * it is, for a worker waiting for the rest of a batch (batch__gather) */
+	_Alignas(64) _Atomic uint64_t disp_seq;
 	uint64_t cpu_writer_ns, cpu_dispatch_ns;
 	/* the dispatcher's share of its time waiting for a CPU, in thousandths; UINT32_MAX: the
 	 * kernel does not say (no schedstat), nor for the workers then */
@@ -508,6 +514,8 @@ void run__batch_queue(struct run *run, struct rbatch *b); /* to the writer; unde
 /* it and the records queued right after it that went to the kernel with it, into out[]
  * (it first): how many */
 unsigned batch__gather(struct rworker *w, const struct ritem *it, const struct ritem **out);
+/* b went to the kernel in the same syscall as a (both async submit records) */
+int batch__same_call(const struct reel_op *a, const struct reel_op *b);
 /* the result of a record of the batch the worker's current op began (its result first,
  * times set): ret, r its exec__op result; kept until the worker comes to it */
 void batch__keep(struct rworker *w, const struct reel_op *first, const struct ritem *it,
