@@ -1170,6 +1170,7 @@ int ioreel_uring_submit(struct bpf_raw_tracepoint_args *ctx)
 		return 0;
 	ring = (__u64)BPF_CORE_READ(req, ctx);
 	bpf_map_update_elem(&rings, &ring, &tgid, BPF_ANY);
+	ev.ring_flags = BPF_CORE_READ(req, ctx, flags);
 	op = BPF_CORE_READ(req, opcode);
 	ev.hdr.type = IOREEL_EV_URING_SUBMIT;
 	ev.hdr.size = sizeof(ev);

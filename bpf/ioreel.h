@@ -292,7 +292,9 @@ struct ioreel_uring_event {
 	/* submissions: the SQE's rw_flags as the request keeps them: a read's or write's RWF_*
 	 * (struct io_rw), FSYNC's IORING_FSYNC_DATASYNC, SYNC_FILE_RANGE's flags (io_sync) */
 	__u32 rw_flags;
-	__u32 pad2;
+	/* submissions: the ring's IORING_SETUP_* flags (io_ring_ctx.flags), which decide when
+	 * its completions are posted (DEFER_TASKRUN: when its thread waits for them) */
+	__u32 ring_flags;
 };
 
 /* IORING_OP_* the capture reads more of (their numbers are the kernel's ABI) */

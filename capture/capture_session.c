@@ -309,6 +309,35 @@ static int head_meta(struct reel_writer *w, const struct capture_opts *o, const 
 	return err;
 }
 
+/*
+ * IORING_SETUP_* flags as "0x3108 (CQSIZE|COOP_TASKRUN|SINGLE_ISSUER|DEFER_TASKRUN)": the
+ * number for programs, the names for people (bits this table does not know stay in the number
+ * only). By bit, from include/uapi/linux/io_uring.h.
+ */
+static void capture__uring_setup_str(uint32_t flags, char *buf, size_t size)
+{
+	static const char *const names[] = {
+	    "IOPOLL",	     "SQPOLL",	       "SQ_AFF",	"CQSIZE",
+	    "CLAMP",	     "ATTACH_WQ",      "R_DISABLED",	"SUBMIT_ALL",
+	    "COOP_TASKRUN", "TASKRUN_FLAG",   "SQE128",	"CQE32",
+	    "SINGLE_ISSUER", "DEFER_TASKRUN", "NO_MMAP",	"REGISTERED_FD_ONLY",
+	    "NO_SQARRAY",   "HYBRID_IOPOLL",
+	};
+	size_t off = (size_t)snprintf(buf, size, "%#x (", flags);
+	int first = 1;
+
+	for (unsigned b = 0; b < sizeof(names) / sizeof(names[0]) && off < size; b++)
+		if (flags & (1U << b)) {
+			off += (size_t)snprintf(buf + off, size - off, "%s%s", first ? "" : "|",
+						names[b]);
+			first = 0;
+		}
+	if (first)
+		snprintf(buf, size, "%#x", flags); /* none known: the number alone */
+	else if (off < size)
+		snprintf(buf + off, size - off, ")");
+}
+
 int capture__footer_meta(struct reel_writer *w, const struct capture_stats *st)
 {
 	char num[32];
@@ -335,6 +364,12 @@ int capture__footer_meta(struct reel_writer *w, const struct capture_stats *st)
 		err = err ?: reel_writer__meta(w, "capture.uring_unrecorded_ops",
 					       st->uring_unrecorded_ops);
 #undef PUT
+	if (st->uring_setup) {
+		char flags[256];
+
+		capture__uring_setup_str(st->uring_setup, flags, sizeof(flags));
+		err = err ?: reel_writer__meta(w, REEL_META_CAPTURE_URING_SETUP, flags);
+	}
 	/* beside the replay's (replay.cpu_busy): the report says when the two differ */
 	if (st->cpu_busy >= 0) {
 		snprintf(num, sizeof(num), "%.3f", st->cpu_busy);
@@ -641,6 +676,7 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	st->paths_too_long = conv.paths_too_long;
 	st->links_unresolved = conv.links_unresolved;
 	st->uring_fixed = conv.uring_fixed;
+	st->uring_setup = conv.uring_setup;
 	st->uring_unrecorded = capture_conv__uring_unrecorded(&conv, st->uring_unrecorded_ops,
 							       sizeof(st->uring_unrecorded_ops));
 	st->async_read = conv.async_read;
