@@ -67,7 +67,8 @@ struct capture_stats {
 	uint64_t uring_fixed;	/* io_uring requests on registered (fixed) files: no fd, no path */
 	uint64_t uring_unrecorded; /* io_uring requests of file system ops not recorded */
 	char uring_unrecorded_ops[256]; /* their opcodes and counts: "statx 2, renameat 1" */
-	uint32_t uring_setup;	/* IORING_SETUP_* flags of the rings used, ORed (0: none seen) */
+	uint32_t uring_setup;	/* IORING_SETUP_* flags of the rings used, ORed */
+	bool uring_seen;	/* an io_uring request was recorded (uring_setup holds) */
 	uint64_t pos_moved;	/* read/write(v) that did not take place where f_pos was at entry */
 	double cpu_busy; /* the machine's CPUs' busy share while recording, 0-1; < 0 unknown */
 	uint64_t async_read;	/* bytes async requests read (not in totals: syscalls only) */

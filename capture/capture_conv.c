@@ -1430,6 +1430,7 @@ static int conv_uring(struct capture_conv *c, const struct ioreel_uring_event *e
 		unsigned kind = kind_from_raw(ev->fd_kind, ev->fd_kind != 0);
 
 		c->uring_setup |= ev->ring_flags; /* capture.uring_setup */
+		c->uring_seen = true;
 		op.type = REEL_OP_URING_SUBMIT;
 		op.subop = ev->hdr.nr;
 		op.pid = ev->hdr.pid;

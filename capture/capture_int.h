@@ -262,8 +262,10 @@ struct capture_conv {
 	uint64_t uring_fixed;
 	/* io_uring requests of file system ops the capture does not record, by IORING_OP_* */
 	uint64_t uring_unrecorded[256];
-	/* the IORING_SETUP_* flags of the rings requests were submitted to, all ORed */
+	/* the IORING_SETUP_* flags of the rings requests were submitted to, all ORed, and
+	 * whether any was (rings set up with none) */
 	uint32_t uring_setup;
+	bool uring_seen;
 	/* shared writable file mappings and their bytes: stores through them are no syscall */
 	uint64_t shared_wmaps, wmap_bytes;
 	/* bytes of async completions (the writer's totals count syscalls' only) */

@@ -364,7 +364,7 @@ int capture__footer_meta(struct reel_writer *w, const struct capture_stats *st)
 		err = err ?: reel_writer__meta(w, "capture.uring_unrecorded_ops",
 					       st->uring_unrecorded_ops);
 #undef PUT
-	if (st->uring_setup) {
+	if (st->uring_seen) {
 		char flags[256];
 
 		capture__uring_setup_str(st->uring_setup, flags, sizeof(flags));
@@ -677,6 +677,7 @@ int capture__run(const struct capture_opts *o, struct capture_stats *st)
 	st->links_unresolved = conv.links_unresolved;
 	st->uring_fixed = conv.uring_fixed;
 	st->uring_setup = conv.uring_setup;
+	st->uring_seen = conv.uring_seen;
 	st->uring_unrecorded = capture_conv__uring_unrecorded(&conv, st->uring_unrecorded_ops,
 							       sizeof(st->uring_unrecorded_ops));
 	st->async_read = conv.async_read;

@@ -229,7 +229,8 @@ int reel_path__is_nonfile(const char *path);
 #define REEL_META_CAPTURE_CPU_BUSY "capture.cpu_busy"
 #define REEL_META_REPLAY_CPU_BUSY "replay.cpu_busy"
 /* the IORING_SETUP_* flags of the rings the application submitted to, ORed: "0x3108
- * (CQSIZE|COOP_TASKRUN|SINGLE_ISSUER|DEFER_TASKRUN)"; absent: no io_uring request recorded */
+ * (CQSIZE|COOP_TASKRUN|SINGLE_ISSUER|DEFER_TASKRUN)", "0" for none; absent: no io_uring
+ * request recorded */
 #define REEL_META_CAPTURE_URING_SETUP "capture.uring_setup"
 #define REEL_URING_SETUP_DEFER_TASKRUN (1U << 13) /* IORING_SETUP_DEFER_TASKRUN (6.1) */
 /* path arguments left out for being longer than PATH_MAX once absolute; at the end */

@@ -6,9 +6,10 @@
 # fio's io_uring job, recorded under strace -X raw: the meta's number is the one strace saw
 # io_uring_setup given (fio on Linux 6.1+: CQSIZE|COOP_TASKRUN|SINGLE_ISSUER|DEFER_TASKRUN,
 # 0x3108), and with --sqthread_poll another one (SQPOLL|CQSIZE, 0xa: the recorder read it,
-# it did not assume it); a libaio job has none; the replay's report says the completions
-# were deferred for the first only.
+# it did not assume it); a libaio job has none; a ring set up with no flag has "0"; the
+# replay's report says the completions were deferred for the first only.
 source "$(dirname "$0")/lib.sh"
+ASYNC_FLAGS=$3 # tests/capture/async_flags.c: io_uring requests on a ring of liburing's defaults
 for c in fio strace; do
 	command -v $c >/dev/null || { echo "SKIP: no $c"; exit 77; }
 done
@@ -43,6 +44,12 @@ echo "io_uring with SQPOLL: $want2, as strace saw"
 
 read -r want3 got3 <<<"$(job aio --ioengine=libaio --direct=0)" || exit 1
 [ "$got3" = - ] || { echo "FAIL: libaio: capture.uring_setup '$got3' for no ring"; exit 1; }
+
+# a ring set up with no flag (liburing's io_uring_queue_init(.., 0)): "0", not absent
+"$IOREEL" record -q -o "$dir/plain.reel" -- "$ASYNC_FLAGS" "$dir/plain" 1 >"$dir/plain.out" 2>&1 ||
+	{ echo "FAIL: record async_flags: $(cat "$dir/plain.out")"; exit 1; }
+got4=$("$IOREEL" info "$dir/plain.reel" | awk '$1 == "capture.uring_setup" { print $2 }')
+[ "$got4" = 0 ] || { echo "FAIL: a ring with no flag: capture.uring_setup '$got4'"; exit 1; }
 
 # the report beside a replay: the first's completions were deferred, the second's were not
 for name in uring sqpoll; do
