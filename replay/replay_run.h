@@ -175,21 +175,31 @@ enum { ITEM_HANDOVER = 0, ITEM_ASYNC_WAIT = 1, ITEM_EXIT = 2 };
  */
 enum { ITEM_RELEASED = 1, ITEM_ASYNC_ANY = 2, ITEM_GROWS = 4, ITEM_RESULT = 8, ITEM_CALL_GOES_ON = 16 };
 
+/*
+ * Laid out for the afap lane (worker__plain): what it reads of a plain read or write is in the
+ * first two lines (the op's kind, fd, offset, length and original times, then seq, next,
+ * ndeps, flags), and what it writes of the result (ret, times, ITEM_RESULT) in the second
+ * only: one line per op dirtied, where the result's path ids (line 0, from p1 and p2 in the
+ * third) are filled in by the pause (stage__results).
+ */
 struct ritem {
 	struct reel_op op;
 	uint64_t seq;
+	uint32_t next;	/* staged: the worker's next item in the segment, RUN_SEG_NONE: none */
+	uint16_t ndeps;
+	uint16_t flags; /* ITEM_* flags */
+	/* line 2 */
 	uint64_t sched_rel; /* original schedule, ns after the replay's time 0, speed applied */
 	const struct rpath *p1, *p2;
-	uint32_t ndeps;
-	uint32_t next;	/* staged: the worker's next item in the segment, RUN_SEG_NONE: none */
 	uint32_t carry; /* staged: left over by a cut segment, for worker carry - 1 (0: no) */
-	uint32_t flags; /* ITEM_* flags */
 	struct rdep deps[RUN_MAX_DEPS];
 };
 /* whole cache lines: queues and the segment are allocated on a line, so an item's op, read and
  * (staged) overwritten with its result, shares no line with another worker's item */
 #define RUN_ITEM_ALIGN 64
 _Static_assert(sizeof(struct ritem) % RUN_ITEM_ALIGN == 0, "struct ritem: whole cache lines");
+_Static_assert(offsetof(struct ritem, flags) < 128 && offsetof(struct ritem, sched_rel) == 128,
+	       "struct ritem: what the afap lane reads and writes in its first two lines");
 
 #define RUN_FD_PAGE 256
 /* orig fd -> replay fd or RFD_*, in pages allocated on first use: thousands of processes

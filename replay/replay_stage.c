@@ -154,6 +154,9 @@ static void stage__results(struct run *run)
 			break;
 		}
 		b->ops[b->n] = it->op;
+		/* the afap lane leaves them to here (worker__plain): they are the same for any op */
+		b->ops[b->n].path = it->p1 ? it->p1->wid : 0;
+		b->ops[b->n].path2 = it->p2 ? it->p2->wid : 0;
 		if (++b->n == RUN_BATCH) {
 			run__batch_queue(run, b);
 			b = NULL;

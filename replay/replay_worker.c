@@ -35,6 +35,13 @@
 #include "replay_run.h"
 #include "replay_sys.h"
 
+/*
+ * What the afap lane (worker__plain) calls for each op, inlined into it whatever the
+ * compiler's estimate: out of line, their calls, spills and reloads were ~10 of the ~30 ns
+ * a replayed op costs beyond a plain loop's (tests/bench_replay/throughput.sh).
+ */
+#define LANE_INLINE static inline __attribute__((always_inline))
+
 /* CPU time of the calling thread (user + system) */
 uint64_t thread_cpu_ns(void)
 {
@@ -335,7 +342,7 @@ static struct ritem *queue__peek(struct rworker *w, uint32_t *tail, int *waited)
  * sleeps on a full queue, and a blocked producer is woken once half the queue is free, so
  * the full fence (the Dekker pair with queue__push's prod_wait) is only needed from then on.
  */
-static void queue__advance(struct rworker *w, uint32_t t)
+LANE_INLINE void queue__advance(struct rworker *w, uint32_t t)
 {
 	uint32_t h = atomic_load_explicit(&w->head, memory_order_relaxed) + 1;
 
@@ -428,7 +435,7 @@ void worker__publish(struct rworker *w, uint64_t seq)
 	worker__wake_waiters(w);
 }
 
-static void worker__done(struct rworker *w, uint64_t seq)
+LANE_INLINE void worker__done(struct rworker *w, uint64_t seq)
 {
 	/*
 	 * Only ops some other item waits for are published as they end: the store's full
@@ -579,12 +586,14 @@ static void worker__check(struct rworker *w, const struct reel_op *res, int64_t 
  * of their rate as fast as possible (tests/bench_replay/throughput.sh); the pause hands them to
  * the writer (stage__results).
  */
-static void worker__retire(struct rworker *w, struct reel_op *res, int64_t orig,
-			   const struct rpath *p, uint64_t seq, struct ritem *at)
+LANE_INLINE void worker__retire(struct rworker *w, struct reel_op *res, int64_t orig,
+			   const struct rpath *const *p, uint64_t seq, struct ritem *at)
 {
 	struct run *run = w->run;
 
-	worker__check(w, res, orig, p);
+	/* the path only for a message: the lane's item has it on a line it does not read */
+	if (res->ret != orig)
+		worker__check(w, res, orig, *p);
 	/* a completion's start is its request's submission (FORMAT.md): no lateness of its own */
 	if (!is_async_complete(res->type))
 		atomic_store_explicit(&w->last_late, (int64_t)(res->start_ns - res->sched_ns),
@@ -625,7 +634,7 @@ static void worker__retire_head(struct rworker *w)
 			f->res.ret = f->io.ret;
 			if (f->io.done_ns)
 				f->res.end_ns = f->io.done_ns;
-			worker__retire(w, &f->res, f->orig_ret, f->p, f->seq, f->at);
+			worker__retire(w, &f->res, f->orig_ret, &f->p, f->seq, f->at);
 		}
 		w->infl_head = (w->infl_head + 1) % RUN_ASYNC_DEPTH;
 		w->infl_n--;
@@ -709,7 +718,7 @@ static void worker__finish(struct rworker *w, struct reel_op *res, int64_t orig,
 		if (skip)
 			worker__done(w, seq);
 		else
-			worker__retire(w, res, orig, p, seq, at);
+			worker__retire(w, res, orig, &p, seq, at);
 		return;
 	}
 	f = &w->infl[(w->infl_head + w->infl_n) % RUN_ASYNC_DEPTH];
@@ -743,22 +752,25 @@ static void worker__wait_until(struct rworker *w, uint64_t t)
  * not wait on other cores' caches (measured as fast as possible, page-cached 4 KiB preads:
  * -40 ns of the worker's CPU per op).
  */
-static void worker__prefetch(const struct rworker *w, const struct reel_op *next_res)
+LANE_INLINE void worker__prefetch(const struct rworker *w, const struct reel_op *next_res)
 {
 	const char *item;
+	size_t lines;
 
 	if (w->run->staged) {
 		uint32_t next = w->run->seg[w->cur].next;
 
 		item = (const char *)&w->run->seg[next == RUN_SEG_NONE ? w->cur : next];
+		/* the lines the lane reads (struct ritem): most ops as fast as possible are its */
+		lines = offsetof(struct ritem, sched_rel);
 	} else {
 		uint32_t h = atomic_load_explicit(&w->head, memory_order_relaxed) + 1;
 
 		item = (const char *)&w->q[h % queue_cap];
+		lines = offsetof(struct ritem, deps); /* the part queue__push copies */
 	}
 
-	/* the part queue__push copies, from the slot's cache line on */
-	for (size_t l = 0; l < offsetof(struct ritem, deps); l += 64)
+	for (size_t l = 0; l < lines; l += 64)
 		__builtin_prefetch(item + l);
 	if (next_res && w->out->n + 1 < RUN_BATCH)
 		for (size_t l = 0; l < sizeof(*next_res) + 64; l += 64)
@@ -932,9 +944,23 @@ static int worker__wait_deps(struct rworker *w, const struct ritem *it)
  * path works out for any op (exec__op: the op's kind, the fd's state, the buffer, the
  * engine; worker__finish; the schedule of the other timings), ~50 ns an op on this kind of
  * VM. The result is the general path's to the field (test replay_afap_lane).
- * 0: not such an op, nothing done.
+ * lane__fd: the replay's fd for item it when it is such an op, else -1.
  */
-static int worker__plain(struct rworker *w, struct ritem *it, int waited)
+static inline int32_t lane__fd(struct rworker *w, const struct ritem *it)
+{
+	const struct reel_op *op = &it->op;
+	int is_write = op->type == REEL_OP_PWRITE64 || op->type == REEL_OP_WRITE;
+
+	if (!w->have_prev || it->ndeps || w->wait_to || (!w->out && !w->run->staged) ||
+	    op->ret < 0 || (!is_write && op->type != REEL_OP_PREAD64 && op->type != REEL_OP_READ) ||
+	    op->len > w->bufsz || op->fd < 0 || op->fd >= RUN_FD_MAX)
+		return -1;
+	/* < 0: not open (yet), or its open failed: exec__fd_of says which */
+	return atomic_load(rpid__slot(w->rp, op->fd));
+}
+
+/* issues item it's op on fd, as the lane does, and retires it */
+static inline void lane__op(struct rworker *w, struct ritem *it, int32_t fd)
 {
 	const struct reel_op *op = &it->op;
 	int is_write = op->type == REEL_OP_PWRITE64 || op->type == REEL_OP_WRITE;
@@ -942,31 +968,23 @@ static int worker__plain(struct rworker *w, struct ritem *it, int waited)
 	uint64_t t0, t1, sched, orig_end;
 	int64_t orig_ret;
 	struct reel_op *res;
-	int32_t fd;
 	long r;
 
-	if (waited || !w->have_prev || it->ndeps || w->wait_to || (!w->out && !staged) ||
-	    op->ret < 0 || (!is_write && op->type != REEL_OP_PREAD64 && op->type != REEL_OP_READ) ||
-	    op->len > w->bufsz || op->fd < 0 || op->fd >= RUN_FD_MAX)
-		return 0;
-	fd = atomic_load(rpid__slot(w->rp, op->fd));
-	if (fd < 0) /* not open (yet), or its open failed: exec__fd_of says which */
-		return 0;
 	sched = replay_clock__anchor(w) ? worker__now(w) : w->prev_end;
 	/* staged, measured into the item itself (worker__retire): what the result overwrites
 	 * of the op is kept first */
 	orig_ret = op->ret;
 	orig_end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
-	if (staged) {
+	if (staged) { /* its path ids are the pause's to fill in (stage__results) */
 		res = &it->op;
 		worker__prefetch(w, NULL);
 	} else {
 		res = &w->out->ops[w->out->n];
 		worker__prefetch(w, res + 1);
 		*res = *op;
+		res->path = it->p1 ? it->p1->wid : 0;
+		res->path2 = it->p2 ? it->p2->wid : 0;
 	}
-	res->path = it->p1 ? it->p1->wid : 0;
-	res->path2 = it->p2 ? it->p2->wid : 0;
 	res->sched_ns = sched;
 	res->wait_ns = 0;
 	t0 = worker__tick(w);
@@ -978,8 +996,45 @@ static int worker__plain(struct rworker *w, struct ritem *it, int waited)
 	res->ret = r;
 	w->prev_orig_end = orig_end;
 	w->lane_ops++;
-	worker__retire(w, res, orig_ret, it->p1, it->seq, staged ? it : NULL);
-	return 1;
+	worker__retire(w, res, orig_ret, &it->p1, it->seq, staged ? it : NULL);
+}
+
+/*
+ * Staged, the worker's next item when the lane may take it at once, without a pass through
+ * worker__main's loop (what that loop asks of each item, a segment's items have answered:
+ * all queued, none late): NULL at the segment's end, once it is cut short or interrupted.
+ */
+static inline struct ritem *lane__next(struct rworker *w)
+{
+	struct run *run = w->run;
+
+	if (!run->staged ||
+	    atomic_load_explicit(&w->head, memory_order_relaxed) == w->tail_seen ||
+	    atomic_load_explicit(&run->seg_cut, memory_order_relaxed) || run__interrupted(run))
+		return NULL;
+	return &run->seg[w->cur];
+}
+
+/*
+ * The lane from item it (queue__peek's, with tail and waited), and on through the plain ops
+ * after it in a segment: 1 when it took at least it (each taken is advanced past), 0 when
+ * it is not such an op.
+ */
+static int worker__plain(struct rworker *w, struct ritem *it, int waited, uint32_t tail)
+{
+	int32_t fd;
+	int n = 0;
+
+	if (waited)
+		return 0;
+	while ((fd = lane__fd(w, it)) >= 0) {
+		lane__op(w, it, fd);
+		queue__advance(w, tail);
+		n = 1;
+		if (!(it = lane__next(w)))
+			break;
+	}
+	return n;
 }
 
 /*
@@ -1191,10 +1246,8 @@ static void *worker__main(void *arg)
 			queue__advance(w, tail);
 			continue;
 		}
-		if (w->lane && worker__plain(w, it, waited)) {
-			queue__advance(w, tail);
+		if (w->lane && worker__plain(w, it, waited, tail))
 			continue;
-		}
 		idle = 0; /* the op is issued below, or dropped */
 		/* nothing starts before time 0, in any mode: result times are relative to it */
 		if (!w->have_prev && replay_now_ns() < run->t0)

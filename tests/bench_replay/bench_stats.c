@@ -41,6 +41,7 @@ struct scan {
 	} tids[1024];
 	uint64_t between_ns, nbetween; /* the gaps under RBENCH_BETWEEN_GAP_NS, all threads */
 	uint64_t op_ns; /* the data ops' own time, start to end */
+	struct rbench_budget bud; /* where the threads' time went (result only) */
 	size_t ntids;
 };
 
@@ -121,6 +122,7 @@ static int scan_trace(const char *path, struct scan *s, int keep_lateness)
 		{
 			__typeof__(s->tids[0]) *t = &s->tids[s->anc[s->n]];
 
+			rbench_budget__op(&s->bud, (size_t)s->anc[s->n], op.start_ns, op.end_ns);
 			if (t->last_end && op.start_ns > t->last_end + IDLE_GAP_NS)
 				t->idle_ns += op.start_ns - t->last_end;
 			if (t->last_end && op.start_ns >= t->last_end &&
@@ -197,6 +199,7 @@ int main(int argc, char **argv)
 		printf(" between_ns=%.1f", (double)res.between_ns / (double)res.nbetween);
 	if (res.data)
 		printf(" op_ns=%.1f", (double)res.op_ns / (double)res.data);
+	rbench_budget__print(&res.bud);
 	if (res.ops)
 		printf(" cpu_workers_ns_per_op=%.0f cpu_dispatch_ns_per_op=%.0f "
 		       "cpu_writer_ns_per_op=%.0f",

@@ -57,6 +57,8 @@ struct ceil_thread {
 	int err;
 	uint64_t between_ns, nbetween; /* --timed: gaps between ops, as bench_stats counts them */
 	uint64_t op_ps; /* --timed: the ops' own time (start to end), in ps */
+	struct rbench_budget *bud; /* --timed: where its time went, in slot idx */
+	size_t idx;
 };
 
 struct ceil_result {
@@ -182,10 +184,15 @@ static void loop_timed(struct ceil_thread *c, char *buf, struct ceil_result *res
 
 /* the gaps from an op's end to the next one's start under 2 us, in ns (rbench.h,
  * RBENCH_BETWEEN_GAP_NS): the timed loop's own work per op, to set a replayer's beside */
-static void timed_between(struct ceil_thread *c, const struct ceil_result *res, double ns_per_tick)
+static void timed_between(struct ceil_thread *c, const struct ceil_result *res, uint64_t t0,
+			  uint64_t tk0, double ns_per_tick)
 {
-	for (size_t i = 0; i < c->th->n; i++)
+	for (size_t i = 0; i < c->th->n; i++) {
 		c->op_ps += (uint64_t)((double)(res[i].end - res[i].start) * ns_per_tick * 1000);
+		rbench_budget__op(c->bud, c->idx,
+				  t0 + (uint64_t)((double)(res[i].start - tk0) * ns_per_tick),
+				  t0 + (uint64_t)((double)(res[i].end - tk0) * ns_per_tick));
+	}
 	for (size_t i = 1; i < c->th->n; i++) {
 		double g = (double)(res[i].start - res[i - 1].end) * ns_per_tick;
 
@@ -237,7 +244,7 @@ static void *ceil_run(void *arg)
 	c->end_ns = rbench__now_ns();
 	c->cpu_ns = thread_cpu_ns() - c->cpu_ns;
 	if (c->timed && tk1 > tk0)
-		timed_between(c, res, (double)(c->end_ns - t0) / (double)(tk1 - tk0));
+		timed_between(c, res, t0, tk0, (double)(c->end_ns - t0) / (double)(tk1 - tk0));
 	free(res);
 	free(buf);
 	free(c->in);
@@ -250,6 +257,7 @@ int main(int argc, char **argv)
 	struct ceil_thread *ct;
 	struct rbench_trace t;
 	pthread_barrier_t go;
+	static struct rbench_budget bud; /* static: 64 threads' slots */
 	uint64_t t0, end = 0, cpu = 0, between = 0, nbetween = 0, op_ps = 0;
 	char path[PATH_MAX];
 	int *fds, err, prep_only = 0, timed = 0, raw = 0;
@@ -301,10 +309,12 @@ int main(int argc, char **argv)
 	if (prep_only)
 		return 0;
 	pthread_barrier_init(&go, NULL, (unsigned)t.nthreads + 1);
+	bud.nthreads = t.nthreads < RBENCH_BUDGET_THREADS ? t.nthreads : RBENCH_BUDGET_THREADS;
 	for (size_t i = 0; i < t.nthreads; i++) {
 		ct[i] = (struct ceil_thread){ .th = &t.threads[i], .fds = fds, .go = &go,
 					   .timed = timed, .raw = raw, .in_bytes = in_bytes,
-					   .out_bytes = out_bytes, .inplace_bytes = inplace_bytes };
+					   .out_bytes = out_bytes, .inplace_bytes = inplace_bytes,
+					   .bud = &bud, .idx = i };
 		if (pthread_create(&ct[i].pt, NULL, ceil_run, &ct[i])) {
 			fprintf(stderr, "ceiling: failed to start a thread\n");
 			return 1;
@@ -333,8 +343,10 @@ int main(int argc, char **argv)
 	}
 	if (nbetween)
 		printf(" between_ns=%.1f", (double)between / 1000.0 / (double)nbetween);
-	if (timed && t.nops)
+	if (timed && t.nops) {
 		printf(" op_ns=%.1f", (double)op_ps / 1000.0 / (double)t.nops);
+		rbench_budget__print(&bud);
+	}
 	putchar('\n');
 	if (getenv("CEIL_THREADS"))
 		for (size_t i = 0; i < t.nthreads; i++)

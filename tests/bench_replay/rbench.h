@@ -66,4 +66,26 @@ void rbench__print_pctls(const char *prefix, int64_t *v, size_t n);
  */
 #define RBENCH_BETWEEN_GAP_NS 2000
 
+/*
+ * Where the threads' time went over a run (rbench_budget.c), fed each thread's ops in its
+ * order: printed as " bud_op=.. bud_long_op=.. bud_between=.. bud_gap=.. bud_idle=..
+ * bud_tail=..", percents of the threads' time (threads x first start .. last end): in the
+ * ops (of which in ops of over 20 us: held in the syscall), in gaps under 2 us (the
+ * loop's or the replayer's own work per op), of 2-100 us (a preemption, a fault), of over
+ * 100 us (a wait), and before a thread's first op or after its last (the others ran on).
+ * The same split for the loop and the replay tells where a replay's ops/s went.
+ */
+#define RBENCH_BUDGET_THREADS 64
+struct rbench_budget_thread {
+	uint64_t first, last_end, op, long_op, between, gap, idle;
+	size_t n;
+};
+struct rbench_budget {
+	struct rbench_budget_thread t[RBENCH_BUDGET_THREADS];
+	size_t nthreads;
+};
+void rbench_budget__op(struct rbench_budget *b, size_t thread, uint64_t start_ns,
+		       uint64_t end_ns);
+void rbench_budget__print(const struct rbench_budget *b);
+
 #endif /* IOREEL_RBENCH_H */
