@@ -151,7 +151,7 @@ static int scan_trace(const char *path, struct scan *s, int keep_lateness)
 
 int main(int argc, char **argv)
 {
-	struct scan orig, res;
+	static struct scan orig, res; /* static: the budget's bins are large for a stack */
 	int err;
 
 	if (argc == 3 && !strcmp(argv[1], "count")) {

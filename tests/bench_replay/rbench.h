@@ -72,13 +72,16 @@ void rbench__print_pctls(const char *prefix, int64_t *v, size_t n);
  * bud_tail=..", percents of the threads' time (threads x first start .. last end): in the
  * ops (of which in ops of over 20 us: held in the syscall), in gaps under 2 us (the
  * loop's or the replayer's own work per op), of 2-100 us (a preemption, a fault), of over
- * 100 us (a wait), and before a thread's first op or after its last (the others ran on).
+ * 100 us (a wait), and before a thread's first op or after its last (the others ran on);
+ * and the ops' median time (10 ns bins), which a few held ops do not move as the mean.
  * The same split for the loop and the replay tells where a replay's ops/s went.
  */
 #define RBENCH_BUDGET_THREADS 64
+#define RBENCH_BUDGET_BINS 512 /* the ops' times in 10 ns bins, for their median */
 struct rbench_budget_thread {
 	uint64_t first, last_end, op, long_op, between, gap, idle;
 	size_t n;
+	uint32_t op_bins[RBENCH_BUDGET_BINS];
 };
 struct rbench_budget {
 	struct rbench_budget_thread t[RBENCH_BUDGET_THREADS];

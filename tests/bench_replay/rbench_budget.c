@@ -35,10 +35,27 @@ void rbench_budget__op(struct rbench_budget *b, size_t thread, uint64_t start_ns
 			t->idle += g;
 	}
 	t->op += op;
+	t->op_bins[op / 10 < RBENCH_BUDGET_BINS ? op / 10 : RBENCH_BUDGET_BINS - 1]++;
 	if (op >= BUDGET_LONG_OP_NS)
 		t->long_op += op;
 	if (end_ns > t->last_end)
 		t->last_end = end_ns;
+}
+
+/* the ops' median time, to the 10 ns bin (its middle), all threads' */
+static unsigned op_median(const struct rbench_budget *b)
+{
+	uint64_t n = 0, seen = 0;
+
+	for (size_t i = 0; i < b->nthreads; i++)
+		n += b->t[i].n;
+	for (unsigned k = 0; k < RBENCH_BUDGET_BINS; k++) {
+		for (size_t i = 0; i < b->nthreads; i++)
+			seen += b->t[i].op_bins[k];
+		if (n && seen * 2 >= n)
+			return k * 10 + 5;
+	}
+	return RBENCH_BUDGET_BINS * 10;
 }
 
 void rbench_budget__print(const struct rbench_budget *b)
@@ -73,7 +90,7 @@ void rbench_budget__print(const struct rbench_budget *b)
 	}
 	all = (double)(last - first) * (double)b->nthreads / 100.0;
 	printf(" bud_op=%.2f bud_long_op=%.2f bud_between=%.2f bud_gap=%.2f bud_idle=%.2f "
-	       "bud_tail=%.2f",
+	       "bud_tail=%.2f op_p50_ns=%u",
 	       (double)op / all, (double)long_op / all, (double)between / all, (double)gap / all,
-	       (double)idle / all, (double)tail / all);
+	       (double)idle / all, (double)tail / all, op_median(b));
 }

@@ -41,6 +41,11 @@
 #                 each does per op besides the syscall, steadier than ops/s on a busy machine
 #   ns per op:    for the same two: the ops' mean time from start to end (the syscall's own);
 #                 where the two differ, the replayer's work slows the kernel's (caches)
+#   time:         for the same two, where the threads' time went (rbench_budget): in the ops
+#                 (and their median time, which a few held ops do not move), in gaps under
+#                 2 us (the own work per op), of 2-100 us (preemptions, faults), over 100 us
+#                 (waits: a segment's end), and before a thread's first op or after its last
+#                 while others ran (the loop's threads end apart: one file reads slower)
 #   fio           "ioreel export fio --root TARGET" + fio with replay_no_stall=1 added to each
 #                 job of the exported job file; ops/s = all ops over the longest job's
 #                 runtime (fio's terse output; fio's own group IOPS sums the jobs' IOPS,
@@ -94,6 +99,24 @@ with_rss() {
 	fi
 }
 
+# where the threads' time went (rbench.h, rbench_budget), kept per repetition for the timed
+# floor (FL) and ioreel (IO): budget_keep PREFIX LINE; budget_row PREFIX -> the medians
+BUDGET_KEYS="bud_op bud_between bud_gap bud_idle bud_tail op_p50_ns"
+budget_keep() {
+	for k in $BUDGET_KEYS; do
+		eval "$1_$k+=(\"\$(rb_kv \"\$2\" $k)\")"
+	done
+}
+budget_row() {
+	local m=()
+
+	for k in $BUDGET_KEYS; do
+		eval "m+=(\"\$(rb_median \"\${$1_$k[@]}\")\")"
+	done
+	printf '%-7s | %-24s | %10s | %7s | %9s | time: ops %s %% (median op %s ns), between ops %s %%, gaps 2-100 us %s %%, waits %s %%, before/after the others %s %%' \
+		"" "" "" "" "" "${m[0]}" "${m[5]}" "${m[1]}" "${m[2]}" "${m[3]}" "${m[4]}"
+}
+
 us_per_op() { # us_per_op CPU_SECONDS -> microseconds of CPU per op
 	awk -v c="$1" -v n="$OPS" 'BEGIN { printf "%.2f", c * 1e6 / n }'
 }
@@ -105,6 +128,7 @@ for thr in 1 2; do
 	CE=() CEC=() CR=() CRC=() FL=() FLC=() IOR=() FIR=() IO=() IOC=() WALL=() FI=() FIC=() WK=() DS=() WR=()
 	TF=() TFB=() TFO=()
 	NC=() IDL=() NCIDL=() FLB=() IOB=() FLO=() IOO=()
+	for k in $BUDGET_KEYS; do eval "FL_$k=() IO_$k=()"; done
 	# A warm-up run of each, not counted: ioreel prepares the files all three read, and they
 	# have been read before (a page read for the first time since it was written costs more:
 	# LRU activation, ~3 % of this rate for a freshly prepared file set)
@@ -131,6 +155,7 @@ for thr in 1 2; do
 		FLC+=("$(awk -v n="$(rb_kv "$l" cpu_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
 		FLB+=("$(rb_kv "$l" between_ns)")
 		FLO+=("$(rb_kv "$l" op_ns)")
+		budget_keep FL "$l"
 		l=$("$RBENCH_BIN/ceiling" --traffic=$ITEM_BYTES,0,$RESULT_BYTES "$T" "$S/tgt") ||
 			rb_fail "ceiling --traffic"
 		TF+=("$(rb_kv "$l" ops_per_s)")
@@ -152,6 +177,7 @@ for thr in 1 2; do
 		IDL+=("$(rb_kv "$l" idle_pct)")
 		IOB+=("$(rb_kv "$l" between_ns)")
 		IOO+=("$(rb_kv "$l" op_ns)")
+		budget_keep IO "$l"
 		WK+=("$(awk -v n="$(rb_kv "$l" cpu_workers_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
 		DS+=("$(awk -v n="$(rb_kv "$l" cpu_dispatch_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
 		WR+=("$(awk -v n="$(rb_kv "$l" cpu_writer_ns_per_op)" 'BEGIN { printf "%.2f", n / 1000 }')")
@@ -206,6 +232,7 @@ for thr in 1 2; do
 		"$thr" "timed floor (raw loop)" "$(rb_median "${FL[@]}")" \
 		"$(rb_ratio "$(rb_median "${RFL[@]}")" 1)" "$(rb_median "${FLC[@]}")" \
 		"$(rb_median "${FLB[@]}")" "$(rb_median "${FLO[@]}")" "$(rb_spread "${RFL[@]}")")"
+	rb_say "$(budget_row FL)"
 	rb_say "$(printf "$ROW the floor + %s B read and %s B of it written per op; %s ns between ops, %s ns per op; reps %s" \
 		"$thr" "floor + memory traffic" "$(rb_median "${TF[@]}")" \
 		"$(rb_ratio "$(rb_median "${RTF[@]}")" 1)" - "$ITEM_BYTES" "$RESULT_BYTES" \
@@ -214,6 +241,7 @@ for thr in 1 2; do
 		"$thr" "ioreel replay afap" "$io" "$(rb_ratio "$rio" 1)" "$(rb_median "${IOC[@]}")" \
 		"$(rb_spread "${RIO[@]}")" "$(rb_ratio "$(rb_median "${RIOFL[@]}")" 1)" \
 		"$(rb_median "${IOB[@]}")" "$(rb_median "${IOO[@]}")" "$(rb_median "${IDL[@]}")")"
+	rb_say "$(budget_row IO)"
 	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | whole command %s ops/s, peak RSS %s MiB' \
 		"" "" "" "" "" "$wall" "$(rb_median "${IOR[@]}")")"
 	rb_say "$(printf '%-7s | %-24s | %10s | %7s | %9s | CPU: workers %s (the loop: %s), dispatch %s, writer %s' \
