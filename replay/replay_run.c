@@ -685,8 +685,11 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 			replay_set_error("cannot allocate the segment buffer");
 			goto out;
 		}
-		/* a segment's results, in full batches but the last (stage__results) */
-		run->max_pending = run->seg_cap / RUN_BATCH + 1; /* ~19 MiB */
+		/* a segment's results, in full batches but the last (stage__results): all of
+		 * them, up to a budget, after which the pause waits for the writer */
+		run->max_pending = run->seg_cap / RUN_BATCH + 1;
+		if (run->max_pending > RUN_STAGE_RESULTS_BUDGET / sizeof(struct rbatch))
+			run->max_pending = RUN_STAGE_RESULTS_BUDGET / sizeof(struct rbatch);
 	}
 	run__pin_plan(run, fs->ntids);
 	run__batches_ahead(run, fs->nops, run->staged ? 0 : prespawn);

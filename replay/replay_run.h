@@ -27,8 +27,17 @@
  */
 #define RUN_QUEUE_CAP 8192
 #define RUN_QUEUE_BUDGET (64u << 20)
-/* staged (afap): the ops of one segment, all threads together (~120 k ops) */
-#define RUN_STAGE_BUDGET (32u << 20)
+/*
+ * staged (afap): the ops of one segment, all threads together (~350 k ops). Larger is fewer
+ * pauses: each pause's work (reading the trace, writing results) evicts from the workers'
+ * CPUs' caches what the target's ops had there (a page-cached file's pages and their page
+ * cache entries), and the ops after it run slow until it is back (2 threads, 4 KiB preads of
+ * 64 MiB page-cached files: ~1.25 us falling to ~0.9 over ~20 k ops, after each pause):
+ * tests/bench_replay/throughput.sh, 32 MiB against 64: 0.913 against 0.976 of the timed floor.
+ */
+#define RUN_STAGE_BUDGET (64u << 20)
+/* staged: the segment's results waiting for the writer, at most (stage__results then waits) */
+#define RUN_STAGE_RESULTS_BUDGET (20u << 20)
 /* a segment is cut short when at most 1/RUN_CUT_DIV of it is left (stage__maybe_cut) */
 #define RUN_CUT_DIV 10
 #define RUN_SEG_NONE UINT32_MAX

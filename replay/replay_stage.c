@@ -158,12 +158,16 @@ static void stage__results(struct run *run)
 		b->ops[b->n].path = it->p1 ? it->p1->wid : 0;
 		b->ops[b->n].path2 = it->p2 ? it->p2->wid : 0;
 		if (++b->n == RUN_BATCH) {
+			/* waits for the writer once its backlog is full (run.max_pending) */
 			run__batch_queue(run, b);
+			pthread_cond_signal(&run->bcond);
 			b = NULL;
 		}
 	}
-	if (b)
+	if (b) {
 		run__batch_queue(run, b);
+		pthread_cond_signal(&run->bcond);
+	}
 	pthread_mutex_unlock(&run->blk);
 }
 
@@ -324,6 +328,10 @@ uint32_t stage__run(struct disp *d)
 	atomic_store(&run->seg_open, 0);
 	for (uint32_t i = 0; i < nw; i++)
 		run->workers[i]->seg_share = 0;
+	/* the workers are done: the writer writes the results as they come */
+	pthread_mutex_lock(&run->blk);
+	run->hold = 0;
+	pthread_mutex_unlock(&run->blk);
 	stage__results(run);
 	carried = 0;
 	if (atomic_load(&run->seg_cut)) {
@@ -334,10 +342,6 @@ uint32_t stage__run(struct disp *d)
 	}
 	run->seg_n = carried;
 
-	pthread_mutex_lock(&run->blk);
-	run->hold = 0;
-	pthread_cond_signal(&run->bcond);
-	pthread_mutex_unlock(&run->blk);
 	return carried;
 }
 
