@@ -13,7 +13,8 @@
 # (Ctrl-C in the middle of a segment: test_interrupt.sh.)
 source "$(dirname "$0")/lib.sh"
 
-# a segment holds ~123 k ops (32 MiB of them, all threads together): these 270 k span 3
+# segments of 123 k ops (IOREEL_TEST_SEGMENT; the default holds ~350 k, 64 MiB of them, all
+# threads together): these 270 k span 3
 python3 - >"$T/spec" <<'PY'
 N = 180000
 print("100 100 0 10 openat path=/d/a flags=O_RDONLY ret=3")
@@ -47,11 +48,11 @@ print(f"100 106 {t + 24} {t + 25} close fd=8 ret=0")
 print(f"100 107 4 {t + 26} aio_complete ctx=0x77 aux=1 ret=4096")
 PY
 mk t <"$T/spec"
-"$IOREEL" replay "$T/t.reel" --target "$T/tgt" --timing afap -o "$T/r0.reel" >/dev/null 2>&1 ||
+IOREEL_TEST_SEGMENT=123000 "$IOREEL" replay "$T/t.reel" --target "$T/tgt" --timing afap -o "$T/r0.reel" >/dev/null 2>&1 ||
 	fail "prepare"
 rm -rf "$T/tgt/d/final" "$T/tgt/d/newdir"
 t0=$(date +%s%N)
-"$IOREEL" replay "$T/t.reel" --target "$T/tgt" --timing afap -o "$T/r.reel" >"$T/out" 2>&1 ||
+IOREEL_TEST_SEGMENT=123000 "$IOREEL" replay "$T/t.reel" --target "$T/tgt" --timing afap -o "$T/r.reel" >"$T/out" 2>&1 ||
 	fail "replay: $(cat "$T/out")"
 wall=$(($(date +%s%N) - t0))
 grep -q "outcomes differing from the original: 0" "$T/out" || {
