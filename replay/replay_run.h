@@ -33,7 +33,8 @@
  * CPUs' caches what the target's ops had there (a page-cached file's pages and their page
  * cache entries), and the ops after it run slow until it is back (2 threads, 4 KiB preads of
  * 64 MiB page-cached files: ~1.25 us falling to ~0.9 over ~20 k ops, after each pause):
- * tests/bench_replay/throughput.sh, 32 MiB against 64: 0.913 against 0.976 of the timed floor.
+ * 2 threads as fast as possible reached 0.957 of the timed floor with 64 MiB against 0.899
+ * with 32 (tests/bench_replay/HISTORY.md, 2026-12-03).
  */
 #define RUN_STAGE_BUDGET (64u << 20)
 /* staged: the segment's results waiting for the writer, at most (stage__results then waits) */

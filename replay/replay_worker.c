@@ -37,8 +37,8 @@
 
 /*
  * What the afap lane (worker__plain) calls for each op, inlined into it whatever the
- * compiler's estimate: out of line, their calls, spills and reloads were ~10 of the ~30 ns
- * a replayed op costs beyond a plain loop's (tests/bench_replay/throughput.sh).
+ * compiler's estimate: out of line, their calls, spills and reloads were ~7 of the ~30 ns
+ * a replayed op costs beyond a plain loop's (tests/bench_replay/HISTORY.md, 2026-12-03).
  */
 #define LANE_INLINE static inline __attribute__((always_inline))
 
