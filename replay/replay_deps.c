@@ -24,6 +24,7 @@
 #include <linux/falloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 
 #include "replay_disp.h"
 
@@ -211,8 +212,12 @@ uint64_t key_dir(const char *s, size_t n)
  * first), and a blocking request waits for those granted before it was (flock grants no
  * turns: a waiter sees the holder take the lock again, several times, before it gets it).
  * Its wait for the ops before it is its wait for the lock (replay_lock.c counts it in its
- * latency). A short history per file suffices, as each op waits for its own thread's before
- * it too.
+ * latency). A release (or a close, an exit) that began before such a request returned may be
+ * what granted it, however late its own return came (the recorder sees a syscall's end at
+ * its exit probe, which a preemption can put after the woken thread's whole turn: take,
+ * write, release): it waits for none of that thread's ops from the request on (it would wait
+ * for a release that waits in the kernel for it; test replay_locks_late_release). A short
+ * history per file suffices, as each op waits for its own thread's before it too.
  */
 #define LOCKHIST 64
 
@@ -230,6 +235,18 @@ static uint64_t key_lock(const struct rpath *p)
 	return replay_hash__key('L', (uintptr_t)p, 0);
 }
 
+/* a lock op that may let a waiting request in: a release, a downgrade to shared, or an op
+ * that drops the process's locks (a close, an execve, an exit) */
+static int lock__may_release(const struct reel_op *op)
+{
+	if (op->type == REEL_OP_FLOCK)
+		return !!(op->mode & (LOCK_UN | LOCK_SH));
+	if (op->type == REEL_OP_FCNTL_LOCK)
+		return op->flags != F_GETLK && op->flags != F_OFD_GETLK &&
+		       (op->mode == F_UNLCK || op->mode == F_RDLCK);
+	return 1;
+}
+
 /* it, a lock op of file p (or one that drops locks on it: a close, an execve, an exit) */
 static void disp__lock(struct deptrack *dt, const struct ritem *it, const struct rpath *p,
 		       uint32_t self, struct depset *ds)
@@ -237,8 +254,10 @@ static void disp__lock(struct deptrack *dt, const struct ritem *it, const struct
 	const struct reel_op *op = &it->op;
 	uint64_t key, *v;
 	struct lockhist *h;
-	int blocks = replay_lock__blocks(op);
+	int blocks = replay_lock__blocks(op), releases = !blocks && lock__may_release(op);
 	uint64_t before = blocks ? op->end_ns : op->start_ns;
+	uint32_t let_in[LOCKHIST]; /* workers whose request it may have granted */
+	unsigned nlet = 0;
 
 	if (!p)
 		return;
@@ -255,11 +274,21 @@ static void disp__lock(struct deptrack *dt, const struct ritem *it, const struct
 			return;
 		}
 	}
-	for (unsigned i = 0; i < h->n; i++) {
-		const typeof(h->e[0]) *e = &h->e[i];
+	/* oldest first: a thread let in by it is so from its request on */
+	for (unsigned k = 0, first = h->n < LOCKHIST ? 0 : h->next; k < h->n; k++) {
+		const typeof(h->e[0]) *e = &h->e[(first + k) % LOCKHIST];
+		unsigned j = 0;
 
-		if (e->w != self && (!e->blocks || e->end <= before))
+		if (e->w == self)
+			continue;
+		while (j < nlet && let_in[j] != e->w)
+			j++;
+		if (j < nlet)
+			continue;
+		if (!e->blocks || e->end <= before)
 			ds__add(ds, e->w, self, e->seq);
+		else if (releases)
+			let_in[nlet++] = e->w;
 	}
 	h->e[h->next].end = op->end_ns;
 	h->e[h->next].blocks = blocks;
