@@ -675,12 +675,13 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	if (run->staged) {
 		/* one segment buffer for all threads, whatever their number; its results wait in
 		 * it for the pause */
-		run->seg_cap = RUN_STAGE_BUDGET / sizeof(struct ritem);
+		run->seg_cap = RUN_STAGE_BUDGET / (sizeof(struct ritem) + sizeof(struct rlane));
 		run->cut_div = RUN_CUT_DIV;
 		stage__test_knob(run);
 		run->seg = aligned_alloc(RUN_ITEM_ALIGN, (size_t)run->seg_cap * sizeof(struct ritem));
+		run->lane = aligned_alloc(RUN_ITEM_ALIGN, (size_t)run->seg_cap * sizeof(struct rlane));
 		seg__chunking(run, d.max_workers);
-		if (!run->seg) {
+		if (!run->seg || !run->lane) {
 			err = -ENOMEM;
 			replay_set_error("cannot allocate the segment buffer");
 			goto out;
@@ -908,6 +909,7 @@ out:
 	pthread_cond_destroy(&run->bspace);
 	pthread_cond_destroy(&run->bdrained);
 	free(run->seg);
+	free(run->lane);
 	free(run);
 	return err;
 }

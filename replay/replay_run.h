@@ -28,15 +28,16 @@
 #define RUN_QUEUE_CAP 8192
 #define RUN_QUEUE_BUDGET (64u << 20)
 /*
- * staged (afap): the ops of one segment, all threads together (~350 k ops). Larger is fewer
+ * staged (afap): the ops of one segment, all threads together (~350 k ops: 64 MiB of items,
+ * 22 MiB of their lane entries, struct rlane). Larger is fewer
  * pauses: each pause's work (reading the trace, writing results) evicts from the workers'
  * CPUs' caches what the target's ops had there (a page-cached file's pages and their page
  * cache entries), and the ops after it run slow until it is back (2 threads, 4 KiB preads of
  * 64 MiB page-cached files: ~1.25 us falling to ~0.9 over ~20 k ops, after each pause):
- * 2 threads as fast as possible reached 0.957 of the timed floor with 64 MiB against 0.899
- * with 32 (tests/bench_replay/HISTORY.md, 2026-12-03).
+ * 2 threads as fast as possible reached 0.957 of the timed floor with 64 MiB of items against
+ * 0.899 with 32 (tests/bench_replay/HISTORY.md, 2026-12-03).
  */
-#define RUN_STAGE_BUDGET (64u << 20)
+#define RUN_STAGE_BUDGET (86u << 20)
 /* staged: the segment's results waiting for the writer, at most (stage__results then waits) */
 #define RUN_STAGE_RESULTS_BUDGET (20u << 20)
 /* a segment is cut short when at most 1/RUN_CUT_DIV of it is left (stage__maybe_cut) */
@@ -186,11 +187,10 @@ enum { ITEM_HANDOVER = 0, ITEM_ASYNC_WAIT = 1, ITEM_EXIT = 2 };
 enum { ITEM_RELEASED = 1, ITEM_ASYNC_ANY = 2, ITEM_GROWS = 4, ITEM_RESULT = 8, ITEM_CALL_GOES_ON = 16 };
 
 /*
- * Laid out for the afap lane (worker__plain): what it reads of a plain read or write is in the
- * first two lines (the op's kind, fd, offset, length and original times, then seq, next,
- * ndeps, flags), and what it writes of the result (ret, times, ITEM_RESULT) in the second
- * only: one line per op dirtied, where the result's path ids (line 0, from p1 and p2 in the
- * third) are filled in by the pause (stage__results).
+ * What the general path reads of an item first (the op, seq, next, ndeps, flags) is in its
+ * first two lines, which worker__prefetch fetches ahead; as fast as possible, a result is
+ * written over the op there, and its path ids (line 0, from p1 and p2 in the third) are
+ * filled in by the pause (stage__results).
  */
 struct ritem {
 	struct reel_op op;
@@ -209,7 +209,31 @@ struct ritem {
 #define RUN_ITEM_ALIGN 64
 _Static_assert(sizeof(struct ritem) % RUN_ITEM_ALIGN == 0, "struct ritem: whole cache lines");
 _Static_assert(offsetof(struct ritem, flags) < 128 && offsetof(struct ritem, sched_rel) == 128,
-	       "struct ritem: what the afap lane reads and writes in its first two lines");
+	       "struct ritem: what the general path reads first in its first two lines");
+
+/*
+ * Staged (afap), beside each item of the segment: what the afap lane (worker__plain) needs of
+ * a plain read or write, and where it keeps the result, in one cache line of an array of
+ * its own (run.lane, the same slots as run.seg), so that a worker's run of such ops streams
+ * 64 bytes per op where the item has 192: the memory a replayer reads and writes per op
+ * slows the syscalls' own work beside it (tests/bench_replay/throughput.sh, "floor + memory
+ * traffic"). The dispatcher fills it with the item (seg__put); type 0: not for the lane.
+ */
+struct rlane {
+	uint16_t type;	/* the op's, or 0 */
+	uint16_t flags; /* LANE_* */
+	uint32_t next;	/* item.next */
+	int32_t fd;
+	uint32_t len;
+	uint64_t offset;
+	int64_t ret; /* the original's; once done (LANE_RESULT), the replay's */
+	uint64_t seq;
+	/* the result, ns after the replay's time 0 (worker__retire's) */
+	uint64_t sched, start, end;
+};
+_Static_assert(sizeof(struct rlane) == 64, "struct rlane: one cache line");
+/* LANE_RESULT: done by the lane, the result is in the entry (stage__results) */
+enum { LANE_RESULT = 1 };
 
 #define RUN_FD_PAGE 256
 /* orig fd -> replay fd or RFD_*, in pages allocated on first use: thousands of processes
@@ -404,6 +428,7 @@ struct run {
 	int npin;
 	int pin_cpu[RUN_PIN_MAX];
 	struct ritem *seg;
+	struct rlane *lane;	 /* beside seg: its plain reads and writes, for the lane */
 	uint32_t seg_n, seg_cap; /* items read ahead; slots */
 	/*
 	 * The slots go to the workers seg_chunk at a time (seg__slot): each worker's items lie in

@@ -114,6 +114,33 @@ static void seg__reset(struct run *run, uint32_t nw)
 	run->seg_chunk_next = 0;
 }
 
+/*
+ * The lane's entry of item it (struct rlane): a positioned (or plain) read or write that
+ * succeeded in the original, with nothing to wait for; what depends on the replay's state
+ * (its fd open, the buffer large enough) the lane asks as it comes (lane__fd).
+ */
+static void seg__lane(struct rlane *l, const struct ritem *it)
+{
+	const struct reel_op *op = &it->op;
+	unsigned t = op->type;
+
+	l->flags = 0;
+	l->next = RUN_SEG_NONE;
+	if (it->ndeps || op->ret < 0 || op->fd < 0 || op->fd >= RUN_FD_MAX ||
+	    op->len > UINT32_MAX ||
+	    (t != REEL_OP_PREAD64 && t != REEL_OP_READ && t != REEL_OP_PWRITE64 &&
+	     t != REEL_OP_WRITE)) {
+		l->type = 0;
+		return;
+	}
+	l->type = (uint16_t)t;
+	l->fd = op->fd;
+	l->len = (uint32_t)op->len;
+	l->offset = op->offset;
+	l->ret = op->ret;
+	l->seq = it->seq;
+}
+
 /* Puts item it at slot i of the segment (it may be there already), last in w's chain. */
 void seg__put(struct run *run, struct rworker *w, uint32_t i, const struct ritem *it)
 {
@@ -123,10 +150,13 @@ void seg__put(struct run *run, struct rworker *w, uint32_t i, const struct ritem
 	run->seg[i].next = RUN_SEG_NONE;
 	run->seg[i].carry = 0;
 	run->seg[i].flags &= ~(uint32_t)ITEM_RESULT;
-	if (w->seg_first == RUN_SEG_NONE)
+	seg__lane(&run->lane[i], &run->seg[i]);
+	if (w->seg_first == RUN_SEG_NONE) {
 		w->seg_first = i;
-	else
+	} else {
 		run->seg[w->seg_last].next = i;
+		run->lane[w->seg_last].next = i;
+	}
 	w->seg_last = i;
 }
 
@@ -142,19 +172,29 @@ static void stage__results(struct run *run)
 	pthread_mutex_lock(&run->blk);
 	for (uint32_t j = 0, used = seg__used(run); j < used; j++) {
 		struct ritem *it = &run->seg[j];
+		struct rlane *l = &run->lane[j];
+		int in_lane = l->flags & LANE_RESULT;
 
 		/* a chunk's slots past its worker's last item may hold an earlier segment's: each
 		 * result is taken once */
-		if (!(it->flags & ITEM_RESULT))
+		if (!(it->flags & ITEM_RESULT) && !in_lane)
 			continue;
 		it->flags &= ~(uint32_t)ITEM_RESULT;
+		l->flags &= ~(uint16_t)LANE_RESULT;
 		if (!b && !(b = run__batch_take(run))) {
 			if (!run->werr)
 				run->werr = -ENOMEM;
 			break;
 		}
 		b->ops[b->n] = it->op;
-		/* the afap lane leaves them to here (worker__plain): they are the same for any op */
+		if (in_lane) { /* the op is the item's, its result the lane's (lane__staged_op) */
+			b->ops[b->n].ret = l->ret;
+			b->ops[b->n].sched_ns = l->sched;
+			b->ops[b->n].start_ns = l->start;
+			b->ops[b->n].end_ns = l->end;
+			b->ops[b->n].wait_ns = 0;
+		}
+		/* left to here as fast as possible: they are the same for any op */
 		b->ops[b->n].path = it->p1 ? it->p1->wid : 0;
 		b->ops[b->n].path2 = it->p2 ? it->p2->wid : 0;
 		if (++b->n == RUN_BATCH) {

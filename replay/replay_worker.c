@@ -348,7 +348,7 @@ LANE_INLINE void queue__advance(struct rworker *w, uint32_t t)
 
 	atomic_store_explicit(&w->head, h, memory_order_release);
 	if (w->run->staged) { /* the producer never waits for room (disp__push) */
-		w->cur = w->run->seg[w->cur].next;
+		w->cur = w->run->lane[w->cur].next; /* item.next too: the lane reads only this */
 		return;
 	}
 	/* by the view from queue__peek; a fresh look at the tail before paying for the fence */
@@ -584,14 +584,15 @@ static void worker__check(struct rworker *w, const struct reel_op *res, int64_t 
  * item (at), whose lines the worker has just read: a result record of its own, 112 bytes
  * written per op to memory the syscalls' data then shares the caches with, cost the ops ~5 %
  * of their rate as fast as possible (tests/bench_replay/throughput.sh); the pause hands them to
- * the writer (stage__results).
+ * the writer (stage__results). The lane keeps its ops' results in their lane entries instead
+ * (lane__staged_op).
  */
-LANE_INLINE void worker__retire(struct rworker *w, struct reel_op *res, int64_t orig,
+static void worker__retire(struct rworker *w, struct reel_op *res, int64_t orig,
 			   const struct rpath *const *p, uint64_t seq, struct ritem *at)
 {
 	struct run *run = w->run;
 
-	/* the path only for a message: the lane's item has it on a line it does not read */
+	/* the path only for a message: it is on the item's third line */
 	if (res->ret != orig)
 		worker__check(w, res, orig, *p);
 	/* a completion's start is its request's submission (FORMAT.md): no lateness of its own */
@@ -752,16 +753,19 @@ static void worker__wait_until(struct rworker *w, uint64_t t)
  * not wait on other cores' caches (measured as fast as possible, page-cached 4 KiB preads:
  * -40 ns of the worker's CPU per op).
  */
-LANE_INLINE void worker__prefetch(const struct rworker *w, const struct reel_op *next_res)
+static inline void worker__prefetch(const struct rworker *w, const struct reel_op *next_res)
 {
 	const char *item;
 	size_t lines;
 
 	if (w->run->staged) {
-		uint32_t next = w->run->seg[w->cur].next;
+		uint32_t next = w->run->lane[w->cur].next;
 
-		item = (const char *)&w->run->seg[next == RUN_SEG_NONE ? w->cur : next];
-		/* the lines the lane reads (struct ritem): most ops as fast as possible are its */
+		if (next == RUN_SEG_NONE)
+			return;
+		__builtin_prefetch(&w->run->lane[next]);
+		item = (const char *)&w->run->seg[next];
+		/* what the general path reads first: the op, seq, next and flags (struct ritem) */
 		lines = offsetof(struct ritem, sched_rel);
 	} else {
 		uint32_t h = atomic_load_explicit(&w->head, memory_order_relaxed) + 1;
@@ -943,98 +947,110 @@ static int worker__wait_deps(struct rworker *w, const struct ritem *it)
  * adds to the target's time (tests/bench_replay/throughput.sh): this skips what the general
  * path works out for any op (exec__op: the op's kind, the fd's state, the buffer, the
  * engine; worker__finish; the schedule of the other timings), ~50 ns an op on this kind of
- * VM. The result is the general path's to the field (test replay_afap_lane).
- * lane__fd: the replay's fd for item it when it is such an op, else -1.
+ * VM. As fast as possible is staged: the lane takes the ops from their entries of the
+ * segment's lane array (struct rlane) and keeps their results there. The result is the
+ * general path's to the field (test replay_afap_lane).
+ * lane__fd: the replay's fd for lane entry l when the worker can take it now, else -1.
  */
-static inline int32_t lane__fd(struct rworker *w, const struct ritem *it)
+static inline int32_t lane__fd(struct rworker *w, const struct rlane *l)
 {
-	const struct reel_op *op = &it->op;
-	int is_write = op->type == REEL_OP_PWRITE64 || op->type == REEL_OP_WRITE;
-
-	if (!w->have_prev || it->ndeps || w->wait_to || (!w->out && !w->run->staged) ||
-	    op->ret < 0 || (!is_write && op->type != REEL_OP_PREAD64 && op->type != REEL_OP_READ) ||
-	    op->len > w->bufsz || op->fd < 0 || op->fd >= RUN_FD_MAX)
+	if (!l->type || !w->have_prev || w->wait_to || l->len > w->bufsz)
 		return -1;
 	/* < 0: not open (yet), or its open failed: exec__fd_of says which */
-	return atomic_load(rpid__slot(w->rp, op->fd));
-}
-
-/* issues item it's op on fd, as the lane does, and retires it */
-static inline void lane__op(struct rworker *w, struct ritem *it, int32_t fd)
-{
-	const struct reel_op *op = &it->op;
-	int is_write = op->type == REEL_OP_PWRITE64 || op->type == REEL_OP_WRITE;
-	int staged = w->run->staged;
-	uint64_t t0, t1, sched, orig_end;
-	int64_t orig_ret;
-	struct reel_op *res;
-	long r;
-
-	sched = replay_clock__anchor(w) ? worker__now(w) : w->prev_end;
-	/* staged, measured into the item itself (worker__retire): what the result overwrites
-	 * of the op is kept first */
-	orig_ret = op->ret;
-	orig_end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
-	if (staged) { /* its path ids are the pause's to fill in (stage__results) */
-		res = &it->op;
-		worker__prefetch(w, NULL);
-	} else {
-		res = &w->out->ops[w->out->n];
-		worker__prefetch(w, res + 1);
-		*res = *op;
-		res->path = it->p1 ? it->p1->wid : 0;
-		res->path2 = it->p2 ? it->p2->wid : 0;
-	}
-	res->sched_ns = sched;
-	res->wait_ns = 0;
-	t0 = worker__tick(w);
-	r = is_write ? sys_pwrite(fd, w->buf, res->len, (off_t)res->offset)
-		     : sys_pread(fd, w->buf, res->len, (off_t)res->offset);
-	t1 = worker__tick(w);
-	res->start_ns = worker__ns(w, t0);
-	res->end_ns = w->prev_end = worker__ns(w, t1);
-	res->ret = r;
-	w->prev_orig_end = orig_end;
-	w->lane_ops++;
-	worker__retire(w, res, orig_ret, &it->p1, it->seq, staged ? it : NULL);
+	return atomic_load(rpid__slot(w->rp, l->fd));
 }
 
 /*
- * Staged, the worker's next item when the lane may take it at once, without a pass through
- * worker__main's loop (what that loop asks of each item, a segment's items have answered:
- * all queued, none late): NULL at the segment's end, once it is cut short or interrupted.
+ * Staged: an outcome that differs from the original's, of the lane op at slot i (rare: the
+ * op's item, read only then, names it), checked as worker__retire checks any.
  */
-static inline struct ritem *lane__next(struct rworker *w)
+static void __attribute__((noinline))
+lane__differs(struct rworker *w, uint32_t i, long r, uint64_t sched, uint64_t start, uint64_t end)
+{
+	const struct ritem *it = &w->run->seg[i];
+	struct reel_op res = it->op;
+
+	res.ret = r;
+	res.sched_ns = sched;
+	res.start_ns = start;
+	res.end_ns = end;
+	worker__check(w, &res, it->op.ret, it->p1);
+}
+
+/* Staged: issues the op of lane entry l (slot i) on fd and keeps its result in l, as
+ * worker__retire keeps a result in its item */
+static inline void lane__staged_op(struct rworker *w, struct rlane *l, uint32_t i, int32_t fd)
 {
 	struct run *run = w->run;
+	uint64_t t0, t1, start, end, sched = replay_clock__anchor(w) ? worker__now(w) : w->prev_end;
+	long r;
 
-	if (!run->staged ||
-	    atomic_load_explicit(&w->head, memory_order_relaxed) == w->tail_seen ||
-	    atomic_load_explicit(&run->seg_cut, memory_order_relaxed) || run__interrupted(run))
-		return NULL;
-	return &run->seg[w->cur];
+	/* the next entry, while this one's syscall runs (it was written by the dispatcher's
+	 * core) */
+	if (l->next != RUN_SEG_NONE)
+		__builtin_prefetch(&run->lane[l->next]);
+	t0 = worker__tick(w);
+	r = l->type == REEL_OP_PWRITE64 || l->type == REEL_OP_WRITE
+		    ? sys_pwrite(fd, w->buf, l->len, (off_t)l->offset)
+		    : sys_pread(fd, w->buf, l->len, (off_t)l->offset);
+	t1 = worker__tick(w);
+	start = worker__ns(w, t0);
+	end = w->prev_end = worker__ns(w, t1);
+	if (r != l->ret)
+		lane__differs(w, i, r, sched, start, end);
+	atomic_store_explicit(&w->last_late, (int64_t)(start - sched), memory_order_relaxed);
+	l->ret = r;
+	l->sched = sched - run->t0;
+	l->start = start - run->t0;
+	l->end = end - run->t0;
+	if (l->end > w->last_end)
+		w->last_end = l->end;
+	l->flags |= LANE_RESULT;
+	w->issued++;
+	w->lane_ops++;
+	worker__done(w, l->seq);
 }
 
 /*
- * The lane from item it (queue__peek's, with tail and waited), and on through the plain ops
- * after it in a segment: 1 when it took at least it (each taken is advanced past), 0 when
- * it is not such an op.
+ * Staged: the lane through the worker's entries from w->cur on, while they are plain ops and
+ * the segment runs (what worker__main's loop asks of each item, a segment's items have
+ * answered: all queued, none late). 1 when it took at least one (each advanced past).
  */
-static int worker__plain(struct rworker *w, struct ritem *it, int waited, uint32_t tail)
+static int lane__staged(struct rworker *w, uint32_t tail)
 {
+	struct run *run = w->run;
+	uint32_t last = RUN_SEG_NONE;
+	const struct reel_op *op;
 	int32_t fd;
-	int n = 0;
 
-	if (waited)
-		return 0;
-	while ((fd = lane__fd(w, it)) >= 0) {
-		lane__op(w, it, fd);
+	for (;;) {
+		struct rlane *l = &run->lane[w->cur];
+
+		if ((fd = lane__fd(w, l)) < 0)
+			break;
+		last = w->cur;
+		lane__staged_op(w, l, last, fd);
 		queue__advance(w, tail);
-		n = 1;
-		if (!(it = lane__next(w)))
+		if (atomic_load_explicit(&w->head, memory_order_relaxed) == w->tail_seen ||
+		    atomic_load_explicit(&run->seg_cut, memory_order_relaxed) ||
+		    run__interrupted(run))
 			break;
 	}
-	return n;
+	if (last == RUN_SEG_NONE)
+		return 0;
+	/* what the general path's next op may ask of the last one (worker__came) */
+	op = &run->seg[last].op;
+	w->prev_orig_end = op->end_ns > op->start_ns ? op->end_ns : op->start_ns;
+	return 1;
+}
+
+/*
+ * The lane from queue__peek's item (with tail and waited) on: 1 when it took at least that
+ * one (each taken is advanced past), 0 when it is not such an op.
+ */
+static int worker__plain(struct rworker *w, int waited, uint32_t tail)
+{
+	return !waited && lane__staged(w, tail);
 }
 
 /*
@@ -1246,7 +1262,7 @@ static void *worker__main(void *arg)
 			queue__advance(w, tail);
 			continue;
 		}
-		if (w->lane && worker__plain(w, it, waited, tail))
+		if (w->lane && worker__plain(w, waited, tail))
 			continue;
 		idle = 0; /* the op is issued below, or dropped */
 		/* nothing starts before time 0, in any mode: result times are relative to it */
@@ -1375,7 +1391,7 @@ struct rworker *worker__new(struct run *run, uint32_t pid, uint32_t tid)
 			goto fail;
 		w->eng_on = 1;
 	}
-	w->lane = run->o->timing == REPLAY_TIMING_AFAP && !w->eng_on && !test__no_lane();
+	w->lane = run->staged && !w->eng_on && !test__no_lane();
 	w->test_prep_ns = test__prep_ns();
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 256 << 10);
