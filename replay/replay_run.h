@@ -28,8 +28,8 @@
 #define RUN_QUEUE_CAP 8192
 #define RUN_QUEUE_BUDGET (64u << 20)
 /*
- * staged (afap): the ops of one segment, all threads together (~350 k ops: 64 MiB of items,
- * 22 MiB of their lane entries, struct rlane). Larger is fewer
+ * staged (afap): the ops of one segment, all threads together (~330 k ops: 60 MiB of items,
+ * 20 MiB of their lane entries, struct rlane). Larger is fewer
  * pauses: each pause's work (reading the trace, writing results) evicts from the workers'
  * CPUs' caches what the target's ops had there (a page-cached file's pages and their page
  * cache entries), and the ops after it run slow until it is back (2 threads, 4 KiB preads of
@@ -37,7 +37,7 @@
  * 2 threads as fast as possible reached 0.957 of the timed floor with 64 MiB of items against
  * 0.899 with 32 (tests/bench_replay/HISTORY.md, 2026-12-03).
  */
-#define RUN_STAGE_BUDGET (86u << 20)
+#define RUN_STAGE_BUDGET (80u << 20)
 /* staged: the segment's results waiting for the writer, at most (stage__results then waits) */
 #define RUN_STAGE_RESULTS_BUDGET (20u << 20)
 /* a segment is cut short when at most 1/RUN_CUT_DIV of it is left (stage__maybe_cut) */
