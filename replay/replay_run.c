@@ -675,7 +675,11 @@ int replay_run__replay(const struct replay_opts *o, const struct replay_mapper *
 	if (run->staged) {
 		/* one segment buffer for all threads, whatever their number; its results wait in
 		 * it for the pause */
-		run->seg_cap = RUN_STAGE_BUDGET / (sizeof(struct ritem) + sizeof(struct rlane));
+		uint64_t threads = (uint64_t)fs->ntids * RUN_STAGE_THREAD_BYTES;
+		uint64_t budget = RUN_STAGE_BUDGET > threads + RUN_STAGE_MIN
+					  ? RUN_STAGE_BUDGET - threads : RUN_STAGE_MIN;
+
+		run->seg_cap = (uint32_t)(budget / (sizeof(struct ritem) + sizeof(struct rlane)));
 		run->cut_div = RUN_CUT_DIV;
 		stage__test_knob(run);
 		run->seg = aligned_alloc(RUN_ITEM_ALIGN, (size_t)run->seg_cap * sizeof(struct ritem));

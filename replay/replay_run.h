@@ -28,16 +28,22 @@
 #define RUN_QUEUE_CAP 8192
 #define RUN_QUEUE_BUDGET (64u << 20)
 /*
- * staged (afap): the ops of one segment, all threads together (~330 k ops: 60 MiB of items,
- * 20 MiB of their lane entries, struct rlane). Larger is fewer
- * pauses: each pause's work (reading the trace, writing results) evicts from the workers'
- * CPUs' caches what the target's ops had there (a page-cached file's pages and their page
- * cache entries), and the ops after it run slow until it is back (2 threads, 4 KiB preads of
- * 64 MiB page-cached files: ~1.25 us falling to ~0.9 over ~20 k ops, after each pause):
- * 2 threads as fast as possible reached 0.957 of the timed floor with 64 MiB of items against
- * 0.899 with 32 (tests/bench_replay/HISTORY.md, 2026-12-03).
+ * staged (afap): the ops of one segment, all threads together, items and lane entries
+ * (struct rlane): 256 bytes an op, ~520 k ops in 128 MiB. Larger is fewer pauses: each
+ * pause's work (reading the trace, writing results) evicts from the workers' CPUs' caches
+ * what the target's ops had there (a page-cached file's pages and their page cache entries),
+ * and the ops after it run slow until it is back (2 threads, 4 KiB preads of 64 MiB
+ * page-cached files: ~1.25 us falling to ~0.9 over ~20 k ops, after each pause). 2 threads
+ * as fast as possible, against the timed floor: 0.899 with 32 MiB of items, 0.957 with 64
+ * (HISTORY.md, 2026-12-03); 128 MiB with the entries against 80: median op 900 against 970
+ * ns, ops/s 1.09x (1 M ops, 14 rounds), 945 against 995 ns and 1.05x (4 M ops, 6 rounds).
+ * What the replay keeps per thread of the trace (~150 bytes: memory.sh, 500 k processes)
+ * comes out of the budget, down to RUN_STAGE_MIN, so that a trace of many threads stays
+ * about as small (replay_run__replay).
  */
-#define RUN_STAGE_BUDGET (80u << 20)
+#define RUN_STAGE_BUDGET (128u << 20)
+#define RUN_STAGE_MIN (64u << 20)
+#define RUN_STAGE_THREAD_BYTES 160
 /* staged: the segment's results waiting for the writer, at most (stage__results then waits) */
 #define RUN_STAGE_RESULTS_BUDGET (20u << 20)
 /* a segment is cut short when at most 1/RUN_CUT_DIV of it is left (stage__maybe_cut) */
